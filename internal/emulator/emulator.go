@@ -1,0 +1,302 @@
+package emulator
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Default credentials of the emulator's built-in client.
+const (
+	DefaultClientID     = "emulator-client"
+	DefaultClientSecret = "emulator-secret"
+)
+
+// AllScopes is every scope the service names.
+var AllScopes = []string{
+	"transfer:write_crypto_withdrawal",
+	"transfer:write_fiat_deposit_instructions",
+	"transfer:read_fiat_account",
+	"transfer:read_fiat_deposit_instructions",
+	"transfer:read_deposit_address",
+	"rewards:read_claims",
+	"conversion:read_conversion_stablecoin",
+	"exchange:read_aggregated_marketdata_stream",
+}
+
+// ClientCredentials is one OAuth client known to the emulator.
+type ClientCredentials struct {
+	Secret string
+	// Scopes the client may be granted. Empty means every scope.
+	Scopes []string
+}
+
+// Options configure an emulator. The zero value is usable: one default
+// client with every scope, seed 1 and no seeded list data.
+type Options struct {
+	Seed int64
+	// Sizes of the seeded data sets.
+	FiatAccounts          int
+	DepositAddresses      int
+	RewardClaims          int
+	StablecoinConversions int
+	// Clients by client_id; nil means {DefaultClientID: {DefaultClientSecret, all scopes}}.
+	Clients map[string]ClientCredentials
+	// TokenTTL is the lifetime of issued tokens (expires_in); default 1h.
+	TokenTTL time.Duration
+	// Markets served on the stream; default BTC-USD, ETH-USD, SOL-USD.
+	Markets []string
+	// HeartbeatInterval of the heartbeat channel; default 1s.
+	HeartbeatInterval time.Duration
+	// BookInterval is how often the order book moves; default 100ms.
+	BookInterval time.Duration
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+}
+
+type tokenInfo struct {
+	clientID string
+	scopes   map[string]bool
+	expires  time.Time
+}
+
+// Server is an in-process emulator of the whole service: token endpoint,
+// HTTP API under /v2, WebSocket stream at /ws and an admin API at /admin.
+type Server struct {
+	opts Options
+
+	mu     sync.Mutex
+	tokens map[string]*tokenInfo
+
+	// Faults are the fault switches; safe for concurrent use.
+	Faults *Faults
+	// Counters count requests, tokens and connections; safe for concurrent use.
+	Counters *Counters
+
+	data *store
+	ws   *wsHub
+
+	listener net.Listener
+	httpSrv  *http.Server
+	closed   atomic.Bool
+}
+
+// New builds an emulator; call Start or use Handler.
+func New(opts Options) *Server {
+	if opts.Seed == 0 {
+		opts.Seed = 1
+	}
+	if opts.Clients == nil {
+		opts.Clients = map[string]ClientCredentials{DefaultClientID: {Secret: DefaultClientSecret}}
+	}
+	if opts.TokenTTL <= 0 {
+		opts.TokenTTL = time.Hour
+	}
+	if len(opts.Markets) == 0 {
+		opts.Markets = []string{"BTC-USD", "ETH-USD", "SOL-USD"}
+	}
+	if opts.HeartbeatInterval <= 0 {
+		opts.HeartbeatInterval = time.Second
+	}
+	if opts.BookInterval <= 0 {
+		opts.BookInterval = 100 * time.Millisecond
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	s := &Server{
+		opts:     opts,
+		tokens:   map[string]*tokenInfo{},
+		Faults:   &Faults{},
+		Counters: newCounters(),
+	}
+	s.data = newStore(opts)
+	s.ws = newWSHub(s)
+	return s
+}
+
+// Handler returns the emulator's whole HTTP surface.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /oauth2/token", s.handleToken)
+	s.registerHTTP(mux)  // http.go: /v2/...
+	s.registerWS(mux)    // ws.go: /ws
+	s.registerAdmin(mux) // admin.go: /admin/...
+	return s.countRequests(mux)
+}
+
+// Start listens on addr (for example "127.0.0.1:0") and serves in the
+// background until Close.
+func (s *Server) Start(addr string) error {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	s.listener = l
+	s.httpSrv = &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ConnState: func(_ net.Conn, st http.ConnState) {
+			if st == http.StateNew {
+				s.Counters.newConn()
+			}
+		},
+	}
+	go func() { _ = s.httpSrv.Serve(l) }()
+	return nil
+}
+
+// Close stops the server and every stream connection.
+func (s *Server) Close() {
+	if s.closed.Swap(true) {
+		return
+	}
+	s.ws.close()
+	if s.httpSrv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = s.httpSrv.Shutdown(ctx)
+		_ = s.httpSrv.Close()
+	}
+}
+
+// Addr is host:port of the listener.
+func (s *Server) Addr() string { return s.listener.Addr().String() }
+
+// AuthURL is the provider's auth_url; the token endpoint is AuthURL+"/oauth2/token".
+func (s *Server) AuthURL() string { return "http://" + s.Addr() }
+
+// BaseURL is the provider's base_url, including /v2.
+func (s *Server) BaseURL() string { return "http://" + s.Addr() + "/v2" }
+
+// WSURL is the provider's ws_url.
+func (s *Server) WSURL() string { return "ws://" + s.Addr() + "/ws" }
+
+func (s *Server) now() time.Time { return s.opts.Now() }
+
+// handleToken implements POST /oauth2/token (client credentials grant).
+func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		writeOAuthError(w, http.StatusBadRequest, "invalid_request", "form body cannot be parsed")
+		return
+	}
+	if gt := r.PostForm.Get("grant_type"); gt != "client_credentials" {
+		writeOAuthError(w, http.StatusBadRequest, "unsupported_grant_type", "grant_type must be client_credentials")
+		return
+	}
+	id, secret, ok := r.BasicAuth()
+	if !ok {
+		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
+	}
+	cred, known := s.opts.Clients[id]
+	if !known || cred.Secret != secret {
+		writeOAuthError(w, http.StatusUnauthorized, "invalid_client", "client authentication failed")
+		return
+	}
+	requested := strings.Fields(r.PostForm.Get("scope"))
+	allowed := map[string]bool{}
+	if len(cred.Scopes) == 0 {
+		for _, sc := range AllScopes {
+			allowed[sc] = true
+		}
+	} else {
+		for _, sc := range cred.Scopes {
+			allowed[sc] = true
+		}
+	}
+	granted := map[string]bool{}
+	for _, sc := range requested {
+		if !allowed[sc] {
+			writeOAuthError(w, http.StatusBadRequest, "invalid_scope", "scope not allowed for this client: "+sc)
+			return
+		}
+		granted[sc] = true
+	}
+	if len(requested) == 0 {
+		granted = allowed
+	}
+	tok := randomHex(24)
+	s.mu.Lock()
+	s.tokens[tok] = &tokenInfo{clientID: id, scopes: granted, expires: s.now().Add(s.opts.TokenTTL)}
+	s.mu.Unlock()
+	scopeList := make([]string, 0, len(granted))
+	for _, sc := range AllScopes {
+		if granted[sc] {
+			scopeList = append(scopeList, sc)
+		}
+	}
+	s.Counters.tokenIssued(strings.Join(requested, " "))
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"access_token": tok,
+		"expires_in":   int(s.opts.TokenTTL / time.Second),
+		"token_type":   "Bearer",
+		"scope":        strings.Join(scopeList, " "),
+	})
+}
+
+// errUnauthenticated and errForbidden are returned by authorize.
+var (
+	errUnauthenticated = errors.New("missing, unknown or expired bearer token")
+	errForbidden       = errors.New("token lacks the required scope")
+)
+
+// authorize checks the bearer token of r for scope.
+func (s *Server) authorize(r *http.Request, scope string) error {
+	h := r.Header.Get("Authorization")
+	tok, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok || tok == "" {
+		return errUnauthenticated
+	}
+	s.mu.Lock()
+	info := s.tokens[tok]
+	s.mu.Unlock()
+	if info == nil || !s.now().Before(info.expires) {
+		return errUnauthenticated
+	}
+	if !info.scopes[scope] {
+		return errForbidden
+	}
+	return nil
+}
+
+// ExpireTokens makes every token issued so far invalid, as if it had expired.
+func (s *Server) ExpireTokens() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.tokens {
+		t.expires = time.Time{}
+	}
+}
+
+// IssuedTokens returns every access token issued so far (for leak tests).
+func (s *Server) IssuedTokens() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.tokens))
+	for t := range s.tokens {
+		out = append(out, t)
+	}
+	return out
+}
+
+func writeOAuthError(w http.ResponseWriter, status int, code, desc string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": code, "error_description": desc})
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,117 @@
+package emulator
+
+import (
+	"sync"
+	"time"
+)
+
+// Faults are the emulator's fault switches. Each "next N" switch applies to
+// the next N matching requests and then turns itself off. Safe for
+// concurrent use; also settable through the admin API.
+type Faults struct {
+	mu sync.Mutex
+	// Latency is added before every /v2 response.
+	latency time.Duration
+	// Next N /v2 requests answer 429 with Retry-After retryAfter seconds.
+	tooMany    int
+	retryAfter int
+	// Next N /v2 requests answer serverErrorStatus (default 503).
+	serverErrors      int
+	serverErrorStatus int
+	// Next N POSTs are processed (the object is created) and then answered 500.
+	acceptThenFail int
+	// Next N POSTs are processed and then held for hangFor before answering.
+	acceptThenHang int
+	hangFor        time.Duration
+	// Next N stream connections are dropped: before the first data message.
+	dropWS int
+	// Path filter: when non-empty, the 429/5xx switches apply only to request
+	// paths with this prefix (for example "/v2/transfer/fiat-accounts").
+	pathPrefix string
+}
+
+// FaultConfig is the serialisable form of every switch, as used by the admin API.
+type FaultConfig struct {
+	LatencyMS         int    `json:"latency_ms"`
+	TooManyRequests   int    `json:"too_many_requests"`
+	RetryAfterSeconds int    `json:"retry_after_seconds"`
+	ServerErrors      int    `json:"server_errors"`
+	ServerErrorStatus int    `json:"server_error_status"`
+	AcceptThenFail    int    `json:"accept_then_fail"`
+	AcceptThenHang    int    `json:"accept_then_hang"`
+	HangMS            int    `json:"hang_ms"`
+	DropWS            int    `json:"drop_ws"`
+	PathPrefix        string `json:"path_prefix"`
+}
+
+// Set replaces every switch at once.
+func (f *Faults) Set(c FaultConfig) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.latency = time.Duration(c.LatencyMS) * time.Millisecond
+	f.tooMany, f.retryAfter = c.TooManyRequests, c.RetryAfterSeconds
+	f.serverErrors, f.serverErrorStatus = c.ServerErrors, c.ServerErrorStatus
+	f.acceptThenFail = c.AcceptThenFail
+	f.acceptThenHang, f.hangFor = c.AcceptThenHang, time.Duration(c.HangMS)*time.Millisecond
+	f.dropWS = c.DropWS
+	f.pathPrefix = c.PathPrefix
+}
+
+// Get returns the current switches.
+func (f *Faults) Get() FaultConfig {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return FaultConfig{
+		LatencyMS: int(f.latency / time.Millisecond), TooManyRequests: f.tooMany, RetryAfterSeconds: f.retryAfter,
+		ServerErrors: f.serverErrors, ServerErrorStatus: f.serverErrorStatus, AcceptThenFail: f.acceptThenFail,
+		AcceptThenHang: f.acceptThenHang, HangMS: int(f.hangFor / time.Millisecond), DropWS: f.dropWS, PathPrefix: f.pathPrefix,
+	}
+}
+
+// Reset turns every switch off.
+func (f *Faults) Reset() { f.Set(FaultConfig{}) }
+
+// SetLatency adds d before every /v2 response.
+func (f *Faults) SetLatency(d time.Duration) { f.mu.Lock(); f.latency = d; f.mu.Unlock() }
+
+// TooManyRequests makes the next n /v2 requests answer 429 with Retry-After.
+func (f *Faults) TooManyRequests(n, retryAfterSeconds int) {
+	f.mu.Lock()
+	f.tooMany, f.retryAfter = n, retryAfterSeconds
+	f.mu.Unlock()
+}
+
+// ServerErrors makes the next n /v2 requests answer status (0 means 503).
+func (f *Faults) ServerErrors(n, status int) {
+	f.mu.Lock()
+	f.serverErrors, f.serverErrorStatus = n, status
+	f.mu.Unlock()
+}
+
+// OnlyPath limits the 429 and 5xx switches to paths with this prefix ("" for all).
+func (f *Faults) OnlyPath(prefix string) { f.mu.Lock(); f.pathPrefix = prefix; f.mu.Unlock() }
+
+// AcceptThenFail makes the next n POSTs create their object, then answer 500.
+func (f *Faults) AcceptThenFail(n int) { f.mu.Lock(); f.acceptThenFail = n; f.mu.Unlock() }
+
+// AcceptThenHang makes the next n POSTs create their object, then wait d
+// (or until the client goes away) before answering.
+func (f *Faults) AcceptThenHang(n int, d time.Duration) {
+	f.mu.Lock()
+	f.acceptThenHang, f.hangFor = n, d
+	f.mu.Unlock()
+}
+
+// DropWS makes the next n stream connections drop before their first data message.
+func (f *Faults) DropWS(n int) { f.mu.Lock(); f.dropWS = n; f.mu.Unlock() }
+
+// takeDropWS reports whether this stream connection should be dropped, consuming one.
+func (f *Faults) takeDropWS() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.dropWS > 0 {
+		f.dropWS--
+		return true
+	}
+	return false
+}

@@ -1,0 +1,288 @@
+// Package provider implements the platform Terraform provider.
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+// Environment variables read when an argument is not set in configuration.
+const (
+	EnvClientID       = "PLATFORM_CLIENT_ID"
+	EnvClientSecret   = "PLATFORM_CLIENT_SECRET"
+	EnvBaseURL        = "PLATFORM_BASE_URL"
+	EnvAuthURL        = "PLATFORM_AUTH_URL"
+	EnvWSURL          = "PLATFORM_WS_URL"
+	EnvScopes         = "PLATFORM_SCOPES"
+	EnvRequestTimeout = "PLATFORM_REQUEST_TIMEOUT"
+	EnvMaxRetries     = "PLATFORM_MAX_RETRIES"
+
+	defaultRequestTimeout = 30 * time.Second
+	defaultMaxRetries     = 4
+	maxMaxRetries         = 10
+)
+
+var _ provider.Provider = (*platformProvider)(nil)
+
+// platformProvider is the platform provider.
+type platformProvider struct {
+	version string
+	// newID generates ref_ids; tests replace it.
+	newID func() string
+	// now is the clock; tests replace it.
+	now func() time.Time
+	// retryWaitMin/Max bound the client's backoff; tests shorten them.
+	retryWaitMin, retryWaitMax time.Duration
+}
+
+// New returns a constructor of the provider for the given version.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider {
+		return &platformProvider{version: version, newID: uuid.NewString, now: time.Now}
+	}
+}
+
+// providerModel is the provider configuration.
+type providerModel struct {
+	ClientID       types.String `tfsdk:"client_id"`
+	ClientSecret   types.String `tfsdk:"client_secret"`
+	BaseURL        types.String `tfsdk:"base_url"`
+	AuthURL        types.String `tfsdk:"auth_url"`
+	WSURL          types.String `tfsdk:"ws_url"`
+	Scopes         types.List   `tfsdk:"scopes"`
+	RequestTimeout types.String `tfsdk:"request_timeout"`
+	MaxRetries     types.Int64  `tfsdk:"max_retries"`
+}
+
+// providerData is what resources and data sources receive from Configure.
+type providerData struct {
+	client *client.Client
+	// wsURL is empty when ws_url is not configured.
+	wsURL string
+	// requestTimeout bounds stream operations that have no timeout of their own.
+	requestTimeout time.Duration
+	newID          func() string
+	now            func() time.Time
+}
+
+func (p *platformProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "platform"
+	resp.Version = p.version
+}
+
+func (p *platformProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The platform provider manages money movement on the service: fiat deposit " +
+			"instructions, crypto withdrawals, and reads of fiat accounts, deposit addresses, reward claims, " +
+			"stablecoin conversions and market data. Every argument can also be set through its `PLATFORM_*` " +
+			"environment variable.",
+		Attributes: map[string]schema.Attribute{
+			"client_id": schema.StringAttribute{
+				MarkdownDescription: "OAuth 2.0 client id. Environment variable `" + EnvClientID + "`.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"client_secret": schema.StringAttribute{
+				MarkdownDescription: "OAuth 2.0 client secret. Environment variable `" + EnvClientSecret + "`. " +
+					"Never written to state, plan or logs.",
+				Optional:   true,
+				Sensitive:  true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"base_url": schema.StringAttribute{
+				MarkdownDescription: "Base URL of the HTTP API, including the `/v2` version segment, for example " +
+					"`https://api.example.com/v2`. Environment variable `" + EnvBaseURL + "`. Must be `https://` " +
+					"unless the host is loopback.",
+				Optional: true,
+			},
+			"auth_url": schema.StringAttribute{
+				MarkdownDescription: "Base URL of the OAuth 2.0 server; tokens are requested from " +
+					"`{auth_url}/oauth2/token`. Environment variable `" + EnvAuthURL + "`. Must be `https://` " +
+					"unless the host is loopback.",
+				Optional: true,
+			},
+			"ws_url": schema.StringAttribute{
+				MarkdownDescription: "URL of the WebSocket market-data stream. Environment variable `" + EnvWSURL +
+					"`. Needed only by the market-data data sources. Must be `wss://` unless the host is loopback.",
+				Optional: true,
+			},
+			"scopes": schema.ListAttribute{
+				ElementType: types.StringType,
+				MarkdownDescription: "Pins one access token with exactly these scopes for every operation. " +
+					"By default (unset) each operation requests a token with only the scope it needs " +
+					"(least privilege), one cached token per scope. Environment variable `" + EnvScopes +
+					"` (space- or comma-separated).",
+				Optional: true,
+				Validators: []validator.List{
+					listvalidator.SizeAtLeast(1),
+					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+					listvalidator.UniqueValues(),
+				},
+			},
+			"request_timeout": schema.StringAttribute{
+				MarkdownDescription: "Timeout of one HTTP attempt, as a Go duration such as `30s` or `1m`. " +
+					"Default `30s`. Environment variable `" + EnvRequestTimeout + "`.",
+				Optional:   true,
+				Validators: []validator.String{durationValidator{positive: true}},
+			},
+			"max_retries": schema.Int64Attribute{
+				MarkdownDescription: fmt.Sprintf("How many times a failed request that is safe to repeat (a read, "+
+					"or a create carrying its `ref_id`) is retried on 429, 5xx and network errors, with "+
+					"exponential backoff honouring `Retry-After`. Default `%d`, at most %d. Environment variable `%s`.",
+					defaultMaxRetries, maxMaxRetries, EnvMaxRetries),
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.Between(0, maxMaxRetries)},
+			},
+		},
+	}
+}
+
+func (p *platformProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var m providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	cfg, wsURL := client.Config{}, ""
+	str := func(v types.String, attr, env string) string {
+		if v.IsUnknown() {
+			resp.Diagnostics.AddAttributeError(path.Root(attr), "Unknown provider configuration value",
+				fmt.Sprintf("The value of %q is not known until apply. Set it to a value known at plan time, "+
+					"or leave it unset and use the %s environment variable.", attr, env))
+			return ""
+		}
+		if !v.IsNull() {
+			return v.ValueString()
+		}
+		return os.Getenv(env)
+	}
+	required := func(val, attr, env, what string) {
+		if val == "" {
+			resp.Diagnostics.AddAttributeError(path.Root(attr), "Missing "+what,
+				fmt.Sprintf("The provider needs %s. Set %q in the provider block or the %s environment variable.",
+					what, attr, env))
+		}
+	}
+
+	cfg.ClientID = str(m.ClientID, "client_id", EnvClientID)
+	cfg.ClientSecret = str(m.ClientSecret, "client_secret", EnvClientSecret)
+	cfg.BaseURL = strings.TrimRight(str(m.BaseURL, "base_url", EnvBaseURL), "/")
+	cfg.AuthURL = strings.TrimRight(str(m.AuthURL, "auth_url", EnvAuthURL), "/")
+	wsURL = str(m.WSURL, "ws_url", EnvWSURL)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	required(cfg.ClientID, "client_id", EnvClientID, "an OAuth 2.0 client id")
+	required(cfg.ClientSecret, "client_secret", EnvClientSecret, "an OAuth 2.0 client secret")
+	required(cfg.BaseURL, "base_url", EnvBaseURL, "the base URL of the HTTP API")
+	required(cfg.AuthURL, "auth_url", EnvAuthURL, "the base URL of the OAuth 2.0 server")
+
+	checkURL := func(val, attr, env string, schemes ...string) {
+		if val == "" {
+			return
+		}
+		if err := client.CheckURL(val, schemes...); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root(attr), "Invalid "+attr,
+				fmt.Sprintf("%s (from the provider block or %s): %s.", attr, env, err))
+		}
+	}
+	checkURL(cfg.BaseURL, "base_url", EnvBaseURL, "https", "http")
+	checkURL(cfg.AuthURL, "auth_url", EnvAuthURL, "https", "http")
+	checkURL(wsURL, "ws_url", EnvWSURL, "wss", "ws")
+
+	// scopes
+	switch {
+	case m.Scopes.IsUnknown():
+		resp.Diagnostics.AddAttributeError(path.Root("scopes"), "Unknown provider configuration value",
+			"The value of \"scopes\" is not known until apply. Set it to a value known at plan time.")
+	case !m.Scopes.IsNull():
+		resp.Diagnostics.Append(m.Scopes.ElementsAs(ctx, &cfg.Scopes, false)...)
+	default:
+		if env := os.Getenv(EnvScopes); env != "" {
+			cfg.Scopes = strings.FieldsFunc(env, func(r rune) bool { return r == ',' || r == ' ' })
+		}
+	}
+
+	// request_timeout
+	cfg.RequestTimeout = defaultRequestTimeout
+	if raw := str(m.RequestTimeout, "request_timeout", EnvRequestTimeout); raw != "" {
+		d, err := time.ParseDuration(raw)
+		if err != nil || d <= 0 {
+			resp.Diagnostics.AddAttributeError(path.Root("request_timeout"), "Invalid request_timeout",
+				fmt.Sprintf("request_timeout (from the provider block or %s) must be a positive Go duration "+
+					"such as \"30s\" or \"2m\", got %q.", EnvRequestTimeout, raw))
+		}
+		cfg.RequestTimeout = d
+	}
+
+	// max_retries
+	cfg.MaxRetries = defaultMaxRetries
+	switch {
+	case m.MaxRetries.IsUnknown():
+		resp.Diagnostics.AddAttributeError(path.Root("max_retries"), "Unknown provider configuration value",
+			"The value of \"max_retries\" is not known until apply. Set it to a value known at plan time.")
+	case !m.MaxRetries.IsNull():
+		cfg.MaxRetries = int(m.MaxRetries.ValueInt64())
+	default:
+		if raw := os.Getenv(EnvMaxRetries); raw != "" {
+			n, err := strconv.Atoi(raw)
+			if err != nil || n < 0 || n > maxMaxRetries {
+				resp.Diagnostics.AddAttributeError(path.Root("max_retries"), "Invalid max_retries",
+					fmt.Sprintf("%s must be a whole number from 0 to %d, got %q.", EnvMaxRetries, maxMaxRetries, raw))
+			}
+			cfg.MaxRetries = n
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	cfg.UserAgent = "terraform-provider-platform/" + p.version
+	cfg.RetryWaitMin, cfg.RetryWaitMax = p.retryWaitMin, p.retryWaitMax
+	cfg.Logger = tflogLogger{secret: cfg.ClientSecret}
+
+	c, err := client.New(cfg)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid provider configuration", err.Error())
+		return
+	}
+	tflog.Debug(ctx, "platform provider configured", map[string]any{
+		"base_url": cfg.BaseURL, "auth_url": cfg.AuthURL, "ws_url": wsURL, "pinned_scopes": cfg.Scopes,
+		"request_timeout": cfg.RequestTimeout.String(), "max_retries": cfg.MaxRetries,
+	})
+
+	data := &providerData{client: c, wsURL: wsURL, requestTimeout: cfg.RequestTimeout, newID: p.newID, now: p.now}
+	resp.DataSourceData = data
+	resp.ResourceData = data
+	resp.EphemeralResourceData = data
+	resp.ActionData = data
+	resp.ListResourceData = data
+}
+
+func (p *platformProvider) Resources(_ context.Context) []func() resource.Resource {
+	return []func() resource.Resource{}
+}
+
+func (p *platformProvider) DataSources(_ context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{}
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# make demo: build the provider, start the emulator on loopback, apply the
+# demo configuration (examples/demo) against it, print its outputs, stop the
+# emulator and clean up. Needs only Go and Terraform on PATH.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+demo="$root/.demo"
+rm -rf "$demo"
+mkdir -p "$demo/bin" "$demo/work"
+
+emu_pid=""
+cleanup() {
+	if [ -n "$emu_pid" ] && kill -0 "$emu_pid" 2>/dev/null; then
+		kill "$emu_pid" 2>/dev/null || true
+		wait "$emu_pid" 2>/dev/null || true
+	fi
+	rm -rf "$demo"
+}
+trap cleanup EXIT INT TERM
+
+echo "== building the provider and the emulator"
+go build -o "$demo/bin/terraform-provider-platform" .
+go build -o "$demo/bin/emulator" ./cmd/emulator
+
+echo "== starting the emulator on 127.0.0.1"
+"$demo/bin/emulator" -addr 127.0.0.1:0 -env-file "$demo/emulator.env" >"$demo/emulator.log" 2>&1 &
+emu_pid=$!
+for _ in $(seq 1 100); do
+	[ -s "$demo/emulator.env" ] && break
+	kill -0 "$emu_pid" 2>/dev/null || { cat "$demo/emulator.log"; echo "emulator exited"; exit 1; }
+	sleep 0.1
+done
+[ -s "$demo/emulator.env" ] || { cat "$demo/emulator.log"; echo "emulator did not start"; exit 1; }
+set -a
+# shellcheck disable=SC1091
+. "$demo/emulator.env"
+set +a
+echo "   base_url=$PLATFORM_BASE_URL ws_url=$PLATFORM_WS_URL"
+
+cat >"$demo/terraformrc" <<RC
+provider_installation {
+  dev_overrides {
+    "registry.terraform.io/platform/platform" = "$demo/bin"
+  }
+  direct {}
+}
+RC
+export TF_CLI_CONFIG_FILE="$demo/terraformrc"
+export TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
+export TF_VAR_conversion_id="${PLATFORM_DEMO_CONVERSION_ID:-}"
+
+cp examples/demo/*.tf "$demo/work/"
+cd "$demo/work"
+echo "== terraform apply"
+if ! terraform apply -auto-approve -input=false -no-color >"$demo/apply.log" 2>&1; then
+	cat "$demo/apply.log"
+	echo "terraform apply failed"
+	exit 1
+fi
+# The dev_overrides warning box is expected here; show the rest.
+sed -e '/^╷/,/^╵/d' "$demo/apply.log"
+echo "== outputs"
+terraform output -no-color

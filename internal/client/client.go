@@ -1,0 +1,504 @@
+// Package client is the typed HTTP client of the service: OAuth 2.0 client
+// credentials with one cached token per scope, retries with backoff for
+// replay-safe requests, error mapping, paging and a redacting logging
+// transport.
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
+)
+
+// Defaults applied by New to zero Config fields.
+const (
+	DefaultRequestTimeout = 30 * time.Second
+	DefaultRetryWaitMin   = 1 * time.Second
+	DefaultRetryWaitMax   = 30 * time.Second
+	DefaultUserAgent      = "platform-go-client"
+	// TokenPath is appended to Config.AuthURL to form the token endpoint.
+	TokenPath = "/oauth2/token"
+)
+
+// Level is the severity of a log entry.
+type Level int
+
+// Log levels, from the most to the least verbose.
+const (
+	LevelTrace Level = iota
+	LevelDebug
+	LevelInfo
+	LevelWarn
+	LevelError
+)
+
+// String returns the lower-case name of the level.
+func (l Level) String() string {
+	switch l {
+	case LevelTrace:
+		return "trace"
+	case LevelDebug:
+		return "debug"
+	case LevelInfo:
+		return "info"
+	case LevelWarn:
+		return "warn"
+	case LevelError:
+		return "error"
+	default:
+		return fmt.Sprintf("level(%d)", int(l))
+	}
+}
+
+// Logger receives the client's log entries. Fields never hold secrets or
+// tokens. A nil Logger keeps the client silent.
+type Logger interface {
+	Log(ctx context.Context, level Level, msg string, fields map[string]any)
+}
+
+// LoggerFunc adapts a function to the Logger interface.
+type LoggerFunc func(ctx context.Context, level Level, msg string, fields map[string]any)
+
+// Log calls f.
+func (f LoggerFunc) Log(ctx context.Context, level Level, msg string, fields map[string]any) {
+	f(ctx, level, msg, fields)
+}
+
+// Config configures a Client.
+type Config struct {
+	ClientID     string
+	ClientSecret string
+	// BaseURL is the root of the HTTP API, including the /v2 segment.
+	BaseURL string
+	// AuthURL is the root of the authorization server; the token endpoint
+	// is AuthURL + "/oauth2/token".
+	AuthURL string
+	// Scopes, when non-empty, pins one token with exactly these scopes for
+	// every operation. When empty, each operation asks for exactly the scope
+	// the service names for it.
+	Scopes []string
+	// RequestTimeout bounds each attempt (token requests included).
+	// Zero means DefaultRequestTimeout.
+	RequestTimeout time.Duration
+	// MaxRetries is the number of retries after the first attempt of a
+	// replay-safe request. Zero disables retries; negative is an error.
+	MaxRetries int
+	// RetryWaitMin and RetryWaitMax bound the backoff between attempts.
+	// Zero means DefaultRetryWaitMin and DefaultRetryWaitMax.
+	RetryWaitMin, RetryWaitMax time.Duration
+	// UserAgent is sent with every request. Empty means DefaultUserAgent.
+	UserAgent string
+	// HTTPClient optionally provides the base transport. Its Transport is
+	// wrapped by the logging transport; its Timeout is replaced by
+	// RequestTimeout. Nil means a pooled client from go-cleanhttp.
+	HTTPClient *http.Client
+	// Logger receives request, retry and token logs. Nil means silent.
+	Logger Logger
+}
+
+// ConfigError reports an invalid Config field. Field is the snake_case name
+// of the setting (client_id, client_secret, base_url, auth_url, ws_url,
+// scopes, request_timeout, max_retries, retry_wait_min, retry_wait_max).
+type ConfigError struct {
+	Field string
+	Msg   string
+}
+
+// Error implements error.
+func (e *ConfigError) Error() string { return e.Field + ": " + e.Msg }
+
+// Client calls the service's HTTP API. It is safe for concurrent use.
+type Client struct {
+	base      *url.URL
+	tokenURL  string
+	clientID  string
+	secret    string
+	pinned    []string
+	userAgent string
+
+	httpClient   *http.Client
+	retryMax     int
+	retryWaitMin time.Duration
+	retryWaitMax time.Duration
+	log          Logger
+
+	// backoff computes the wait before retry attempt n (0-based) given the
+	// last response (nil after a network error). Tests replace it.
+	backoff func(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration
+
+	mu     sync.Mutex
+	tokens map[string]*tokenEntry
+}
+
+// New validates cfg and returns a Client. It makes no network call.
+func New(cfg Config) (*Client, error) {
+	if strings.TrimSpace(cfg.ClientID) == "" {
+		return nil, &ConfigError{Field: "client_id", Msg: "must not be empty"}
+	}
+	if cfg.ClientSecret == "" {
+		return nil, &ConfigError{Field: "client_secret", Msg: "must not be empty"}
+	}
+	if err := CheckURL("base_url", cfg.BaseURL); err != nil {
+		return nil, err
+	}
+	if err := CheckURL("auth_url", cfg.AuthURL); err != nil {
+		return nil, err
+	}
+	base, _ := url.Parse(cfg.BaseURL) // Parsed successfully by CheckURL.
+	base.Path = strings.TrimRight(base.Path, "/")
+	base.RawPath = strings.TrimRight(base.RawPath, "/")
+	base.RawQuery = ""
+
+	var pinned []string
+	for _, s := range cfg.Scopes {
+		s = strings.TrimSpace(s)
+		if s == "" || strings.ContainsAny(s, " \t\r\n") {
+			return nil, &ConfigError{Field: "scopes", Msg: fmt.Sprintf("invalid scope %q: scopes must be non-empty and contain no spaces", s)}
+		}
+		pinned = append(pinned, s)
+	}
+
+	if cfg.RequestTimeout < 0 {
+		return nil, &ConfigError{Field: "request_timeout", Msg: "must not be negative"}
+	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	if cfg.MaxRetries < 0 {
+		return nil, &ConfigError{Field: "max_retries", Msg: "must not be negative"}
+	}
+	if cfg.RetryWaitMin < 0 {
+		return nil, &ConfigError{Field: "retry_wait_min", Msg: "must not be negative"}
+	}
+	if cfg.RetryWaitMax < 0 {
+		return nil, &ConfigError{Field: "retry_wait_max", Msg: "must not be negative"}
+	}
+	if cfg.RetryWaitMin == 0 {
+		cfg.RetryWaitMin = DefaultRetryWaitMin
+	}
+	if cfg.RetryWaitMax == 0 {
+		cfg.RetryWaitMax = max(DefaultRetryWaitMax, cfg.RetryWaitMin)
+	}
+	if cfg.RetryWaitMax < cfg.RetryWaitMin {
+		return nil, &ConfigError{Field: "retry_wait_max", Msg: "must not be smaller than retry_wait_min"}
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = DefaultUserAgent
+	}
+
+	var baseTransport http.RoundTripper
+	if cfg.HTTPClient != nil && cfg.HTTPClient.Transport != nil {
+		baseTransport = cfg.HTTPClient.Transport
+	} else if cfg.HTTPClient == nil {
+		baseTransport = cleanhttp.DefaultPooledTransport()
+	} else {
+		baseTransport = http.DefaultTransport
+	}
+
+	c := &Client{
+		base:         base,
+		tokenURL:     strings.TrimRight(cfg.AuthURL, "/") + TokenPath,
+		clientID:     cfg.ClientID,
+		secret:       cfg.ClientSecret,
+		pinned:       pinned,
+		userAgent:    cfg.UserAgent,
+		retryMax:     cfg.MaxRetries,
+		retryWaitMin: cfg.RetryWaitMin,
+		retryWaitMax: cfg.RetryWaitMax,
+		tokens:       map[string]*tokenEntry{},
+	}
+	if cfg.Logger != nil {
+		c.log = &scrubLogger{next: cfg.Logger, secret: cfg.ClientSecret}
+	}
+	c.backoff = defaultBackoff
+	c.httpClient = &http.Client{
+		Transport: &loggingTransport{base: baseTransport, log: c.log, userAgent: cfg.UserAgent},
+		Timeout:   cfg.RequestTimeout,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 5 {
+				return errors.New("stopped after 5 redirects")
+			}
+			return CheckURL("redirect", req.URL.String())
+		},
+	}
+	return c, nil
+}
+
+// logf sends one entry to the configured Logger, if any.
+func (c *Client) logf(ctx context.Context, level Level, msg string, fields map[string]any) {
+	if c.log != nil {
+		c.log.Log(ctx, level, msg, fields)
+	}
+}
+
+// scrub removes the client secret from s.
+func (c *Client) scrub(s string) string {
+	return scrubSecret(s, c.secret)
+}
+
+func scrubSecret(s, secret string) string {
+	if secret == "" || !strings.Contains(s, secret) {
+		return s
+	}
+	return strings.ReplaceAll(s, secret, redacted)
+}
+
+// scrubLogger removes the client secret from every string it forwards, as a
+// last line of defence behind the redaction of the logging transport.
+type scrubLogger struct {
+	next   Logger
+	secret string
+}
+
+func (l *scrubLogger) Log(ctx context.Context, level Level, msg string, fields map[string]any) {
+	out := make(map[string]any, len(fields))
+	for k, v := range fields {
+		switch v := v.(type) {
+		case string:
+			out[k] = scrubSecret(v, l.secret)
+		case error:
+			out[k] = scrubSecret(v.Error(), l.secret)
+		case fmt.Stringer:
+			out[k] = scrubSecret(v.String(), l.secret)
+		default:
+			out[k] = v
+		}
+	}
+	l.next.Log(ctx, level, scrubSecret(msg, l.secret), out)
+}
+
+// IsLoopbackURL reports whether raw parses as an absolute URL whose host is
+// a loopback address (127.0.0.0/8, ::1) or the name localhost.
+func IsLoopbackURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	return isLoopbackHost(u.Hostname())
+}
+
+func isLoopbackHost(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// CheckURL validates the URL raw given for the setting field. schemes lists
+// the accepted schemes; when empty it is https and http. The plain-text
+// schemes http and ws are accepted only for loopback hosts, so that
+// credentials never travel unencrypted over a network. The URL must be
+// absolute, have a host, and carry neither user information nor a fragment.
+// Errors are *ConfigError values naming field.
+func CheckURL(field, raw string, schemes ...string) error {
+	if len(schemes) == 0 {
+		schemes = []string{"https", "http"}
+	}
+	if strings.TrimSpace(raw) == "" {
+		return &ConfigError{Field: field, Msg: "must not be empty"}
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return &ConfigError{Field: field, Msg: fmt.Sprintf("is not a valid URL: %v", stripURLError(err))}
+	}
+	scheme := strings.ToLower(u.Scheme)
+	ok := false
+	for _, s := range schemes {
+		if scheme == strings.ToLower(s) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return &ConfigError{Field: field, Msg: fmt.Sprintf("must be an absolute URL with scheme %s, got %q", strings.Join(schemes, " or "), redactURL(u))}
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return &ConfigError{Field: field, Msg: fmt.Sprintf("must include a host, got %q", redactURL(u))}
+	}
+	if u.User != nil {
+		return &ConfigError{Field: field, Msg: "must not contain user information (credentials belong in client_id and client_secret)"}
+	}
+	if u.Fragment != "" {
+		return &ConfigError{Field: field, Msg: "must not contain a fragment"}
+	}
+	if (scheme == "http" || scheme == "ws") && !isLoopbackHost(u.Hostname()) {
+		secure := "https"
+		if scheme == "ws" {
+			secure = "wss"
+		}
+		return &ConfigError{Field: field, Msg: fmt.Sprintf("plain %s:// is only allowed for loopback hosts (localhost, 127.0.0.1, ::1); use %s:// for %q", scheme, secure, u.Hostname())}
+	}
+	return nil
+}
+
+// stripURLError drops the offending URL from a url.Parse error, which could
+// hold credentials.
+func stripURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+func redactURL(u *url.URL) string {
+	if u.User == nil {
+		return u.String()
+	}
+	c := *u
+	c.User = nil
+	return c.String()
+}
+
+// Token returns a cached access token for scope; with Config.Scopes set it
+// returns the token of the pinned scope set whatever scope is given. Tokens
+// are renewed shortly before they expire.
+func (c *Client) Token(ctx context.Context, scope string) (string, error) {
+	tok, _, err := c.token(ctx, scope)
+	if err != nil {
+		return "", err
+	}
+	return tok.AccessToken, nil
+}
+
+// tokenEntry caches the token of one scope set. sem is a one-slot semaphore
+// (cancellable, unlike a mutex) that makes concurrent callers wait for a
+// single token request.
+type tokenEntry struct {
+	sem   chan struct{}
+	cfg   *clientcredentials.Config
+	scope string
+	tok   *oauth2.Token
+}
+
+func (e *tokenEntry) lock(ctx context.Context) error {
+	select {
+	case e.sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (e *tokenEntry) unlock() { <-e.sem }
+
+// entry returns the cache entry for scope, creating it on first use.
+func (c *Client) entry(scope string) (*tokenEntry, error) {
+	scopes := c.pinned
+	if len(scopes) == 0 {
+		if strings.TrimSpace(scope) == "" {
+			return nil, errors.New("access token: no scope given")
+		}
+		scopes = []string{scope}
+	}
+	key := strings.Join(scopes, " ")
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.tokens[key]
+	if e == nil {
+		e = &tokenEntry{
+			sem:   make(chan struct{}, 1),
+			scope: key,
+			cfg: &clientcredentials.Config{
+				ClientID:     c.clientID,
+				ClientSecret: c.secret,
+				TokenURL:     c.tokenURL,
+				Scopes:       scopes,
+				AuthStyle:    oauth2.AuthStyleInParams,
+			},
+		}
+		c.tokens[key] = e
+	}
+	return e, nil
+}
+
+// token returns a valid token for scope, requesting one when none is cached
+// or the cached one is about to expire. The token request runs with the
+// caller's context (cancellation and logging) through the logging transport.
+func (c *Client) token(ctx context.Context, scope string) (*oauth2.Token, *tokenEntry, error) {
+	e, err := c.entry(scope)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := e.lock(ctx); err != nil {
+		return nil, nil, fmt.Errorf("waiting for an access token for scope %q: %w", e.scope, err)
+	}
+	defer e.unlock()
+	if e.tok.Valid() {
+		return e.tok, e, nil
+	}
+	c.logf(ctx, LevelDebug, "requesting access token", map[string]any{"scope": e.scope, "token_url": c.tokenURL})
+	start := time.Now()
+	tok, err := e.cfg.Token(context.WithValue(ctx, oauth2.HTTPClient, c.httpClient))
+	if err != nil {
+		err = c.tokenError(e.scope, err)
+		c.logf(ctx, LevelWarn, "access token request failed", map[string]any{"scope": e.scope, "error": err.Error()})
+		return nil, nil, err
+	}
+	fields := map[string]any{"scope": e.scope, "duration_ms": time.Since(start).Milliseconds()}
+	if !tok.Expiry.IsZero() {
+		fields["expires_at"] = tok.Expiry.UTC().Format(time.RFC3339)
+	}
+	c.logf(ctx, LevelDebug, "access token obtained", fields)
+	e.tok = tok
+	return tok, e, nil
+}
+
+// invalidate drops the cached token of e if it is still the one given, so
+// that the next call requests a fresh one.
+func (c *Client) invalidate(ctx context.Context, e *tokenEntry, used string) {
+	if err := e.lock(ctx); err != nil {
+		return
+	}
+	defer e.unlock()
+	if e.tok != nil && e.tok.AccessToken == used {
+		e.tok = nil
+	}
+}
+
+// tokenError turns an error of the token request into one without secrets.
+// An error answer of the authorization server becomes an *APIError, so that
+// errors.Is(err, ErrUnauthorized) holds for rejected credentials.
+func (c *Client) tokenError(scope string, err error) error {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) && re.Response != nil {
+		ae := newAPIError(http.MethodPost, c.tokenURL, re.Response.StatusCode, re.Response.Header, re.Body)
+		if re.ErrorCode != "" {
+			ae.Code = re.ErrorCode
+		}
+		if re.ErrorDescription != "" {
+			ae.Message = re.ErrorDescription
+		}
+		ae.Code = c.scrub(ae.Code)
+		ae.Message = c.scrub(ae.Message)
+		ae.Scope = scope
+		ae.token = true
+		return fmt.Errorf("obtaining an access token for scope %q: %w", scope, ae)
+	}
+	return &scrubbedError{
+		msg: fmt.Sprintf("obtaining an access token for scope %q from %s: %s", scope, c.tokenURL, c.scrub(err.Error())),
+		err: err,
+	}
+}
+
+// scrubbedError carries a message cleaned of secrets while keeping the
+// original error reachable for errors.Is and errors.As.
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+func (e *scrubbedError) Unwrap() error { return e.err }

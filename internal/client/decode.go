@@ -1,0 +1,166 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Caps on how much of a response body is read.
+const (
+	// maxResponseBytes caps a successful response (one resource or one page).
+	maxResponseBytes = 10 << 20
+	// maxErrorBodyBytes caps the body read from an error answer.
+	maxErrorBodyBytes = 64 << 10
+)
+
+// errBodyTooLarge is wrapped by readBody when a body exceeds its cap.
+var errBodyTooLarge = errors.New("response body too large")
+
+// readBody reads at most limit bytes of r. A longer body is an error
+// wrapping errBodyTooLarge; the rest of it is not read.
+func readBody(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading response body: %w", err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%w: more than %s", errBodyTooLarge, byteSize(limit))
+	}
+	return b, nil
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// decodeJSON decodes one JSON value from body into v with errors that say
+// what is wrong (empty, HTML page, truncated, malformed, wrong type) instead
+// of the decoder's terse ones. It never panics.
+func decodeJSON(body []byte, v any) error {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return errors.New("empty response body, expected JSON")
+	}
+	if looksLikeHTML("", trimmed) {
+		return errors.New("expected JSON, got an HTML page")
+	}
+	if bytes.Equal(trimmed, []byte("null")) {
+		return errors.New("expected a JSON object, got null")
+	}
+	err := json.Unmarshal(trimmed, v)
+	if err == nil {
+		return nil
+	}
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		if syn.Offset >= int64(len(trimmed)) {
+			return fmt.Errorf("truncated JSON (%d bytes): %w", len(trimmed), err)
+		}
+		return fmt.Errorf("malformed JSON at byte %d: %w", syn.Offset, err)
+	case errors.As(err, &typ):
+		where := typ.Field
+		if where == "" {
+			where = "top-level value"
+		} else {
+			where = "field " + where
+		}
+		want := "another type"
+		if typ.Type != nil {
+			want = goTypeName(typ.Type.String())
+		}
+		return fmt.Errorf("unexpected JSON: %s is %s, expected %s", where, typ.Value, want)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("truncated JSON (%d bytes): %w", len(trimmed), err)
+	}
+	return fmt.Errorf("unexpected JSON: %w", err)
+}
+
+// goTypeName turns a Go type into a JSON-ish description.
+func goTypeName(t string) string {
+	t = strings.TrimPrefix(t, "*")
+	switch {
+	case t == "string":
+		return "a string"
+	case strings.HasPrefix(t, "[]"):
+		return "an array"
+	case t == "time.Time":
+		return "an RFC 3339 date-time string"
+	case strings.HasPrefix(t, "map["), strings.HasPrefix(t, "client."):
+		return "an object"
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"), strings.HasPrefix(t, "float"):
+		return "a number"
+	case t == "bool":
+		return "a boolean"
+	}
+	return t
+}
+
+// decodeTransfer decodes the answer of Create Crypto Withdrawal.
+func decodeTransfer(body []byte) (*Transfer, error) {
+	var t Transfer
+	if err := decodeJSON(body, &t); err != nil {
+		return nil, err
+	}
+	if t.ID == "" {
+		return nil, errors.New("transfer in the response has no id")
+	}
+	return &t, nil
+}
+
+// decodeFiatDepositInstructions decodes the answer of Create and Get Fiat
+// Deposit Instructions.
+func decodeFiatDepositInstructions(body []byte) (*FiatDepositInstructions, error) {
+	var f FiatDepositInstructions
+	if err := decodeJSON(body, &f); err != nil {
+		return nil, err
+	}
+	if f.ID == "" {
+		return nil, errors.New("fiat deposit instructions in the response have no id")
+	}
+	return &f, nil
+}
+
+// decodeStablecoinConversion decodes the answer of Get Stablecoin
+// Conversion.
+func decodeStablecoinConversion(body []byte) (*StablecoinConversion, error) {
+	var s StablecoinConversion
+	if err := decodeJSON(body, &s); err != nil {
+		return nil, err
+	}
+	if s.ID == nil || *s.ID == "" {
+		return nil, errors.New("stablecoin conversion in the response has no id")
+	}
+	return &s, nil
+}
+
+// page is one page of a list answer.
+type page[T any] struct {
+	Items          []*T    `json:"items"`
+	NextPageCursor *string `json:"next_page_cursor"`
+}
+
+// decodePage decodes one page of a list answer. A null item is an error.
+func decodePage[T any](body []byte) (*page[T], error) {
+	var p page[T]
+	if err := decodeJSON(body, &p); err != nil {
+		return nil, err
+	}
+	for i, it := range p.Items {
+		if it == nil {
+			return nil, fmt.Errorf("unexpected JSON: items[%d] is null", i)
+		}
+	}
+	return &p, nil
+}

@@ -1,0 +1,403 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Sentinel errors matched by errors.Is against an *APIError.
+var (
+	ErrNotFound     = errors.New("not found")
+	ErrUnauthorized = errors.New("unauthorized")
+	ErrForbidden    = errors.New("forbidden")
+	ErrConflict     = errors.New("conflict")
+	ErrValidation   = errors.New("validation failed")
+	ErrRateLimited  = errors.New("rate limited")
+	ErrServer       = errors.New("server error")
+)
+
+// maxMessageLen caps the server message kept in an APIError.
+const maxMessageLen = 500
+
+// APIError is a non-2xx answer of the service (or of its token endpoint).
+type APIError struct {
+	Method string
+	// Path is the request path relative to the base URL (the full token
+	// URL for token requests).
+	Path   string
+	Status int
+	// Code is the server's machine-readable error code, when it sent one.
+	Code string
+	// Message is the server's human-readable message, cleaned and capped.
+	Message   string
+	RequestID string
+	// Scope is the OAuth scope the operation uses.
+	Scope string
+	// Attempts is the number of attempts made when retries ran out; zero
+	// when the answer was not retried to exhaustion.
+	Attempts int
+
+	token bool
+}
+
+// Error reads like
+// "POST /transfer/crypto-withdrawals: 409 Conflict: duplicate ref_id (request id abc)".
+func (e *APIError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Method)
+	b.WriteByte(' ')
+	b.WriteString(e.Path)
+	b.WriteString(": ")
+	if e.Attempts > 1 {
+		fmt.Fprintf(&b, "gave up after %d attempts: ", e.Attempts)
+	}
+	b.WriteString(statusLine(e.Status))
+	if e.Code != "" && !strings.EqualFold(e.Code, e.Message) {
+		b.WriteString(": ")
+		b.WriteString(e.Code)
+	}
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	}
+	if e.RequestID != "" {
+		fmt.Fprintf(&b, " (request id %s)", e.RequestID)
+	}
+	switch {
+	case e.Status == http.StatusForbidden && e.Scope != "" && !e.token:
+		fmt.Fprintf(&b, "; the operation needs a token with the OAuth scope %q granted to these client credentials", e.Scope)
+	case e.Status == http.StatusForbidden && e.Scope != "":
+		fmt.Fprintf(&b, "; the client credentials may not be allowed the scope %q", e.Scope)
+	case e.Status == http.StatusUnauthorized && e.token:
+		b.WriteString("; check the client id and client secret")
+	case e.Status == http.StatusUnauthorized:
+		b.WriteString("; the access token was rejected even after renewing it")
+	}
+	return b.String()
+}
+
+// Unwrap returns the sentinel error of the status, or nil.
+func (e *APIError) Unwrap() error { return sentinelFor(e.Status) }
+
+// Is reports whether target is the sentinel of the status.
+func (e *APIError) Is(target error) bool {
+	s := sentinelFor(e.Status)
+	return s != nil && target == s
+}
+
+func sentinelFor(status int) error {
+	switch {
+	case status == http.StatusNotFound:
+		return ErrNotFound
+	case status == http.StatusUnauthorized:
+		return ErrUnauthorized
+	case status == http.StatusForbidden:
+		return ErrForbidden
+	case status == http.StatusConflict:
+		return ErrConflict
+	case status == http.StatusBadRequest, status == http.StatusUnprocessableEntity:
+		return ErrValidation
+	case status == http.StatusTooManyRequests:
+		return ErrRateLimited
+	case status >= 500 && status <= 599:
+		return ErrServer
+	}
+	return nil
+}
+
+func statusLine(status int) string {
+	if t := http.StatusText(status); t != "" {
+		return strconv.Itoa(status) + " " + t
+	}
+	return "status " + strconv.Itoa(status)
+}
+
+// requestIDHeaders are the response headers that may carry a request id.
+var requestIDHeaders = []string{"X-Request-Id", "Request-Id", "X-Correlation-Id", "X-Trace-Id", "Cf-Ray"}
+
+func requestIDFrom(h http.Header) string {
+	for _, k := range requestIDHeaders {
+		if v := h.Get(k); v != "" {
+			return cleanText(v, 100)
+		}
+	}
+	return ""
+}
+
+// newAPIError builds the error of a non-2xx answer from its status, headers
+// and (capped) body.
+func newAPIError(method, path string, status int, h http.Header, body []byte) *APIError {
+	code, msg, rid := parseErrorBody(h.Get("Content-Type"), body)
+	if hid := requestIDFrom(h); hid != "" {
+		rid = hid
+	}
+	return &APIError{Method: method, Path: path, Status: status, Code: code, Message: msg, RequestID: rid}
+}
+
+// Keys searched, in order, for the message, the code and the request id of
+// an error body.
+var (
+	messageKeys   = []string{"message", "error_description", "detail", "details", "error", "title", "msg", "description", "reason"}
+	codeKeys      = []string{"code", "error_code", "errorCode", "error", "type"}
+	requestIDKeys = []string{"request_id", "requestId", "requestID", "trace_id", "traceId", "correlation_id"}
+)
+
+// parseErrorBody extracts code, message and request id from an error body
+// whatever its shape: a JSON object (keys message, error, error_description,
+// detail, title, errors[...], nested one level), a JSON string or array, a
+// plain-text body (trimmed and capped) or an HTML page (ignored: the status
+// text says enough). It never panics.
+func parseErrorBody(contentType string, body []byte) (code, msg, requestID string) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return "", "", ""
+	}
+	if looksLikeHTML(contentType, trimmed) {
+		return "", "", ""
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err == nil && !dec.More() {
+		switch t := v.(type) {
+		case map[string]any:
+			code, msg, requestID = fromObject(t, 0)
+		case string:
+			msg = t
+		case []any:
+			msg = joinMessages(t)
+		}
+		return cleanText(code, 100), cleanText(msg, maxMessageLen), cleanText(requestID, 100)
+	}
+	if !utf8.Valid(trimmed) {
+		return "", "", ""
+	}
+	return "", cleanText(string(trimmed), maxMessageLen), ""
+}
+
+func fromObject(m map[string]any, depth int) (code, msg, requestID string) {
+	for _, k := range messageKeys {
+		v, ok := lookup(m, k)
+		if !ok {
+			continue
+		}
+		switch t := v.(type) {
+		case string:
+			if t == "" {
+				continue
+			}
+			// {"error":"invalid_client","error_description":"..."}: the
+			// short "error" is a code when a description exists.
+			if k == "error" && isCodeLike(t) {
+				if _, hasDesc := lookup(m, "error_description"); hasDesc {
+					continue
+				}
+			}
+			msg = t
+		case map[string]any:
+			if depth == 0 {
+				c2, m2, r2 := fromObject(t, depth+1)
+				if code == "" {
+					code = c2
+				}
+				if requestID == "" {
+					requestID = r2
+				}
+				msg = m2
+			}
+		case []any:
+			msg = joinMessages(t)
+		}
+		if msg != "" {
+			break
+		}
+	}
+	if msg == "" {
+		if errs, ok := lookup(m, "errors"); ok {
+			switch t := errs.(type) {
+			case []any:
+				msg = joinMessages(t)
+			case map[string]any:
+				msg = joinFieldErrors(t)
+			case string:
+				msg = t
+			}
+		}
+	} else if errs, ok := lookup(m, "errors"); ok {
+		if list, ok := errs.([]any); ok {
+			if more := joinMessages(list); more != "" && more != msg {
+				msg += " (" + more + ")"
+			}
+		}
+	}
+	if code == "" {
+		for _, k := range codeKeys {
+			v, ok := lookup(m, k)
+			if !ok {
+				continue
+			}
+			var s string
+			switch t := v.(type) {
+			case string:
+				s = t
+			case json.Number:
+				s = t.String()
+			}
+			if s != "" && s != msg && isCodeLike(s) {
+				code = s
+				break
+			}
+		}
+	}
+	if requestID == "" {
+		for _, k := range requestIDKeys {
+			if v, ok := lookup(m, k); ok {
+				if s, ok := v.(string); ok && s != "" {
+					requestID = s
+					break
+				}
+			}
+		}
+	}
+	return code, msg, requestID
+}
+
+// lookup finds key in m, ignoring case.
+func lookup(m map[string]any, key string) (any, bool) {
+	if v, ok := m[key]; ok {
+		return v, true
+	}
+	for k, v := range m {
+		if strings.EqualFold(k, key) {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// isCodeLike reports whether s looks like a machine code (no spaces, short).
+func isCodeLike(s string) bool {
+	return s != "" && len(s) <= 64 && !strings.ContainsAny(s, " \t\n")
+}
+
+// joinMessages joins the messages of an errors array: strings, or objects
+// with a message-like key and an optional field name.
+func joinMessages(list []any) string {
+	var parts []string
+	for _, it := range list {
+		if len(parts) >= 10 {
+			parts = append(parts, "…")
+			break
+		}
+		switch t := it.(type) {
+		case string:
+			if t != "" {
+				parts = append(parts, t)
+			}
+		case map[string]any:
+			var m string
+			for _, k := range messageKeys {
+				if v, ok := lookup(t, k); ok {
+					if s, ok := v.(string); ok && s != "" {
+						m = s
+						break
+					}
+				}
+			}
+			if m == "" {
+				continue
+			}
+			for _, k := range []string{"field", "path", "param", "parameter", "pointer", "loc"} {
+				if v, ok := lookup(t, k); ok {
+					if s, ok := v.(string); ok && s != "" {
+						m = s + ": " + m
+						break
+					}
+				}
+			}
+			parts = append(parts, m)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// joinFieldErrors renders {"errors": {"field": "msg" | ["msg", ...]}}.
+func joinFieldErrors(m map[string]any) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		switch t := m[k].(type) {
+		case string:
+			parts = append(parts, k+": "+t)
+		case []any:
+			if s := joinMessages(t); s != "" {
+				parts = append(parts, k+": "+s)
+			}
+		}
+		if len(parts) >= 10 {
+			break
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// looksLikeHTML reports whether a body is an HTML page.
+func looksLikeHTML(contentType string, trimmed []byte) bool {
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil && (mt == "text/html" || mt == "application/xhtml+xml") {
+		return true
+	}
+	if len(trimmed) == 0 || trimmed[0] != '<' {
+		return false
+	}
+	head := strings.ToLower(string(trimmed[:min(len(trimmed), 512)]))
+	return strings.HasPrefix(head, "<!doctype html") || strings.HasPrefix(head, "<html") ||
+		strings.Contains(head, "<head") || strings.Contains(head, "<body")
+}
+
+// cleanText collapses whitespace, drops control and invalid characters and
+// caps s at n runes.
+func cleanText(s string, n int) string {
+	if s == "" {
+		return ""
+	}
+	var b strings.Builder
+	space := false
+	count := 0
+	for _, r := range s {
+		if r == utf8.RuneError {
+			continue
+		}
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if unicode.IsControl(r) {
+			continue
+		}
+		if count >= n {
+			b.WriteString("…")
+			return b.String()
+		}
+		if space {
+			b.WriteByte(' ')
+			count++
+			space = false
+		}
+		b.WriteRune(r)
+		count++
+	}
+	return b.String()
+}

@@ -1,0 +1,236 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// claimsDefaultPage is the page size assumed for List claims. The spec
+// shows neither a default nor a maximum for that limit, so the client never
+// asks for more than the server's own default: it sends no limit at all,
+// except to ask for fewer items when MaxItems leaves fewer than this many
+// to fetch. 100 is the default of the other lists of the service; a limit
+// at or below a list's default page is accepted by any paging server.
+const claimsDefaultPage = 100
+
+// FiatAccounts lists the fiat accounts matching q, following the cursors to
+// the end with the largest page the service allows. Iteration stops at the
+// first error, which is yielded with a nil item.
+func (c *Client) FiatAccounts(ctx context.Context, q ListFiatAccountsQuery) iter.Seq2[*FiatAccount, error] {
+	v := url.Values{}
+	err := addArrays(v, map[string][]string{"ids": q.IDs, "ref_ids": q.RefIDs})
+	if err == nil {
+		err = checkOrder(q.Order)
+	}
+	addCreatedAt(v, q.CreatedAt)
+	if q.Order != "" {
+		v.Set("order", q.Order)
+	}
+	if q.IncludeDeleted != nil {
+		v.Set("include_deleted", strconv.FormatBool(*q.IncludeDeleted))
+	}
+	return list[FiatAccount](ctx, c, listCall{
+		path: PathFiatAccounts, scope: ScopeReadFiatAccount, query: v,
+		maxItems: q.MaxItems, pageSize: maxPageSize, err: err,
+	})
+}
+
+// DepositAddresses lists the crypto deposit addresses matching q, following
+// the cursors to the end with the largest page the service allows.
+func (c *Client) DepositAddresses(ctx context.Context, q ListDepositAddressesQuery) iter.Seq2[*DepositAddress, error] {
+	v := url.Values{}
+	err := addArrays(v, map[string][]string{
+		"profile_ids": q.ProfileIDs, "identity_ids": q.IdentityIDs, "ids": q.IDs,
+		"ref_ids": q.RefIDs, "account_ids": q.AccountIDs, "networks": q.Networks,
+	})
+	if err == nil {
+		err = checkOrder(q.Order)
+	}
+	addCreatedAt(v, q.CreatedAt)
+	if q.Order != "" {
+		v.Set("order", q.Order)
+	}
+	return list[DepositAddress](ctx, c, listCall{
+		path: PathDepositAddresses, scope: ScopeReadDepositAddress, query: v,
+		maxItems: q.MaxItems, pageSize: maxPageSize, err: err,
+	})
+}
+
+// RewardClaims lists the reward claims matching q, following the cursors to
+// the end.
+func (c *Client) RewardClaims(ctx context.Context, q ListRewardClaimsQuery) iter.Seq2[*RewardClaim, error] {
+	v := url.Values{}
+	if q.PayoutGroupID != "" {
+		v.Set("payout_group_id", q.PayoutGroupID)
+	}
+	err := addArrays(v, map[string][]string{"onchain_statuses": q.OnchainStatuses})
+	if q.Chain != "" {
+		v.Set("chain", q.Chain)
+	}
+	if q.Jurisdiction != "" {
+		v.Set("jurisdiction", q.Jurisdiction)
+	}
+	if !q.StartTime.IsZero() {
+		v.Set("start_time", formatTime(q.StartTime))
+	}
+	if !q.EndTime.IsZero() {
+		v.Set("end_time", formatTime(q.EndTime))
+	}
+	return list[RewardClaim](ctx, c, listCall{
+		path: PathRewardClaims, scope: ScopeReadRewardClaims, query: v,
+		maxItems: q.MaxItems, pageSize: claimsPageSize, err: err,
+	})
+}
+
+// maxPageSize asks for the largest page (MaxPageLimit), or for just the
+// remaining items when MaxItems leaves fewer (remaining < 0: no cap).
+func maxPageSize(remaining int) int {
+	if remaining >= 0 && remaining < MaxPageLimit {
+		return remaining
+	}
+	return MaxPageLimit
+}
+
+// claimsPageSize sends no limit (0) unless fewer than claimsDefaultPage
+// items remain to be fetched; see claimsDefaultPage.
+func claimsPageSize(remaining int) int {
+	if remaining >= 0 && remaining < claimsDefaultPage {
+		return remaining
+	}
+	return 0
+}
+
+// formatTime renders t in RFC 3339 in UTC, with as many fractional digits
+// as t carries (none for whole seconds).
+func formatTime(t time.Time) string {
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+func addCreatedAt(v url.Values, f CreatedAtFilter) {
+	for _, p := range []struct {
+		key string
+		t   time.Time
+	}{
+		{"created_at.lt", f.LT}, {"created_at.lte", f.LTE}, {"created_at.eq", f.EQ},
+		{"created_at.gte", f.GTE}, {"created_at.gt", f.GT},
+	} {
+		if !p.t.IsZero() {
+			v.Set(p.key, formatTime(p.t))
+		}
+	}
+}
+
+// addArrays adds each array filter as repeated query keys (ids=a&ids=b).
+func addArrays(v url.Values, arrays map[string][]string) error {
+	var err error
+	for k, vals := range arrays {
+		if len(vals) > MaxFilterValues {
+			err = errors.Join(err, fmt.Errorf("filter %s has %d values, at most %d are allowed", k, len(vals), MaxFilterValues))
+			continue
+		}
+		for _, s := range vals {
+			v.Add(k, s)
+		}
+	}
+	return err
+}
+
+func checkOrder(o string) error {
+	if o == "" {
+		return nil
+	}
+	for _, ok := range Orders {
+		if o == ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("order must be ASC or DESC, got %q", o)
+}
+
+// listCall describes one list operation.
+type listCall struct {
+	path     string
+	scope    string
+	query    url.Values
+	maxItems int
+	// pageSize returns the limit to send given the number of items still
+	// wanted (-1: no cap); 0 means send no limit.
+	pageSize func(remaining int) int
+	// err is a validation error of the query, reported before any request.
+	err error
+}
+
+// list is the one paging iterator of the client. It follows
+// next_page_cursor until it is empty or absent, fails on a cursor that
+// repeats, stops after maxItems items (asking for no more than needed),
+// decodes one page at a time and stops as soon as the consumer breaks.
+func list[T any](ctx context.Context, c *Client, lc listCall) iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) {
+		if lc.err != nil {
+			yield(nil, fmt.Errorf("GET %s: %w", lc.path, lc.err))
+			return
+		}
+		if lc.maxItems < 0 {
+			yield(nil, fmt.Errorf("GET %s: max items must not be negative, got %d", lc.path, lc.maxItems))
+			return
+		}
+		seen := map[string]int{}
+		cursor := ""
+		count := 0
+		for pageNo := 1; ; pageNo++ {
+			remaining := -1
+			if lc.maxItems > 0 {
+				remaining = lc.maxItems - count
+			}
+			q := url.Values{}
+			for k, vs := range lc.query {
+				q[k] = append([]string(nil), vs...)
+			}
+			if n := lc.pageSize(remaining); n > 0 {
+				q.Set("limit", strconv.Itoa(n))
+			}
+			if cursor != "" {
+				q.Set("page_cursor", cursor)
+			}
+			body, err := c.do(ctx, call{method: http.MethodGet, path: lc.path, query: q, scope: lc.scope, replaySafe: true})
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			p, err := decodePage[T](body)
+			if err != nil {
+				yield(nil, fmt.Errorf("GET %s: decoding page %d: %w", lc.path, pageNo, err))
+				return
+			}
+			for _, it := range p.Items {
+				if !yield(it, nil) {
+					return
+				}
+				count++
+				if lc.maxItems > 0 && count >= lc.maxItems {
+					return
+				}
+			}
+			next := ""
+			if p.NextPageCursor != nil {
+				next = *p.NextPageCursor
+			}
+			if next == "" {
+				return
+			}
+			if prev, dup := seen[next]; dup {
+				yield(nil, fmt.Errorf("GET %s: the server returned the cursor %q again on page %d (first seen on page %d); stopping to avoid an endless loop",
+					lc.path, cleanText(next, 80), pageNo, prev))
+				return
+			}
+			seen[next] = pageNo
+			cursor = next
+		}
+	}
+}

@@ -1,6 +1,106 @@
 package emulator
 
-import "net/http"
+import (
+	"net/http"
+	"time"
+)
 
-// Placeholder until the admin API lands.
-func (s *Server) registerAdmin(_ *http.ServeMux) {}
+// CountersSnapshot is the body of GET /admin/counters.
+type CountersSnapshot struct {
+	// Requests by "METHOD /path".
+	Requests map[string]int `json:"requests"`
+	// APIRequests is the number of requests under /v2.
+	APIRequests int `json:"api_requests"`
+	// Tokens issued by requested scope string.
+	Tokens map[string]int `json:"tokens"`
+	// TotalTokens is the number of tokens issued.
+	TotalTokens int `json:"total_tokens"`
+	// Connections is the number of TCP connections accepted.
+	Connections int `json:"connections"`
+}
+
+// Snapshot returns every counter at once.
+func (c *Counters) Snapshot() CountersSnapshot {
+	return CountersSnapshot{
+		Requests:    c.AllRequests(),
+		APIRequests: c.APIRequests(),
+		Tokens:      c.AllTokens(),
+		TotalTokens: c.TotalTokens(),
+		Connections: c.Connections(),
+	}
+}
+
+// registerAdmin serves the admin API: an unauthenticated control surface
+// for tests and demos, meant for loopback use only.
+func (s *Server) registerAdmin(mux *http.ServeMux) {
+	mux.HandleFunc("GET /admin/faults", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, s.Faults.Get())
+	})
+	mux.HandleFunc("PUT /admin/faults", func(w http.ResponseWriter, r *http.Request) {
+		var c FaultConfig
+		if e := decodeBody(r, &c); e != nil {
+			writeError(w, e)
+			return
+		}
+		if e := validateFaultConfig(c); e != nil {
+			writeError(w, e)
+			return
+		}
+		s.Faults.Set(c)
+		writeJSON(w, http.StatusOK, s.Faults.Get())
+	})
+	mux.HandleFunc("POST /admin/expire-tokens", func(w http.ResponseWriter, _ *http.Request) {
+		s.ExpireTokens()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST /admin/instructions/{id}/deprecate", func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		if !s.DeprecateInstructions(id) {
+			writeError(w, errNotFound("fiat deposit instructions "+id+" not found"))
+			return
+		}
+		fdi, _ := s.data.instructionsByID(id)
+		writeJSON(w, http.StatusOK, fdi)
+	})
+	mux.HandleFunc("DELETE /admin/instructions/{id}", func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		if !s.DeleteInstructions(id) {
+			writeError(w, errNotFound("fiat deposit instructions "+id+" not found"))
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /admin/counters", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, s.Counters.Snapshot())
+	})
+	mux.HandleFunc("POST /admin/counters/reset", func(w http.ResponseWriter, _ *http.Request) {
+		s.Counters.Reset()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, errNotFound("no such admin operation: "+r.Method+" "+r.URL.Path))
+	})
+}
+
+func validateFaultConfig(c FaultConfig) *apiError {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{
+		{"latency_ms", c.LatencyMS}, {"too_many_requests", c.TooManyRequests},
+		{"retry_after_seconds", c.RetryAfterSeconds}, {"server_errors", c.ServerErrors},
+		{"accept_then_fail", c.AcceptThenFail}, {"accept_then_hang", c.AcceptThenHang},
+		{"hang_ms", c.HangMS}, {"drop_ws", c.DropWS},
+	} {
+		if f.v < 0 {
+			return errInvalid(f.name, "must not be negative")
+		}
+	}
+	if c.LatencyMS > int(time.Minute/time.Millisecond) || c.HangMS > int(10*time.Minute/time.Millisecond) {
+		return errInvalid("latency_ms", "latency_ms is at most 60000 and hang_ms at most 600000")
+	}
+	if c.ServerErrorStatus != 0 && (c.ServerErrorStatus < 500 || c.ServerErrorStatus > 599) {
+		return errInvalid("server_error_status", "must be 0 (503) or from 500 to 599")
+	}
+	return nil
+}

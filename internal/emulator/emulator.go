@@ -58,6 +58,10 @@ type Options struct {
 	HeartbeatInterval time.Duration
 	// BookInterval is how often the order book moves; default 100ms.
 	BookInterval time.Duration
+	// WSPingInterval is how often the stream server pings each connection;
+	// default 5s. A connection that stays silent (no pong, no frame) for two
+	// intervals plus 500ms is closed.
+	WSPingInterval time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 }
@@ -130,7 +134,7 @@ func (s *Server) Handler() http.Handler {
 	s.registerHTTP(mux)  // http.go: /v2/...
 	s.registerWS(mux)    // ws.go: /ws
 	s.registerAdmin(mux) // admin.go: /admin/...
-	return s.countRequests(mux)
+	return s.countRequests(withRequestID(mux))
 }
 
 // Start listens on addr (for example "127.0.0.1:0") and serves in the

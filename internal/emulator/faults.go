@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -25,8 +27,9 @@ type Faults struct {
 	hangFor        time.Duration
 	// Next N stream connections are dropped: before the first data message.
 	dropWS int
-	// Path filter: when non-empty, the 429/5xx switches apply only to request
-	// paths with this prefix (for example "/v2/transfer/fiat-accounts").
+	// Path filter: when non-empty, the 429, 5xx, accept-then-fail and
+	// accept-then-hang switches apply only to request paths with this prefix
+	// (for example "/v2/transfer/fiat-accounts"). Latency applies everywhere.
 	pathPrefix string
 }
 
@@ -88,7 +91,8 @@ func (f *Faults) ServerErrors(n, status int) {
 	f.mu.Unlock()
 }
 
-// OnlyPath limits the 429 and 5xx switches to paths with this prefix ("" for all).
+// OnlyPath limits the 429, 5xx and accept-then-* switches to paths with this
+// prefix ("" for all).
 func (f *Faults) OnlyPath(prefix string) { f.mu.Lock(); f.pathPrefix = prefix; f.mu.Unlock() }
 
 // AcceptThenFail makes the next n POSTs create their object, then answer 500.
@@ -114,4 +118,70 @@ func (f *Faults) takeDropWS() bool {
 		return true
 	}
 	return false
+}
+
+// latencyFor returns the latency to add before a /v2 response.
+func (f *Faults) latencyFor() time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.latency
+}
+
+// failure is a 429 or 5xx answer chosen by the switches.
+type failure struct {
+	status     int
+	retryAfter int
+}
+
+// takeFailure reports whether the /v2 request to path is answered 429 or
+// 5xx instead of being served, consuming one from the matching switch.
+// 429 goes first when both are set.
+func (f *Faults) takeFailure(path string) (failure, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !strings.HasPrefix(path, f.pathPrefix) {
+		return failure{}, false
+	}
+	if f.tooMany > 0 {
+		f.tooMany--
+		return failure{status: http.StatusTooManyRequests, retryAfter: max(f.retryAfter, 0)}, true
+	}
+	if f.serverErrors > 0 {
+		f.serverErrors--
+		st := f.serverErrorStatus
+		if st < 500 || st > 599 {
+			st = http.StatusServiceUnavailable
+		}
+		return failure{status: st}, true
+	}
+	return failure{}, false
+}
+
+// acceptMode says how a processed POST is answered.
+type acceptMode int
+
+const (
+	acceptNormal acceptMode = iota
+	acceptFail
+	acceptHang
+)
+
+// takeAccept reports how the processed POST to path is answered, consuming
+// one from the matching switch; for acceptHang it also returns how long.
+// accept-then-fail goes first when both are set.
+func (f *Faults) takeAccept(path string) (acceptMode, time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !strings.HasPrefix(path, f.pathPrefix) {
+		return acceptNormal, 0
+	}
+	if f.acceptThenFail > 0 {
+		f.acceptThenFail--
+		return acceptFail, 0
+	}
+	if f.acceptThenHang > 0 {
+		f.acceptThenHang--
+		return acceptHang, f.hangFor
+	}
+	return acceptNormal, 0
 }

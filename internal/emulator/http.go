@@ -1,6 +1,308 @@
 package emulator
 
-import "net/http"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
 
-// Placeholder until the HTTP API lands.
-func (s *Server) registerHTTP(_ *http.ServeMux) {}
+// Paths of the HTTP API, relative to the server root.
+const (
+	pathWithdrawals       = "/v2/transfer/crypto-withdrawals"
+	pathInstructions      = "/v2/transfer/fiat-deposit-instructions"
+	pathFiatAccounts      = "/v2/transfer/fiat-accounts"
+	pathDepositAddresses  = "/v2/transfer/deposit-addresses"
+	pathRewardClaims      = "/v2/rewards/claims"
+	pathConversionsPrefix = "/v2/conversion/stablecoins/"
+)
+
+// Scopes of the HTTP operations.
+const (
+	scopeWriteWithdrawal   = "transfer:write_crypto_withdrawal"
+	scopeWriteInstructions = "transfer:write_fiat_deposit_instructions"
+	scopeReadFiatAccount   = "transfer:read_fiat_account"
+	scopeReadInstructions  = "transfer:read_fiat_deposit_instructions"
+	scopeReadDepositAddr   = "transfer:read_deposit_address"
+	scopeReadClaims        = "rewards:read_claims"
+	scopeReadConversion    = "conversion:read_conversion_stablecoin"
+)
+
+// maxBodyBytes caps request bodies.
+const maxBodyBytes = 1 << 20
+
+// apiError is an error answered with an ErrorBody.
+type apiError struct {
+	status int
+	body   ErrorBody
+}
+
+func (e *apiError) Error() string { return e.body.Message }
+
+func errInvalid(field, format string, args ...any) *apiError {
+	msg := fmt.Sprintf(format, args...)
+	if field != "" {
+		msg = field + ": " + msg
+	}
+	return &apiError{status: http.StatusBadRequest, body: ErrorBody{Code: "INVALID_ARGUMENT", Message: msg, Field: field}}
+}
+
+func errNotFound(msg string) *apiError {
+	return &apiError{status: http.StatusNotFound, body: ErrorBody{Code: "NOT_FOUND", Message: msg}}
+}
+
+var requestSeq atomic.Uint64
+
+// withRequestID sets a fresh X-Request-Id header on every response.
+func withRequestID(next http.Handler) http.Handler {
+	prefix := randomHex(4)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Request-Id", fmt.Sprintf("req-%s-%08d", prefix, requestSeq.Add(1)))
+		next.ServeHTTP(w, r)
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		writeError(w, &apiError{status: http.StatusInternalServerError, body: ErrorBody{Code: "INTERNAL", Message: "response cannot be encoded"}})
+		return
+	}
+	writeRawJSON(w, status, b)
+}
+
+func writeRawJSON(w http.ResponseWriter, status int, b []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)+1))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+	_, _ = w.Write([]byte{'\n'})
+}
+
+func writeError(w http.ResponseWriter, e *apiError) {
+	b, _ := json.Marshal(e.body)
+	writeRawJSON(w, e.status, b)
+}
+
+// fail answers err, which is an *apiError or an authorization error.
+func (s *Server) fail(w http.ResponseWriter, err error, scope string) {
+	var ae *apiError
+	switch {
+	case errors.As(err, &ae):
+		writeError(w, ae)
+	case errors.Is(err, errUnauthenticated):
+		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+		writeError(w, &apiError{status: http.StatusUnauthorized, body: ErrorBody{Code: "UNAUTHENTICATED", Message: "missing, unknown or expired bearer token"}})
+	case errors.Is(err, errForbidden):
+		w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="`+scope+`"`)
+		writeError(w, &apiError{status: http.StatusForbidden, body: ErrorBody{Code: "PERMISSION_DENIED", Message: "token lacks the required scope " + scope}})
+	default:
+		writeError(w, &apiError{status: http.StatusInternalServerError, body: ErrorBody{Code: "INTERNAL", Message: "internal error"}})
+	}
+}
+
+func (s *Server) registerHTTP(mux *http.ServeMux) {
+	mux.HandleFunc("/v2/", s.serveV2)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, errNotFound("no such path: "+r.URL.Path))
+	})
+}
+
+// route is one operation of the HTTP API.
+type route struct {
+	method  string
+	scope   string
+	handler func(w http.ResponseWriter, r *http.Request, id string)
+}
+
+// routeFor finds the operation of path; id is the path parameter, if any.
+func (s *Server) routeFor(path string) (rt route, id string, ok bool) {
+	switch path {
+	case pathWithdrawals:
+		return route{http.MethodPost, scopeWriteWithdrawal, s.handleCreateWithdrawal}, "", true
+	case pathInstructions:
+		return route{http.MethodPost, scopeWriteInstructions, s.handleCreateInstructions}, "", true
+	case pathFiatAccounts:
+		return route{http.MethodGet, scopeReadFiatAccount, s.handleListFiatAccounts}, "", true
+	case pathDepositAddresses:
+		return route{http.MethodGet, scopeReadDepositAddr, s.handleListDepositAddresses}, "", true
+	case pathRewardClaims:
+		return route{http.MethodGet, scopeReadClaims, s.handleListRewardClaims}, "", true
+	}
+	if id, found := strings.CutPrefix(path, pathInstructions+"/"); found && id != "" && !strings.Contains(id, "/") {
+		return route{http.MethodGet, scopeReadInstructions, s.handleGetInstructions}, id, true
+	}
+	if id, found := strings.CutPrefix(path, pathConversionsPrefix); found && id != "" && !strings.Contains(id, "/") {
+		return route{http.MethodGet, scopeReadConversion, s.handleGetConversion}, id, true
+	}
+	return route{}, "", false
+}
+
+// serveV2 serves every path under /v2: faults, routing, authorization.
+func (s *Server) serveV2(w http.ResponseWriter, r *http.Request) {
+	if d := s.Faults.latencyFor(); d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			return
+		}
+	}
+	if f, ok := s.Faults.takeFailure(r.URL.Path); ok {
+		if f.status == http.StatusTooManyRequests {
+			w.Header().Set("Retry-After", strconv.Itoa(f.retryAfter))
+			writeError(w, &apiError{status: f.status, body: ErrorBody{Code: "RESOURCE_EXHAUSTED", Message: "rate limit exceeded; retry later"}})
+			return
+		}
+		code := "UNAVAILABLE"
+		if f.status == http.StatusInternalServerError {
+			code = "INTERNAL"
+		}
+		writeError(w, &apiError{status: f.status, body: ErrorBody{Code: code, Message: "the service is temporarily unable to answer"}})
+		return
+	}
+	rt, id, ok := s.routeFor(r.URL.Path)
+	if !ok {
+		writeError(w, errNotFound("no such path: "+r.URL.Path))
+		return
+	}
+	if r.Method != rt.method {
+		w.Header().Set("Allow", rt.method)
+		writeError(w, &apiError{status: http.StatusMethodNotAllowed, body: ErrorBody{Code: "METHOD_NOT_ALLOWED", Message: r.Method + " is not allowed on " + r.URL.Path + "; use " + rt.method}})
+		return
+	}
+	if err := s.authorize(r, rt.scope); err != nil {
+		s.fail(w, err, rt.scope)
+		return
+	}
+	rt.handler(w, r, id)
+}
+
+// decodeBody decodes the JSON body of r into v, strictly.
+func decodeBody(r *http.Request, v any) *apiError {
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		return &apiError{status: http.StatusUnsupportedMediaType, body: ErrorBody{Code: "UNSUPPORTED_MEDIA_TYPE", Message: "Content-Type must be application/json"}}
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+	if err != nil {
+		return errInvalid("", "request body cannot be read")
+	}
+	if len(body) > maxBodyBytes {
+		return errInvalid("", "request body is larger than %d bytes", maxBodyBytes)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errInvalid("", "malformed JSON: unexpected data after the request object")
+	}
+	return nil
+}
+
+func jsonError(err error) *apiError {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		if te.Field == "" {
+			return errInvalid("", "malformed JSON: the body must be a JSON object")
+		}
+		return errInvalid(te.Field, "must be a JSON %s, not %s", jsonKind(te.Type.Kind().String()), te.Value)
+	case errors.As(err, &se):
+		return errInvalid("", "malformed JSON at byte %d", se.Offset)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return errInvalid("", "malformed JSON: the body is empty or truncated")
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		name = strings.Trim(name, `"`)
+		return errInvalid(name, "unknown field")
+	}
+	return errInvalid("", "malformed JSON")
+}
+
+func jsonKind(k string) string {
+	switch k {
+	case "map", "struct":
+		return "object"
+	case "slice", "array":
+		return "array"
+	case "int", "int32", "int64", "float64":
+		return "number"
+	case "bool":
+		return "boolean"
+	}
+	return k
+}
+
+// answerPost writes the answer of a processed POST, applying the
+// accept-then-fail and accept-then-hang faults.
+func (s *Server) answerPost(w http.ResponseWriter, r *http.Request, status int, v any) {
+	switch mode, hang := s.Faults.takeAccept(r.URL.Path); mode {
+	case acceptFail:
+		writeError(w, &apiError{status: http.StatusInternalServerError, body: ErrorBody{Code: "INTERNAL", Message: "internal error"}})
+		return
+	case acceptHang:
+		t := time.NewTimer(hang)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			return
+		}
+	}
+	writeJSON(w, status, v)
+}
+
+func (s *Server) handleGetInstructions(w http.ResponseWriter, _ *http.Request, id string) {
+	fdi, ok := s.data.instructionsByID(id)
+	if !ok {
+		writeError(w, errNotFound("fiat deposit instructions "+id+" not found"))
+		return
+	}
+	writeJSON(w, http.StatusOK, fdi)
+}
+
+func (s *Server) handleGetConversion(w http.ResponseWriter, _ *http.Request, id string) {
+	if !isUUID(id) {
+		writeError(w, errInvalid("id", "must be a UUID"))
+		return
+	}
+	i, ok := s.data.conversionByID[strings.ToLower(id)]
+	if !ok {
+		writeError(w, errNotFound("stablecoin conversion "+id+" not found"))
+		return
+	}
+	writeJSON(w, http.StatusOK, s.data.conversions[i])
+}
+
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}

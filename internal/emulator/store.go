@@ -1,6 +1,173 @@
 package emulator
 
-// Placeholder until the HTTP API lands.
-type store struct{}
+import (
+	"crypto/rand"
+	"sync"
+)
 
-func newStore(_ Options) *store { return &store{} }
+// store holds the emulator's data. The seeded lists never change after
+// newStore and are read without locking; objects created through the API
+// live under mu.
+type store struct {
+	seed       int64
+	customerID string
+
+	fiatAccounts     []FiatAccount
+	depositAddresses []DepositAddress
+	rewardClaims     []RewardClaim
+	conversions      []StablecoinConversion
+	conversionByID   map[string]int
+
+	// cursorKey signs page cursors so that only issued cursors are accepted.
+	cursorKey []byte
+
+	mu            sync.Mutex
+	created       *gen // identifiers of objects created through the API
+	transfers     []*transferRecord
+	transferByRef map[string]*transferRecord
+	instructions  []*instructionsRecord
+	instrByID     map[string]*instructionsRecord
+	instrByRef    map[string]*instructionsRecord
+	memoIDs       map[string]bool
+}
+
+// streamCreated is the generator stream of objects created through the API.
+const streamCreated uint64 = 100
+
+type transferRecord struct {
+	t Transfer
+	// request is the canonical request body, compared on ref_id replay.
+	request string
+}
+
+type instructionsRecord struct {
+	fdi     FiatDepositInstructions
+	request string
+	deleted bool
+}
+
+func newStore(opts Options) *store {
+	st := &store{
+		seed:          opts.Seed,
+		customerID:    derivedUUID(opts.Seed, "customer"),
+		created:       newGen(opts.Seed, streamCreated),
+		transferByRef: map[string]*transferRecord{},
+		instrByID:     map[string]*instructionsRecord{},
+		instrByRef:    map[string]*instructionsRecord{},
+		memoIDs:       map[string]bool{},
+		cursorKey:     make([]byte, 32),
+	}
+	_, _ = rand.Read(st.cursorKey)
+	var wg sync.WaitGroup
+	wg.Go(func() { st.fiatAccounts = seedFiatAccounts(opts.Seed, max(opts.FiatAccounts, 0)) })
+	wg.Go(func() {
+		st.depositAddresses = seedDepositAddresses(opts.Seed, max(opts.DepositAddresses, 0), st.customerID)
+	})
+	wg.Go(func() { st.rewardClaims = seedRewardClaims(opts.Seed, max(opts.RewardClaims, 0)) })
+	wg.Go(func() { st.conversions = seedConversions(opts.Seed, max(opts.StablecoinConversions, 0)) })
+	wg.Wait()
+	st.conversionByID = make(map[string]int, len(st.conversions))
+	for i := range st.conversions {
+		st.conversionByID[st.conversions[i].ID] = i
+	}
+	return st
+}
+
+// CustomerID is the customer_id of every object the emulator serves.
+func (s *Server) CustomerID() string { return s.data.customerID }
+
+// FiatAccounts returns the seeded fiat accounts, deleted ones included, in
+// creation order. The slice is a copy; the values must not be modified.
+func (s *Server) FiatAccounts() []FiatAccount {
+	return append([]FiatAccount(nil), s.data.fiatAccounts...)
+}
+
+// DepositAddresses returns the seeded deposit addresses in creation order.
+// The slice is a copy; the values must not be modified.
+func (s *Server) DepositAddresses() []DepositAddress {
+	return append([]DepositAddress(nil), s.data.depositAddresses...)
+}
+
+// RewardClaims returns the seeded reward claims in creation order. The
+// slice is a copy; the values must not be modified.
+func (s *Server) RewardClaims() []RewardClaim {
+	return append([]RewardClaim(nil), s.data.rewardClaims...)
+}
+
+// StablecoinConversions returns the seeded stablecoin conversions in
+// creation order. The slice is a copy; the values must not be modified.
+func (s *Server) StablecoinConversions() []StablecoinConversion {
+	return append([]StablecoinConversion(nil), s.data.conversions...)
+}
+
+// Transfers returns the transfers created by Create Crypto Withdrawal, in
+// creation order.
+func (s *Server) Transfers() []Transfer {
+	st := s.data
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := make([]Transfer, len(st.transfers))
+	for i, r := range st.transfers {
+		out[i] = r.t
+	}
+	return out
+}
+
+// FiatDepositInstructions returns the fiat deposit instructions created
+// through the API and not deleted, in creation order.
+func (s *Server) FiatDepositInstructions() []FiatDepositInstructions {
+	st := s.data
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := make([]FiatDepositInstructions, 0, len(st.instructions))
+	for _, r := range st.instructions {
+		if !r.deleted {
+			out = append(out, r.fdi)
+		}
+	}
+	return out
+}
+
+// DeprecateInstructions sets the status of the instructions id to
+// DEPRECATED. It reports whether they exist.
+func (s *Server) DeprecateInstructions(id string) bool {
+	st := s.data
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	r := st.instrByID[id]
+	if r == nil {
+		return false
+	}
+	r.fdi.Status = "DEPRECATED"
+	return true
+}
+
+// DeleteInstructions removes the instructions id, as if deleted outside the
+// API: Get answers 404 and their ref_id is free again. It reports whether
+// they existed.
+func (s *Server) DeleteInstructions(id string) bool {
+	st := s.data
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	r := st.instrByID[id]
+	if r == nil {
+		return false
+	}
+	r.deleted = true
+	delete(st.instrByID, id)
+	if r.fdi.RefID != nil && st.instrByRef[*r.fdi.RefID] == r {
+		delete(st.instrByRef, *r.fdi.RefID)
+	}
+	return true
+}
+
+// instructionsByID returns a copy of the live instructions id.
+func (st *store) instructionsByID(id string) (FiatDepositInstructions, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	r := st.instrByID[id]
+	if r == nil {
+		return FiatDepositInstructions{}, false
+	}
+	return r.fdi, true
+}

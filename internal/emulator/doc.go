@@ -1,0 +1,139 @@
+// Package emulator is an in-process emulator of the whole service: the
+// OAuth token endpoint, the HTTP API under /v2, the WebSocket stream and an
+// admin API. Tests start it with StartTest (or New and Start) on
+// 127.0.0.1:0; cmd/emulator runs it standalone.
+//
+// The emulator defines its own wire types from the spec and validates every
+// request itself. Where the spec says "not shown", it makes one plausible
+// choice, listed here. The provider and client must not depend on these
+// choices beyond what the spec allows.
+//
+// # Paths and routing
+//
+//   - base_url is http://host/v2; every HTTP operation, including
+//     GET /v2/rewards/claims, is served under /v2.
+//   - An unknown path answers 404 and a known path with another method 405
+//     (with an Allow header), both with the error body below.
+//   - The order of checks is: faults, path (404), method (405), bearer token
+//     (401), scope (403), request validation (400), then the operation.
+//
+// # Errors
+//
+// Every error response has Content-Type application/json and the body
+//
+//	{"code":"INVALID_ARGUMENT","message":"amount: must match ^[0-9]*\\.?[0-9]+$","field":"amount"}
+//
+// where field is present only when one request field or query parameter is
+// to blame. Every response, success or error, carries an X-Request-Id
+// header. Codes and statuses:
+//
+//   - 400 INVALID_ARGUMENT: validation, malformed JSON, unknown JSON fields,
+//     unknown or repeated query parameters, bad page cursors.
+//   - 401 UNAUTHENTICATED: missing, unknown or expired bearer token (with
+//     WWW-Authenticate: Bearer error="invalid_token").
+//   - 403 PERMISSION_DENIED: the token lacks the operation's scope; the
+//     message names the scope.
+//   - 404 NOT_FOUND: unknown path or id.
+//   - 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE (a POST whose
+//     Content-Type is not application/json).
+//   - 409 CONFLICT: a ref_id reused with a different request body; the
+//     message names the ref_id.
+//   - 429 RESOURCE_EXHAUSTED (with Retry-After), 500 INTERNAL,
+//     503 UNAVAILABLE (or another 5xx status): only from the fault switches.
+//
+// # Create operations
+//
+//   - Both POSTs answer 201 with the created object. A POST repeating the
+//     ref_id and the body of an earlier one (compared as JSON, so key order
+//     and spacing do not matter) answers 200 with the original object and
+//     creates nothing; the same ref_id with a different body answers 409.
+//     Without ref_id every POST creates a new object. ref_ids of
+//     withdrawals and of deposit instructions are separate namespaces.
+//   - Withdrawal fee by asset: BTC 0.0001, ETH 0.0015, SOL 0.000005,
+//     USDC and PYUSD 1.5, any other asset 0.01 (see WithdrawalFee). With
+//     amount, total = amount + fee; with total, amount = total - fee, and a
+//     total not greater than the fee is rejected with 400. An amount of zero
+//     is rejected with 400. The given amount or total is echoed as sent; the
+//     computed one is the exact decimal result in shortest form.
+//   - notional_value is total in USD at fixed prices (BTC 65000, ETH 3500,
+//     SOL 150, LTC 80, BCH 400, POL 0.5, anything else 1), with two decimals.
+//   - auto_conversion is always {}; secondary_status, status_details,
+//     crypto_tx_hash, crypto_tx_index, group_id and fiat_account_id are
+//     absent. beneficiary must be a JSON object and fee_id any string; both
+//     are accepted and not echoed.
+//   - Fiat deposit instructions: identity_id defaults to an id derived from
+//     profile_id; routing_number_type defaults to ABA and is ignored for
+//     networks other than WIRE. fiat_account_owner and metadata appear both
+//     at the top level and inside fiat_network_instructions, as in the
+//     spec's example. For DBS_ACT, CUBIX, SCB and RTP the instructions are
+//     under the lower-case network name (dbs_act, cubix, scb, rtp) with the
+//     fields account_number, account_name, bank_name, bank_code and
+//     reference (equal to memo_id); see LocalInstructions.
+//   - Instructions deleted through the admin API answer 404 and free their
+//     ref_id. Get Stablecoin Conversion answers 400 for an id that is not a
+//     UUID and 404 for an unknown one.
+//
+// # Lists
+//
+//   - Array filters are repeated query keys (ids=a&ids=b); comma-separated
+//     values (ids=a,b) and a mix of both are accepted too. At most 100
+//     values per filter; empty values are rejected.
+//   - Unknown query parameters, repeated single-valued parameters and empty
+//     values answer 400. Times are RFC 3339 (fractional seconds allowed).
+//   - limit is 1 to 1000, default 100, for all three lists, including
+//     List claims.
+//   - Fiat accounts and deposit addresses are ordered by created_at, DESC
+//     by default; order_by accepts CREATED_AT only. Claims are ordered by
+//     created_at, newest first. created_at values are unique in the seeded
+//     data.
+//   - Claims: start_time and end_time (inclusive) bound created_at, and
+//     start_time after end_time answers 400. chain matches the claim's
+//     blockchain field exactly (values: ethereum, solana, polygon, cosmos).
+//     The onchain status and the jurisdiction (US, EU, SG, UK) that the
+//     onchain_statuses and jurisdiction filters match are not part of the
+//     claim item and are not sent (RewardClaim.OnchainStatus and
+//     RewardClaim.Jurisdiction).
+//   - Deposit addresses: account_ids matches an account that is not sent in
+//     the item (DepositAddress.AccountID).
+//   - The response is {"items":[...],"next_page_cursor":"..."}, with
+//     next_page_cursor "" on the last page. A cursor is opaque: base64url of
+//     the list, the position, a hash of the filters and an HMAC with a key
+//     drawn at start-up. A cursor the server did not issue, issued for
+//     another list or for other filters (limit may change) answers 400.
+//     Cursors do not survive a restart.
+//   - Optional fields absent in the data are omitted, never "". These are
+//     sent as null when unknown: fiat_account_owner.person_details,
+//     wire.fiat_account_owner_address and routing_details.bank_address.
+//
+// # Seeded data
+//
+// Options.Seed determines every seeded row; creation times start at
+// 2024-01-01T00:00:00Z and do not depend on the clock. Fiat accounts: about
+// 10% deleted (listed only with include_deleted=true), 20% with
+// person_details null, 25% with fiat_account_owner_address null, most
+// account numbers masked, wire status PENDING, ACTIVE or REJECTED, metadata
+// with free-form values. Deposit addresses spread over 4 profiles, 6
+// identities, 6 accounts and 8 networks. Claims spread over 5 payout
+// groups, 4 chains, 4 jurisdictions and the 4 onchain statuses. Stablecoin
+// conversions all have status CREATED; some have settled_at or
+// cancelled_at. Accessors (FiatAccounts, DepositAddresses, RewardClaims,
+// StablecoinConversions, Transfers, FiatDepositInstructions) return the data
+// so tests can compute expected results.
+//
+// # Faults and admin API
+//
+// Faults switches apply to /v2 requests: latency on every request; the next
+// N requests answer 429 (Retry-After in seconds, 0 when unset) or a 5xx;
+// the next N POSTs are processed and stored, then answered 500
+// (accept-then-fail) or held for a while or until the client goes away
+// (accept-then-hang). An optional path prefix limits all but latency.
+// The admin API has no authentication and is meant for loopback use:
+//
+//	GET  /admin/faults                      current FaultConfig
+//	PUT  /admin/faults                      replace it (FaultConfig JSON)
+//	POST /admin/expire-tokens               expire every token (204)
+//	POST /admin/instructions/{id}/deprecate status DEPRECATED (200, the instructions)
+//	DELETE /admin/instructions/{id}         delete (204)
+//	GET  /admin/counters                    CountersSnapshot
+//	POST /admin/counters/reset              zero the counters (204)
+package emulator

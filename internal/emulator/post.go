@@ -1,0 +1,384 @@
+package emulator
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
+)
+
+// decimalPattern is the spec's pattern of amount, total and fee.
+var decimalPattern = regexp.MustCompile(`^[0-9]*\.?[0-9]+$`)
+
+// withdrawalFees is the fee of a crypto withdrawal by asset; other assets
+// pay defaultWithdrawalFee.
+var withdrawalFees = map[string]decimal.Decimal{
+	"BTC":   decimal.RequireFromString("0.0001"),
+	"ETH":   decimal.RequireFromString("0.0015"),
+	"SOL":   decimal.RequireFromString("0.000005"),
+	"USDC":  decimal.RequireFromString("1.5"),
+	"PYUSD": decimal.RequireFromString("1.5"),
+}
+
+var defaultWithdrawalFee = decimal.RequireFromString("0.01")
+
+// usdPrices value assets for notional_value; other assets are worth 1 USD.
+var usdPrices = map[string]decimal.Decimal{
+	"BTC": decimal.NewFromInt(65000),
+	"ETH": decimal.NewFromInt(3500),
+	"SOL": decimal.NewFromInt(150),
+	"LTC": decimal.NewFromInt(80),
+	"BCH": decimal.NewFromInt(400),
+	"POL": decimal.RequireFromString("0.5"),
+}
+
+// WithdrawalFee returns the fee the emulator charges for a withdrawal of asset.
+func WithdrawalFee(asset string) decimal.Decimal {
+	if f, ok := withdrawalFees[strings.ToUpper(asset)]; ok {
+		return f
+	}
+	return defaultWithdrawalFee
+}
+
+func usdPrice(asset string) decimal.Decimal {
+	if p, ok := usdPrices[strings.ToUpper(asset)]; ok {
+		return p
+	}
+	return decimal.NewFromInt(1)
+}
+
+func validateMetadata(m map[string]string) *apiError {
+	if len(m) > maxMetadataPairs {
+		return errInvalid("metadata", "at most %d pairs are allowed, got %d", maxMetadataPairs, len(m))
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if k == "" {
+			return errInvalid("metadata", "keys must not be empty")
+		}
+		if utf8.RuneCountInString(k) > maxMetadataLength {
+			return errInvalid("metadata", "key %q is longer than %d characters", k[:20]+"...", maxMetadataLength)
+		}
+		if utf8.RuneCountInString(m[k]) > maxMetadataLength {
+			return errInvalid("metadata", "value of key %q is longer than %d characters", k, maxMetadataLength)
+		}
+	}
+	return nil
+}
+
+func required(field, v string) *apiError {
+	if strings.TrimSpace(v) == "" {
+		return errInvalid(field, "is required")
+	}
+	return nil
+}
+
+func oneOf(field, v string, allowed []string) *apiError {
+	if !slices.Contains(allowed, v) {
+		return errInvalid(field, "must be one of %s, got %q", strings.Join(allowed, ", "), v)
+	}
+	return nil
+}
+
+func firstErr(errs ...*apiError) *apiError {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func validateWithdrawal(req *CryptoWithdrawalRequest) *apiError {
+	if e := firstErr(
+		required("profile_id", req.ProfileID),
+		required("destination_address", req.DestinationAddress),
+		required("asset", req.Asset),
+		required("crypto_network", req.CryptoNetwork),
+	); e != nil {
+		return e
+	}
+	if e := oneOf("crypto_network", req.CryptoNetwork, cryptoNetworks); e != nil {
+		return e
+	}
+	switch {
+	case req.Amount != "" && req.Total != "":
+		return errInvalid("amount", "exactly one of amount or total must be given, not both")
+	case req.Amount == "" && req.Total == "":
+		return errInvalid("amount", "exactly one of amount or total must be given")
+	case req.Amount != "" && !decimalPattern.MatchString(req.Amount):
+		return errInvalid("amount", "must match ^[0-9]*\\.?[0-9]+$")
+	case req.Total != "" && !decimalPattern.MatchString(req.Total):
+		return errInvalid("total", "must match ^[0-9]*\\.?[0-9]+$")
+	}
+	if e := validateMetadata(req.Metadata); e != nil {
+		return e
+	}
+	if len(req.Beneficiary) > 0 && req.Beneficiary[0] != '{' && string(req.Beneficiary) != "null" {
+		return errInvalid("beneficiary", "must be a JSON object")
+	}
+	return nil
+}
+
+// canonical returns a canonical JSON form of a decoded request, used to
+// compare the bodies of two requests with the same ref_id.
+func canonical(v any) string {
+	b, _ := json.Marshal(v)
+	var generic any
+	_ = json.Unmarshal(b, &generic)
+	b, _ = json.Marshal(generic)
+	return string(b)
+}
+
+func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, _ string) {
+	var req CryptoWithdrawalRequest
+	if e := decodeBody(r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	if e := validateWithdrawal(&req); e != nil {
+		writeError(w, e)
+		return
+	}
+	fee := WithdrawalFee(req.Asset)
+	var amount, total string
+	if req.Amount != "" {
+		a := decimal.RequireFromString(req.Amount)
+		if !a.IsPositive() {
+			writeError(w, errInvalid("amount", "must be greater than zero"))
+			return
+		}
+		amount, total = req.Amount, a.Add(fee).String()
+	} else {
+		t := decimal.RequireFromString(req.Total)
+		if t.LessThanOrEqual(fee) {
+			writeError(w, errInvalid("total", "must be greater than the fee of %s %s", fee.String(), req.Asset))
+			return
+		}
+		amount, total = t.Sub(fee).String(), req.Total
+	}
+	key := canonical(req)
+	notional := decimal.RequireFromString(total).Mul(usdPrice(req.Asset)).StringFixed(2)
+
+	st := s.data
+	st.mu.Lock()
+	if req.RefID != "" {
+		if prev := st.transferByRef[req.RefID]; prev != nil {
+			t, same := prev.t, prev.request == key
+			st.mu.Unlock()
+			if !same {
+				writeError(w, &apiError{status: http.StatusConflict, body: ErrorBody{
+					Code: "CONFLICT", Field: "ref_id",
+					Message: "ref_id " + req.RefID + " was already used by another crypto withdrawal with a different request body",
+				}})
+				return
+			}
+			s.answerPost(w, r, http.StatusOK, t)
+			return
+		}
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	t := Transfer{
+		ID:                 st.created.uuid(),
+		CustomerID:         st.customerID,
+		ProfileID:          req.ProfileID,
+		Amount:             amount,
+		Total:              total,
+		Fee:                fee.String(),
+		Asset:              req.Asset,
+		Direction:          "DEBIT",
+		Type:               "CRYPTO_WITHDRAWAL",
+		Status:             "PENDING",
+		CreatedAt:          now,
+		UpdatedAt:          now,
+		IdentityID:         optional(req.IdentityID),
+		AccountID:          optional(req.AccountID),
+		RefID:              optional(req.RefID),
+		BalanceAsset:       optional(req.BalanceAsset),
+		Metadata:           req.Metadata,
+		DestinationAddress: optional(req.DestinationAddress),
+		CryptoNetwork:      optional(req.CryptoNetwork),
+		AutoConversion:     map[string]any{},
+		NotionalValue:      &notional,
+		Memo:               optional(req.Memo),
+	}
+	rec := &transferRecord{t: t, request: key}
+	st.transfers = append(st.transfers, rec)
+	if req.RefID != "" {
+		st.transferByRef[req.RefID] = rec
+	}
+	st.mu.Unlock()
+	s.answerPost(w, r, http.StatusCreated, t)
+}
+
+func optional(v string) *string {
+	if v == "" {
+		return nil
+	}
+	return &v
+}
+
+func validateInstructions(req *FiatDepositInstructionsRequest) *apiError {
+	if e := firstErr(required("profile_id", req.ProfileID), required("fiat_network", req.FiatNetwork)); e != nil {
+		return e
+	}
+	if e := oneOf("fiat_network", req.FiatNetwork, fiatNetworks); e != nil {
+		return e
+	}
+	if req.RoutingNumberType != "" {
+		if e := oneOf("routing_number_type", req.RoutingNumberType, routingNumberTypes); e != nil {
+			return e
+		}
+	}
+	return validateMetadata(req.Metadata)
+}
+
+// The emulator's receiving bank.
+var (
+	receivingBank = "Platform Trust Company"
+	receivingBankAddress = Address{
+		Country: "US", Address1: "1 Example Plaza", Address2: "Floor 20",
+		City: "New York", Province: "NY", ZipCode: "10004",
+	}
+	localBanks = map[string]string{
+		"DBS_ACT": "DBS Bank Ltd",
+		"CUBIX":   "Customers Bank",
+		"SCB":     "Standard Chartered Bank",
+		"RTP":     "Platform Trust Company",
+	}
+)
+
+const memoAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+func (st *store) newMemoID() string {
+	for {
+		b := make([]byte, 10)
+		for i := range b {
+			b[i] = memoAlphabet[st.created.intn(len(memoAlphabet))]
+		}
+		if m := string(b); !st.memoIDs[m] {
+			st.memoIDs[m] = true
+			return m
+		}
+	}
+}
+
+// personFor returns the deterministic name of an identity.
+func personFor(seed int64, identity string) *PersonDetails {
+	h := derivedUUID(seed, "person", identity)
+	return &PersonDetails{
+		FirstName: firstNames[int(h[0])%len(firstNames)],
+		LastName:  lastNames[int(h[1])%len(lastNames)],
+	}
+}
+
+func (s *Server) handleCreateInstructions(w http.ResponseWriter, r *http.Request, _ string) {
+	var req FiatDepositInstructionsRequest
+	if e := decodeBody(r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	if e := validateInstructions(&req); e != nil {
+		writeError(w, e)
+		return
+	}
+	key := canonical(req)
+	st := s.data
+	st.mu.Lock()
+	if req.RefID != "" {
+		if prev := st.instrByRef[req.RefID]; prev != nil {
+			fdi, same := prev.fdi, prev.request == key
+			st.mu.Unlock()
+			if !same {
+				writeError(w, &apiError{status: http.StatusConflict, body: ErrorBody{
+					Code: "CONFLICT", Field: "ref_id",
+					Message: "ref_id " + req.RefID + " was already used by other fiat deposit instructions with a different request body",
+				}})
+				return
+			}
+			s.answerPost(w, r, http.StatusOK, fdi)
+			return
+		}
+	}
+	identity := req.IdentityID
+	if identity == "" {
+		identity = derivedUUID(st.seed, "identity", req.ProfileID)
+	}
+	owner := &FiatAccountOwner{PersonDetails: personFor(st.seed, identity)}
+	memo := st.newMemoID()
+	fni := &FiatNetworkInstructions{FiatAccountOwner: owner, Metadata: req.Metadata}
+	if req.FiatNetwork == "WIRE" {
+		rt := req.RoutingNumberType
+		if rt == "" {
+			rt = "ABA"
+		}
+		routing := "0" + st.created.digits(8)
+		if rt == "SWIFT" {
+			routing = "PLTFUS33XXX"
+		}
+		ownerAddr := cities[st.created.intn(len(cities))]
+		bankAddr := receivingBankAddress
+		fni.Wire = &WireInstructions{
+			AccountNumber: st.created.digits(12),
+			FiatAccountOwnerAddress: &Address{
+				Country: ownerAddr.country, Address1: "100 " + streets[st.created.intn(len(streets))],
+				City: ownerAddr.city, Province: ownerAddr.province, ZipCode: ownerAddr.zip,
+			},
+			RoutingDetails: &RoutingDetails{
+				RoutingNumberType: rt,
+				RoutingNumber:     routing,
+				BankName:          receivingBank,
+				BankAddress:       &bankAddr,
+			},
+		}
+	} else {
+		local := &LocalInstructions{
+			AccountNumber: st.created.digits(10),
+			AccountName:   "Platform Client Funds",
+			BankName:      localBanks[req.FiatNetwork],
+			BankCode:      st.created.digits(6),
+			Reference:     memo,
+		}
+		switch req.FiatNetwork {
+		case "DBS_ACT":
+			fni.DBSAct = local
+		case "CUBIX":
+			fni.Cubix = local
+		case "SCB":
+			fni.SCB = local
+		default:
+			fni.RTP = local
+		}
+	}
+	fdi := FiatDepositInstructions{
+		ID:                      st.created.uuid(),
+		ProfileID:               req.ProfileID,
+		IdentityID:              identity,
+		Status:                  "VALID",
+		MemoID:                  memo,
+		FiatNetworkInstructions: fni,
+		CreatedAt:               s.now().UTC().Truncate(time.Microsecond),
+		AccountID:               optional(req.AccountID),
+		RefID:                   optional(req.RefID),
+		FiatAccountOwner:        owner,
+		Metadata:                req.Metadata,
+		CustomerID:              &st.customerID,
+	}
+	rec := &instructionsRecord{fdi: fdi, request: key}
+	st.instructions = append(st.instructions, rec)
+	st.instrByID[fdi.ID] = rec
+	if req.RefID != "" {
+		st.instrByRef[req.RefID] = rec
+	}
+	st.mu.Unlock()
+	s.answerPost(w, r, http.StatusCreated, fdi)
+}

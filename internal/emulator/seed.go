@@ -1,0 +1,396 @@
+package emulator
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// seedEpoch is the creation time of the first seeded row of every data set.
+// Seeded data never depends on the clock, so a seed always yields the same rows.
+var seedEpoch = time.Date(2024, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// Streams of the seeded generator, one per data set so that the size of one
+// set never changes the rows of another.
+const (
+	streamCustomer uint64 = iota + 1
+	streamFiatAccounts
+	streamDepositAddresses
+	streamRewardClaims
+	streamConversions
+)
+
+// gen is a deterministic generator of identifiers and values.
+type gen struct {
+	r *rand.Rand
+}
+
+func newGen(seed int64, stream uint64) *gen {
+	//nolint:gosec // Deterministic test data; not used for anything secret.
+	return &gen{r: rand.New(rand.NewPCG(uint64(seed), stream))}
+}
+
+func (g *gen) uuid() string {
+	var u uuid.UUID
+	binary.BigEndian.PutUint64(u[:8], g.r.Uint64())
+	binary.BigEndian.PutUint64(u[8:], g.r.Uint64())
+	u[6] = (u[6] & 0x0f) | 0x40
+	u[8] = (u[8] & 0x3f) | 0x80
+	return u.String()
+}
+
+func (g *gen) intn(n int) int { return g.r.IntN(n) }
+
+// chance reports true with probability pct/100.
+func (g *gen) chance(pct int) bool { return g.r.IntN(100) < pct }
+
+func (g *gen) pick(vals []string) string { return vals[g.r.IntN(len(vals))] }
+
+func (g *gen) digits(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte('0' + g.r.IntN(10))
+	}
+	return string(b)
+}
+
+func (g *gen) hex(n int) string {
+	b := make([]byte, (n+1)/2)
+	for i := range b {
+		b[i] = byte(g.r.UintN(256))
+	}
+	return hex.EncodeToString(b)[:n]
+}
+
+const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+func (g *gen) base58(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = base58Alphabet[g.r.IntN(len(base58Alphabet))]
+	}
+	return string(b)
+}
+
+// decimal returns a positive decimal string with up to frac fractional digits.
+func (g *gen) decimal(maxInt, frac int) string {
+	s := strconv.Itoa(g.r.IntN(maxInt))
+	if frac > 0 {
+		f := strings.TrimRight(g.digits(frac), "0")
+		if f != "" {
+			return s + "." + f
+		}
+	}
+	if s == "0" {
+		return "1"
+	}
+	return s
+}
+
+// times returns the creation times of n rows: strictly increasing, one per
+// step on average, starting at seedEpoch.
+func (g *gen) times(n int, step time.Duration) []time.Time {
+	out := make([]time.Time, n)
+	secs := int64(step / time.Second)
+	for i := range out {
+		off := int64(i)*secs + g.r.Int64N(secs)
+		out[i] = seedEpoch.Add(time.Duration(off) * time.Second)
+	}
+	return out
+}
+
+// derivedUUID is a UUID that depends only on the seed and the parts.
+func derivedUUID(seed int64, parts ...string) string {
+	h := sha256.New()
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(seed))
+	h.Write(b[:])
+	for _, p := range parts {
+		h.Write([]byte{0})
+		h.Write([]byte(p))
+	}
+	var u uuid.UUID
+	copy(u[:], h.Sum(nil))
+	u[6] = (u[6] & 0x0f) | 0x40
+	u[8] = (u[8] & 0x3f) | 0x80
+	return u.String()
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// addressFor returns a plausible address on network.
+func (g *gen) addressFor(network string) string {
+	switch network {
+	case "BITCOIN":
+		return "bc1q" + strings.ToLower(g.base58(38))
+	case "BITCOIN_CASH":
+		return "bitcoincash:q" + strings.ToLower(g.base58(41))
+	case "LITECOIN":
+		return "ltc1q" + strings.ToLower(g.base58(38))
+	case "SOLANA":
+		return g.base58(44)
+	case "STELLAR":
+		return "G" + strings.ToUpper(g.base58(55))
+	default: // EVM networks.
+		return "0x" + g.hex(40)
+	}
+}
+
+var (
+	firstNames = []string{"Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Frances", "Ken", "Margaret", "Dennis"}
+	lastNames  = []string{"Lovelace", "Hopper", "Turing", "Dijkstra", "Liskov", "Knuth", "Allen", "Thompson", "Hamilton", "Ritchie"}
+	cities     = []struct{ city, province, zip, country string }{
+		{"New York", "NY", "10001", "US"},
+		{"Chicago", "IL", "60601", "US"},
+		{"San Francisco", "CA", "94105", "US"},
+		{"Austin", "TX", "73301", "US"},
+		{"London", "Greater London", "EC2V 7HH", "GB"},
+		{"Singapore", "Singapore", "048583", "SG"},
+	}
+	streets   = []string{"Main St", "Market St", "Broadway", "King St", "High St", "Pine Ave"}
+	bankNames = []string{"First Platform Bank", "Cross River Example Bank", "Lead Example Bank", "Example Trust Company"}
+	// fiatAccountWireStatuses are the wire statuses of seeded fiat accounts
+	// (the spec names PENDING only).
+	fiatAccountWireStatuses = []string{"PENDING", "ACTIVE", "ACTIVE", "ACTIVE", "REJECTED"}
+)
+
+func (g *gen) address() *Address {
+	c := cities[g.intn(len(cities))]
+	a := &Address{
+		Country:  c.country,
+		Address1: strconv.Itoa(1+g.intn(999)) + " " + g.pick(streets),
+		City:     c.city,
+		Province: c.province,
+		ZipCode:  c.zip,
+	}
+	if g.chance(40) {
+		a.Address2 = "Suite " + strconv.Itoa(100+g.intn(900))
+	}
+	return a
+}
+
+// seedFiatAccounts generates n fiat accounts in creation order.
+func seedFiatAccounts(seed int64, n int) []FiatAccount {
+	g := newGen(seed, streamFiatAccounts)
+	ts := g.times(n, time.Minute)
+	identities := make([]string, 8)
+	for i := range identities {
+		identities[i] = g.uuid()
+	}
+	out := make([]FiatAccount, n)
+	for i := range out {
+		a := &out[i]
+		a.ID = g.uuid()
+		a.CreatedAt = ts[i]
+		a.UpdatedAt = ts[i].Add(time.Duration(g.intn(3)) * 24 * time.Hour)
+		if g.chance(90) {
+			a.RefID = ptr("fiat-account-" + strconv.Itoa(i+1))
+		}
+		if g.chance(85) {
+			a.IdentityID = ptr(identities[g.intn(len(identities))])
+			a.AccountID = ptr(g.uuid())
+		}
+		owner := &FiatAccountOwner{}
+		if g.chance(80) {
+			owner.PersonDetails = &PersonDetails{FirstName: g.pick(firstNames), LastName: g.pick(lastNames)}
+		}
+		a.FiatAccountOwner = owner
+		acct := g.digits(8 + g.intn(5))
+		if g.chance(70) {
+			acct = strings.Repeat("*", len(acct)-4) + acct[len(acct)-4:]
+		}
+		wire := &WireInstructions{
+			AccountNumber: acct,
+			RoutingDetails: &RoutingDetails{
+				RoutingNumberType: "ABA",
+				RoutingNumber:     g.digits(9),
+				BankName:          g.pick(bankNames),
+			},
+			Status: fiatAccountWireStatuses[g.intn(len(fiatAccountWireStatuses))],
+		}
+		if g.chance(25) {
+			wire.RoutingDetails.RoutingNumberType = "SWIFT"
+			wire.RoutingDetails.RoutingNumber = "EXMP" + "US" + strings.ToUpper(g.base58(2)) + "XXX"
+		}
+		if g.chance(75) {
+			wire.FiatAccountOwnerAddress = g.address()
+		}
+		if g.chance(60) {
+			wire.RoutingDetails.BankAddress = g.address()
+		}
+		switch g.intn(4) {
+		case 0:
+		case 1:
+			wire.Metadata = map[string]any{"nickname": "Operating account " + strconv.Itoa(i+1)}
+		case 2:
+			wire.Metadata = map[string]any{"verified": g.chance(50), "tier": float64(1 + g.intn(3))}
+		default:
+			wire.Metadata = map[string]any{
+				"source": "onboarding",
+				"review": map[string]any{"score": float64(g.intn(100)), "tags": []any{"kyc", "wire"}},
+			}
+		}
+		a.FiatNetworkInstructions = &FiatAccountNetworkInstructions{Wire: wire}
+		a.Deleted = g.chance(10)
+	}
+	return out
+}
+
+// seedDepositAddresses generates n deposit addresses in creation order.
+func seedDepositAddresses(seed int64, n int, customerID string) []DepositAddress {
+	g := newGen(seed, streamDepositAddresses)
+	ts := g.times(n, time.Minute)
+	profiles := make([]string, 4)
+	for i := range profiles {
+		profiles[i] = g.uuid()
+	}
+	identities := make([]string, 6)
+	for i := range identities {
+		identities[i] = g.uuid()
+	}
+	accounts := make([]string, 6)
+	for i := range accounts {
+		accounts[i] = g.uuid()
+	}
+	networks := []string{"BITCOIN", "ETHEREUM", "SOLANA", "BASE", "POLYGON_POS", "ARBITRUM_ONE", "LITECOIN", "STELLAR"}
+	evm := []string{"ETHEREUM", "BASE", "POLYGON_POS", "ARBITRUM_ONE", "INK", "XLAYER"}
+	targets := []string{"USD", "USDC", "PYUSD"}
+	out := make([]DepositAddress, n)
+	for i := range out {
+		d := &out[i]
+		d.ID = g.uuid()
+		d.CreatedAt = ts[i]
+		d.CustomerID = customerID
+		d.ProfileID = profiles[g.intn(len(profiles))]
+		d.AccountID = accounts[g.intn(len(accounts))]
+		if g.chance(85) {
+			d.IdentityID = ptr(identities[g.intn(len(identities))])
+		}
+		if g.chance(80) {
+			d.RefID = ptr("deposit-address-" + strconv.Itoa(i+1))
+		}
+		d.CryptoNetwork = g.pick(networks)
+		d.Address = g.addressFor(d.CryptoNetwork)
+		d.CompatibleCryptoNetworks = []string{d.CryptoNetwork}
+		for _, e := range evm {
+			if d.CryptoNetwork == e {
+				d.CompatibleCryptoNetworks = append([]string(nil), evm...)
+				break
+			}
+		}
+		if g.chance(30) {
+			d.ConversionTargetAsset = ptr(g.pick(targets))
+		}
+		if g.chance(60) {
+			d.Metadata = map[string]string{"label": "address " + strconv.Itoa(i+1)}
+			if g.chance(50) {
+				d.Metadata["team"] = g.pick([]string{"treasury", "payments", "ops"})
+			}
+		}
+	}
+	return out
+}
+
+var (
+	claimChains = []struct{ chain, asset string }{
+		{"ethereum", "ETH"}, {"solana", "SOL"}, {"polygon", "POL"}, {"cosmos", "ATOM"},
+	}
+	claimJurisdictions = []string{"US", "EU", "SG", "UK"}
+)
+
+// seedRewardClaims generates n reward claims in creation order.
+func seedRewardClaims(seed int64, n int) []RewardClaim {
+	g := newGen(seed, streamRewardClaims)
+	ts := g.times(n, 10*time.Minute)
+	groups := make([]string, 5)
+	for i := range groups {
+		groups[i] = g.uuid()
+	}
+	schedules := make([]string, 3)
+	for i := range schedules {
+		schedules[i] = g.uuid()
+	}
+	out := make([]RewardClaim, n)
+	for i := range out {
+		c := &out[i]
+		c.ID = g.uuid()
+		c.CreatedAt = ts[i]
+		c.UpdatedAt = ts[i]
+		c.PayoutGroupID = groups[g.intn(len(groups))]
+		c.ClaimScheduleID = schedules[g.intn(len(schedules))]
+		ch := claimChains[g.intn(len(claimChains))]
+		c.Blockchain, c.AssetType = ch.chain, ch.asset
+		c.Amount = g.decimal(50, 6)
+		c.Jurisdiction = g.pick(claimJurisdictions)
+		c.Addresses = []string{"0x" + g.hex(40)}
+		if g.chance(20) {
+			c.Addresses = append(c.Addresses, "0x"+g.hex(40))
+		}
+		c.OnchainStatus = g.pick(onchainStatuses)
+		if c.OnchainStatus != "PENDING" {
+			sub := ts[i].Add(time.Duration(1+g.intn(30)) * time.Minute)
+			c.SubmittedAt = &sub
+			c.UpdatedAt = sub
+			c.TxHash = ptr("0x" + g.hex(64))
+		}
+		switch c.OnchainStatus {
+		case "CONFIRMED":
+			conf := c.SubmittedAt.Add(time.Duration(1+g.intn(10)) * time.Minute)
+			c.ConfirmedAt = &conf
+			c.UpdatedAt = conf
+		case "FAILED":
+			c.ErrorMessage = ptr(g.pick([]string{"transaction reverted", "insufficient gas", "nonce too low"}))
+		}
+	}
+	return out
+}
+
+// seedConversions generates n stablecoin conversions in creation order.
+func seedConversions(seed int64, n int) []StablecoinConversion {
+	g := newGen(seed, streamConversions)
+	ts := g.times(n, time.Hour)
+	profiles := []string{g.uuid(), g.uuid()}
+	pairs := []struct{ src, dst string }{{"USD", "USDC"}, {"USDC", "USD"}, {"USD", "PYUSD"}, {"PYUSD", "USD"}}
+	out := make([]StablecoinConversion, n)
+	for i := range out {
+		c := &out[i]
+		c.ID = g.uuid()
+		c.CreatedAt = ts[i]
+		c.UpdatedAt = ts[i]
+		c.ProfileID = profiles[g.intn(len(profiles))]
+		p := pairs[g.intn(len(pairs))]
+		c.SourceAsset, c.TargetAsset = p.src, p.dst
+		c.Amount = g.decimal(100000, 2)
+		c.Status = "CREATED"
+		c.RefID = ptr("conversion-" + strconv.Itoa(i+1))
+		if g.chance(50) {
+			c.IdentityID = ptr(g.uuid())
+			c.AccountID = ptr(g.uuid())
+		}
+		switch g.intn(3) {
+		case 0:
+			t := ts[i].Add(time.Duration(1+g.intn(60)) * time.Minute)
+			c.SettledAt = &t
+			c.UpdatedAt = t
+		case 1:
+			if g.chance(30) {
+				t := ts[i].Add(time.Duration(1+g.intn(60)) * time.Minute)
+				c.CancelledAt = &t
+				c.UpdatedAt = t
+			}
+		}
+		if g.chance(50) {
+			c.Metadata = map[string]string{"purpose": g.pick([]string{"treasury", "payroll", "settlement"})}
+		}
+		if g.chance(20) {
+			c.RecipientProfileID = ptr(profiles[g.intn(len(profiles))])
+		}
+	}
+	return out
+}

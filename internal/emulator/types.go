@@ -1,0 +1,269 @@
+package emulator
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Values of the spec's enums, as the emulator validates them.
+var (
+	cryptoNetworks = []string{
+		"BITCOIN", "ETHEREUM", "BITCOIN_CASH", "LITECOIN", "SOLANA", "POLYGON_POS",
+		"BASE", "ARBITRUM_ONE", "STELLAR", "INK", "XLAYER",
+	}
+	fiatNetworks       = []string{"WIRE", "DBS_ACT", "CUBIX", "SCB", "RTP"}
+	routingNumberTypes = []string{"ABA", "SWIFT"}
+	onchainStatuses    = []string{"PENDING", "SUBMITTED", "CONFIRMED", "FAILED"}
+)
+
+// Limits of the spec.
+const (
+	maxFilterValues   = 100
+	maxMetadataPairs  = 6
+	maxMetadataLength = 100
+	defaultPageLimit  = 100
+	maxPageLimit      = 1000
+)
+
+// ErrorBody is the JSON body of every error response of the emulator.
+type ErrorBody struct {
+	// Code is a stable upper-case word, for example INVALID_ARGUMENT.
+	Code string `json:"code"`
+	// Message is a human-readable explanation.
+	Message string `json:"message"`
+	// Field names the offending request field or query parameter, when one is to blame.
+	Field string `json:"field,omitempty"`
+}
+
+// CryptoWithdrawalRequest is the body of POST /v2/transfer/crypto-withdrawals.
+type CryptoWithdrawalRequest struct {
+	ProfileID          string            `json:"profile_id"`
+	DestinationAddress string            `json:"destination_address"`
+	Asset              string            `json:"asset"`
+	CryptoNetwork      string            `json:"crypto_network"`
+	RefID              string            `json:"ref_id,omitempty"`
+	IdentityID         string            `json:"identity_id,omitempty"`
+	AccountID          string            `json:"account_id,omitempty"`
+	BalanceAsset       string            `json:"balance_asset,omitempty"`
+	Metadata           map[string]string `json:"metadata,omitempty"`
+	FeeID              string            `json:"fee_id,omitempty"`
+	Amount             string            `json:"amount,omitempty"`
+	Total              string            `json:"total,omitempty"`
+	Beneficiary        json.RawMessage   `json:"beneficiary,omitempty"`
+	Memo               string            `json:"memo,omitempty"`
+}
+
+// Transfer is the response of Create Crypto Withdrawal.
+type Transfer struct {
+	ID                 string            `json:"id"`
+	CustomerID         string            `json:"customer_id"`
+	ProfileID          string            `json:"profile_id"`
+	Amount             string            `json:"amount"`
+	Total              string            `json:"total"`
+	Fee                string            `json:"fee"`
+	Asset              string            `json:"asset"`
+	Direction          string            `json:"direction"`
+	Type               string            `json:"type"`
+	Status             string            `json:"status"`
+	CreatedAt          time.Time         `json:"created_at"`
+	UpdatedAt          time.Time         `json:"updated_at"`
+	IdentityID         *string           `json:"identity_id,omitempty"`
+	AccountID          *string           `json:"account_id,omitempty"`
+	RefID              *string           `json:"ref_id,omitempty"`
+	BalanceAsset       *string           `json:"balance_asset,omitempty"`
+	SecondaryStatus    map[string]any    `json:"secondary_status,omitempty"`
+	StatusDetails      map[string]any    `json:"status_details,omitempty"`
+	Metadata           map[string]string `json:"metadata,omitempty"`
+	DestinationAddress *string           `json:"destination_address,omitempty"`
+	CryptoNetwork      *string           `json:"crypto_network,omitempty"`
+	CryptoTxHash       *string           `json:"crypto_tx_hash,omitempty"`
+	CryptoTxIndex      *string           `json:"crypto_tx_index,omitempty"`
+	// AutoConversion is always present on a withdrawal response, possibly empty.
+	AutoConversion map[string]any `json:"auto_conversion"`
+	GroupID        *string        `json:"group_id,omitempty"`
+	FiatAccountID  *string        `json:"fiat_account_id,omitempty"`
+	NotionalValue  *string        `json:"notional_value,omitempty"`
+	Memo           *string        `json:"memo,omitempty"`
+}
+
+// FiatDepositInstructionsRequest is the body of POST
+// /v2/transfer/fiat-deposit-instructions.
+type FiatDepositInstructionsRequest struct {
+	ProfileID         string            `json:"profile_id"`
+	FiatNetwork       string            `json:"fiat_network"`
+	RefID             string            `json:"ref_id,omitempty"`
+	IdentityID        string            `json:"identity_id,omitempty"`
+	AccountID         string            `json:"account_id,omitempty"`
+	RoutingNumberType string            `json:"routing_number_type,omitempty"`
+	Metadata          map[string]string `json:"metadata,omitempty"`
+}
+
+// Address is the spec's address object. Empty parts are omitted.
+type Address struct {
+	Country  string `json:"country,omitempty"`
+	Address1 string `json:"address1,omitempty"`
+	Address2 string `json:"address2,omitempty"`
+	City     string `json:"city,omitempty"`
+	Province string `json:"province,omitempty"`
+	ZipCode  string `json:"zip_code,omitempty"`
+}
+
+// PersonDetails names the owner of an account.
+type PersonDetails struct {
+	FirstName string `json:"first_name"`
+	LastName  string `json:"last_name"`
+}
+
+// FiatAccountOwner holds the owner's details. PersonDetails is sent as null
+// when unknown.
+type FiatAccountOwner struct {
+	PersonDetails *PersonDetails `json:"person_details"`
+}
+
+// RoutingDetails describes how to route a wire. BankAddress is sent as null
+// when unknown.
+type RoutingDetails struct {
+	RoutingNumberType string   `json:"routing_number_type"`
+	RoutingNumber     string   `json:"routing_number"`
+	BankName          string   `json:"bank_name"`
+	BankAddress       *Address `json:"bank_address"`
+}
+
+// WireInstructions are the WIRE instructions of a deposit instruction set or
+// of a fiat account. Status and Metadata are set on fiat accounts only.
+// FiatAccountOwnerAddress is sent as null when unknown.
+type WireInstructions struct {
+	AccountNumber           string          `json:"account_number"`
+	FiatAccountOwnerAddress *Address        `json:"fiat_account_owner_address"`
+	RoutingDetails          *RoutingDetails `json:"routing_details"`
+	Status                  string          `json:"status,omitempty"`
+	Metadata                map[string]any  `json:"metadata,omitempty"`
+}
+
+// LocalInstructions are the emulator's shape for the fiat networks other
+// than WIRE (DBS_ACT, CUBIX, SCB, RTP), whose shape the spec does not show.
+// They sit under the lower-case network name in fiat_network_instructions,
+// for example fiat_network_instructions.rtp.
+type LocalInstructions struct {
+	AccountNumber string `json:"account_number"`
+	AccountName   string `json:"account_name"`
+	BankName      string `json:"bank_name"`
+	// BankCode is a routing, SWIFT or clearing code of the receiving bank.
+	BankCode string `json:"bank_code"`
+	// Reference must be quoted with the deposit; it equals memo_id.
+	Reference string `json:"reference"`
+}
+
+// FiatNetworkInstructions holds the instructions of one fiat network. Like
+// the spec's example response it also carries fiat_account_owner and
+// metadata.
+type FiatNetworkInstructions struct {
+	Wire             *WireInstructions  `json:"wire,omitempty"`
+	DBSAct           *LocalInstructions `json:"dbs_act,omitempty"`
+	Cubix            *LocalInstructions `json:"cubix,omitempty"`
+	SCB              *LocalInstructions `json:"scb,omitempty"`
+	RTP              *LocalInstructions `json:"rtp,omitempty"`
+	FiatAccountOwner *FiatAccountOwner  `json:"fiat_account_owner,omitempty"`
+	Metadata         map[string]string  `json:"metadata,omitempty"`
+}
+
+// FiatDepositInstructions is the response of Create and Get Fiat Deposit
+// Instructions.
+type FiatDepositInstructions struct {
+	ID                      string                   `json:"id"`
+	ProfileID               string                   `json:"profile_id"`
+	IdentityID              string                   `json:"identity_id"`
+	Status                  string                   `json:"status"`
+	MemoID                  string                   `json:"memo_id"`
+	FiatNetworkInstructions *FiatNetworkInstructions `json:"fiat_network_instructions"`
+	CreatedAt               time.Time                `json:"created_at"`
+	AccountID               *string                  `json:"account_id,omitempty"`
+	RefID                   *string                  `json:"ref_id,omitempty"`
+	FiatAccountOwner        *FiatAccountOwner        `json:"fiat_account_owner,omitempty"`
+	Metadata                map[string]string        `json:"metadata,omitempty"`
+	CustomerID              *string                  `json:"customer_id,omitempty"`
+}
+
+// FiatAccountNetworkInstructions is fiat_network_instructions of a fiat account.
+type FiatAccountNetworkInstructions struct {
+	Wire *WireInstructions `json:"wire"`
+}
+
+// FiatAccount is an item of List Fiat Accounts.
+type FiatAccount struct {
+	ID                      string                          `json:"id"`
+	RefID                   *string                         `json:"ref_id,omitempty"`
+	IdentityID              *string                         `json:"identity_id,omitempty"`
+	AccountID               *string                         `json:"account_id,omitempty"`
+	FiatAccountOwner        *FiatAccountOwner               `json:"fiat_account_owner"`
+	FiatNetworkInstructions *FiatAccountNetworkInstructions `json:"fiat_network_instructions"`
+	CreatedAt               time.Time                       `json:"created_at"`
+	UpdatedAt               time.Time                       `json:"updated_at"`
+	// Deleted accounts are listed only with include_deleted=true. Not sent.
+	Deleted bool `json:"-"`
+}
+
+// DepositAddress is an item of List Deposit Addresses.
+type DepositAddress struct {
+	ID                       string            `json:"id"`
+	ProfileID                string            `json:"profile_id"`
+	CustomerID               string            `json:"customer_id"`
+	IdentityID               *string           `json:"identity_id,omitempty"`
+	RefID                    *string           `json:"ref_id,omitempty"`
+	CryptoNetwork            string            `json:"crypto_network"`
+	Address                  string            `json:"address"`
+	ConversionTargetAsset    *string           `json:"conversion_target_asset,omitempty"`
+	CompatibleCryptoNetworks []string          `json:"compatible_crypto_networks"`
+	Metadata                 map[string]string `json:"metadata,omitempty"`
+	CreatedAt                time.Time         `json:"created_at"`
+	// AccountID is the account the address belongs to; the spec lists no
+	// such item field, only the account_ids filter, so it is not sent.
+	AccountID string `json:"-"`
+}
+
+// RewardClaim is an item of List claims.
+type RewardClaim struct {
+	ID              string     `json:"id"`
+	PayoutGroupID   string     `json:"payout_group_id"`
+	ClaimScheduleID string     `json:"claim_schedule_id"`
+	Amount          string     `json:"amount"`
+	TxHash          *string    `json:"tx_hash,omitempty"`
+	Addresses       []string   `json:"addresses"`
+	ErrorMessage    *string    `json:"error_message,omitempty"`
+	Blockchain      string     `json:"blockchain"`
+	AssetType       string     `json:"asset_type"`
+	SubmittedAt     *time.Time `json:"submitted_at,omitempty"`
+	ConfirmedAt     *time.Time `json:"confirmed_at,omitempty"`
+	CreatedAt       time.Time  `json:"created_at"`
+	UpdatedAt       time.Time  `json:"updated_at"`
+	// OnchainStatus is what the onchain_statuses filter matches; the spec's
+	// claim item has no such field, so it is not sent.
+	OnchainStatus string `json:"-"`
+	// Jurisdiction is what the jurisdiction filter matches; not sent.
+	Jurisdiction string `json:"-"`
+}
+
+// StablecoinConversion is the response of Get Stablecoin Conversion.
+type StablecoinConversion struct {
+	ID                 string            `json:"id"`
+	ProfileID          string            `json:"profile_id"`
+	Amount             string            `json:"amount"`
+	SourceAsset        string            `json:"source_asset"`
+	TargetAsset        string            `json:"target_asset"`
+	Status             string            `json:"status"`
+	RefID              *string           `json:"ref_id,omitempty"`
+	IdentityID         *string           `json:"identity_id,omitempty"`
+	AccountID          *string           `json:"account_id,omitempty"`
+	CreatedAt          time.Time         `json:"created_at"`
+	UpdatedAt          time.Time         `json:"updated_at"`
+	SettledAt          *time.Time        `json:"settled_at,omitempty"`
+	CancelledAt        *time.Time        `json:"cancelled_at,omitempty"`
+	Metadata           map[string]string `json:"metadata,omitempty"`
+	RecipientProfileID *string           `json:"recipient_profile_id,omitempty"`
+}
+
+// Page is the body of every list response.
+type Page[T any] struct {
+	Items          []T    `json:"items"`
+	NextPageCursor string `json:"next_page_cursor"`
+}

@@ -27,7 +27,7 @@ const (
 	DefaultRetryWaitMax   = 30 * time.Second
 	DefaultUserAgent      = "platform-go-client"
 	// TokenPath is appended to Config.AuthURL to form the token endpoint.
-	TokenPath = "/oauth2/token"
+	TokenPath = "/oauth2/token" //nolint:gosec // A URL path, not a credential.
 )
 
 // Level is the severity of a log entry.

@@ -147,7 +147,7 @@ func newAPIError(method, path string, status int, h http.Header, body []byte) *A
 // an error body.
 var (
 	messageKeys   = []string{"message", "error_description", "detail", "details", "error", "title", "msg", "description", "reason"}
-	codeKeys      = []string{"code", "error_code", "errorCode", "error", "type"}
+	codeKeys      = []string{"code", "error_code", "errorCode", "error"}
 	requestIDKeys = []string{"request_id", "requestId", "requestID", "trace_id", "traceId", "correlation_id"}
 )
 
@@ -387,7 +387,7 @@ func cleanText(s string, n int) string {
 		if unicode.IsControl(r) {
 			continue
 		}
-		if count >= n {
+		if space && count+1 >= n || count >= n {
 			b.WriteString("…")
 			return b.String()
 		}

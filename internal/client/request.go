@@ -294,7 +294,7 @@ func (l *leveledLogger) emit(level Level, msg string, kv []any) {
 			fields["url"] = pathAndQuery(pu)
 		}
 	}
-	l.log.Log(l.ctx, level, msg, fields)
+	l.log.Log(l.ctx, level, "retryablehttp: "+msg, fields)
 }
 
 // replaySafeBody reports whether a JSON body carries a non-empty ref_id.
@@ -309,4 +309,4 @@ func replaySafeBody(body []byte) bool {
 }
 
 // errInvalidID is returned for a get operation called without a usable id.
-var errInvalidID = errors.New("the id must be non-empty and neither . nor ..")
+var errInvalidID = errors.New("invalid id: it must be non-empty and not a dot segment")

@@ -110,7 +110,7 @@ func RedactBody(contentType string, body []byte) string {
 	}
 	mt, _, _ := mime.ParseMediaType(contentType)
 	if mt == "application/x-www-form-urlencoded" || (mt == "" && looksLikeForm(trimmed)) {
-		if vals, err := url.ParseQuery(string(trimmed)); err == nil {
+		if vals, err := url.ParseQuery(string(trimmed)); err == nil && !hidesSensitiveKey(vals) {
 			if redactValues(vals) {
 				return capText(vals.Encode())
 			}
@@ -132,6 +132,26 @@ func wholeRedacted(body []byte) string {
 // looksLikeForm reports whether b could be a URL-encoded form.
 func looksLikeForm(b []byte) bool {
 	return bytes.IndexByte(b, '=') > 0 && !bytes.ContainsAny(b, " \t\n\r{}<>\"")
+}
+
+// hidesSensitiveKey reports whether a parsed form mentions a sensitive key
+// anywhere but as a field name of its own (for instance a JSON text parsed
+// as one odd field name), so that field-wise redaction cannot be trusted.
+func hidesSensitiveKey(vals url.Values) bool {
+	for k, vs := range vals {
+		if isSensitiveKey(k) {
+			continue
+		}
+		if containsSensitiveKey(k) {
+			return true
+		}
+		for _, v := range vs {
+			if containsSensitiveKey(v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // redactValues replaces sensitive fields of a form or query in place.

@@ -1,0 +1,142 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func FuzzDecodeTransfer(f *testing.F) {
+	for _, s := range []string{
+		transferJSON, ``, `null`, `{}`, `{"id":"x"}`, `{"id":1}`, `{"id":"x","created_at":"bad"}`,
+		`{"id":"x","metadata":{"a":1}}`, `[`, `<html>`, `{"id":"x","secondary_status":{"a":[1,2,{}]}}`,
+		`{"id":"x"}{"id":"y"}`, "\xff\xfe", `{"id":"\ud800"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		tr, err := decodeTransfer(body)
+		if (tr == nil) == (err == nil) {
+			t.Fatalf("decodeTransfer(%q) = %v, %v: want exactly one of them", body, tr, err)
+		}
+		if tr != nil && tr.ID == "" {
+			t.Fatal("transfer without id accepted")
+		}
+		if err != nil && err.Error() == "" {
+			t.Fatal("empty error message")
+		}
+	})
+}
+
+func FuzzDecodePage(f *testing.F) {
+	for _, s := range []string{
+		`{"items":[{"id":"a"}],"next_page_cursor":"c"}`, `{"items":[null]}`, `{"items":{}}`, `{}`,
+		`{"items":[{"compatible_crypto_networks":[1]}]}`, `{"next_page_cursor":null}`, `{"items":[{"metadata":{"k":"v"}}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		p, err := decodePage[DepositAddress](body)
+		if (p == nil) == (err == nil) {
+			t.Fatalf("decodePage(%q) = %v, %v", body, p, err)
+		}
+		if p != nil {
+			for i, it := range p.Items {
+				if it == nil {
+					t.Fatalf("item %d is nil without an error", i)
+				}
+			}
+		}
+	})
+}
+
+func FuzzAPIError(f *testing.F) {
+	seeds := []struct {
+		status int
+		ct     string
+		body   string
+	}{
+		{404, "application/json", `{"message":"not found"}`},
+		{409, "application/json", `{"error":{"code":"X","message":"dup"},"request_id":"r"}`},
+		{400, "application/json", `{"errors":[{"field":"a","message":"b"},"c",1,null]}`},
+		{401, "application/json", `{"error":"invalid_token","error_description":"expired"}`},
+		{500, "text/html", `<html><body>boom</body></html>`},
+		{503, "text/plain", "service\x00 unavailable\r\n"},
+		{422, "", `{"errors":{"a":["b"],"c":"d","e":{"f":1}}}`},
+		{599, "", `"just a string"`},
+		{403, "application/json", `{"detail":{"detail":{"detail":"deep"}}}`},
+		{429, "", "\xff\xfe\xfd"},
+	}
+	for _, s := range seeds {
+		f.Add(s.status, s.ct, []byte(s.body))
+	}
+	f.Fuzz(func(t *testing.T, status int, ct string, body []byte) {
+		h := http.Header{}
+		h.Set("Content-Type", ct)
+		e := newAPIError("GET", "/x", status, h, body)
+		e.Scope = "s"
+		msg := e.Error()
+		if !strings.HasPrefix(msg, "GET /x: ") {
+			t.Fatalf("Error() = %q", msg)
+		}
+		if !utf8.ValidString(msg) {
+			t.Fatalf("Error() is not valid UTF-8: %q", msg)
+		}
+		if n := utf8.RuneCountInString(e.Message); n > maxMessageLen+1 {
+			t.Fatalf("message of %d runes", n)
+		}
+		if strings.ContainsAny(e.Message, "\n\r\x00") {
+			t.Fatalf("message holds control characters: %q", e.Message)
+		}
+		if s := sentinelFor(status); s != nil && !errors.Is(e, s) {
+			t.Fatalf("status %d does not match its sentinel", status)
+		}
+		if errors.Is(e, ErrNotFound) != (status == http.StatusNotFound) {
+			t.Fatalf("status %d: ErrNotFound match is wrong", status)
+		}
+	})
+}
+
+var alnum = regexp.MustCompile(`^[A-Za-z0-9]{8,64}$`)
+
+// FuzzRedactBody checks that the value of a sensitive key never survives
+// redaction, whatever surrounds it and however the body is cut.
+func FuzzRedactBody(f *testing.F) {
+	f.Add(`{"a":1}`, "access_token", "SecretValue123", 0, "application/json")
+	f.Add(`[{"b":[`, "client_secret", "AnotherSecret9", 10, "")
+	f.Add(`x=1`, "refresh_token", "RRRRRRRRRR", 5, "application/x-www-form-urlencoded")
+	f.Add(`{"nested":{"k":"v"}}`, "Access_Token", "abcdefgh", 3, "text/plain")
+	f.Fuzz(func(t *testing.T, prefix, key, secret string, cut int, ct string) {
+		if !alnum.MatchString(secret) || !isSensitiveKey(key) || strings.Contains(prefix, secret) ||
+			strings.Contains(strings.ToLower(redacted+" bytes"), strings.ToLower(secret)) {
+			t.Skip()
+		}
+		for _, body := range buildBodies(prefix, key, secret) {
+			if cut > 0 && cut < len(body) {
+				// A truncated body must still not leak the part of the
+				// secret it holds.
+				body = body[:len(body)-cut%len(body)]
+			}
+			out := RedactBody(ct, []byte(body))
+			if strings.Contains(out, secret) {
+				t.Fatalf("RedactBody(%q, %q) = %q leaks the secret", ct, body, out)
+			}
+		}
+	})
+}
+
+// buildBodies places key=secret in a JSON body and in a form body.
+func buildBodies(prefix, key, secret string) []string {
+	k, _ := json.Marshal(key)
+	v, _ := json.Marshal(secret)
+	return []string{
+		`{"p":` + prefix + `,` + string(k) + `:` + string(v) + `}`,
+		`{` + string(k) + `:` + string(v) + `,"p":` + prefix + `}`,
+		prefix + "&" + key + "=" + secret,
+		key + "=" + secret + "&" + prefix,
+	}
+}

@@ -1,0 +1,329 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// noKeepAlive makes every request of f use a new connection, so that a
+// hang-up is seen as a network error rather than a stale pooled connection
+// (which net/http repeats by itself for GETs).
+func noKeepAlive(f *fakeService) { f.srv.Config.SetKeepAlivesEnabled(false) }
+
+// hangUp closes the connection without an answer (a network error).
+func hangUp(t *testing.T, w http.ResponseWriter) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		t.Error("response writer cannot be hijacked")
+		return
+	}
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	_ = conn.Close()
+}
+
+func TestRetryAfterIsHonoured(t *testing.T) {
+	tests := []struct {
+		name   string
+		header func() string
+		min    time.Duration
+		max    time.Duration
+	}{
+		{"seconds", func() string { return "7" }, 7 * time.Second, 7 * time.Second},
+		{"http date", func() string { return time.Now().Add(30 * time.Second).UTC().Format(http.TimeFormat) }, 28 * time.Second, 30 * time.Second},
+		{"past date", func() string { return "Mon, 02 Jan 2006 15:04:05 GMT" }, 0, 0},
+		{"capped", func() string { return "86400" }, maxRetryAfter, maxRetryAfter},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t)
+			f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
+				if n == 1 {
+					w.Header().Set("Retry-After", tc.header())
+					writeJSON(w, http.StatusTooManyRequests, `{"message":"slow down"}`)
+					return
+				}
+				okHandler(w, r, n, req)
+			}
+			c, logs := newTestClient(t, f, nil)
+			waits := recordWaits(c)
+			if _, err := c.GetFiatDepositInstructions(t.Context(), "fdi-1"); err != nil {
+				t.Fatal(err)
+			}
+			if len(*waits) != 1 {
+				t.Fatalf("waits = %v, want one", *waits)
+			}
+			if w := (*waits)[0]; w < tc.min || w > tc.max {
+				t.Errorf("wait = %v, want within [%v, %v]", w, tc.min, tc.max)
+			}
+			if n := len(f.apiRequests()); n != 2 {
+				t.Errorf("attempts = %d, want 2", n)
+			}
+			retries := logs.withMsg("retrying request")
+			if len(retries) != 1 {
+				t.Fatalf("retry log entries = %d, want 1", len(retries))
+			}
+			e := retries[0].Fields
+			if e["method"] != "GET" || e["path"] != PathFiatDepositInstructions+"/fdi-1" || e["attempt"] != 2 || e["reason"] != "429 Too Many Requests" {
+				t.Errorf("retry log = %v", e)
+			}
+		})
+	}
+}
+
+func TestRetryOnServerErrorsThenSuccess(t *testing.T) {
+	f := newFake(t)
+	f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
+		switch n {
+		case 1:
+			writeJSON(w, http.StatusServiceUnavailable, `{"message":"down"}`)
+		case 2:
+			w.WriteHeader(http.StatusBadGateway)
+		default:
+			okHandler(w, r, n, req)
+		}
+	}
+	c, logs := newTestClient(t, f, nil)
+	waits := recordWaits(c)
+	if err := drain(c.FiatAccounts(t.Context(), ListFiatAccountsQuery{})); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.apiRequests()); n != 3 {
+		t.Errorf("attempts = %d, want 3", n)
+	}
+	// Exponential backoff with jitter within [min, max] = [1ms, 5ms].
+	for i, w := range *waits {
+		if w < time.Millisecond || w > 5*time.Millisecond {
+			t.Errorf("wait %d = %v outside the configured bounds", i, w)
+		}
+	}
+	var reasons []string
+	for _, e := range logs.withMsg("retrying request") {
+		reasons = append(reasons, e.Fields["reason"].(string))
+	}
+	if strings.Join(reasons, ",") != "503 Service Unavailable,502 Bad Gateway" {
+		t.Errorf("retry reasons = %v", reasons)
+	}
+}
+
+func TestRetryOnNetworkError(t *testing.T) {
+	f := newFake(t)
+	noKeepAlive(f)
+	f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
+		if n == 1 {
+			hangUp(t, w)
+			return
+		}
+		okHandler(w, r, n, req)
+	}
+	c, logs := newTestClient(t, f, nil)
+	if _, err := c.GetStablecoinConversion(t.Context(), "conv-1"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.apiRequests()); n != 2 {
+		t.Errorf("attempts = %d, want 2", n)
+	}
+	if len(logs.withMsg("retrying request")) != 1 {
+		t.Errorf("retry not logged")
+	}
+}
+
+func TestPostWithoutRefIDIsNeverRetried(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		handler func(w http.ResponseWriter)
+		want    error
+	}{
+		{"503", func(w http.ResponseWriter) { writeJSON(w, http.StatusServiceUnavailable, `{"message":"down"}`) }, ErrServer},
+		{"429", func(w http.ResponseWriter) {
+			w.Header().Set("Retry-After", "1")
+			writeJSON(w, http.StatusTooManyRequests, `{}`)
+		}, ErrRateLimited},
+		{"network", func(w http.ResponseWriter) { hangUp(t, w) }, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t)
+			f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) { tc.handler(w) }
+			c, logs := newTestClient(t, f, nil)
+			_, err := c.CreateCryptoWithdrawal(t.Context(), CryptoWithdrawalRequest{ProfileID: "p", Amount: "1"})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if tc.want != nil && !errors.Is(err, tc.want) {
+				t.Errorf("err = %v, want %v", err, tc.want)
+			}
+			if n := len(f.apiRequests()); n != 1 {
+				t.Errorf("attempts = %d, want exactly 1", n)
+			}
+			if len(logs.withMsg("retrying request")) != 0 {
+				t.Error("a retry was logged")
+			}
+			if len(logs.withMsg("not retrying: a POST without ref_id is not replay-safe")) != 1 {
+				t.Error("the refusal to retry was not logged")
+			}
+			if !strings.HasPrefix(err.Error(), "POST /transfer/crypto-withdrawals: ") {
+				t.Errorf("err = %q does not name the endpoint", err)
+			}
+		})
+	}
+}
+
+func TestPostWithRefIDRetriedWithIdenticalBody(t *testing.T) {
+	f := newFake(t)
+	f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
+		switch n {
+		case 1:
+			writeJSON(w, http.StatusInternalServerError, `{"message":"oops"}`)
+		case 2:
+			hangUp(t, w)
+		default:
+			okHandler(w, r, n, req)
+		}
+	}
+	c, _ := newTestClient(t, f, nil)
+	req := CryptoWithdrawalRequest{ProfileID: "p", DestinationAddress: "addr", Asset: "BTC", CryptoNetwork: "BITCOIN", Amount: "1.5", RefID: "ref-42", Metadata: map[string]string{"k": "v"}}
+	tr, err := c.CreateCryptoWithdrawal(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.ID != "t-1" || tr.Status != "PENDING" {
+		t.Errorf("transfer = %+v", tr)
+	}
+	api := f.apiRequests()
+	if len(api) != 3 {
+		t.Fatalf("attempts = %d, want 3", len(api))
+	}
+	for i := 1; i < len(api); i++ {
+		if !bytes.Equal(api[i].Body, api[0].Body) {
+			t.Errorf("attempt %d body %s differs from %s", i+1, api[i].Body, api[0].Body)
+		}
+	}
+	if !bytes.Contains(api[0].Body, []byte(`"ref_id":"ref-42"`)) {
+		t.Errorf("body = %s", api[0].Body)
+	}
+}
+
+func TestHangingPostWithRefIDTimesOutAndIsRetried(t *testing.T) {
+	f := newFake(t)
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
+		if n == 1 {
+			select {
+			case <-r.Context().Done():
+			case <-release:
+			}
+			return
+		}
+		okHandler(w, r, n, req)
+	}
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.RequestTimeout = 300 * time.Millisecond })
+	if _, err := c.CreateFiatDepositInstructions(t.Context(), FiatDepositInstructionsRequest{ProfileID: "p", FiatNetwork: "WIRE", RefID: "ref-1"}); err != nil {
+		t.Fatal(err)
+	}
+	api := f.apiRequests()
+	if len(api) != 2 || !bytes.Equal(api[0].Body, api[1].Body) {
+		t.Fatalf("attempts = %d, want 2 with the same body", len(api))
+	}
+}
+
+func TestRetriesExhausted(t *testing.T) {
+	f := newFake(t)
+	f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
+		w.Header().Set("X-Request-Id", "req-9")
+		writeJSON(w, http.StatusServiceUnavailable, `{"message":"maintenance"}`)
+	}
+	c, logs := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 4 })
+	err := drain(c.FiatAccounts(t.Context(), ListFiatAccountsQuery{}))
+	if n := len(f.apiRequests()); n != 5 {
+		t.Errorf("attempts = %d, want 5", n)
+	}
+	want := "GET /transfer/fiat-accounts: gave up after 5 attempts: 503 Service Unavailable: maintenance (request id req-9)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v\nwant  %s", err, want)
+	}
+	if !errors.Is(err, ErrServer) {
+		t.Error("not ErrServer")
+	}
+	if n := len(logs.withMsg("retrying request")); n != 4 {
+		t.Errorf("retry log entries = %d, want 4", n)
+	}
+}
+
+func TestRetriesExhaustedOnNetworkErrors(t *testing.T) {
+	f := newFake(t)
+	noKeepAlive(f)
+	f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) { hangUp(t, w) }
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 2 })
+	_, err := c.GetStablecoinConversion(t.Context(), "conv-1")
+	if err == nil || !strings.HasPrefix(err.Error(), "GET /conversion/stablecoins/conv-1: gave up after 3 attempts: ") {
+		t.Fatalf("err = %v", err)
+	}
+	if n := len(f.apiRequests()); n != 3 {
+		t.Errorf("attempts = %d, want 3", n)
+	}
+}
+
+func TestZeroMaxRetriesMeansOneAttempt(t *testing.T) {
+	f := newFake(t)
+	f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
+		writeJSON(w, http.StatusBadGateway, `{}`)
+	}
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 0 })
+	_, err := c.GetStablecoinConversion(t.Context(), "conv-1")
+	if !errors.Is(err, ErrServer) || strings.Contains(err.Error(), "gave up") {
+		t.Fatalf("err = %v", err)
+	}
+	if n := len(f.apiRequests()); n != 1 {
+		t.Errorf("attempts = %d, want 1", n)
+	}
+}
+
+func TestCancelledContextStopsRetrying(t *testing.T) {
+	f := newFake(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
+		cancel()
+		writeJSON(w, http.StatusServiceUnavailable, `{}`)
+	}
+	c, _ := newTestClient(t, f, nil)
+	_, err := c.GetStablecoinConversion(ctx, "conv-1")
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if n := len(f.apiRequests()); n != 1 {
+		t.Errorf("attempts = %d, want 1", n)
+	}
+}
+
+func TestBackoffBounds(t *testing.T) {
+	minW, maxW := 10*time.Millisecond, 100*time.Millisecond
+	for attempt := range 10 {
+		for _, r := range []float64{0, 0.5, 0.999} {
+			w := jitterBackoff(minW, maxW, attempt, r)
+			if w < minW || w > maxW {
+				t.Errorf("attempt %d r %v: wait %v outside [%v, %v]", attempt, r, w, minW, maxW)
+			}
+		}
+	}
+	if a, b := jitterBackoff(minW, maxW, 0, 0.999), jitterBackoff(minW, maxW, 3, 0.999); b <= a {
+		t.Errorf("backoff does not grow: %v then %v", a, b)
+	}
+	if jitterBackoff(minW, maxW, 3, 0) == jitterBackoff(minW, maxW, 3, 0.9) {
+		t.Error("no jitter")
+	}
+	if d, ok := parseRetryAfter("nonsense", time.Now()); ok || d != 0 {
+		t.Error("nonsense Retry-After accepted")
+	}
+	if _, ok := parseRetryAfter("-3", time.Now()); ok {
+		t.Error("negative Retry-After accepted")
+	}
+}

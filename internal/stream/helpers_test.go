@@ -1,0 +1,123 @@
+package stream
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"go.uber.org/goleak"
+
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// fetchToken asks the emulator's token endpoint for scope, with the default
+// client unless id and secret are given.
+func fetchToken(tb testing.TB, s *emulator.Server, scope string, cred ...string) string {
+	tb.Helper()
+	id, secret := emulator.DefaultClientID, emulator.DefaultClientSecret
+	if len(cred) == 2 {
+		id, secret = cred[0], cred[1]
+	}
+	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {scope}}
+	req, err := http.NewRequestWithContext(tb.Context(), http.MethodPost, s.AuthURL()+"/oauth2/token", strings.NewReader(form.Encode()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := hc.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		tb.Fatalf("token endpoint answered %d", resp.StatusCode)
+	}
+	var body struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || body.AccessToken == "" {
+		tb.Fatalf("token response: %v", err)
+	}
+	return body.AccessToken
+}
+
+// testEnv is an emulator with a stream token.
+type testEnv struct {
+	s     *emulator.Server
+	token string
+}
+
+func newEnv(tb testing.TB, opts emulator.Options) *testEnv {
+	tb.Helper()
+	s := emulator.StartTest(tb, opts)
+	return &testEnv{s: s, token: fetchToken(tb, s, Scope)}
+}
+
+func (e *testEnv) dial(tb testing.TB, opts Options) *Conn {
+	tb.Helper()
+	c, err := Dial(tb.Context(), e.s.WSURL(), e.token, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// fakeServer serves WebSocket connections with handle, for behaviours the
+// emulator does not have. Handlers must return once stop is closed or their
+// connection is closed.
+func fakeServer(t *testing.T, handle func(ws *websocket.Conn, stop <-chan struct{})) string {
+	t.Helper()
+	stop := make(chan struct{})
+	var (
+		mu    sync.Mutex
+		conns []*websocket.Conn
+		wg    sync.WaitGroup
+	)
+	up := websocket.Upgrader{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := up.Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		mu.Lock()
+		conns = append(conns, ws)
+		wg.Add(1)
+		mu.Unlock()
+		defer wg.Done()
+		handle(ws, stop)
+		_ = ws.Close()
+	}))
+	t.Cleanup(func() {
+		close(stop)
+		mu.Lock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+		srv.Close()
+	})
+	return "ws" + strings.TrimPrefix(srv.URL, "http")
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,79 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Snapshot subscribes conn to channelType for market (market "" for
+// heartbeat), returns the first message of that channel and market that
+// arrives after the subscribe reply and that want accepts, then
+// unsubscribes, leaving the connection usable.
+//
+// A nil want accepts, for market_data, the initial book snapshot
+// (IsBookSnapshot) and, for the other channels, any message. Snapshot reads
+// conn.Messages() while it runs and discards the messages it does not return.
+//
+// A refused subscription is a *ChannelError or *ServerError. When ctx ends
+// first, Snapshot returns at once with an error wrapping ctx.Err() and does
+// not unsubscribe (close the connection then). When only the final
+// unsubscribe fails, Snapshot returns the message together with an error
+// wrapping ErrUnsubscribeFailed.
+func Snapshot(ctx context.Context, conn *Conn, channelType, market string, want func(Message) bool) (Message, error) {
+	ch := Channel{Type: channelType, Market: market}
+	if want == nil {
+		want = func(Message) bool { return true }
+		if channelType == ChannelMarketData {
+			want = IsBookSnapshot
+		}
+	}
+	reply, _, err := conn.channelOp(ctx, OpSubscribe, []Channel{ch})
+	if err != nil {
+		return nil, err
+	}
+	var found Message
+	for found == nil {
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for a message on %s: %w", ch, ctx.Err())
+		case m, ok := <-conn.Messages():
+			if !ok {
+				return nil, fmt.Errorf("waiting for a message on %s: %w", ch, conn.closedErr())
+			}
+			if got, isData := channelOf(m); !isData || got != ch || seqOf(m) <= reply.Seq || !want(m) {
+				continue
+			}
+			found = m
+		}
+	}
+	if _, _, err := conn.channelOp(ctx, OpUnsubscribe, []Channel{ch}); err != nil {
+		return found, fmt.Errorf("%w: %w", ErrUnsubscribeFailed, err)
+	}
+	return found, nil
+}
+
+// FetchTopOfBook dials wsURL with token, subscribes to
+// market_data.top_of_book for market, takes the first TOP_OF_BOOK message,
+// unsubscribes and closes the connection.
+func FetchTopOfBook(ctx context.Context, wsURL, token, market string, opts Options) (*TopOfBook, error) {
+	conn, err := Dial(ctx, wsURL, token, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = conn.Close() }()
+	m, err := Snapshot(ctx, conn, ChannelTopOfBook, market, func(m Message) bool {
+		t, ok := m.(*TopOfBook)
+		return ok && t.Type == TypeTopOfBook
+	})
+	if err != nil && (m == nil || !errors.Is(err, ErrUnsubscribeFailed)) {
+		return nil, err
+	}
+	// The connection is closed right away, so a failed final unsubscribe
+	// does not spoil the data.
+	tob, ok := m.(*TopOfBook)
+	if !ok {
+		return nil, fmt.Errorf("stream top of book: unexpected message %T", m)
+	}
+	return tob, nil
+}

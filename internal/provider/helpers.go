@@ -25,6 +25,8 @@ func (l tflogLogger) Log(ctx context.Context, level client.Level, msg string, fi
 	}
 	ctx = tflog.SetField(ctx, "component", "platform-client")
 	switch level {
+	case client.LevelTrace:
+		tflog.Trace(ctx, msg, fields)
 	case client.LevelDebug:
 		tflog.Debug(ctx, msg, fields)
 	case client.LevelWarn:

@@ -3,6 +3,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -82,6 +83,9 @@ type providerData struct {
 	requestTimeout time.Duration
 	newID          func() string
 	now            func() time.Time
+	// unconfirmed remembers the ref_ids of creates whose outcome is unknown
+	// (see unconfirmed_creates.go).
+	unconfirmed unconfirmedCreates
 }
 
 func (p *platformProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -201,9 +205,14 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 		if val == "" {
 			return
 		}
-		if err := client.CheckURL(val, schemes...); err != nil {
+		if err := client.CheckURL(attr, val, schemes...); err != nil {
+			msg := err.Error()
+			var ce *client.ConfigError
+			if errors.As(err, &ce) {
+				msg = ce.Msg
+			}
 			resp.Diagnostics.AddAttributeError(path.Root(attr), "Invalid "+attr,
-				fmt.Sprintf("%s (from the provider block or %s): %s.", attr, env, err))
+				fmt.Sprintf("%s (from the provider block or %s): %s.", attr, env, strings.TrimSuffix(msg, ".")))
 		}
 	}
 	checkURL(cfg.BaseURL, "base_url", EnvBaseURL, "https", "http")
@@ -280,9 +289,14 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 }
 
 func (p *platformProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{}
+	return []func() resource.Resource{
+		NewFiatDepositInstructionsResource,
+		NewCryptoWithdrawalResource,
+	}
 }
 
 func (p *platformProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{}
+	return []func() datasource.DataSource{
+		NewFiatDepositInstructionsDataSource,
+	}
 }

@@ -140,7 +140,8 @@ func (s *Server) Handler() http.Handler {
 // Start listens on addr (for example "127.0.0.1:0") and serves in the
 // background until Close.
 func (s *Server) Start(addr string) error {
-	l, err := net.Listen("tcp", addr)
+	var lc net.ListenConfig
+	l, err := lc.Listen(context.Background(), "tcp", addr)
 	if err != nil {
 		return err
 	}

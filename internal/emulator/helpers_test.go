@@ -43,7 +43,7 @@ func (e *env) tokenFor(scope string) string {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	var tr struct {
 		AccessToken string `json:"access_token"`
 	}
@@ -104,7 +104,7 @@ func (e *env) call(method, path, token string, body any) response {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
 		e.t.Fatal(err)
@@ -121,7 +121,11 @@ func (e *env) post(path string, body any) response {
 func (e *env) wantStatus(r response, want int) {
 	e.t.Helper()
 	if r.status != want {
-		e.t.Fatalf("status %d, want %d; body %s", r.status, want, r.body)
+		b := r.body
+		if len(b) > 500 {
+			b = append(b[:500:500], "..."...)
+		}
+		e.t.Fatalf("status %d, want %d; body %s", r.status, want, b)
 	}
 }
 

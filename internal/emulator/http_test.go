@@ -177,7 +177,7 @@ func TestWithdrawalContentType(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	if resp.StatusCode != http.StatusUnsupportedMediaType {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
@@ -508,4 +508,3 @@ func cloneValues(q url.Values) url.Values {
 	}
 	return out
 }
-

@@ -1,15 +1,18 @@
 package emulator
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -40,6 +43,8 @@ func newQuery(r *http.Request) *query {
 	q.v = v
 	return q
 }
+
+func (q *query) failed() bool { return q.err != nil }
 
 func (q *query) fail(e *apiError) {
 	if q.err == nil {
@@ -206,11 +211,11 @@ func (st *store) encodeCursor(kind listKind, pos int, hash uint64) string {
 // page_cursor is validated after the filters, since it binds to them.
 func (st *store) decodeCursor(q *query, kind listKind, n int) (int, bool, *apiError) {
 	c, ok := q.single("page_cursor", false)
-	if q.err != nil || !ok {
+	if q.failed() || !ok {
 		return 0, false, nil
 	}
 	bad := errInvalid("page_cursor", "is not a cursor issued by this server for this list")
-	b, err := base64.RawURLEncoding.DecodeString(c)
+	b, err := base64.RawURLEncoding.Strict().DecodeString(c)
 	if err != nil || len(b) != cursorPayload+cursorMAC || !hmac.Equal(b[cursorPayload:], st.cursorMAC(b[:cursorPayload])) {
 		return 0, false, bad
 	}
@@ -298,8 +303,28 @@ func listOrder(q *query) bool {
 	return order != "ASC"
 }
 
-// servePage runs one list request over n items.
-func servePage[T any](w http.ResponseWriter, st *store, q *query, kind listKind, items []T, desc bool, match func(int) bool) {
+// jsonCache holds the encoded form of each item of an immutable list.
+type jsonCache struct {
+	b []atomic.Pointer[[]byte]
+}
+
+func newJSONCache(n int) *jsonCache { return &jsonCache{b: make([]atomic.Pointer[[]byte], n)} }
+
+// get returns the JSON of item i, encoding v on first use.
+func (c *jsonCache) get(i int, v any) []byte {
+	if p := c.b[i].Load(); p != nil {
+		return *p
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		b = []byte("null")
+	}
+	c.b[i].Store(&b)
+	return b
+}
+
+// servePage runs one list request over items.
+func servePage[T any](w http.ResponseWriter, st *store, q *query, kind listKind, items []T, cache *jsonCache, desc bool, match func(int) bool) {
 	limit := q.limit()
 	pos, hasCursor, cerr := st.decodeCursor(q, kind, len(items))
 	if e := q.finish(); e != nil {
@@ -317,14 +342,24 @@ func servePage[T any](w http.ResponseWriter, st *store, q *query, kind listKind,
 		}
 	}
 	idx, next, more := pageOf(len(items), pos, limit, desc, match)
-	page := Page[*T]{Items: make([]*T, len(idx))}
-	for i, j := range idx {
-		page.Items[i] = &items[j]
-	}
+	cursor := ""
 	if more {
-		page.NextPageCursor = st.encodeCursor(kind, next, q.filterHash())
+		cursor = st.encodeCursor(kind, next, q.filterHash())
 	}
-	writeJSON(w, http.StatusOK, page)
+	// {"items":[...],"next_page_cursor":"..."}; cursors are base64url and
+	// need no escaping.
+	var buf bytes.Buffer
+	buf.WriteString(`{"items":[`)
+	for n, j := range idx {
+		if n > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(cache.get(j, &items[j]))
+	}
+	buf.WriteString(`],"next_page_cursor":"`)
+	buf.WriteString(cursor)
+	buf.WriteString(`"}`)
+	writeRawJSON(w, http.StatusOK, buf.Bytes())
 }
 
 func (s *Server) handleListFiatAccounts(w http.ResponseWriter, r *http.Request, _ string) {
@@ -335,7 +370,7 @@ func (s *Server) handleListFiatAccounts(w http.ResponseWriter, r *http.Request, 
 	created := parseCreatedAt(q)
 	desc := listOrder(q)
 	items := s.data.fiatAccounts
-	servePage(w, s.data, q, listFiatAccounts, items, desc, func(i int) bool {
+	servePage(w, s.data, q, listFiatAccounts, items, s.data.fiatJSON, desc, func(i int) bool {
 		a := &items[i]
 		return (includeDeleted || !a.Deleted) &&
 			(ids == nil || ids[a.ID]) &&
@@ -355,7 +390,7 @@ func (s *Server) handleListDepositAddresses(w http.ResponseWriter, r *http.Reque
 	created := parseCreatedAt(q)
 	desc := listOrder(q)
 	items := s.data.depositAddresses
-	servePage(w, s.data, q, listDepositAddresses, items, desc, func(i int) bool {
+	servePage(w, s.data, q, listDepositAddresses, items, s.data.addressJSON, desc, func(i int) bool {
 		d := &items[i]
 		return (profiles == nil || profiles[d.ProfileID]) &&
 			inSet(identities, d.IdentityID) &&
@@ -379,7 +414,7 @@ func (s *Server) handleListRewardClaims(w http.ResponseWriter, r *http.Request, 
 		q.fail(errInvalid("start_time", "must not be after end_time"))
 	}
 	items := s.data.rewardClaims
-	servePage(w, s.data, q, listRewardClaims, items, true, func(i int) bool {
+	servePage(w, s.data, q, listRewardClaims, items, s.data.claimJSON, true, func(i int) bool {
 		c := &items[i]
 		return (group == "" || c.PayoutGroupID == group) &&
 			(statuses == nil || statuses[c.OnchainStatus]) &&

@@ -244,7 +244,7 @@ func validateInstructions(req *FiatDepositInstructionsRequest) *apiError {
 
 // The emulator's receiving bank.
 var (
-	receivingBank = "Platform Trust Company"
+	receivingBank        = "Platform Trust Company"
 	receivingBankAddress = Address{
 		Country: "US", Address1: "1 Example Plaza", Address2: "Floor 20",
 		City: "New York", Province: "NY", ZipCode: "10004",

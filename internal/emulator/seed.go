@@ -55,16 +55,17 @@ func (g *gen) pick(vals []string) string { return vals[g.r.IntN(len(vals))] }
 func (g *gen) digits(n int) string {
 	b := make([]byte, n)
 	for i := range b {
-		b[i] = byte('0' + g.r.IntN(10))
+		b[i] = "0123456789"[g.r.IntN(10)]
 	}
 	return string(b)
 }
 
 func (g *gen) hex(n int) string {
-	b := make([]byte, (n+1)/2)
-	for i := range b {
-		b[i] = byte(g.r.UintN(256))
+	b := make([]byte, (n+1)/2+8)
+	for i := 0; i+8 <= len(b); i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], g.r.Uint64())
 	}
+	b = b[:(n+1)/2]
 	return hex.EncodeToString(b)[:n]
 }
 
@@ -93,23 +94,19 @@ func (g *gen) decimal(maxInt, frac int) string {
 	return s
 }
 
-// times returns the creation times of n rows: strictly increasing, one per
-// step on average, starting at seedEpoch.
-func (g *gen) times(n int, step time.Duration) []time.Time {
-	out := make([]time.Time, n)
+// timeAt returns the creation time of row i: within [i*step, (i+1)*step)
+// after seedEpoch, whole seconds, so that rows are strictly increasing.
+func (g *gen) timeAt(i int, step time.Duration) time.Time {
 	secs := int64(step / time.Second)
-	for i := range out {
-		off := int64(i)*secs + g.r.Int64N(secs)
-		out[i] = seedEpoch.Add(time.Duration(off) * time.Second)
-	}
-	return out
+	off := int64(i)*secs + g.r.Int64N(secs)
+	return seedEpoch.Add(time.Duration(off) * time.Second)
 }
 
 // derivedUUID is a UUID that depends only on the seed and the parts.
 func derivedUUID(seed int64, parts ...string) string {
 	h := sha256.New()
 	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], uint64(seed))
+	binary.BigEndian.PutUint64(b[:], uint64(seed)) //nolint:gosec // Any bit pattern of the seed will do.
 	h.Write(b[:])
 	for _, p := range parts {
 		h.Write([]byte{0})
@@ -178,7 +175,6 @@ func (g *gen) address() *Address {
 // seedFiatAccounts generates n fiat accounts in creation order.
 func seedFiatAccounts(seed int64, n int) []FiatAccount {
 	g := newGen(seed, streamFiatAccounts)
-	ts := g.times(n, time.Minute)
 	identities := make([]string, 8)
 	for i := range identities {
 		identities[i] = g.uuid()
@@ -187,8 +183,8 @@ func seedFiatAccounts(seed int64, n int) []FiatAccount {
 	for i := range out {
 		a := &out[i]
 		a.ID = g.uuid()
-		a.CreatedAt = ts[i]
-		a.UpdatedAt = ts[i].Add(time.Duration(g.intn(3)) * 24 * time.Hour)
+		a.CreatedAt = g.timeAt(i, time.Minute)
+		a.UpdatedAt = a.CreatedAt.Add(time.Duration(g.intn(3)) * 24 * time.Hour)
 		if g.chance(90) {
 			a.RefID = ptr("fiat-account-" + strconv.Itoa(i+1))
 		}
@@ -245,7 +241,6 @@ func seedFiatAccounts(seed int64, n int) []FiatAccount {
 // seedDepositAddresses generates n deposit addresses in creation order.
 func seedDepositAddresses(seed int64, n int, customerID string) []DepositAddress {
 	g := newGen(seed, streamDepositAddresses)
-	ts := g.times(n, time.Minute)
 	profiles := make([]string, 4)
 	for i := range profiles {
 		profiles[i] = g.uuid()
@@ -265,7 +260,7 @@ func seedDepositAddresses(seed int64, n int, customerID string) []DepositAddress
 	for i := range out {
 		d := &out[i]
 		d.ID = g.uuid()
-		d.CreatedAt = ts[i]
+		d.CreatedAt = g.timeAt(i, time.Minute)
 		d.CustomerID = customerID
 		d.ProfileID = profiles[g.intn(len(profiles))]
 		d.AccountID = accounts[g.intn(len(accounts))]
@@ -307,7 +302,6 @@ var (
 // seedRewardClaims generates n reward claims in creation order.
 func seedRewardClaims(seed int64, n int) []RewardClaim {
 	g := newGen(seed, streamRewardClaims)
-	ts := g.times(n, 10*time.Minute)
 	groups := make([]string, 5)
 	for i := range groups {
 		groups[i] = g.uuid()
@@ -320,8 +314,8 @@ func seedRewardClaims(seed int64, n int) []RewardClaim {
 	for i := range out {
 		c := &out[i]
 		c.ID = g.uuid()
-		c.CreatedAt = ts[i]
-		c.UpdatedAt = ts[i]
+		c.CreatedAt = g.timeAt(i, 10*time.Minute)
+		c.UpdatedAt = c.CreatedAt
 		c.PayoutGroupID = groups[g.intn(len(groups))]
 		c.ClaimScheduleID = schedules[g.intn(len(schedules))]
 		ch := claimChains[g.intn(len(claimChains))]
@@ -334,7 +328,7 @@ func seedRewardClaims(seed int64, n int) []RewardClaim {
 		}
 		c.OnchainStatus = g.pick(onchainStatuses)
 		if c.OnchainStatus != "PENDING" {
-			sub := ts[i].Add(time.Duration(1+g.intn(30)) * time.Minute)
+			sub := c.CreatedAt.Add(time.Duration(1+g.intn(30)) * time.Minute)
 			c.SubmittedAt = &sub
 			c.UpdatedAt = sub
 			c.TxHash = ptr("0x" + g.hex(64))
@@ -354,15 +348,14 @@ func seedRewardClaims(seed int64, n int) []RewardClaim {
 // seedConversions generates n stablecoin conversions in creation order.
 func seedConversions(seed int64, n int) []StablecoinConversion {
 	g := newGen(seed, streamConversions)
-	ts := g.times(n, time.Hour)
 	profiles := []string{g.uuid(), g.uuid()}
 	pairs := []struct{ src, dst string }{{"USD", "USDC"}, {"USDC", "USD"}, {"USD", "PYUSD"}, {"PYUSD", "USD"}}
 	out := make([]StablecoinConversion, n)
 	for i := range out {
 		c := &out[i]
 		c.ID = g.uuid()
-		c.CreatedAt = ts[i]
-		c.UpdatedAt = ts[i]
+		c.CreatedAt = g.timeAt(i, time.Hour)
+		c.UpdatedAt = c.CreatedAt
 		c.ProfileID = profiles[g.intn(len(profiles))]
 		p := pairs[g.intn(len(pairs))]
 		c.SourceAsset, c.TargetAsset = p.src, p.dst
@@ -375,12 +368,12 @@ func seedConversions(seed int64, n int) []StablecoinConversion {
 		}
 		switch g.intn(3) {
 		case 0:
-			t := ts[i].Add(time.Duration(1+g.intn(60)) * time.Minute)
+			t := c.CreatedAt.Add(time.Duration(1+g.intn(60)) * time.Minute)
 			c.SettledAt = &t
 			c.UpdatedAt = t
 		case 1:
 			if g.chance(30) {
-				t := ts[i].Add(time.Duration(1+g.intn(60)) * time.Minute)
+				t := c.CreatedAt.Add(time.Duration(1+g.intn(60)) * time.Minute)
 				c.CancelledAt = &t
 				c.UpdatedAt = t
 			}

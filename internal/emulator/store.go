@@ -17,6 +17,8 @@ type store struct {
 	rewardClaims     []RewardClaim
 	conversions      []StablecoinConversion
 	conversionByID   map[string]int
+	// Encoded items of the lists, filled on first use.
+	fiatJSON, addressJSON, claimJSON *jsonCache
 
 	// cursorKey signs page cursors so that only issued cursors are accepted.
 	cursorKey []byte
@@ -66,6 +68,9 @@ func newStore(opts Options) *store {
 	wg.Go(func() { st.rewardClaims = seedRewardClaims(opts.Seed, max(opts.RewardClaims, 0)) })
 	wg.Go(func() { st.conversions = seedConversions(opts.Seed, max(opts.StablecoinConversions, 0)) })
 	wg.Wait()
+	st.fiatJSON = newJSONCache(len(st.fiatAccounts))
+	st.addressJSON = newJSONCache(len(st.depositAddresses))
+	st.claimJSON = newJSONCache(len(st.rewardClaims))
 	st.conversionByID = make(map[string]int, len(st.conversions))
 	for i := range st.conversions {
 		st.conversionByID[st.conversions[i].ID] = i

@@ -1,0 +1,5 @@
+//go:build race
+
+package emulator
+
+const raceEnabled = true

@@ -17,14 +17,58 @@ func TestFaultLatency(t *testing.T) {
 	if d := time.Since(start); d < 80*time.Millisecond {
 		t.Errorf("answered after %v, want at least 80ms", d)
 	}
-	e.s.Faults.SetLatency(0)
-	// The token endpoint is not delayed.
+	// The token endpoint and the admin API are not delayed.
 	e.s.Faults.SetLatency(time.Hour)
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
-	defer cancel()
-	_ = ctx
 	if tok := e.tokenFor(""); tok == "" {
 		t.Fatal("no token")
+	}
+	e.wantStatus(e.call(http.MethodGet, "/admin/faults", "", nil), http.StatusOK)
+}
+
+// A held answer ends when the server closes, so Close does not wait for it.
+func TestFaultHangEndsOnClose(t *testing.T) {
+	s := New(Options{})
+	if err := s.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, s: s}
+	e.token = e.tokenFor("")
+	s.Faults.AcceptThenHang(1, time.Hour)
+	done := make(chan error, 1)
+	go func() {
+		req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, s.BaseURL()+"/transfer/crypto-withdrawals",
+			strings.NewReader(`{"profile_id":"p","destination_address":"a","asset":"BTC","crypto_network":"BITCOIN","amount":"1"}`))
+		if err != nil {
+			done <- err
+			return
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+e.token)
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			_ = resp.Body.Close()
+		}
+		done <- err
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(s.Transfers()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("withdrawal not processed")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	start := time.Now()
+	s.Close()
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("Close took %v", d)
+	}
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("the held request got an answer; want a dropped connection")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("request still held after Close")
 	}
 }
 

@@ -125,8 +125,12 @@
 // Faults switches apply to /v2 requests: latency on every request; the next
 // N requests answer 429 (Retry-After in seconds, 0 when unset) or a 5xx;
 // the next N POSTs are processed and stored, then answered 500
-// (accept-then-fail) or held for a while or until the client goes away
-// (accept-then-hang). An optional path prefix limits all but latency.
+// (accept-then-fail) or held for a while and then answered normally
+// (accept-then-hang). A held or delayed request whose client goes away, or
+// that is still held when the server closes, gets no answer: its connection
+// is dropped. An optional path prefix limits all but latency. Faults are
+// applied before authorization; a POST that fails validation does not use up
+// an accept-then-* switch.
 // The admin API has no authentication and is meant for loopback use:
 //
 //	GET  /admin/faults                      current FaultConfig

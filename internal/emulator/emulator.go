@@ -165,6 +165,7 @@ func (s *Server) Close() {
 		return
 	}
 	s.ws.close()
+	s.data.close()
 	if s.httpSrv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()

@@ -149,13 +149,7 @@ func (s *Server) routeFor(path string) (rt route, id string, ok bool) {
 // serveV2 serves every path under /v2: faults, routing, authorization.
 func (s *Server) serveV2(w http.ResponseWriter, r *http.Request) {
 	if d := s.Faults.latencyFor(); d > 0 {
-		t := time.NewTimer(d)
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			t.Stop()
-			return
-		}
+		s.holdOrAbort(r, d)
 	}
 	if f, ok := s.Faults.takeFailure(r.URL.Path); ok {
 		if f.status == http.StatusTooManyRequests {
@@ -254,15 +248,24 @@ func (s *Server) answerPost(w http.ResponseWriter, r *http.Request, status int, 
 		writeError(w, &apiError{status: http.StatusInternalServerError, body: ErrorBody{Code: "INTERNAL", Message: "internal error"}})
 		return
 	case acceptHang:
-		t := time.NewTimer(hang)
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			t.Stop()
-			return
-		}
+		s.holdOrAbort(r, hang)
 	}
 	writeJSON(w, status, v)
+}
+
+// holdOrAbort waits d. When the client goes away or the server closes
+// first, it aborts the handler so that the connection is dropped without
+// an answer.
+func (s *Server) holdOrAbort(r *http.Request, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.Context().Done():
+		panic(http.ErrAbortHandler)
+	case <-s.data.closing:
+		panic(http.ErrAbortHandler)
+	}
 }
 
 func (s *Server) handleGetInstructions(w http.ResponseWriter, _ *http.Request, id string) {

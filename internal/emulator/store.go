@@ -20,6 +20,10 @@ type store struct {
 	// Encoded items of the lists, filled on first use.
 	fiatJSON, addressJSON, claimJSON *jsonCache
 
+	// closing is closed when the server closes; held answers end then.
+	closing   chan struct{}
+	closeOnce sync.Once
+
 	// cursorKey signs page cursors so that only issued cursors are accepted.
 	cursorKey []byte
 
@@ -58,6 +62,7 @@ func newStore(opts Options) *store {
 		instrByRef:    map[string]*instructionsRecord{},
 		memoIDs:       map[string]bool{},
 		cursorKey:     make([]byte, 32),
+		closing:       make(chan struct{}),
 	}
 	_, _ = rand.Read(st.cursorKey)
 	var wg sync.WaitGroup
@@ -77,6 +82,8 @@ func newStore(opts Options) *store {
 	}
 	return st
 }
+
+func (st *store) close() { st.closeOnce.Do(func() { close(st.closing) }) }
 
 // CustomerID is the customer_id of every object the emulator serves.
 func (s *Server) CustomerID() string { return s.data.customerID }

@@ -69,6 +69,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -117,6 +118,7 @@ type wsConn struct {
 	done chan struct{}
 	once sync.Once
 	drop bool
+	hold *atomic.Bool   // data frames are discarded while set (see ws_faults.go)
 	subs map[wsSub]bool // guarded by wsHub.mu
 }
 
@@ -131,6 +133,9 @@ func (c *wsConn) kill() {
 // enqueue queues f without blocking; a full queue closes the connection.
 // Callers hold wsHub.mu, which keeps frames in order.
 func (c *wsConn) enqueue(f wsFrame) {
+	if f.isData && c.hold != nil && c.hold.Load() {
+		return
+	}
 	select {
 	case <-c.done:
 		return
@@ -153,6 +158,7 @@ type wsHub struct {
 	conns   map[*wsConn]struct{}
 	books   map[string]*orderBook
 	failOps int
+	hold    atomic.Bool // see Server.HoldStreamData
 	started bool
 	closed  bool
 	stop    chan struct{}
@@ -228,6 +234,7 @@ func (h *wsHub) serve(w http.ResponseWriter, r *http.Request) {
 		ws:   ws,
 		send: make(chan wsFrame, wsSendQueue),
 		done: make(chan struct{}),
+		hold: &h.hold,
 		subs: map[wsSub]bool{},
 	}
 	if !h.add(c) {

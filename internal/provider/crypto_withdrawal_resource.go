@@ -1,0 +1,458 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+var (
+	_ resource.Resource               = (*cryptoWithdrawalResource)(nil)
+	_ resource.ResourceWithConfigure  = (*cryptoWithdrawalResource)(nil)
+	_ resource.ResourceWithModifyPlan = (*cryptoWithdrawalResource)(nil)
+)
+
+// NewCryptoWithdrawalResource is the constructor of platform_crypto_withdrawal.
+func NewCryptoWithdrawalResource() resource.Resource {
+	return &cryptoWithdrawalResource{}
+}
+
+// cryptoWithdrawalResource sends one crypto withdrawal when it is created.
+// There is no endpoint to read, change or cancel a withdrawal: Read keeps
+// the state, every argument change is a replacement (a new withdrawal) and
+// Delete only forgets.
+type cryptoWithdrawalResource struct {
+	data *providerData
+}
+
+// cryptoWithdrawalModel is the state of platform_crypto_withdrawal.
+type cryptoWithdrawalModel struct {
+	cryptoWithdrawalArgs
+
+	ID              types.String         `tfsdk:"id"`
+	CustomerID      types.String         `tfsdk:"customer_id"`
+	Fee             types.String         `tfsdk:"fee"`
+	Status          types.String         `tfsdk:"status"`
+	Direction       types.String         `tfsdk:"direction"`
+	Type            types.String         `tfsdk:"type"`
+	CreatedAt       timetypes.RFC3339    `tfsdk:"created_at"`
+	UpdatedAt       timetypes.RFC3339    `tfsdk:"updated_at"`
+	CryptoTxHash    types.String         `tfsdk:"crypto_tx_hash"`
+	CryptoTxIndex   types.String         `tfsdk:"crypto_tx_index"`
+	GroupID         types.String         `tfsdk:"group_id"`
+	FiatAccountID   types.String         `tfsdk:"fiat_account_id"`
+	NotionalValue   types.String         `tfsdk:"notional_value"`
+	SecondaryStatus jsontypes.Normalized `tfsdk:"secondary_status"`
+	StatusDetails   jsontypes.Normalized `tfsdk:"status_details"`
+	AutoConversion  jsontypes.Normalized `tfsdk:"auto_conversion"`
+}
+
+func (r *cryptoWithdrawalResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_crypto_withdrawal"
+}
+
+// newWithdrawalNote ends the description of every argument.
+const newWithdrawalNote = " **Changing it sends a NEW withdrawal**: Terraform plans a replacement, which sends " +
+	"another withdrawal; the one already sent is not reversed."
+
+// withdrawalResourceAttribute renders a withdrawal argument as a resource
+// attribute that forces replacement.
+func withdrawalResourceAttribute(a withdrawalArgument) schema.Attribute {
+	desc := a.description + newWithdrawalNote
+	switch a.kind {
+	case withdrawalArgStringMap:
+		return schema.MapAttribute{
+			MarkdownDescription: desc,
+			ElementType:         types.StringType,
+			Required:            a.required,
+			Optional:            !a.required,
+			Validators:          a.mapValidators,
+			PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+		}
+	case withdrawalArgJSON:
+		return schema.StringAttribute{
+			MarkdownDescription: desc,
+			CustomType:          jsontypes.NormalizedType{},
+			Required:            a.required,
+			Optional:            !a.required,
+			Validators:          append([]validator.String{jsonObjectValidator{}}, a.stringValidators...),
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		}
+	default:
+		return schema.StringAttribute{
+			MarkdownDescription: desc,
+			Required:            a.required,
+			Optional:            !a.required,
+			Computed:            a.computedWhenUnset,
+			Validators:          a.stringValidators,
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		}
+	}
+}
+
+func (r *cryptoWithdrawalResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attrs := map[string]schema.Attribute{}
+	for _, a := range withdrawalArguments() {
+		attrs[a.name] = withdrawalResourceAttribute(a)
+	}
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{MarkdownDescription: desc, Computed: true}
+	}
+	attrs["id"] = schema.StringAttribute{
+		MarkdownDescription: "Identifier of the transfer the withdrawal created.",
+		Computed:            true,
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+	attrs["customer_id"] = str("Customer the transfer belongs to.")
+	attrs["fee"] = str("Fee paid, as a decimal string.")
+	attrs["status"] = str("Status of the transfer when it was created: `PENDING`, `COMPLETED` or `FAILED`. " +
+		"The service has no endpoint to read a withdrawal again, so this is not refreshed.")
+	attrs["direction"] = str("Direction of the balance change: `DEBIT` for a withdrawal.")
+	attrs["type"] = str("Type of the transfer: `CRYPTO_WITHDRAWAL`.")
+	attrs["created_at"] = schema.StringAttribute{
+		MarkdownDescription: "Creation time of the transfer record (RFC 3339).",
+		CustomType:          timetypes.RFC3339Type{}, Computed: true,
+	}
+	attrs["updated_at"] = schema.StringAttribute{
+		MarkdownDescription: "Time of the most recent update of the transfer record when it was created (RFC 3339).",
+		CustomType:          timetypes.RFC3339Type{}, Computed: true,
+	}
+	attrs["crypto_tx_hash"] = str("On-chain transaction hash; null until the service gives it.")
+	attrs["crypto_tx_index"] = str("Output index or output address; null until the service gives it.")
+	attrs["group_id"] = str("Group linking both sides of an internal transfer; null when the service gives none.")
+	attrs["fiat_account_id"] = str("Fiat account of a fiat withdrawal; null for crypto withdrawals.")
+	attrs["notional_value"] = str("USD value of amount plus fee at transfer time; null when the service gives none.")
+	jsonAttr := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{
+			MarkdownDescription: desc + " JSON object (read it with `jsondecode()`); null when the service gives none.",
+			CustomType:          jsontypes.NormalizedType{}, Computed: true,
+		}
+	}
+	attrs["secondary_status"] = jsonAttr("More granular explanation of the status.")
+	attrs["status_details"] = jsonAttr("Why the transfer is in its state, for specific error conditions.")
+	attrs["auto_conversion"] = jsonAttr("Auto-conversion details of the withdrawal.")
+
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Sends one crypto withdrawal (`POST /transfer/crypto-withdrawals`) when it is created.\n\n" +
+			"!> **Every change of an argument sends a NEW withdrawal.** The service has no endpoint to change or " +
+			"cancel a withdrawal, so Terraform replaces the resource, which sends another withdrawal; the one " +
+			"already sent stays sent. Destroying the resource only removes it from the Terraform state: a " +
+			"withdrawal cannot be reversed.\n\n" +
+			"Each withdrawal carries a `ref_id`, the service's replay protection: generated (a UUID) when not " +
+			"configured, sent with the request and with every retry of it, and recorded in state. If the " +
+			"service does not confirm the withdrawal (a timeout, or server errors until the retries run out), " +
+			"apply fails and says so; applying the same configuration again retries with the same `ref_id`, " +
+			"so the withdrawal is never made twice. A `ref_id` the service already knows from another " +
+			"withdrawal is reported as an error, and nothing is sent.\n\n" +
+			"The service has no endpoint to read a withdrawal back: the attributes describe the transfer as " +
+			"the service answered when it was created, and import is not supported.",
+		Attributes: attrs,
+	}
+}
+
+func (r *cryptoWithdrawalResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+// withdrawalDigest is the digest of the request of args without its ref_id,
+// under which unconfirmed withdrawals are remembered.
+func withdrawalDigest(ctx context.Context, args cryptoWithdrawalArgs) string {
+	req, diags := args.request(ctx, "")
+	if diags.HasError() {
+		return ""
+	}
+	return requestDigest("crypto_withdrawal", req)
+}
+
+func (r *cryptoWithdrawalResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	switch {
+	case req.Plan.Raw.IsNull():
+		if !req.State.Raw.IsNull() {
+			resp.Diagnostics.AddWarning("Destroying a crypto withdrawal does not reverse it",
+				"Destroy only removes the withdrawal from the Terraform state; the service has no endpoint to "+
+					"cancel or reverse a withdrawal, and no API call is made.")
+		}
+	case req.State.Raw.IsNull():
+		// A new withdrawal: created, replacing another one, or retrying a
+		// create whose outcome is unknown (a tainted object is planned with
+		// a null prior state).
+		r.planRetriedRefID(ctx, req, resp)
+	case !req.Plan.Raw.Equal(req.State.Raw):
+		var state cryptoWithdrawalModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		resp.Diagnostics.AddWarning("Changing a crypto withdrawal sends a NEW withdrawal",
+			fmt.Sprintf("The arguments of the withdrawal %s (ref_id %s) changed. The service cannot change a "+
+				"withdrawal, so Terraform plans a replacement: applying sends a new withdrawal, and the one "+
+				"already sent is not reversed. If that is not what you want, restore the previous arguments.",
+				state.ID.ValueString(), state.RefID.ValueString()))
+	}
+}
+
+// planRetriedRefID plans the ref_id of an earlier create whose outcome is
+// unknown when the new withdrawal is the same request and its ref_id is not
+// configured.
+func (r *cryptoWithdrawalResource) planRetriedRefID(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if r.data == nil || !req.Config.Raw.IsFullyKnown() {
+		return
+	}
+	var plan cryptoWithdrawalModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !plan.RefID.IsUnknown() {
+		return
+	}
+	refID, ok := r.data.unconfirmed.lookup(withdrawalDigest(ctx, plan.cryptoWithdrawalArgs))
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("ref_id"), refID)...)
+	resp.Diagnostics.AddWarning("Retrying a crypto withdrawal with the same ref_id",
+		fmt.Sprintf("An earlier create of this withdrawal with ref_id %s ended without confirmation from the "+
+			"service. Applying sends the same request with the same ref_id %s: if the service processed the "+
+			"earlier attempt, it answers with that withdrawal instead of sending a second one.", refID, refID))
+}
+
+func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if r.data == nil {
+		notConfigured(&resp.Diagnostics)
+		return
+	}
+	var plan cryptoWithdrawalModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	refID := knownString(plan.RefID)
+	if refID == "" {
+		refID = r.data.newID()
+	}
+	body, diags := plan.request(ctx, refID)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	tflog.Info(ctx, "sending crypto withdrawal", map[string]any{
+		"ref_id": refID, "asset": body.Asset, "crypto_network": body.CryptoNetwork,
+		"amount": body.Amount, "total": body.Total,
+	})
+	t, err := r.data.client.CreateCryptoWithdrawal(ctx, body)
+	plan.RefID = types.StringValue(refID)
+	if err != nil {
+		if createOutcomeUnknown(err, client.PathCryptoWithdrawals) {
+			// Record what was sent; Terraform keeps it (tainted), and the
+			// next apply retries it with the same ref_id.
+			plan.clearUnknown()
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			resp.Diagnostics.AddError("Outcome of crypto withdrawal unknown",
+				fmt.Sprintf("The withdrawal with ref_id %s was sent, but the service did not confirm it: %s.\n\n"+
+					"It may or may not have been processed. Applying again without changing its arguments "+
+					"retries it with the same ref_id %s; if the service processed this attempt, it answers with "+
+					"that withdrawal instead of sending a second one. To keep that guarantee even if you must "+
+					"change the configuration, set ref_id = %q in it first.", refID, err, refID, refID))
+			return
+		}
+		summary, detail := withdrawalRefusal(err, refID)
+		resp.Diagnostics.AddError(summary, detail)
+		return
+	}
+	resp.Diagnostics.Append(plan.fromTransfer(t)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	tflog.Info(ctx, "crypto withdrawal sent", map[string]any{"ref_id": refID, "id": t.ID, "status": t.Status})
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// createOutcomeUnknown reports whether a create that failed with err may
+// nevertheless have been processed by the service: every failure except an
+// answer of the service that refuses the request (a 4xx, or a failed token
+// request, which means the request was never sent).
+func createOutcomeUnknown(err error, opPath string) bool {
+	var ae *client.APIError
+	if !errors.As(err, &ae) {
+		return true
+	}
+	if ae.Path != opPath {
+		// The token request failed: the create was never sent.
+		return false
+	}
+	return ae.Status < 400 || ae.Status >= 500
+}
+
+// withdrawalRefusal is the diagnostic of a withdrawal the service refused.
+func withdrawalRefusal(err error, refID string) (summary, detail string) {
+	switch {
+	case errors.Is(err, client.ErrConflict):
+		return "Crypto withdrawal already sent, not sent again",
+			fmt.Sprintf("The service reports that ref_id %s is already used by another withdrawal: %s.\n\n"+
+				"The provider did not send this withdrawal again. If the withdrawal already made with this ref_id "+
+				"is the one you want, nothing else is needed (the service has no endpoint to read it into the "+
+				"state). To send a new, different withdrawal, give it another ref_id, or leave ref_id unset to have "+
+				"one generated.", refID, err)
+	case errors.Is(err, client.ErrValidation):
+		return "Crypto withdrawal rejected",
+			fmt.Sprintf("The service rejected the withdrawal with ref_id %s, so nothing was sent: %s.\n\n"+
+				"Correct the arguments the answer names and apply again.", refID, err)
+	case errors.Is(err, client.ErrForbidden):
+		return "Not allowed to send crypto withdrawals",
+			fmt.Sprintf("The service refused the withdrawal with ref_id %s, so nothing was sent: %s.\n\n"+
+				"The client credentials need the OAuth scope %s. Ask for it to be granted, or check the "+
+				"provider's scopes argument.", refID, err, client.ScopeWriteCryptoWithdrawal)
+	case errors.Is(err, client.ErrUnauthorized):
+		return "Authentication failed",
+			fmt.Sprintf("The withdrawal with ref_id %s was not sent: %s.\n\nCheck the provider's client_id and "+
+				"client_secret.", refID, err)
+	case errors.Is(err, client.ErrRateLimited):
+		return "Crypto withdrawal rate limited",
+			fmt.Sprintf("The service kept answering 429 Too Many Requests, so the withdrawal with ref_id %s was "+
+				"not processed: %s.\n\nApply again later.", refID, err)
+	default:
+		return "Crypto withdrawal failed",
+			fmt.Sprintf("The service refused the withdrawal with ref_id %s, so nothing was sent: %s.", refID, err)
+	}
+}
+
+// jsonValue is raw as a normalized JSON value, null when it is absent.
+func jsonValue(raw json.RawMessage) jsontypes.Normalized {
+	if len(raw) == 0 || string(raw) == "null" {
+		return jsontypes.NewNormalizedNull()
+	}
+	return jsontypes.NewNormalizedValue(string(raw))
+}
+
+// rfc3339OrNull is t as an RFC 3339 value, null when t is zero.
+func rfc3339OrNull(t time.Time) timetypes.RFC3339 {
+	if t.IsZero() {
+		return timetypes.NewRFC3339Null()
+	}
+	return timetypes.NewRFC3339TimeValue(t)
+}
+
+// keepOr is v when it is known and not null, otherwise answered.
+func keepOr(v, answered types.String) types.String {
+	if v.IsNull() || v.IsUnknown() {
+		return answered
+	}
+	return v
+}
+
+// fromTransfer sets the computed attributes of m from the service's answer.
+// Configured arguments keep their configured values; arguments the
+// configuration left unset take the answered ones.
+func (m *cryptoWithdrawalModel) fromTransfer(t *client.Transfer) diag.Diagnostics {
+	var diags diag.Diagnostics
+	m.ID = types.StringValue(t.ID)
+	m.CustomerID = nonEmptyValue(t.CustomerID)
+	m.Amount = keepOr(m.Amount, nonEmptyValue(t.Amount))
+	m.Total = keepOr(m.Total, nonEmptyValue(t.Total))
+	m.IdentityID = keepOr(m.IdentityID, nonEmptyString(t.IdentityID))
+	m.AccountID = keepOr(m.AccountID, nonEmptyString(t.AccountID))
+	m.BalanceAsset = keepOr(m.BalanceAsset, nonEmptyString(t.BalanceAsset))
+	m.Fee = nonEmptyValue(t.Fee)
+	m.Status = nonEmptyValue(t.Status)
+	m.Direction = nonEmptyValue(t.Direction)
+	m.Type = nonEmptyValue(t.Type)
+	m.CreatedAt = rfc3339OrNull(t.CreatedAt)
+	m.UpdatedAt = rfc3339OrNull(t.UpdatedAt)
+	m.CryptoTxHash = nonEmptyString(t.CryptoTxHash)
+	m.CryptoTxIndex = nonEmptyString(t.CryptoTxIndex)
+	m.GroupID = nonEmptyString(t.GroupID)
+	m.FiatAccountID = nonEmptyString(t.FiatAccountID)
+	m.NotionalValue = nonEmptyString(t.NotionalValue)
+	m.SecondaryStatus = jsonValue(t.SecondaryStatus)
+	m.StatusDetails = jsonValue(t.StatusDetails)
+	m.AutoConversion = jsonValue(t.AutoConversion)
+	return diags
+}
+
+// clearUnknown turns every unknown value of m into null, for the state of
+// a withdrawal whose outcome is unknown.
+func (m *cryptoWithdrawalModel) clearUnknown() {
+	for _, s := range []*types.String{
+		&m.Amount, &m.Total, &m.RefID, &m.IdentityID, &m.AccountID, &m.BalanceAsset,
+		&m.ID, &m.CustomerID, &m.Fee, &m.Status, &m.Direction, &m.Type,
+		&m.CryptoTxHash, &m.CryptoTxIndex, &m.GroupID, &m.FiatAccountID, &m.NotionalValue,
+	} {
+		if s.IsUnknown() {
+			*s = types.StringNull()
+		}
+	}
+	for _, j := range []*jsontypes.Normalized{&m.SecondaryStatus, &m.StatusDetails, &m.AutoConversion} {
+		if j.IsUnknown() {
+			*j = jsontypes.NewNormalizedNull()
+		}
+	}
+	for _, t := range []*timetypes.RFC3339{&m.CreatedAt, &m.UpdatedAt} {
+		if t.IsUnknown() {
+			*t = timetypes.NewRFC3339Null()
+		}
+	}
+}
+
+func (r *cryptoWithdrawalResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	// There is no endpoint to read a withdrawal: the state stays as it is.
+	var state cryptoWithdrawalModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !state.ID.IsNull() {
+		return
+	}
+	// A create whose outcome is unknown (Terraform holds it tainted).
+	if r.data != nil {
+		r.data.unconfirmed.remember(withdrawalDigest(ctx, state.cryptoWithdrawalArgs), state.RefID.ValueString())
+	}
+	resp.Diagnostics.AddWarning("Crypto withdrawal not confirmed",
+		fmt.Sprintf("The last create of this withdrawal (ref_id %s) ended without confirmation from the service; "+
+			"it may or may not have been processed. Terraform plans to create it again. With unchanged arguments "+
+			"the retry uses the same ref_id %s, so the service does not send it twice; with changed arguments it "+
+			"is a new withdrawal with a new ref_id.", state.RefID.ValueString(), state.RefID.ValueString()))
+}
+
+func (r *cryptoWithdrawalResource) Update(_ context.Context, _ resource.UpdateRequest, resp *resource.UpdateResponse) {
+	// Every argument forces a replacement, so Terraform never plans an update.
+	resp.Diagnostics.AddError("Crypto withdrawals cannot be updated",
+		"Every change of a platform_crypto_withdrawal is a replacement; an in-place update was planned, which is "+
+			"a bug in the provider. Nothing was sent. Please report it.")
+}
+
+func (r *cryptoWithdrawalResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state cryptoWithdrawalModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if state.ID.IsNull() {
+		// Deleting a tainted, unconfirmed withdrawal before its retry: keep
+		// its ref_id for the create that follows in this apply.
+		if r.data != nil {
+			r.data.unconfirmed.remember(withdrawalDigest(ctx, state.cryptoWithdrawalArgs), state.RefID.ValueString())
+		}
+		resp.Diagnostics.AddWarning("Unconfirmed crypto withdrawal removed from state",
+			fmt.Sprintf("The withdrawal with ref_id %s was never confirmed by the service; it was removed from the "+
+				"Terraform state without any API call. If the service did process it, it cannot be reversed.",
+				state.RefID.ValueString()))
+		return
+	}
+	resp.Diagnostics.AddWarning("Crypto withdrawal removed from state only",
+		fmt.Sprintf("The withdrawal %s (ref_id %s) was removed from the Terraform state. No API call was made: "+
+			"a withdrawal cannot be cancelled or reversed, and it stays sent.",
+			state.ID.ValueString(), state.RefID.ValueString()))
+}

@@ -1,0 +1,214 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+// This file holds what describes the arguments of a crypto withdrawal
+// independently of the kind of schema that carries them: their names,
+// descriptions and plan-time validators, the model of the arguments and
+// their conversion to a client request. The platform_crypto_withdrawal
+// resource renders them as resource attributes; an action that sends a
+// withdrawal can render the same list as action attributes.
+
+// withdrawalArgKind is the type of a withdrawal argument.
+type withdrawalArgKind int
+
+const (
+	withdrawalArgString withdrawalArgKind = iota
+	withdrawalArgStringMap
+	withdrawalArgJSON
+)
+
+// withdrawalArgument describes one argument of Create Crypto Withdrawal.
+type withdrawalArgument struct {
+	name        string
+	description string
+	required    bool
+	kind        withdrawalArgKind
+	// computedWhenUnset: a resource records the value the service answered
+	// when the configuration leaves the argument unset.
+	computedWhenUnset bool
+	stringValidators  []validator.String
+	mapValidators     []validator.Map
+}
+
+// decimalValidator checks amounts against the spec's decimal pattern.
+func decimalValidator() validator.String {
+	return stringvalidator.RegexMatches(regexp.MustCompile(client.DecimalPattern),
+		"must be a decimal number written with digits and at most one dot, such as `0.5` "+
+			"(pattern `"+client.DecimalPattern+"`)")
+}
+
+// metadataValidators enforce the spec's limits on metadata: at most
+// client.MaxMetadataPairs pairs, keys and values of at most
+// client.MaxMetadataLength characters.
+func metadataValidators() []validator.Map {
+	return []validator.Map{
+		mapvalidator.SizeAtMost(client.MaxMetadataPairs),
+		mapvalidator.KeysAre(stringvalidator.LengthAtMost(client.MaxMetadataLength)),
+		mapvalidator.ValueStringsAre(stringvalidator.LengthAtMost(client.MaxMetadataLength)),
+	}
+}
+
+// metadataDescription is the description of a metadata argument.
+func metadataDescription(what string) string {
+	return fmt.Sprintf("Client-specified key/value pairs attached to %s: at most %d pairs, each key and "+
+		"value at most %d characters.", what, client.MaxMetadataPairs, client.MaxMetadataLength)
+}
+
+// enumDescription lists the allowed values of an enum as Markdown code.
+func enumDescription(vals []string) string {
+	quoted := make([]string, len(vals))
+	for i, v := range vals {
+		quoted[i] = "`" + v + "`"
+	}
+	return strings.Join(quoted, ", ")
+}
+
+// withdrawalArguments lists every argument of a crypto withdrawal, in the
+// order of the spec's request table.
+func withdrawalArguments() []withdrawalArgument {
+	nonEmpty := stringvalidator.LengthAtLeast(1)
+	return []withdrawalArgument{
+		{name: "profile_id", required: true, description: "Profile to withdraw from.",
+			stringValidators: []validator.String{nonEmpty}},
+		{name: "destination_address", required: true, description: "Crypto address the withdrawal is sent to.",
+			stringValidators: []validator.String{nonEmpty}},
+		{name: "asset", required: true, description: "Asset to withdraw, for example `BTC`.",
+			stringValidators: []validator.String{nonEmpty}},
+		{name: "crypto_network", required: true,
+			description:      "Network to send the withdrawal on: one of " + enumDescription(client.CryptoNetworks) + ".",
+			stringValidators: []validator.String{stringvalidator.OneOf(client.CryptoNetworks...)}},
+		{name: "amount", computedWhenUnset: true,
+			description: "Amount to send, as a decimal string. Exactly one of `amount` and `total` must be set; " +
+				"when `total` is set, `amount` is computed (total minus fee).",
+			stringValidators: []validator.String{
+				decimalValidator(),
+				stringvalidator.ExactlyOneOf(path.MatchRoot("amount"), path.MatchRoot("total")),
+			}},
+		{name: "total", computedWhenUnset: true,
+			description: "Total to debit, fee included, as a decimal string. Exactly one of `amount` and `total` " +
+				"must be set; when `amount` is set, `total` is computed (amount plus fee).",
+			stringValidators: []validator.String{decimalValidator()}},
+		{name: "ref_id", computedWhenUnset: true,
+			description: "Client-specified id that protects the withdrawal against replays: the service " +
+				"never sends two withdrawals with the same `ref_id`. When unset, the provider generates a UUID, " +
+				"sends it with the request and with every retry of it, and records it.",
+			stringValidators: []validator.String{nonEmpty}},
+		{name: "identity_id", computedWhenUnset: true, description: "Identity of the user making the withdrawal.",
+			stringValidators: []validator.String{nonEmpty}},
+		{name: "account_id", computedWhenUnset: true, description: "Account associated with that identity.",
+			stringValidators: []validator.String{nonEmpty}},
+		{name: "balance_asset", computedWhenUnset: true,
+			description:      "Asset balance to debit, for withdrawals of the service-issued USD stablecoin.",
+			stringValidators: []validator.String{nonEmpty}},
+		{name: "metadata", kind: withdrawalArgStringMap, description: metadataDescription("the withdrawal"),
+			mapValidators: metadataValidators()},
+		{name: "fee_id", description: "Id of a guaranteed fee.",
+			stringValidators: []validator.String{nonEmpty}},
+		{name: "beneficiary", kind: withdrawalArgJSON,
+			description: "Beneficiary of the withdrawal, as a JSON object (for example written with " +
+				"`jsonencode({...})`). It is sent as given."},
+		{name: "memo", description: "Memo included with the withdrawal."},
+	}
+}
+
+// cryptoWithdrawalArgs are the arguments of a crypto withdrawal.
+type cryptoWithdrawalArgs struct {
+	ProfileID          types.String         `tfsdk:"profile_id"`
+	DestinationAddress types.String         `tfsdk:"destination_address"`
+	Asset              types.String         `tfsdk:"asset"`
+	CryptoNetwork      types.String         `tfsdk:"crypto_network"`
+	Amount             types.String         `tfsdk:"amount"`
+	Total              types.String         `tfsdk:"total"`
+	RefID              types.String         `tfsdk:"ref_id"`
+	IdentityID         types.String         `tfsdk:"identity_id"`
+	AccountID          types.String         `tfsdk:"account_id"`
+	BalanceAsset       types.String         `tfsdk:"balance_asset"`
+	Metadata           types.Map            `tfsdk:"metadata"`
+	FeeID              types.String         `tfsdk:"fee_id"`
+	Beneficiary        jsontypes.Normalized `tfsdk:"beneficiary"`
+	Memo               types.String         `tfsdk:"memo"`
+}
+
+// knownString is the value of s, or "" when it is null or unknown.
+func knownString(s types.String) string {
+	if s.IsNull() || s.IsUnknown() {
+		return ""
+	}
+	return s.ValueString()
+}
+
+// request builds the client request of the arguments with the given ref_id
+// (which overrides a.RefID). Unknown values are left out.
+func (a cryptoWithdrawalArgs) request(ctx context.Context, refID string) (client.CryptoWithdrawalRequest, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	req := client.CryptoWithdrawalRequest{
+		ProfileID:          knownString(a.ProfileID),
+		DestinationAddress: knownString(a.DestinationAddress),
+		Asset:              knownString(a.Asset),
+		CryptoNetwork:      knownString(a.CryptoNetwork),
+		RefID:              refID,
+		IdentityID:         knownString(a.IdentityID),
+		AccountID:          knownString(a.AccountID),
+		BalanceAsset:       knownString(a.BalanceAsset),
+		FeeID:              knownString(a.FeeID),
+		Amount:             knownString(a.Amount),
+		Total:              knownString(a.Total),
+		Memo:               knownString(a.Memo),
+	}
+	if !a.Metadata.IsNull() && !a.Metadata.IsUnknown() {
+		req.Metadata = map[string]string{}
+		diags.Append(a.Metadata.ElementsAs(ctx, &req.Metadata, false)...)
+	}
+	if !a.Beneficiary.IsNull() && !a.Beneficiary.IsUnknown() {
+		req.Beneficiary = json.RawMessage(a.Beneficiary.ValueString())
+	}
+	return req, diags
+}
+
+// jsonObjectValidator checks that a JSON string holds an object.
+type jsonObjectValidator struct{}
+
+var _ validator.String = jsonObjectValidator{}
+
+func (jsonObjectValidator) Description(context.Context) string {
+	return "must be a JSON object, such as `jsonencode({ name = \"...\" })`"
+}
+
+func (v jsonObjectValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v jsonObjectValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(req.ConfigValue.ValueString()), &obj); err != nil || obj == nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid JSON object",
+			fmt.Sprintf("%s %s; got %q.", req.Path, v.Description(ctx), truncateForMessage(req.ConfigValue.ValueString(), 80)))
+	}
+}
+
+// truncateForMessage caps s at n runes for an error message.
+func truncateForMessage(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

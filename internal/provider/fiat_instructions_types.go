@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"encoding/json"
 	"sort"
 
@@ -388,42 +387,46 @@ func inferRoutingNumberType(n *client.FiatNetworkInstructions) types.String {
 	return types.StringNull()
 }
 
-// fromAPI sets every attribute of m from f. Arguments the response does not
-// carry (fiat_network, routing_number_type for other networks than WIRE)
-// keep their value in m when they have one, and are inferred from the
-// instructions otherwise. An empty metadata map in m stays empty when the
-// service reports no metadata.
-func (m *fiatDepositInstructionsModel) fromAPI(_ context.Context, f *client.FiatDepositInstructions) diag.Diagnostics {
+// fromAPI sets the attributes of m from f.
+//
+// Computed attributes always take the answered values. Arguments take them
+// too, except that an argument the answer does not carry keeps its value in
+// m (null when it was unknown), and, when keepKnownArgs is set (after a
+// create or update), an argument with a known value in m keeps it, so that
+// the state holds exactly what was configured. fiat_network is not part of
+// the answer: when m has none, it is inferred from the instructions (WIRE
+// is the only shape the API documents).
+func (m *fiatDepositInstructionsModel) fromAPI(f *client.FiatDepositInstructions, keepKnownArgs bool) diag.Diagnostics {
 	var diags diag.Diagnostics
+	arg := func(cur *types.String, answered types.String) {
+		switch {
+		case keepKnownArgs && !cur.IsNull() && !cur.IsUnknown():
+		case !answered.IsNull():
+			*cur = answered
+		case cur.IsUnknown():
+			*cur = types.StringNull()
+		}
+	}
 	m.ID = types.StringValue(f.ID)
-	m.ProfileID = nonEmptyValue(f.ProfileID)
+	arg(&m.ProfileID, nonEmptyValue(f.ProfileID))
 	if m.FiatNetwork.IsNull() || m.FiatNetwork.IsUnknown() {
 		m.FiatNetwork = inferFiatNetwork(f.FiatNetworkInstructions)
 	}
-	if f.RefID != nil && *f.RefID != "" {
-		m.RefID = types.StringValue(*f.RefID)
-	} else if m.RefID.IsUnknown() {
-		m.RefID = types.StringNull()
-	}
-	m.IdentityID = nonEmptyValue(f.IdentityID)
-	m.AccountID = nonEmptyString(f.AccountID)
-	if rt := inferRoutingNumberType(f.FiatNetworkInstructions); !rt.IsNull() {
-		m.RoutingNumberType = rt
-	} else if m.RoutingNumberType.IsUnknown() {
-		m.RoutingNumberType = types.StringNull()
-	}
-	keepEmpty := len(f.Metadata) == 0 && !m.Metadata.IsNull() && !m.Metadata.IsUnknown() && len(m.Metadata.Elements()) == 0
-	if !keepEmpty {
+	arg(&m.RefID, nonEmptyString(f.RefID))
+	arg(&m.IdentityID, nonEmptyValue(f.IdentityID))
+	arg(&m.AccountID, nonEmptyString(f.AccountID))
+	arg(&m.RoutingNumberType, inferRoutingNumberType(f.FiatNetworkInstructions))
+	switch {
+	case keepKnownArgs && !m.Metadata.IsNull() && !m.Metadata.IsUnknown():
+	case len(f.Metadata) > 0:
 		m.Metadata = stringMapOrNull(f.Metadata)
+	case m.Metadata.IsUnknown():
+		m.Metadata = types.MapNull(types.StringType)
 	}
 	m.Status = nonEmptyValue(f.Status)
 	m.MemoID = nonEmptyValue(f.MemoID)
 	m.CustomerID = nonEmptyString(f.CustomerID)
-	if f.CreatedAt.IsZero() {
-		m.CreatedAt = timetypes.NewRFC3339Null()
-	} else {
-		m.CreatedAt = timetypes.NewRFC3339TimeValue(f.CreatedAt)
-	}
+	m.CreatedAt = rfc3339OrNull(f.CreatedAt)
 	owner := f.FiatAccountOwner
 	if owner == nil && f.FiatNetworkInstructions != nil {
 		owner = f.FiatNetworkInstructions.FiatAccountOwner

@@ -1,0 +1,122 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = (*fiatDepositInstructionsDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*fiatDepositInstructionsDataSource)(nil)
+)
+
+// NewFiatDepositInstructionsDataSource is the constructor of the
+// platform_fiat_deposit_instructions data source.
+func NewFiatDepositInstructionsDataSource() datasource.DataSource {
+	return &fiatDepositInstructionsDataSource{}
+}
+
+// fiatDepositInstructionsDataSource reads one set of fiat deposit
+// instructions by id.
+type fiatDepositInstructionsDataSource struct {
+	data *providerData
+}
+
+func (d *fiatDepositInstructionsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_fiat_deposit_instructions"
+}
+
+func (d *fiatDepositInstructionsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{MarkdownDescription: desc, Computed: true}
+	}
+	attrs := map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			MarkdownDescription: "Identifier of the instructions to read.",
+			Required:            true,
+			Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+		"profile_id": str("Profile the deposits are credited to."),
+		"fiat_network": str("Fiat network of the instructions. The answer of the service does not name it: " +
+			"it is `WIRE` when the instructions hold `wire` details, null otherwise."),
+		"ref_id":              str("Client id given when the instructions were created; null when none was."),
+		"identity_id":         str("Identity of the depositing user."),
+		"account_id":          str("Account associated with the identity; null when the service gives none."),
+		"routing_number_type": str("Kind of routing number of `WIRE` instructions (`ABA` or `SWIFT`); null for other networks."),
+		"metadata": schema.MapAttribute{
+			MarkdownDescription: "Client-specified metadata; null when there is none.",
+			ElementType:         types.StringType,
+			Computed:            true,
+		},
+		"status":      str(fdiStatusDescription),
+		"memo_id":     str(fdiMemoIDDescription),
+		"customer_id": str(fdiCustomerIDDescription),
+		"created_at": schema.StringAttribute{
+			MarkdownDescription: fdiCreatedAtDescription,
+			CustomType:          timetypes.RFC3339Type{},
+			Computed:            true,
+		},
+	}
+	for name, a := range fiatDepositInstructionsComputed() {
+		attrs[name] = a.dataSourceAttribute()
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Reads one set of fiat deposit instructions by id " +
+			"(`GET /transfer/fiat-deposit-instructions/{id}`), for example instructions created outside this " +
+			"configuration. Needs the OAuth scope `" + client.ScopeReadFiatDepositInstr + "`.",
+		Attributes: attrs,
+	}
+}
+
+func (d *fiatDepositInstructionsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *fiatDepositInstructionsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	if d.data == nil {
+		notConfigured(&resp.Diagnostics)
+		return
+	}
+	var id types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("id"), &id)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	f, err := d.data.client.GetFiatDepositInstructions(ctx, id.ValueString())
+	if errors.Is(err, client.ErrNotFound) {
+		resp.Diagnostics.AddAttributeError(path.Root("id"), "Fiat deposit instructions not found",
+			fmt.Sprintf("The service has no fiat deposit instructions with id %q: %s.\n\nCheck the id, and that the "+
+				"client credentials belong to the customer that created them.", id.ValueString(), err))
+		return
+	}
+	if err != nil {
+		summary, detail := readInstructionsError(err, id.ValueString())
+		resp.Diagnostics.AddError(summary, detail)
+		return
+	}
+	m := fiatDepositInstructionsModel{
+		ProfileID:         types.StringNull(),
+		FiatNetwork:       types.StringNull(),
+		RefID:             types.StringNull(),
+		IdentityID:        types.StringNull(),
+		AccountID:         types.StringNull(),
+		RoutingNumberType: types.StringNull(),
+		Metadata:          types.MapNull(types.StringType),
+	}
+	resp.Diagnostics.Append(m.fromAPI(f, false)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

@@ -394,15 +394,21 @@ func (e *tokenEntry) lock(ctx context.Context) error {
 
 func (e *tokenEntry) unlock() { <-e.sem }
 
-// entry returns the cache entry for scope, creating it on first use.
+// entry returns the cache entry of an operation's scope: the pinned scope
+// set when Config.Scopes is set, otherwise exactly scope.
 func (c *Client) entry(scope string) (*tokenEntry, error) {
-	scopes := c.pinned
-	if len(scopes) == 0 {
-		if strings.TrimSpace(scope) == "" {
-			return nil, errors.New("access token: no scope given")
-		}
-		scopes = []string{scope}
+	if len(c.pinned) > 0 {
+		return c.entryFor(c.pinned), nil
 	}
+	if strings.TrimSpace(scope) == "" {
+		return nil, errors.New("access token: no scope given")
+	}
+	return c.entryFor([]string{scope}), nil
+}
+
+// entryFor returns the cache entry of exactly the scope set scopes (keyed by
+// the space-joined scope string), creating it on first use.
+func (c *Client) entryFor(scopes []string) *tokenEntry {
 	key := strings.Join(scopes, " ")
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -415,29 +421,40 @@ func (c *Client) entry(scope string) (*tokenEntry, error) {
 				ClientID:     c.clientID,
 				ClientSecret: c.secret,
 				TokenURL:     c.tokenURL,
-				Scopes:       scopes,
+				Scopes:       append([]string(nil), scopes...),
 				AuthStyle:    oauth2.AuthStyleInParams,
 			},
 		}
 		c.tokens[key] = e
 	}
-	return e, nil
+	return e
 }
 
-// token returns a valid token for scope, requesting one when none is cached
-// or the cached one is about to expire. The token request runs with the
-// caller's context (cancellation and logging) through the logging transport.
+// token returns a valid token for an operation's scope.
 func (c *Client) token(ctx context.Context, scope string) (*oauth2.Token, *tokenEntry, error) {
 	e, err := c.entry(scope)
 	if err != nil {
 		return nil, nil, err
 	}
+	tok, err := c.entryToken(ctx, e, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return tok, e, nil
+}
+
+// entryToken returns the token cached in e when it stays valid for at least
+// minValidity (and beyond the oauth2 package's own expiry margin), and
+// otherwise requests a new one. Concurrent callers wait for a single token
+// request. The request runs with the caller's context (cancellation and
+// logging) through the logging transport.
+func (c *Client) entryToken(ctx context.Context, e *tokenEntry, minValidity time.Duration) (*oauth2.Token, error) {
 	if err := e.lock(ctx); err != nil {
-		return nil, nil, fmt.Errorf("waiting for an access token for scope %q: %w", e.scope, err)
+		return nil, fmt.Errorf("waiting for an access token for scope %q: %w", e.scope, err)
 	}
 	defer e.unlock()
-	if e.tok.Valid() {
-		return e.tok, e, nil
+	if e.tok.Valid() && (minValidity <= 0 || e.tok.Expiry.IsZero() || time.Until(e.tok.Expiry) >= minValidity) {
+		return e.tok, nil
 	}
 	c.logf(ctx, LevelDebug, "requesting access token", map[string]any{"scope": e.scope, "token_url": c.tokenURL})
 	start := time.Now()
@@ -445,7 +462,7 @@ func (c *Client) token(ctx context.Context, scope string) (*oauth2.Token, *token
 	if err != nil {
 		err = c.tokenError(e.scope, err)
 		c.logf(ctx, LevelWarn, "access token request failed", map[string]any{"scope": e.scope, "error": err.Error()})
-		return nil, nil, err
+		return nil, err
 	}
 	fields := map[string]any{"scope": e.scope, "duration_ms": time.Since(start).Milliseconds()}
 	if !tok.Expiry.IsZero() {
@@ -453,7 +470,7 @@ func (c *Client) token(ctx context.Context, scope string) (*oauth2.Token, *token
 	}
 	c.logf(ctx, LevelDebug, "access token obtained", fields)
 	e.tok = tok
-	return tok, e, nil
+	return tok, nil
 }
 
 // invalidate drops the cached token of e if it is still the one given, so

@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -274,10 +273,7 @@ func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.Crea
 		resp.Diagnostics.AddError(summary, detail)
 		return
 	}
-	resp.Diagnostics.Append(plan.fromTransfer(t)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+	plan.fromTransfer(t)
 	tflog.Info(ctx, "crypto withdrawal sent", map[string]any{"ref_id": refID, "id": t.ID, "status": t.Status})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -315,8 +311,9 @@ func withdrawalRefusal(err error, refID string) (summary, detail string) {
 	case errors.Is(err, client.ErrForbidden):
 		return "Not allowed to send crypto withdrawals",
 			fmt.Sprintf("The service refused the withdrawal with ref_id %s, so nothing was sent: %s.\n\n"+
-				"The client credentials need the OAuth scope %s. Ask for it to be granted, or check the "+
-				"provider's scopes argument.", refID, err, client.ScopeWriteCryptoWithdrawal)
+				"Sending withdrawals needs the OAuth scope %s: have it granted to the client credentials, "+
+				"and if the provider's scopes argument pins the token's scopes, include it there.", refID, err,
+				client.ScopeWriteCryptoWithdrawal)
 	case errors.Is(err, client.ErrUnauthorized):
 		return "Authentication failed",
 			fmt.Sprintf("The withdrawal with ref_id %s was not sent: %s.\n\nCheck the provider's client_id and "+
@@ -339,12 +336,13 @@ func jsonValue(raw json.RawMessage) jsontypes.Normalized {
 	return jsontypes.NewNormalizedValue(string(raw))
 }
 
-// rfc3339OrNull is t as an RFC 3339 value, null when t is zero.
+// rfc3339OrNull is t as an RFC 3339 value with its fractional seconds, if
+// any, or null when t is zero.
 func rfc3339OrNull(t time.Time) timetypes.RFC3339 {
 	if t.IsZero() {
 		return timetypes.NewRFC3339Null()
 	}
-	return timetypes.NewRFC3339TimeValue(t)
+	return timetypes.NewRFC3339ValueMust(t.Format(time.RFC3339Nano))
 }
 
 // keepOr is v when it is known and not null, otherwise answered.
@@ -358,8 +356,7 @@ func keepOr(v, answered types.String) types.String {
 // fromTransfer sets the computed attributes of m from the service's answer.
 // Configured arguments keep their configured values; arguments the
 // configuration left unset take the answered ones.
-func (m *cryptoWithdrawalModel) fromTransfer(t *client.Transfer) diag.Diagnostics {
-	var diags diag.Diagnostics
+func (m *cryptoWithdrawalModel) fromTransfer(t *client.Transfer) {
 	m.ID = types.StringValue(t.ID)
 	m.CustomerID = nonEmptyValue(t.CustomerID)
 	m.Amount = keepOr(m.Amount, nonEmptyValue(t.Amount))
@@ -381,7 +378,6 @@ func (m *cryptoWithdrawalModel) fromTransfer(t *client.Transfer) diag.Diagnostic
 	m.SecondaryStatus = jsonValue(t.SecondaryStatus)
 	m.StatusDetails = jsonValue(t.StatusDetails)
 	m.AutoConversion = jsonValue(t.AutoConversion)
-	return diags
 }
 
 // clearUnknown turns every unknown value of m into null, for the state of

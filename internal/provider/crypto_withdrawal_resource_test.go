@@ -323,7 +323,7 @@ func TestAccCryptoWithdrawal_forbidden(t *testing.T) {
 			// The token lacks the scope: the service answers 403.
 			name:     "token without the scope",
 			provider: emulatorProviderBlock(env.emu, `  scopes = ["transfer:read_fiat_deposit_instructions"]`+"\n"),
-			want:     `(?s)Not allowed to send crypto withdrawals.*403 Forbidden.*transfer:write_crypto_withdrawal`,
+			want:     `(?s)Not allowed to send crypto withdrawals.*403\s+Forbidden.*transfer:write_crypto_withdrawal`,
 		},
 	}
 	for _, tc := range cases {

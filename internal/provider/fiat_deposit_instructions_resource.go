@@ -50,6 +50,9 @@ const newInstructionsNote = " Changing it creates a new set of instructions (rep
 
 func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	// Optional and computed arguments keep their recorded value unless the
+	// configuration sets one; only the configuration can replace the set.
+	keepOrReplace := []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()}
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	nonEmpty := []validator.String{stringvalidator.LengthAtLeast(1)}
 	attrs := map[string]schema.Attribute{
@@ -85,7 +88,7 @@ func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.S
 			Optional:      true,
 			Computed:      true,
 			Validators:    nonEmpty,
-			PlanModifiers: replace,
+			PlanModifiers: keepOrReplace,
 		},
 		"identity_id": schema.StringAttribute{
 			MarkdownDescription: "Identity of the depositing user. Needed only by customers with third-party " +
@@ -93,7 +96,7 @@ func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.S
 			Optional:      true,
 			Computed:      true,
 			Validators:    nonEmpty,
-			PlanModifiers: replace,
+			PlanModifiers: keepOrReplace,
 		},
 		"account_id": schema.StringAttribute{
 			MarkdownDescription: "Account associated with the identity; same condition as `identity_id`. When " +
@@ -101,7 +104,7 @@ func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.S
 			Optional:      true,
 			Computed:      true,
 			Validators:    nonEmpty,
-			PlanModifiers: replace,
+			PlanModifiers: keepOrReplace,
 		},
 		"routing_number_type": schema.StringAttribute{
 			MarkdownDescription: "Kind of routing number of `WIRE` instructions: one of " +
@@ -110,7 +113,7 @@ func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.S
 			Optional:      true,
 			Computed:      true,
 			Validators:    []validator.String{stringvalidator.OneOf(client.RoutingNumberTypes...)},
-			PlanModifiers: replace,
+			PlanModifiers: keepOrReplace,
 		},
 		"metadata": schema.MapAttribute{
 			MarkdownDescription: metadataDescription("the instructions") + newInstructionsNote,
@@ -313,9 +316,10 @@ func instructionsRefusal(err error, refID string) (summary, detail string) {
 				"Correct the arguments the answer names and apply again.", refID, err)
 	case errors.Is(err, client.ErrForbidden):
 		return "Not allowed to create fiat deposit instructions",
-			fmt.Sprintf("The service refused to create the instructions with ref_id %s: %s.\n\nThe client "+
-				"credentials need the OAuth scope %s. Ask for it to be granted, or check the provider's scopes "+
-				"argument.", refID, err, client.ScopeWriteFiatDepositInstr)
+			fmt.Sprintf("The service refused to create the instructions with ref_id %s: %s.\n\nCreating "+
+				"instructions needs the OAuth scope %s: have it granted to the client credentials, and if the "+
+				"provider's scopes argument pins the token's scopes, include it there.", refID, err,
+				client.ScopeWriteFiatDepositInstr)
 	case errors.Is(err, client.ErrUnauthorized):
 		return "Authentication failed",
 			fmt.Sprintf("The instructions with ref_id %s were not created: %s.\n\nCheck the provider's client_id "+
@@ -356,8 +360,9 @@ func (m *fiatDepositInstructionsModel) clearUnknown() {
 func readInstructionsError(err error, id string) (summary, detail string) {
 	if errors.Is(err, client.ErrForbidden) {
 		return "Not allowed to read fiat deposit instructions",
-			fmt.Sprintf("Reading the fiat deposit instructions %s failed: %s.\n\nThe client credentials need the "+
-				"OAuth scope %s.", id, err, client.ScopeReadFiatDepositInstr)
+			fmt.Sprintf("Reading the fiat deposit instructions %s failed: %s.\n\nReading instructions needs "+
+				"the OAuth scope %s: have it granted to the client credentials, and if the provider's scopes "+
+				"argument pins the token's scopes, include it there.", id, err, client.ScopeReadFiatDepositInstr)
 	}
 	return "Reading fiat deposit instructions failed",
 		fmt.Sprintf("Reading the fiat deposit instructions %s failed: %s.\n\nCheck the provider configuration and "+

@@ -191,7 +191,9 @@ func (jsonObjectValidator) Description(context.Context) string {
 	return "must be a JSON object, such as `jsonencode({ name = \"...\" })`"
 }
 
-func (v jsonObjectValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v jsonObjectValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (v jsonObjectValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {

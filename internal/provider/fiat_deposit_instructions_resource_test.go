@@ -1,0 +1,518 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+const (
+	fdiAddr    = "platform_fiat_deposit_instructions.test"
+	fdiPostKey = "POST /v2/transfer/fiat-deposit-instructions"
+	fdiGetPath = "GET /v2/transfer/fiat-deposit-instructions/"
+)
+
+// fdiConfig is a platform_fiat_deposit_instructions "test" with the given
+// extra argument lines.
+func fdiConfig(extra string) string {
+	return fmt.Sprintf(`
+resource "platform_fiat_deposit_instructions" "test" {
+  profile_id   = "profile-1"
+  fiat_network = "WIRE"
+%s
+}
+`, extra)
+}
+
+// fdiWire is a path under fiat_network_instructions.wire.
+func fdiWire(steps ...string) tfjsonpath.Path {
+	p := tfjsonpath.New("fiat_network_instructions").AtMapKey("wire")
+	for _, s := range steps {
+		p = p.AtMapKey(s)
+	}
+	return p
+}
+
+// checkInstructionsMatchEmulator checks that the state of addr describes the
+// live instructions of the emulator with the same id, and that there are n
+// live sets.
+func checkInstructionsMatchEmulator(emu *emulator.Server, addr string, n int) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		live := emu.FiatDepositInstructions()
+		if len(live) != n {
+			return fmt.Errorf("emulator holds %d live instruction sets, want %d", len(live), n)
+		}
+		id, err := stateAttr(s, addr, "id")
+		if err != nil {
+			return err
+		}
+		for _, f := range live {
+			if f.ID != id {
+				continue
+			}
+			w := f.FiatNetworkInstructions.Wire
+			want := map[string]string{
+				"profile_id":  f.ProfileID,
+				"identity_id": f.IdentityID,
+				"status":      f.Status,
+				"memo_id":     f.MemoID,
+				"customer_id": emu.CustomerID(),
+				"fiat_account_owner.person_details.first_name":                           f.FiatAccountOwner.PersonDetails.FirstName,
+				"fiat_account_owner.person_details.last_name":                            f.FiatAccountOwner.PersonDetails.LastName,
+				"fiat_network_instructions.wire.account_number":                          w.AccountNumber,
+				"fiat_network_instructions.wire.fiat_account_owner_address.city":         w.FiatAccountOwnerAddress.City,
+				"fiat_network_instructions.wire.fiat_account_owner_address.zip_code":     w.FiatAccountOwnerAddress.ZipCode,
+				"fiat_network_instructions.wire.routing_details.routing_number":          w.RoutingDetails.RoutingNumber,
+				"fiat_network_instructions.wire.routing_details.routing_number_type":     w.RoutingDetails.RoutingNumberType,
+				"fiat_network_instructions.wire.routing_details.bank_name":               w.RoutingDetails.BankName,
+				"fiat_network_instructions.wire.routing_details.bank_address.address1":   w.RoutingDetails.BankAddress.Address1,
+				"fiat_network_instructions.wire.routing_details.bank_address.country":    w.RoutingDetails.BankAddress.Country,
+				"fiat_network_instructions.fiat_account_owner.person_details.last_name":  f.FiatNetworkInstructions.FiatAccountOwner.PersonDetails.LastName,
+				"fiat_network_instructions.wire.routing_details.bank_address.province":   w.RoutingDetails.BankAddress.Province,
+				"fiat_network_instructions.wire.fiat_account_owner_address.country":      w.FiatAccountOwnerAddress.Country,
+				"fiat_network_instructions.wire.fiat_account_owner_address.address1":     w.FiatAccountOwnerAddress.Address1,
+				"fiat_network_instructions.wire.routing_details.bank_address.zip_code":   w.RoutingDetails.BankAddress.ZipCode,
+				"fiat_network_instructions.wire.routing_details.bank_address.city":       w.RoutingDetails.BankAddress.City,
+				"fiat_network_instructions.wire.fiat_account_owner_address.province":     w.FiatAccountOwnerAddress.Province,
+				"fiat_network_instructions.fiat_account_owner.person_details.first_name": f.FiatNetworkInstructions.FiatAccountOwner.PersonDetails.FirstName,
+				"fiat_network_instructions.wire.routing_details.bank_address.address2":   w.RoutingDetails.BankAddress.Address2,
+				"created_at": f.CreatedAt.Format("2006-01-02T15:04:05.999999999Z07:00"),
+			}
+			if f.RefID != nil {
+				want["ref_id"] = *f.RefID
+			}
+			for attr, v := range want {
+				got, err := stateAttr(s, addr, attr)
+				if err != nil {
+					return err
+				}
+				if got != v {
+					return fmt.Errorf("%s.%s = %q, emulator has %q", addr, attr, got, v)
+				}
+			}
+			return nil
+		}
+		return fmt.Errorf("state id %s is not a live instruction set of the emulator", id)
+	}
+}
+
+// onlyGetsSince checks that every request counted after before is a GET of
+// fiat deposit instructions (a refresh), never a write.
+func onlyGetsSince(emu *emulator.Server, before map[string]int) error {
+	for k, v := range emu.Counters.AllRequests() {
+		if v == before[k] || !strings.Contains(k, " /v2/") {
+			continue
+		}
+		if !strings.HasPrefix(k, fdiGetPath) {
+			return fmt.Errorf("%d unexpected %s request(s)", v-before[k], k)
+		}
+	}
+	return nil
+}
+
+func TestAccFiatDepositInstructions_lifecycle(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	env.needMoneyMovement(t)
+	emu := env.emu
+	var firstID, firstRef string
+	var beforeDestroy map[string]int
+	withMetadata := func(v string) string {
+		return env.config(fdiConfig(fmt.Sprintf(`  metadata = { purpose = %q }`, v)))
+	}
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: withMetadata("payroll"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("ref_id")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("status"), knownvalue.StringExact("VALID")),
+					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network"), knownvalue.StringExact("WIRE")),
+					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("routing_number_type"), knownvalue.StringExact("ABA")),
+					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("ref_id"), knownvalue.StringRegexp(regexp.MustCompile(uuidPattern))),
+					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("memo_id"), knownvalue.StringRegexp(regexp.MustCompile(`^[A-Z0-9]{10}$`))),
+					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("account_id"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"purpose": knownvalue.StringExact("payroll"),
+					})),
+					statecheck.ExpectKnownValue(fdiAddr, fdiWire("routing_details", "routing_number"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9]{9}$`))),
+					statecheck.ExpectKnownValue(fdiAddr, fdiWire("routing_details", "bank_name"), knownvalue.StringExact("Platform Trust Company")),
+					// The emulator sends "" for an absent second address line: null, never "".
+					statecheck.ExpectKnownValue(fdiAddr, fdiWire("fiat_account_owner_address", "address2"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network_instructions").AtMapKey("metadata"),
+						knownvalue.MapExact(map[string]knownvalue.Check{"purpose": knownvalue.StringExact("payroll")})),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkInstructionsMatchEmulator(emu, fdiAddr, 1),
+					func(s *terraform.State) error {
+						firstID, _ = stateAttr(s, fdiAddr, "id")
+						firstRef, _ = stateAttr(s, fdiAddr, "ref_id")
+						if n := emu.Counters.Requests(fdiPostKey); n != 1 {
+							return fmt.Errorf("%d POSTs, want 1", n)
+						}
+						return nil
+					},
+				),
+			},
+			{
+				Config: withMetadata("payroll"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+			},
+			{
+				ResourceName:      fdiAddr,
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+			{
+				// A changed argument is a new set, with a new ref_id.
+				Config: withMetadata("suppliers"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("ref_id")),
+					plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("memo_id")),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkInstructionsMatchEmulator(emu, fdiAddr, 2),
+					func(s *terraform.State) error {
+						id, _ := stateAttr(s, fdiAddr, "id")
+						ref, _ := stateAttr(s, fdiAddr, "ref_id")
+						if id == firstID || ref == firstRef {
+							return fmt.Errorf("replacement kept id %q / ref_id %q", id, ref)
+						}
+						beforeDestroy = emu.Counters.AllRequests()
+						return nil
+					},
+				),
+			},
+		},
+		CheckDestroy: func(*terraform.State) error {
+			if err := onlyGetsSince(emu, beforeDestroy); err != nil {
+				return fmt.Errorf("destroy: %w", err)
+			}
+			if n := len(emu.FiatDepositInstructions()); n != 2 {
+				return fmt.Errorf("emulator holds %d live sets after destroy, want 2 (destroy only forgets)", n)
+			}
+			return nil
+		},
+	})
+}
+
+// captureID stores the id of addr in *dst.
+func captureID(addr string, dst *string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		id, err := stateAttr(s, addr, "id")
+		*dst = id
+		return err
+	}
+}
+
+func TestAccFiatDepositInstructions_notFoundIsRecreated(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	env.needMoneyMovement(t)
+	emu := env.emu
+	var id string
+	cfg := env.config(fdiConfig(""))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: captureID(fdiAddr, &id)},
+			{
+				PreConfig: func() {
+					if !emu.DeleteInstructions(id) {
+						t.Fatalf("emulator does not know instructions %s", id)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionCreate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkInstructionsMatchEmulator(emu, fdiAddr, 1),
+					func(s *terraform.State) error {
+						if now, _ := stateAttr(s, fdiAddr, "id"); now == id {
+							return fmt.Errorf("id %s kept after the instructions were gone", id)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
+func TestAccFiatDepositInstructions_deprecatedIsReplaced(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	env.needMoneyMovement(t)
+	emu := env.emu
+	var id string
+	cfg := env.config(fdiConfig(`  routing_number_type = "SWIFT"`))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: captureID(fdiAddr, &id)},
+			{
+				PreConfig: func() {
+					if !emu.DeprecateInstructions(id) {
+						t.Fatalf("emulator does not know instructions %s", id)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("status")),
+					plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("ref_id")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("status"), knownvalue.StringExact("VALID")),
+					statecheck.ExpectKnownValue(fdiAddr, fdiWire("routing_details", "routing_number_type"), knownvalue.StringExact("SWIFT")),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkInstructionsMatchEmulator(emu, fdiAddr, 2),
+					func(s *terraform.State) error {
+						if now, _ := stateAttr(s, fdiAddr, "id"); now == id {
+							return fmt.Errorf("deprecated instructions %s were not replaced", id)
+						}
+						if st := emu.FiatDepositInstructions()[0].Status; st != "DEPRECATED" {
+							return fmt.Errorf("first set has status %s, want DEPRECATED", st)
+						}
+						return nil
+					},
+				),
+			},
+			{Config: cfg, PlanOnly: true},
+		},
+	})
+}
+
+func TestAccFiatDepositInstructions_validation(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	var sevenPairs []string
+	for i := range 7 {
+		sevenPairs = append(sevenPairs, fmt.Sprintf("k%d = \"v\"", i))
+	}
+	cases := []struct {
+		name, body, want string
+	}{
+		{"unknown fiat network", `
+  profile_id   = "profile-1"
+  fiat_network = "ACH"`, `Attribute fiat_network value must be one of`},
+		{"unknown routing number type", `
+  profile_id          = "profile-1"
+  fiat_network        = "WIRE"
+  routing_number_type = "IBAN"`, `Attribute routing_number_type value must be one of`},
+		{"metadata seven pairs", `
+  profile_id   = "profile-1"
+  fiat_network = "WIRE"
+  metadata     = {` + strings.Join(sevenPairs, ", ") + `}`, `Attribute metadata map must contain at most 6 elements`},
+		{"metadata key too long", fmt.Sprintf(`
+  profile_id   = "profile-1"
+  fiat_network = "WIRE"
+  metadata     = { %s = "v" }`, strings.Repeat("k", 101)), `string length must be at most 100`},
+		{"metadata value too long", fmt.Sprintf(`
+  profile_id   = "profile-1"
+  fiat_network = "WIRE"
+  metadata     = { k = %q }`, strings.Repeat("v", 101)), `string length must be at most 100`},
+		{"empty ref_id", `
+  profile_id   = "profile-1"
+  fiat_network = "WIRE"
+  ref_id       = ""`, `Attribute ref_id string length must be at least 1`},
+		{"missing profile_id", `
+  fiat_network = "WIRE"`, `The argument "profile_id" is required`},
+	}
+	t.Run("cases", func(t *testing.T) {
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				resource.ParallelTest(t, resource.TestCase{
+					ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+					Steps: []resource.TestStep{{
+						Config:      env.config(`resource "platform_fiat_deposit_instructions" "test" {` + tc.body + "\n}\n"),
+						PlanOnly:    true,
+						ExpectError: regexp.MustCompile(tc.want),
+					}},
+				})
+			})
+		}
+	})
+	if n := env.emu.Counters.APIRequests(); n != 0 {
+		t.Errorf("%d API requests reached the emulator, want 0", n)
+	}
+	if n := len(env.emu.FiatDepositInstructions()); n != 0 {
+		t.Errorf("emulator holds %d instruction sets, want 0", n)
+	}
+}
+
+func TestAccFiatDepositInstructions_forbidden(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{Clients: map[string]emulator.ClientCredentials{
+		emulator.DefaultClientID: {Secret: emulator.DefaultClientSecret},
+		"reader":                 {Secret: "reader-secret", Scopes: []string{client.ScopeReadFiatDepositInstr}},
+	}})
+	env.needEmulator(t)
+	emu := env.emu
+	body := fdiConfig("")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// The client may not get the write scope: the token request is refused.
+				Config:      emulatorProviderBlockFor(emu, "reader", "reader-secret", "") + body,
+				ExpectError: regexp.MustCompile(`transfer:write_fiat_deposit_instructions`),
+			},
+			{
+				// The token lacks the write scope: the service answers 403.
+				Config:      emulatorProviderBlock(emu, `  scopes = ["`+client.ScopeReadFiatDepositInstr+`"]`+"\n") + body,
+				ExpectError: regexp.MustCompile(`(?s)Not allowed to create fiat deposit instructions.*403\s+Forbidden.*transfer:write_fiat_deposit_instructions`),
+			},
+			{
+				Config: emulatorProviderBlock(emu, "") + body,
+				Check:  checkInstructionsMatchEmulator(emu, fdiAddr, 1),
+			},
+			{
+				// Refreshing with a token that lacks the read scope: 403 on read.
+				Config:      emulatorProviderBlock(emu, `  scopes = ["`+client.ScopeWriteFiatDepositInstr+`"]`+"\n") + body,
+				ExpectError: regexp.MustCompile(`(?s)Not allowed to read fiat deposit instructions.*403\s+Forbidden.*transfer:read_fiat_deposit_instructions`),
+			},
+			{
+				Config:   emulatorProviderBlock(emu, "") + body,
+				PlanOnly: true,
+			},
+		},
+	})
+	if n := emu.Counters.Requests(fdiPostKey); n != 2 {
+		t.Errorf("%d POSTs reached the emulator, want 2 (one answered 403, one created)", n)
+	}
+}
+
+func TestAccFiatDepositInstructions_retriedAfterAcceptThenFail(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	env.needMoneyMovement(t)
+	emu := env.emu
+	emu.Faults.AcceptThenFail(1)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(fdiConfig("")),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkInstructionsMatchEmulator(emu, fdiAddr, 1),
+				func(*terraform.State) error {
+					if n := emu.Counters.Requests(fdiPostKey); n != 2 {
+						return fmt.Errorf("%d POSTs, want 2 (one answered 500, one retry)", n)
+					}
+					return nil
+				},
+			),
+		}},
+	})
+}
+
+func TestAccFiatDepositInstructions_unknownOutcomeRetriedWithSameRefID(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	env.needMoneyMovement(t)
+	emu := env.emu
+	cfg := emulatorProviderBlock(emu, "  max_retries = 1\n") + fdiConfig(`  metadata = { purpose = "retry" }`)
+	emu.Faults.AcceptThenFail(2)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg,
+				ExpectError: regexp.MustCompile(`(?s)Outcome of fiat deposit instructions create unknown.*Applying again`),
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("ref_id"), knownvalue.StringRegexp(regexp.MustCompile(uuidPattern))),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkInstructionsMatchEmulator(emu, fdiAddr, 1),
+					func(*terraform.State) error {
+						if n := emu.Counters.Requests(fdiPostKey); n != 3 {
+							return fmt.Errorf("%d POSTs, want 3 (2 unconfirmed, 1 replayed)", n)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
+func TestAccFiatDepositInstructions_importOtherNetwork(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	env.needMoneyMovement(t)
+	emu := env.emu
+	c, err := client.New(client.Config{
+		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
+		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
+		ProfileID: "profile-9", FiatNetwork: "RTP", RefID: "made-elsewhere",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	posts := emu.Counters.Requests(fdiPostKey)
+	// The answer does not name the network of RTP instructions: the import
+	// records the configured one without replacing the set.
+	cfg := env.config(fmt.Sprintf(`
+import {
+  to = platform_fiat_deposit_instructions.test
+  id = %q
+}
+
+resource "platform_fiat_deposit_instructions" "test" {
+  profile_id   = "profile-9"
+  fiat_network = "RTP"
+  ref_id       = "made-elsewhere"
+}
+`, f.ID))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("id"), knownvalue.StringExact(f.ID)),
+					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network"), knownvalue.StringExact("RTP")),
+					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("memo_id"), knownvalue.StringExact(f.MemoID)),
+					statecheck.ExpectKnownValue(fdiAddr, fdiWire(), knownvalue.Null()),
+					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("routing_number_type"), knownvalue.Null()),
+				},
+			},
+			{Config: cfg, PlanOnly: true},
+		},
+	})
+	if n := emu.Counters.Requests(fdiPostKey); n != posts {
+		t.Errorf("import and adoption sent %d POSTs, want none", n-posts)
+	}
+}

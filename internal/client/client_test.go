@@ -456,3 +456,28 @@ func TestIDIsPathEscaped(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestNilLoggerIsSilentAndWorks(t *testing.T) {
+	f := newFake(t)
+	f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
+		if n == 1 {
+			writeJSON(w, http.StatusServiceUnavailable, `{}`)
+			return
+		}
+		okHandler(w, r, n, req)
+	}
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Logger = nil })
+	if _, err := c.GetStablecoinConversion(t.Context(), "conv-1"); err != nil {
+		t.Fatal(err)
+	}
+	if c.log != nil || len(f.apiRequests()) != 2 {
+		t.Errorf("logger %v, %d attempts", c.log, len(f.apiRequests()))
+	}
+}
+
+func TestLevelString(t *testing.T) {
+	got := []string{LevelTrace.String(), LevelDebug.String(), LevelInfo.String(), LevelWarn.String(), LevelError.String(), Level(9).String()}
+	if strings.Join(got, ",") != "trace,debug,info,warn,error,level(9)" {
+		t.Errorf("levels = %v", got)
+	}
+}

@@ -2,11 +2,11 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/platform/terraform-provider-platform/internal/provider"
 )
@@ -19,10 +19,18 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/platform/platform",
-		Debug:   debug,
-	})
+	// The provider's protocol 6 server is the framework's, with the list
+	// data sources' state streamed (see provider.NewProtocol6Server).
+	server, err := provider.NewProtocol6Server(provider.New(version)())()
+	if err != nil {
+		log.Fatal(err)
+	}
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	err = tf6server.Serve("registry.terraform.io/platform/platform",
+		func() tfprotov6.ProviderServer { return server }, opts...)
 	if err != nil {
 		log.Fatal(err)
 	}

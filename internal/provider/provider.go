@@ -298,5 +298,9 @@ func (p *platformProvider) Resources(_ context.Context) []func() resource.Resour
 func (p *platformProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewFiatDepositInstructionsDataSource,
+		NewFiatAccountsDataSource,
+		NewDepositAddressesDataSource,
+		NewRewardClaimsDataSource,
+		NewStablecoinConversionDataSource,
 	}
 }

@@ -8,16 +8,16 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
 // testAccProtoV6ProviderFactories serves the provider in-process to
-// Terraform, with short retry waits so that fault tests stay fast.
+// Terraform, with short retry waits so that fault tests stay fast. It is
+// the server main.go serves (NewProtocol6Server).
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"platform": providerserver.NewProtocol6WithError(newTestProvider()),
+	"platform": NewProtocol6Server(newTestProvider()),
 }
 
 func newTestProvider() provider.Provider {

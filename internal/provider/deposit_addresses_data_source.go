@@ -1,0 +1,122 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+var _ datasource.DataSourceWithConfigure = (*depositAddressesDataSource)(nil)
+
+// NewDepositAddressesDataSource is the platform_deposit_addresses data source.
+func NewDepositAddressesDataSource() datasource.DataSource { return &depositAddressesDataSource{} }
+
+// depositAddressesDataSource lists crypto deposit addresses
+// (GET /transfer/deposit-addresses).
+type depositAddressesDataSource struct {
+	data *providerData
+}
+
+// depositAddressesModel is the configuration of platform_deposit_addresses.
+type depositAddressesModel struct {
+	ProfileIDs  types.List      `tfsdk:"profile_ids"`
+	IdentityIDs types.List      `tfsdk:"identity_ids"`
+	IDs         types.List      `tfsdk:"ids"`
+	RefIDs      types.List      `tfsdk:"ref_ids"`
+	AccountIDs  types.List      `tfsdk:"account_ids"`
+	Networks    types.List      `tfsdk:"networks"`
+	CreatedAt   *createdAtModel `tfsdk:"created_at"`
+	Order       types.String    `tfsdk:"order"`
+	MaxItems    types.Int64     `tfsdk:"max_items"`
+	ID          types.String    `tfsdk:"id"`
+	Items       types.List      `tfsdk:"items"`
+}
+
+var depositAddressShape = itemShape[client.DepositAddress]{
+	stringField("id", "Deposit address id (UUID).", func(d *client.DepositAddress) *string { return d.ID }),
+	stringField("profile_id", "Profile credited by deposits to the address.",
+		func(d *client.DepositAddress) *string { return d.ProfileID }),
+	stringField("customer_id", "Customer.", func(d *client.DepositAddress) *string { return d.CustomerID }),
+	stringField("identity_id", "Identity.", func(d *client.DepositAddress) *string { return d.IdentityID }),
+	stringField("ref_id", "Client-specified id.", func(d *client.DepositAddress) *string { return d.RefID }),
+	stringField("crypto_network", "Network of the address, for example `ETHEREUM`.",
+		func(d *client.DepositAddress) *string { return d.CryptoNetwork }),
+	stringField("address", "The crypto address.", func(d *client.DepositAddress) *string { return d.Address }),
+	stringField("conversion_target_asset", "Asset that deposits to the address are converted to.",
+		func(d *client.DepositAddress) *string { return d.ConversionTargetAsset }),
+	stringListField("compatible_crypto_networks", "Networks compatible with the address.",
+		func(d *client.DepositAddress) []string { return d.CompatibleCryptoNetworks }),
+	stringMapField("metadata", "Client metadata of the address.",
+		func(d *client.DepositAddress) map[string]string { return d.Metadata }),
+	timeField("created_at", "Creation time", func(d *client.DepositAddress) *time.Time { return d.CreatedAt }),
+}
+
+func (d *depositAddressesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_deposit_addresses"
+}
+
+func (d *depositAddressesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists the crypto deposit addresses of the customer, following the API's pages to the " +
+			"end with the largest page the API allows (1,000 items). Every filter is optional; all the filters " +
+			"that are set apply together.",
+		Attributes: map[string]schema.Attribute{
+			"profile_ids":  arrayFilterAttribute("Only the addresses of these profiles."),
+			"identity_ids": arrayFilterAttribute("Only the addresses of these identities."),
+			"ids":          arrayFilterAttribute("Only the addresses with these ids (UUIDs)."),
+			"ref_ids":      arrayFilterAttribute("Only the addresses with these client-specified ids."),
+			"account_ids":  arrayFilterAttribute("Only the addresses of these accounts."),
+			"networks":     arrayFilterAttribute("Only the addresses on these crypto networks.", client.CryptoNetworks...),
+			"created_at":   createdAtAttribute("addresses"),
+			"order":        orderAttribute(),
+			"max_items":    maxItemsAttribute(),
+			"id":           listIDAttribute(),
+			"items": depositAddressShape.listAttribute("The deposit addresses, in the order the API returns them. " +
+				"Fields the API leaves out are null."),
+		},
+	}
+}
+
+func (d *depositAddressesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *depositAddressesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m depositAddressesModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.data == nil {
+		notConfigured(&resp.Diagnostics)
+		return
+	}
+	profiles := listStrings(ctx, m.ProfileIDs, &resp.Diagnostics)
+	identities := listStrings(ctx, m.IdentityIDs, &resp.Diagnostics)
+	ids := listStrings(ctx, m.IDs, &resp.Diagnostics)
+	refIDs := listStrings(ctx, m.RefIDs, &resp.Diagnostics)
+	accounts := listStrings(ctx, m.AccountIDs, &resp.Diagnostics)
+	networks := listStrings(ctx, m.Networks, &resp.Diagnostics)
+	q := client.ListDepositAddressesQuery{
+		ProfileIDs:  profiles.values,
+		IdentityIDs: identities.values,
+		IDs:         ids.values,
+		RefIDs:      refIDs.values,
+		AccountIDs:  accounts.values,
+		Networks:    networks.values,
+		CreatedAt:   m.CreatedAt.filter(&resp.Diagnostics),
+		Order:       m.Order.ValueString(),
+		MaxItems:    int64Value(m.MaxItems),
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	readList(ctx, req, resp, filtersID("deposit_addresses", q), depositAddressShape,
+		d.data.client.DepositAddresses(ctx, q),
+		matchesNothing(profiles, identities, ids, refIDs, accounts, networks), "deposit addresses")
+}

@@ -1,0 +1,154 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+var _ datasource.DataSourceWithConfigure = (*fiatAccountsDataSource)(nil)
+
+// NewFiatAccountsDataSource is the platform_fiat_accounts data source.
+func NewFiatAccountsDataSource() datasource.DataSource { return &fiatAccountsDataSource{} }
+
+// fiatAccountsDataSource lists fiat accounts (GET /transfer/fiat-accounts).
+type fiatAccountsDataSource struct {
+	data *providerData
+}
+
+// fiatAccountsModel is the configuration of platform_fiat_accounts. Items
+// is never filled from Go values: the state is written by readList.
+type fiatAccountsModel struct {
+	IDs            types.List      `tfsdk:"ids"`
+	RefIDs         types.List      `tfsdk:"ref_ids"`
+	IncludeDeleted types.Bool      `tfsdk:"include_deleted"`
+	CreatedAt      *createdAtModel `tfsdk:"created_at"`
+	Order          types.String    `tfsdk:"order"`
+	MaxItems       types.Int64     `tfsdk:"max_items"`
+	ID             types.String    `tfsdk:"id"`
+	Items          types.List      `tfsdk:"items"`
+}
+
+// Shapes of the objects of a fiat account. The address, owner and routing
+// details are the objects of fiat deposit instructions (their schema comes
+// from fiat_instructions_types.go); the wire object of a fiat account has
+// status and metadata besides.
+var (
+	addressShape = shapeOf(addressAttr(""), map[string]func(*mpWriter, *client.Address){
+		"country":  writeString(func(a *client.Address) *string { return a.Country }),
+		"address1": writeString(func(a *client.Address) *string { return a.Address1 }),
+		"address2": writeString(func(a *client.Address) *string { return a.Address2 }),
+		"city":     writeString(func(a *client.Address) *string { return a.City }),
+		"province": writeString(func(a *client.Address) *string { return a.Province }),
+		"zip_code": writeString(func(a *client.Address) *string { return a.ZipCode }),
+	})
+	personDetailsShape = shapeOf(personDetailsAttr(""), map[string]func(*mpWriter, *client.PersonDetails){
+		"first_name": writeString(func(p *client.PersonDetails) *string { return p.FirstName }),
+		"last_name":  writeString(func(p *client.PersonDetails) *string { return p.LastName }),
+	})
+	fiatAccountOwnerShape = shapeOf(fiatAccountOwnerAttr(""), map[string]func(*mpWriter, *client.FiatAccountOwner){
+		"person_details": writeObject(func(o *client.FiatAccountOwner) *client.PersonDetails { return o.PersonDetails },
+			personDetailsShape),
+	})
+	routingDetailsShape = shapeOf(routingDetailsAttr(""), map[string]func(*mpWriter, *client.RoutingDetails){
+		"routing_number_type": writeString(func(r *client.RoutingDetails) *string { return r.RoutingNumberType }),
+		"routing_number":      writeString(func(r *client.RoutingDetails) *string { return r.RoutingNumber }),
+		"bank_name":           writeString(func(r *client.RoutingDetails) *string { return r.BankName }),
+		"bank_address": writeObject(func(r *client.RoutingDetails) *client.Address { return r.BankAddress },
+			addressShape),
+	})
+	fiatAccountWireShape = itemShape[client.WireInstructions]{
+		stringField("account_number", "Bank account number; may be partly masked.",
+			func(w *client.WireInstructions) *string { return w.AccountNumber }),
+		sharedObjectField("fiat_account_owner_address",
+			addressAttr("Address of the account owner; null when the service does not give it."),
+			func(w *client.WireInstructions) *client.Address { return w.FiatAccountOwnerAddress }, addressShape),
+		sharedObjectField("routing_details", routingDetailsAttr("Routing details of the account's bank."),
+			func(w *client.WireInstructions) *client.RoutingDetails { return w.RoutingDetails }, routingDetailsShape),
+		stringField("status", "Status of the account's wire details, for example `PENDING`.",
+			func(w *client.WireInstructions) *string { return w.Status }),
+		anyMapField("metadata", "Metadata of the account's wire details.",
+			func(w *client.WireInstructions) map[string]any { return w.Metadata }),
+	}
+	fiatAccountNetworkShape = itemShape[client.FiatNetworkInstructions]{
+		objectField("wire", "Wire (`WIRE`) details of the account; null when the account has none.",
+			func(f *client.FiatNetworkInstructions) *client.WireInstructions { return f.Wire }, fiatAccountWireShape),
+	}
+	fiatAccountShape = itemShape[client.FiatAccount]{
+		stringField("id", "Fiat account id (UUID).", func(a *client.FiatAccount) *string { return a.ID }),
+		stringField("ref_id", "Client-specified id given when the account was created.",
+			func(a *client.FiatAccount) *string { return a.RefID }),
+		stringField("identity_id", "Identity of the account.", func(a *client.FiatAccount) *string { return a.IdentityID }),
+		stringField("account_id", "Account the fiat account belongs to.",
+			func(a *client.FiatAccount) *string { return a.AccountID }),
+		sharedObjectField("fiat_account_owner", fiatAccountOwnerAttr("Owner of the account."),
+			func(a *client.FiatAccount) *client.FiatAccountOwner { return a.FiatAccountOwner }, fiatAccountOwnerShape),
+		objectField("fiat_network_instructions", "Network details of the account.",
+			func(a *client.FiatAccount) *client.FiatNetworkInstructions { return a.FiatNetworkInstructions },
+			fiatAccountNetworkShape),
+		timeField("created_at", "Creation time", func(a *client.FiatAccount) *time.Time { return a.CreatedAt }),
+		timeField("updated_at", "Time of the last update", func(a *client.FiatAccount) *time.Time { return a.UpdatedAt }),
+	}
+)
+
+func (d *fiatAccountsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_fiat_accounts"
+}
+
+func (d *fiatAccountsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists the fiat (bank) accounts of the customer, following the API's pages to the " +
+			"end with the largest page the API allows (1,000 items). Every filter is optional; all the filters " +
+			"that are set apply together. Deleted accounts are left out unless `include_deleted` is true.",
+		Attributes: map[string]schema.Attribute{
+			"ids":     arrayFilterAttribute("Only the accounts with these ids (UUIDs)."),
+			"ref_ids": arrayFilterAttribute("Only the accounts with these client-specified ids, given at creation."),
+			"include_deleted": schema.BoolAttribute{
+				Optional:            true,
+				MarkdownDescription: "Include deleted accounts. Unset leaves the service's default, which leaves them out.",
+			},
+			"created_at": createdAtAttribute("accounts"),
+			"order":      orderAttribute(),
+			"max_items":  maxItemsAttribute(),
+			"id":         listIDAttribute(),
+			"items": fiatAccountShape.listAttribute("The fiat accounts, in the order the API returns them. " +
+				"Fields the API leaves out are null."),
+		},
+	}
+}
+
+func (d *fiatAccountsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *fiatAccountsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m fiatAccountsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.data == nil {
+		notConfigured(&resp.Diagnostics)
+		return
+	}
+	ids := listStrings(ctx, m.IDs, &resp.Diagnostics)
+	refIDs := listStrings(ctx, m.RefIDs, &resp.Diagnostics)
+	q := client.ListFiatAccountsQuery{
+		IDs:            ids.values,
+		RefIDs:         refIDs.values,
+		IncludeDeleted: m.IncludeDeleted.ValueBoolPointer(),
+		CreatedAt:      m.CreatedAt.filter(&resp.Diagnostics),
+		Order:          m.Order.ValueString(),
+		MaxItems:       int64Value(m.MaxItems),
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	readList(ctx, req, resp, filtersID("fiat_accounts", q), fiatAccountShape,
+		d.data.client.FiatAccounts(ctx, q), matchesNothing(ids, refIDs), "fiat accounts")
+}

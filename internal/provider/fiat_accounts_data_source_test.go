@@ -1,0 +1,436 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+const listFiatAccountsKey = "GET /v2/transfer/fiat-accounts"
+
+// Helpers shared by the list data source tests.
+
+// itemsPath is the path of attr of items[i].
+func itemsPath(i int, attrs ...string) tfjsonpath.Path {
+	p := tfjsonpath.New("items").AtSliceIndex(i)
+	for _, a := range attrs {
+		p = p.AtMapKey(a)
+	}
+	return p
+}
+
+// expectIDs checks that the data source addr has exactly the items with
+// these ids, in this order; an empty ids means an empty list, not null.
+func expectIDs(addr string, ids []string) []statecheck.StateCheck {
+	return []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, tfjsonpath.New("items"), itemIDs(ids))}
+}
+
+// itemIDs is a knownvalue.Check of a list of objects: their id attributes
+// must be exactly ids, in order.
+type itemIDs []string
+
+func (want itemIDs) CheckValue(v any) error {
+	items, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("expected a list of %d items, got %T", len(want), v)
+	}
+	if len(items) != len(want) {
+		return fmt.Errorf("expected %d items, got %d", len(want), len(items))
+	}
+	for i, it := range items {
+		obj, _ := it.(map[string]any)
+		if id, _ := obj["id"].(string); id != want[i] {
+			return fmt.Errorf("items[%d].id is %q, want %q", i, id, want[i])
+		}
+	}
+	return nil
+}
+
+func (want itemIDs) String() string { return fmt.Sprintf("%d items with the expected ids", len(want)) }
+
+// expectRequests checks that key reached the emulator n times since the
+// step's PreConfig reset the counters: that is, during the one read of the
+// step's apply, which happens before the checks run.
+func expectRequests(emu *emulator.Server, key string, n int) resource.TestCheckFunc {
+	return func(_ *terraform.State) error {
+		if got := emu.Counters.Requests(key); got != n {
+			return fmt.Errorf("%s: %d requests, want %d", key, got, n)
+		}
+		return nil
+	}
+}
+
+// hclStrings renders ss as an HCL list of strings.
+func hclStrings(ss ...string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// hclManyStrings is an HCL list of n distinct strings.
+func hclManyStrings(n int) string {
+	ss := make([]string, n)
+	for i := range ss {
+		ss[i] = fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
+	}
+	return hclStrings(ss...)
+}
+
+// errorRe matches the words of msg in a Terraform diagnostic, whatever the
+// line wrapping.
+func errorRe(msg string) *regexp.Regexp {
+	words := strings.Fields(msg)
+	for i, w := range words {
+		words[i] = regexp.QuoteMeta(w)
+	}
+	return regexp.MustCompile(strings.Join(words, `\s+`))
+}
+
+// rfc3339 is t as the provider renders times.
+func rfc3339(t time.Time) string { return t.Format(time.RFC3339Nano) }
+
+// strOrNull is the expected value of an optional string: null when absent
+// or empty.
+func strOrNull(s string) knownvalue.Check {
+	if s == "" {
+		return knownvalue.Null()
+	}
+	return knownvalue.StringExact(s)
+}
+
+func ptrOrNull(p *string) knownvalue.Check {
+	if p == nil {
+		return knownvalue.Null()
+	}
+	return strOrNull(*p)
+}
+
+// Expected values of fiat accounts, from the emulator's data.
+
+func addressKnown(a *emulator.Address) knownvalue.Check {
+	if a == nil {
+		return knownvalue.Null()
+	}
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"country":  strOrNull(a.Country),
+		"address1": strOrNull(a.Address1),
+		"address2": strOrNull(a.Address2),
+		"city":     strOrNull(a.City),
+		"province": strOrNull(a.Province),
+		"zip_code": strOrNull(a.ZipCode),
+	})
+}
+
+func anyMapKnown(tb testing.TB, m map[string]any) knownvalue.Check {
+	tb.Helper()
+	if len(m) == 0 {
+		return knownvalue.Null()
+	}
+	out := map[string]knownvalue.Check{}
+	for k, v := range m {
+		if s, ok := v.(string); ok {
+			out[k] = knownvalue.StringExact(s)
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out[k] = knownvalue.StringExact(string(b))
+	}
+	return knownvalue.MapExact(out)
+}
+
+// fiatAccountKnown is the whole expected item of a.
+func fiatAccountKnown(tb testing.TB, a emulator.FiatAccount) knownvalue.Check {
+	tb.Helper()
+	owner := knownvalue.Check(knownvalue.Null())
+	if a.FiatAccountOwner != nil {
+		person := knownvalue.Check(knownvalue.Null())
+		if p := a.FiatAccountOwner.PersonDetails; p != nil {
+			person = knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"first_name": strOrNull(p.FirstName),
+				"last_name":  strOrNull(p.LastName),
+			})
+		}
+		owner = knownvalue.ObjectExact(map[string]knownvalue.Check{"person_details": person})
+	}
+	fni := knownvalue.Check(knownvalue.Null())
+	if a.FiatNetworkInstructions != nil {
+		wire := knownvalue.Check(knownvalue.Null())
+		if w := a.FiatNetworkInstructions.Wire; w != nil {
+			routing := knownvalue.Check(knownvalue.Null())
+			if r := w.RoutingDetails; r != nil {
+				routing = knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"routing_number_type": strOrNull(r.RoutingNumberType),
+					"routing_number":      strOrNull(r.RoutingNumber),
+					"bank_name":           strOrNull(r.BankName),
+					"bank_address":        addressKnown(r.BankAddress),
+				})
+			}
+			wire = knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"account_number":             strOrNull(w.AccountNumber),
+				"fiat_account_owner_address": addressKnown(w.FiatAccountOwnerAddress),
+				"routing_details":            routing,
+				"status":                     strOrNull(w.Status),
+				"metadata":                   anyMapKnown(tb, w.Metadata),
+			})
+		}
+		fni = knownvalue.ObjectExact(map[string]knownvalue.Check{"wire": wire})
+	}
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"id":                        knownvalue.StringExact(a.ID),
+		"ref_id":                    ptrOrNull(a.RefID),
+		"identity_id":               ptrOrNull(a.IdentityID),
+		"account_id":                ptrOrNull(a.AccountID),
+		"fiat_account_owner":        owner,
+		"fiat_network_instructions": fni,
+		"created_at":                knownvalue.StringExact(rfc3339(a.CreatedAt)),
+		"updated_at":                knownvalue.StringExact(rfc3339(a.UpdatedAt)),
+	})
+}
+
+// fiatAccountIDs returns the ids of the accounts that keep passes, newest
+// first (the API's default order) unless asc.
+func fiatAccountIDs(accounts []emulator.FiatAccount, asc bool, keep func(a emulator.FiatAccount) bool) []string {
+	var ids []string
+	for _, a := range accounts {
+		if keep(a) {
+			ids = append(ids, a.ID)
+		}
+	}
+	if !asc {
+		slices.Reverse(ids)
+	}
+	return ids
+}
+
+func TestAccFiatAccounts_filters(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{FiatAccounts: 60})
+	env.needEmulator(t)
+	emu := env.emu
+	accounts := emu.FiatAccounts()
+	live := func(a emulator.FiatAccount) bool { return !a.Deleted }
+	const addr = "data.platform_fiat_accounts.test"
+
+	liveIDs := fiatAccountIDs(accounts, false, live)
+	allAsc := fiatAccountIDs(accounts, true, func(emulator.FiatAccount) bool { return true })
+	if len(liveIDs) == len(accounts) {
+		t.Fatal("the seeded data has no deleted account; pick another seed or size")
+	}
+
+	// Items whose nested objects are checked whole: the newest one, and ones
+	// with a null person, a null owner address and a null bank address.
+	byID := map[string]emulator.FiatAccount{}
+	for _, a := range accounts {
+		byID[a.ID] = a
+	}
+	wholeChecks := func(ids []string) []statecheck.StateCheck {
+		var checks []statecheck.StateCheck
+		want := map[string]func(a emulator.FiatAccount) bool{
+			"first":     func(emulator.FiatAccount) bool { return true },
+			"no person": func(a emulator.FiatAccount) bool { return a.FiatAccountOwner.PersonDetails == nil },
+			"no owner address": func(a emulator.FiatAccount) bool {
+				return a.FiatNetworkInstructions.Wire.FiatAccountOwnerAddress == nil
+			},
+			"no bank address": func(a emulator.FiatAccount) bool {
+				return a.FiatNetworkInstructions.Wire.RoutingDetails.BankAddress == nil
+			},
+			"nested metadata": func(a emulator.FiatAccount) bool {
+				_, ok := a.FiatNetworkInstructions.Wire.Metadata["review"]
+				return ok
+			},
+			"empty address2": func(a emulator.FiatAccount) bool {
+				w := a.FiatNetworkInstructions.Wire
+				return w.FiatAccountOwnerAddress != nil && w.FiatAccountOwnerAddress.Address2 == ""
+			},
+			"no ref_id":     func(a emulator.FiatAccount) bool { return a.RefID == nil },
+			"no account_id": func(a emulator.FiatAccount) bool { return a.AccountID == nil },
+		}
+		for what, match := range want {
+			found := false
+			for i, id := range ids {
+				if match(byID[id]) {
+					checks = append(checks, statecheck.ExpectKnownValue(addr, itemsPath(i), fiatAccountKnown(t, byID[id])))
+					found = true
+					break
+				}
+			}
+			if !found {
+				t.Fatalf("the seeded data has no account with %s", what)
+			}
+		}
+		return checks
+	}
+
+	// Filter values taken from the data.
+	var someIDs []string // two live accounts and a deleted one
+	for _, a := range accounts {
+		if (a.Deleted && len(someIDs) == 2) || (!a.Deleted && len(someIDs) < 2 && a.ID != allAsc[0]) {
+			someIDs = append(someIDs, a.ID)
+		}
+	}
+	inSet := func(set []string) func(a emulator.FiatAccount) bool {
+		return func(a emulator.FiatAccount) bool { return slices.Contains(set, a.ID) }
+	}
+	var refIDs []string
+	for _, a := range accounts[10:] {
+		if a.RefID != nil && len(refIDs) < 4 {
+			refIDs = append(refIDs, *a.RefID)
+		}
+	}
+	hasRef := func(a emulator.FiatAccount) bool { return a.RefID != nil && slices.Contains(refIDs, *a.RefID) }
+	from, to := accounts[20].CreatedAt, accounts[40].CreatedAt
+	window := func(a emulator.FiatAccount) bool {
+		return live(a) && !a.CreatedAt.Before(from) && a.CreatedAt.Before(to)
+	}
+	after := func(a emulator.FiatAccount) bool { return a.CreatedAt.After(to) }
+	atMost := func(a emulator.FiatAccount) bool { return live(a) && !a.CreatedAt.After(from) }
+	exactly := func(a emulator.FiatAccount) bool { return a.CreatedAt.Equal(accounts[33].CreatedAt) }
+
+	step := func(args string, want []string, requests int, extra ...statecheck.StateCheck) resource.TestStep {
+		return resource.TestStep{
+			PreConfig: emu.Counters.Reset,
+			Config:    env.config(fmt.Sprintf("data \"platform_fiat_accounts\" \"test\" {\n%s\n}\n", args)),
+			Check:     expectRequests(emu, listFiatAccountsKey, requests),
+			ConfigStateChecks: append(append(expectIDs(addr, want),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{32}$`)))),
+				extra...),
+		}
+	}
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			// No filter: every live account, newest first, whole items.
+			step("", liveIDs, 1, wholeChecks(liveIDs)...),
+			step("include_deleted = true\norder = \"ASC\"", allAsc, 1),
+			step("include_deleted = false\norder = \"DESC\"", liveIDs, 1),
+			step("ids = "+hclStrings(someIDs...), fiatAccountIDs(accounts, false, func(a emulator.FiatAccount) bool { return live(a) && inSet(someIDs)(a) }), 1),
+			step("ids = "+hclStrings(someIDs...)+"\ninclude_deleted = true", fiatAccountIDs(accounts, false, inSet(someIDs)), 1),
+			step("ref_ids = "+hclStrings(refIDs...)+"\ninclude_deleted = true\norder = \"ASC\"", fiatAccountIDs(accounts, true, hasRef), 1),
+			step(fmt.Sprintf("created_at = {\n  gte = %q\n  lt = %q\n}", rfc3339(from), rfc3339(to)), fiatAccountIDs(accounts, false, window), 1),
+			step(fmt.Sprintf("created_at = { gt = %q }\ninclude_deleted = true", rfc3339(to)), fiatAccountIDs(accounts, false, after), 1),
+			step(fmt.Sprintf("created_at = { lte = %q }", rfc3339(from)), fiatAccountIDs(accounts, false, atMost), 1),
+			step(fmt.Sprintf("created_at = { eq = %q }\ninclude_deleted = true", rfc3339(accounts[33].CreatedAt)), fiatAccountIDs(accounts, false, exactly), 1),
+			step("max_items = 7\norder = \"ASC\"\ninclude_deleted = true", allAsc[:7], 1),
+			// No match: an empty list, not null.
+			step(`ids = ["00000000-0000-4000-8000-000000000000"]`, []string{}, 1),
+			// An empty filter matches nothing without asking.
+			step("ids = []", []string{}, 0),
+		},
+	})
+}
+
+// TestAccFiatAccounts_paging reads 2,500 accounts in 3 pages of at most
+// 1,000, and checks that max_items stops paging early.
+func TestAccFiatAccounts_paging(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{FiatAccounts: 2500})
+	env.needEmulator(t)
+	emu := env.emu
+	accounts := emu.FiatAccounts()
+	const addr = "data.platform_fiat_accounts.test"
+	ids := fiatAccountIDs(accounts, false, func(emulator.FiatAccount) bool { return true })
+	step := func(args string, want []string, requests int) resource.TestStep {
+		return resource.TestStep{
+			PreConfig:         emu.Counters.Reset,
+			Config:            env.config(fmt.Sprintf("data \"platform_fiat_accounts\" \"test\" {\n  include_deleted = true\n%s\n}\n", args)),
+			Check:             expectRequests(emu, listFiatAccountsKey, requests),
+			ConfigStateChecks: expectIDs(addr, want),
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			step("", ids, 3),
+			step("max_items = 1001", ids[:1001], 2),
+			step("max_items = 10", ids[:10], 1),
+		},
+	})
+}
+
+// TestAccFiatAccounts_invalidFilters checks that each bad filter is
+// rejected at plan time, naming the attribute, before any request.
+func TestAccFiatAccounts_invalidFilters(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{FiatAccounts: 5})
+	cases := []struct{ args, err string }{
+		{"ids = " + hclManyStrings(101), "Attribute ids list must contain at most 100 elements, got: 101"},
+		{"ref_ids = " + hclManyStrings(101), "Attribute ref_ids list must contain at most 100 elements, got: 101"},
+		{`ids = [""]`, `Attribute ids[0] string length must be at least 1, got: 0`},
+		{`ref_ids = ["a", null]`, `Null List Value`},
+		{`created_at = { gt = "yesterday" }`, `created_at.gt must be an RFC 3339 date-time`},
+		{`created_at = { lte = "2024-13-01T00:00:00Z" }`, `created_at.lte must be an RFC 3339 date-time`},
+		{`created_at = { eq = "2024-01-01" }`, `created_at.eq must be an RFC 3339 date-time`},
+		{`created_at = { lt = "2024-01-01 10:00:00" }`, `created_at.lt must be an RFC 3339 date-time`},
+		{`created_at = { gte = "" }`, `created_at.gte must be an RFC 3339 date-time`},
+		{`order = "UP"`, `Attribute order value must be one of: ["DESC" "ASC"], got: "UP"`},
+		{`order = "asc"`, `Attribute order value must be one of`},
+		{`max_items = 0`, `Attribute max_items value must be at least 1, got: 0`},
+		{`max_items = -3`, `Attribute max_items value must be at least 1, got: -3`},
+	}
+	testRejectedAtPlan(t, env, "platform_fiat_accounts", cases)
+}
+
+// testRejectedAtPlan plans the data source typeName with each of the
+// arguments in cases and expects the error of the case, which must also
+// show the argument (Terraform prints the offending line), and no request
+// at all.
+func testRejectedAtPlan(t *testing.T, env *accEnv, typeName string, cases []struct{ args, err string }) {
+	t.Helper()
+	steps := make([]resource.TestStep, len(cases))
+	for i, c := range cases {
+		name := strings.TrimSpace(strings.SplitN(c.args, "=", 2)[0])
+		re := errorRe(c.err)
+		if !strings.Contains(c.err, name) {
+			// The message does not name the argument: Terraform's snippet
+			// of the configuration, printed after the summary, must show it.
+			re = regexp.MustCompile(`(?s)` + re.String() + `.*` + regexp.QuoteMeta(name) + `\s*=`)
+		}
+		steps[i] = resource.TestStep{
+			Config:      env.config(fmt.Sprintf("data %q \"test\" {\n%s\n}\n", typeName, c.args)),
+			ExpectError: re,
+			PlanOnly:    true,
+		}
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	if env.emu != nil {
+		if n := env.emu.Counters.APIRequests(); n != 0 {
+			t.Fatalf("%d API requests were sent for configurations rejected at plan time", n)
+		}
+	}
+}
+
+// BenchmarkFiatAccountsRead reads 10,000 fiat accounts from an emulator
+// through the provider's protocol server, as Terraform does.
+func BenchmarkFiatAccountsRead(b *testing.B) {
+	emu := emulator.StartTest(b, emulator.Options{FiatAccounts: 10000})
+	h := newProtoHarness(b, emu, true)
+	set := map[string]tftypes.Value{"include_deleted": tfBool(true)}
+	// One read outside the timing, to check the result and warm up.
+	if items := listOf(b, h.read(b, "platform_fiat_accounts", set)["items"]); len(items) != 10000 {
+		b.Fatalf("read %d accounts, want 10000", len(items))
+	}
+	b.ReportAllocs()
+	var stateBytes int
+	for b.Loop() {
+		resp := h.readRaw(b, b.Context(), "platform_fiat_accounts", set)
+		failOnDiags(b, "ReadDataSource", resp.Diagnostics)
+		stateBytes = len(resp.State.MsgPack)
+	}
+	b.ReportMetric(float64(stateBytes), "state-bytes/op")
+}

@@ -1,0 +1,312 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+// protoHarness drives the provider's protocol 6 server directly, as
+// Terraform does, against an emulator.
+type protoHarness struct {
+	srv     tfprotov6.ProviderServer
+	schemas map[string]*tfprotov6.Schema
+}
+
+// newProtoHarness configures a server for emu: the provider's streaming
+// server (NewProtocol6Server), or a plain framework server.
+func newProtoHarness(tb testing.TB, emu *emulator.Server, streaming bool) *protoHarness {
+	tb.Helper()
+	factory := providerserver.NewProtocol6WithError(newTestProvider())
+	if streaming {
+		factory = NewProtocol6Server(newTestProvider())
+	}
+	srv, err := factory()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx := tb.Context()
+	sresp, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	failOnDiags(tb, "GetProviderSchema", sresp.Diagnostics)
+	ptype, _ := sresp.Provider.ValueType().(tftypes.Object)
+	config := objectOf(ptype, map[string]tftypes.Value{
+		"client_id":     tfString(emulator.DefaultClientID),
+		"client_secret": tfString(emulator.DefaultClientSecret),
+		"base_url":      tfString(emu.BaseURL()),
+		"auth_url":      tfString(emu.AuthURL()),
+	})
+	cresp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: dynamicValue(tb, ptype, config)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	failOnDiags(tb, "ConfigureProvider", cresp.Diagnostics)
+	return &protoHarness{srv: srv, schemas: sresp.DataSourceSchemas}
+}
+
+// configType is the object type of the data source typeName.
+func (h *protoHarness) configType(tb testing.TB, typeName string) tftypes.Object {
+	tb.Helper()
+	s, ok := h.schemas[typeName]
+	if !ok {
+		tb.Fatalf("no data source %s", typeName)
+	}
+	t, _ := s.ValueType().(tftypes.Object)
+	return t
+}
+
+// readRaw reads the data source typeName with the configured attributes
+// set (the others null) and returns the response.
+func (h *protoHarness) readRaw(tb testing.TB, ctx context.Context, typeName string, set map[string]tftypes.Value) *tfprotov6.ReadDataSourceResponse {
+	tb.Helper()
+	typ := h.configType(tb, typeName)
+	resp, err := h.srv.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{
+		TypeName: typeName,
+		Config:   dynamicValue(tb, typ, objectOf(typ, set)),
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return resp
+}
+
+// read reads typeName and returns its state's attributes, failing on any
+// error diagnostic.
+func (h *protoHarness) read(tb testing.TB, typeName string, set map[string]tftypes.Value) map[string]tftypes.Value {
+	tb.Helper()
+	resp := h.readRaw(tb, tb.Context(), typeName, set)
+	failOnDiags(tb, "ReadDataSource "+typeName, resp.Diagnostics)
+	v, err := resp.State.Unmarshal(h.configType(tb, typeName))
+	if err != nil {
+		tb.Fatalf("state of %s does not match its schema: %v", typeName, err)
+	}
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		tb.Fatal(err)
+	}
+	return attrs
+}
+
+func failOnDiags(tb testing.TB, what string, diags []*tfprotov6.Diagnostic) {
+	tb.Helper()
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			tb.Fatalf("%s: %s: %s", what, d.Summary, d.Detail)
+		}
+	}
+}
+
+// objectOf is an object of typ with the attributes in set and every other
+// attribute null.
+func objectOf(typ tftypes.Object, set map[string]tftypes.Value) tftypes.Value {
+	vals := make(map[string]tftypes.Value, len(typ.AttributeTypes))
+	for name, t := range typ.AttributeTypes {
+		if v, ok := set[name]; ok {
+			vals[name] = v
+		} else {
+			vals[name] = tftypes.NewValue(t, nil)
+		}
+	}
+	return tftypes.NewValue(typ, vals)
+}
+
+func dynamicValue(tb testing.TB, typ tftypes.Type, v tftypes.Value) *tfprotov6.DynamicValue {
+	tb.Helper()
+	dv, err := tfprotov6.NewDynamicValue(typ, v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &dv
+}
+
+func tfString(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+
+func tfBool(b bool) tftypes.Value { return tftypes.NewValue(tftypes.Bool, b) }
+
+// listOf returns the elements of the list v.
+func listOf(tb testing.TB, v tftypes.Value) []tftypes.Value {
+	tb.Helper()
+	var out []tftypes.Value
+	if err := v.As(&out); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// TestListStateStreamedEqualsFramework checks, for each list data source,
+// that the state the streaming server sends is exactly the state a plain
+// framework server builds, and that both hold every seeded item.
+func TestListStateStreamedEqualsFramework(t *testing.T) {
+	emu := emulator.StartTest(t, emulator.Options{FiatAccounts: 1200, DepositAddresses: 300, RewardClaims: 250})
+	streaming := newProtoHarness(t, emu, true)
+	plain := newProtoHarness(t, emu, false)
+	for _, tc := range []struct {
+		typeName string
+		set      map[string]tftypes.Value
+		want     int
+	}{
+		{"platform_fiat_accounts", map[string]tftypes.Value{"include_deleted": tfBool(true)}, 1200},
+		{"platform_deposit_addresses", nil, 300},
+		{"platform_reward_claims", nil, 250},
+	} {
+		t.Run(tc.typeName, func(t *testing.T) {
+			a := streaming.read(t, tc.typeName, tc.set)
+			b := plain.read(t, tc.typeName, tc.set)
+			got := listOf(t, a["items"])
+			if len(got) != tc.want {
+				t.Fatalf("streamed %d items, want %d", len(got), tc.want)
+			}
+			typ := streaming.configType(t, tc.typeName)
+			if sa, sb := tftypes.NewValue(typ, a), tftypes.NewValue(typ, b); !sa.Equal(sb) {
+				diffs, _ := sa.Diff(sb)
+				t.Fatalf("streamed and framework states differ in %d places, first %v", len(diffs), diffs[0].Path)
+			}
+		})
+	}
+}
+
+// TestListStateMsgPackWriter checks the writer's length forms against the
+// decoder of terraform-plugin-go.
+func TestListStateMsgPackWriter(t *testing.T) {
+	listType := tftypes.List{ElementType: tftypes.String}
+	mapType := tftypes.Map{ElementType: tftypes.String}
+	for _, n := range []int{0, 1, 15, 16, 31, 32, 255, 256, 65535, 65536} {
+		s := strings.Repeat("x", n)
+		w := &mpWriter{}
+		w.str(s)
+		v, err := fromMsgPack(w.b, tftypes.String)
+		if err != nil {
+			t.Fatalf("string of %d bytes: %v", n, err)
+		}
+		var got string
+		_ = v.As(&got)
+		if got != s {
+			t.Fatalf("string of %d bytes decoded to %d bytes", n, len(got))
+		}
+		if n > 16 && n != 65536 {
+			continue // Strings alone have 8-bit lengths; arrays and maps go from 4 to 16 to 32 bits.
+		}
+
+		elems := make([]string, n)
+		for i := range elems {
+			elems[i] = string(rune('a' + i%26))
+		}
+		w = &mpWriter{}
+		w.stringList(elems)
+		lv, err := fromMsgPack(w.b, listType)
+		if err != nil {
+			t.Fatalf("list of %d: %v", n, err)
+		}
+		if got := listOf(t, lv); len(got) != n {
+			t.Fatalf("list of %d decoded to %d", n, len(got))
+		}
+
+		w = &mpWriter{}
+		at := w.beginArray()
+		for range n {
+			w.str("e")
+		}
+		w.endArray(at, n)
+		if got := listOf(t, mustMsgPack(t, w.b, listType)); len(got) != n {
+			t.Fatalf("open array of %d decoded to %d", n, len(got))
+		}
+
+		if n > 16 {
+			continue // Maps share the header code of arrays; large ones decode slowly.
+		}
+		m := make(map[string]string, n)
+		for i := range n {
+			m[string(rune('a'+i))] = "v"
+		}
+		w = &mpWriter{}
+		w.stringMap(m)
+		mv, err := fromMsgPack(w.b, mapType)
+		if err != nil {
+			t.Fatalf("map of %d: %v", len(m), err)
+		}
+		var gotMap map[string]tftypes.Value
+		_ = mv.As(&gotMap)
+		if len(m) == 0 {
+			if !mv.IsNull() {
+				t.Fatal("an empty map must be written as null")
+			}
+		} else if len(gotMap) != len(m) {
+			t.Fatalf("map of %d decoded to %d", len(m), len(gotMap))
+		}
+	}
+}
+
+// TestListStateNullNotEmpty checks that absent and empty strings, maps and
+// objects are written as null.
+func TestListStateNullNotEmpty(t *testing.T) {
+	empty, text := "", "text"
+	w := &mpWriter{}
+	w.arrayHeader(5)
+	w.strPtr(nil)
+	w.strPtr(&empty)
+	w.strPtr(&text)
+	w.stringMap(map[string]string{})
+	w.anyMap(map[string]any{"s": "x", "n": 2.0, "b": true, "o": map[string]any{"k": []any{"a"}}, "z": nil})
+	typ := tftypes.Tuple{ElementTypes: []tftypes.Type{tftypes.String, tftypes.String, tftypes.String,
+		tftypes.Map{ElementType: tftypes.String}, tftypes.Map{ElementType: tftypes.String}}}
+	got := listOf(t, mustMsgPack(t, w.b, typ))
+	for i, wantNull := range []bool{true, true, false, true, false} {
+		if got[i].IsNull() != wantNull {
+			t.Errorf("element %d: null = %v, want %v", i, got[i].IsNull(), wantNull)
+		}
+	}
+	var m map[string]tftypes.Value
+	_ = got[4].As(&m)
+	want := map[string]string{"s": "x", "n": "2", "b": "true", "o": `{"k":["a"]}`, "z": "<null>"}
+	for k, w := range want {
+		s := "<null>"
+		if !m[k].IsNull() {
+			_ = m[k].As(&s)
+		}
+		if s != w {
+			t.Errorf("metadata %s = %q, want %q", k, s, w)
+		}
+	}
+}
+
+func fromMsgPack(b []byte, typ tftypes.Type) (tftypes.Value, error) {
+	return (&tfprotov6.DynamicValue{MsgPack: b}).Unmarshal(typ)
+}
+
+func mustMsgPack(tb testing.TB, b []byte, typ tftypes.Type) tftypes.Value {
+	tb.Helper()
+	v, err := fromMsgPack(b, typ)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
+}
+
+// TestListStateAPIErrorIsDiagnostic checks that a failing page is an error
+// diagnostic that says what failed, and that no partial state is sent.
+func TestListStateAPIErrorIsDiagnostic(t *testing.T) {
+	emu := emulator.StartTest(t, emulator.Options{FiatAccounts: 1500})
+	h := newProtoHarness(t, emu, true)
+	// Every attempt (the first and each retry) answers 500.
+	emu.Faults.OnlyPath("/v2/transfer/fiat-accounts")
+	emu.Faults.ServerErrors(100, 500)
+	resp := h.readRaw(t, t.Context(), "platform_fiat_accounts", map[string]tftypes.Value{"include_deleted": tfBool(true)})
+	var errs []string
+	for _, d := range resp.Diagnostics {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			errs = append(errs, d.Summary+": "+d.Detail)
+		}
+	}
+	if len(errs) != 1 || !regexp.MustCompile(`Unable to list fiat accounts: Listing fiat accounts failed after 0 items: .*500`).MatchString(errs[0]) {
+		t.Fatalf("diagnostics = %q", errs)
+	}
+}

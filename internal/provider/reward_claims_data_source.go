@@ -1,0 +1,149 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure      = (*rewardClaimsDataSource)(nil)
+	_ datasource.DataSourceWithValidateConfig = (*rewardClaimsDataSource)(nil)
+)
+
+// NewRewardClaimsDataSource is the platform_reward_claims data source.
+func NewRewardClaimsDataSource() datasource.DataSource { return &rewardClaimsDataSource{} }
+
+// rewardClaimsDataSource lists reward claim transactions (GET /rewards/claims).
+type rewardClaimsDataSource struct {
+	data *providerData
+}
+
+// rewardClaimsModel is the configuration of platform_reward_claims.
+type rewardClaimsModel struct {
+	PayoutGroupID   types.String `tfsdk:"payout_group_id"`
+	OnchainStatuses types.List   `tfsdk:"onchain_statuses"`
+	Chain           types.String `tfsdk:"chain"`
+	Jurisdiction    types.String `tfsdk:"jurisdiction"`
+	StartTime       types.String `tfsdk:"start_time"`
+	EndTime         types.String `tfsdk:"end_time"`
+	MaxItems        types.Int64  `tfsdk:"max_items"`
+	ID              types.String `tfsdk:"id"`
+	Items           types.List   `tfsdk:"items"`
+}
+
+var rewardClaimShape = itemShape[client.RewardClaim]{
+	stringField("id", "Claim id.", func(c *client.RewardClaim) *string { return c.ID }),
+	stringField("payout_group_id", "Payout group of the claim.", func(c *client.RewardClaim) *string { return c.PayoutGroupID }),
+	stringField("claim_schedule_id", "Claim schedule.", func(c *client.RewardClaim) *string { return c.ClaimScheduleID }),
+	stringField("amount", "Amount claimed, as the API gives it.", func(c *client.RewardClaim) *string { return c.Amount }),
+	stringField("tx_hash", "Hash of the on-chain transaction.", func(c *client.RewardClaim) *string { return c.TxHash }),
+	stringListField("addresses", "Addresses of the claim.", func(c *client.RewardClaim) []string { return c.Addresses }),
+	stringField("error_message", "Why the claim failed, when it did.",
+		func(c *client.RewardClaim) *string { return c.ErrorMessage }),
+	stringField("blockchain", "Blockchain of the claim.", func(c *client.RewardClaim) *string { return c.Blockchain }),
+	stringField("asset_type", "Asset of the claim.", func(c *client.RewardClaim) *string { return c.AssetType }),
+	timeField("submitted_at", "Submission time", func(c *client.RewardClaim) *time.Time { return c.SubmittedAt }),
+	timeField("confirmed_at", "Confirmation time", func(c *client.RewardClaim) *time.Time { return c.ConfirmedAt }),
+	timeField("created_at", "Creation time", func(c *client.RewardClaim) *time.Time { return c.CreatedAt }),
+	timeField("updated_at", "Time of the last update", func(c *client.RewardClaim) *time.Time { return c.UpdatedAt }),
+}
+
+func (d *rewardClaimsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_reward_claims"
+}
+
+func (d *rewardClaimsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	stringFilter := func(description string) schema.StringAttribute {
+		return schema.StringAttribute{
+			Optional:            true,
+			MarkdownDescription: description,
+			Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+		}
+	}
+	timeFilter := func(description string) schema.StringAttribute {
+		return schema.StringAttribute{
+			Optional:            true,
+			MarkdownDescription: description + " (RFC 3339, for example `2024-01-02T15:04:05Z`).",
+			Validators:          []validator.String{rfc3339Validator{}},
+		}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists reward claim transactions, newest first, following the API's pages to the end. " +
+			"Every filter is optional; all the filters that are set apply together.",
+		Attributes: map[string]schema.Attribute{
+			"payout_group_id": stringFilter("Only the claims of this payout group."),
+			"onchain_statuses": arrayFilterAttribute("Only the claims in these on-chain statuses.",
+				client.ClaimOnchainStatuses...),
+			"chain":        stringFilter("Only the claims on this chain."),
+			"jurisdiction": stringFilter("Only the claims of this jurisdiction."),
+			"start_time":   timeFilter("Only the claims created at or after this time"),
+			"end_time":     timeFilter("Only the claims created at or before this time"),
+			"max_items":    maxItemsAttribute(),
+			"id":           listIDAttribute(),
+			"items": rewardClaimShape.listAttribute("The reward claims, in the order the API returns them. " +
+				"Fields the API leaves out are null."),
+		},
+	}
+}
+
+func (d *rewardClaimsDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var start, end types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("start_time"), &start)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("end_time"), &end)...)
+	if resp.Diagnostics.HasError() || start.IsNull() || start.IsUnknown() || end.IsNull() || end.IsUnknown() {
+		return
+	}
+	var diags diag.Diagnostics
+	s := parseTime(start, path.Root("start_time"), &diags)
+	e := parseTime(end, path.Root("end_time"), &diags)
+	if diags.HasError() {
+		return // The attributes' own validators report it.
+	}
+	if s.After(e) {
+		resp.Diagnostics.AddAttributeError(path.Root("start_time"), "Invalid time window",
+			fmt.Sprintf("start_time (%s) is after end_time (%s): both bounds are inclusive, so no claim could match. "+
+				"Swap them or widen the window.", start.ValueString(), end.ValueString()))
+	}
+}
+
+func (d *rewardClaimsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *rewardClaimsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m rewardClaimsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.data == nil {
+		notConfigured(&resp.Diagnostics)
+		return
+	}
+	statuses := listStrings(ctx, m.OnchainStatuses, &resp.Diagnostics)
+	q := client.ListRewardClaimsQuery{
+		PayoutGroupID:   m.PayoutGroupID.ValueString(),
+		OnchainStatuses: statuses.values,
+		Chain:           m.Chain.ValueString(),
+		Jurisdiction:    m.Jurisdiction.ValueString(),
+		StartTime:       parseTime(m.StartTime, path.Root("start_time"), &resp.Diagnostics),
+		EndTime:         parseTime(m.EndTime, path.Root("end_time"), &resp.Diagnostics),
+		MaxItems:        int64Value(m.MaxItems),
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	readList(ctx, req, resp, filtersID("reward_claims", q), rewardClaimShape,
+		d.data.client.RewardClaims(ctx, q), matchesNothing(statuses), "reward claims")
+}

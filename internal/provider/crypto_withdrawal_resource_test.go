@@ -3,9 +3,11 @@ package provider
 import (
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -40,6 +42,15 @@ resource "platform_crypto_withdrawal" "test" {
 %s
 }
 `, cwDestination, extra)
+}
+
+// requireTFAcc skips a test whose own assertions follow resource.Test, which
+// runs nothing unless TF_ACC is set.
+func requireTFAcc(t *testing.T) {
+	t.Helper()
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skipf("acceptance test: set %s=1 to run it", resource.EnvTfAcc)
+	}
 }
 
 // stateAttr reads one flat attribute of a resource from the state.
@@ -231,6 +242,7 @@ func TestAccCryptoWithdrawal_total(t *testing.T) {
 }
 
 func TestAccCryptoWithdrawal_validation(t *testing.T) {
+	requireTFAcc(t)
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
 	longKey := strings.Repeat("k", 101)
@@ -304,6 +316,7 @@ func defaultLine(extra, name, line string) string {
 }
 
 func TestAccCryptoWithdrawal_forbidden(t *testing.T) {
+	requireTFAcc(t)
 	env := newAccEnv(t, emulator.Options{Clients: map[string]emulator.ClientCredentials{
 		emulator.DefaultClientID: {Secret: emulator.DefaultClientSecret},
 		"reader":                 {Secret: "reader-secret", Scopes: []string{"transfer:read_fiat_deposit_instructions"}},
@@ -360,6 +373,31 @@ func TestAccCryptoWithdrawal_retriedAfterAcceptThenFail(t *testing.T) {
 				func(*terraform.State) error {
 					if n := emu.Counters.Requests(cwPostKey); n != 2 {
 						return fmt.Errorf("%d withdrawal POSTs, want 2 (one answered 500, one retry)", n)
+					}
+					return nil
+				},
+			),
+		}},
+	})
+}
+
+func TestAccCryptoWithdrawal_retriedAfterTimeout(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	env.needMoneyMovement(t)
+	emu := env.emu
+	// The first attempt is processed and then held past the request
+	// timeout: the client gives up on it and retries with the same ref_id.
+	emu.Faults.AcceptThenHang(1, 30*time.Second)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: emulatorProviderBlock(emu, "  request_timeout = \"300ms\"\n") + cwConfig(`  amount = "0.5"`),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkTransfers(emu, 1),
+				func(*terraform.State) error {
+					if n := emu.Counters.Requests(cwPostKey); n != 2 {
+						return fmt.Errorf("%d withdrawal POSTs, want 2 (one timed out, one retry)", n)
 					}
 					return nil
 				},

@@ -305,6 +305,7 @@ func TestAccFiatDepositInstructions_deprecatedIsReplaced(t *testing.T) {
 }
 
 func TestAccFiatDepositInstructions_validation(t *testing.T) {
+	requireTFAcc(t)
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
 	var sevenPairs []string
@@ -363,6 +364,7 @@ func TestAccFiatDepositInstructions_validation(t *testing.T) {
 }
 
 func TestAccFiatDepositInstructions_forbidden(t *testing.T) {
+	requireTFAcc(t)
 	env := newAccEnv(t, emulator.Options{Clients: map[string]emulator.ClientCredentials{
 		emulator.DefaultClientID: {Secret: emulator.DefaultClientSecret},
 		"reader":                 {Secret: "reader-secret", Scopes: []string{client.ScopeReadFiatDepositInstr}},
@@ -461,6 +463,7 @@ func TestAccFiatDepositInstructions_unknownOutcomeRetriedWithSameRefID(t *testin
 }
 
 func TestAccFiatDepositInstructions_importOtherNetwork(t *testing.T) {
+	requireTFAcc(t)
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
 	env.needMoneyMovement(t)

@@ -84,8 +84,8 @@ type providerData struct {
 	newID          func() string
 	now            func() time.Time
 	// unconfirmed remembers the ref_ids of creates whose outcome is unknown
-	// (see unconfirmed_creates.go).
-	unconfirmed unconfirmedCreates
+	// (see unconfirmed_creates.go); nil remembers nothing.
+	unconfirmed *unconfirmedCreates
 }
 
 func (p *platformProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -280,7 +280,8 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 		"request_timeout": cfg.RequestTimeout.String(), "max_retries": cfg.MaxRetries,
 	})
 
-	data := &providerData{client: c, wsURL: wsURL, requestTimeout: cfg.RequestTimeout, newID: p.newID, now: p.now}
+	data := &providerData{client: c, wsURL: wsURL, requestTimeout: cfg.RequestTimeout, newID: p.newID, now: p.now,
+		unconfirmed: &unconfirmedCreates{}}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.EphemeralResourceData = data

@@ -31,7 +31,8 @@ import (
 // ref_id is generated: that is a different withdrawal.
 
 // unconfirmedCreates maps request digests to the ref_ids of creates whose
-// outcome is unknown. The zero value is ready to use; safe for concurrent use.
+// outcome is unknown. The zero value is ready to use, a nil one remembers
+// nothing; safe for concurrent use.
 type unconfirmedCreates struct {
 	mu     sync.Mutex
 	refIDs map[string]string
@@ -39,7 +40,7 @@ type unconfirmedCreates struct {
 
 // remember records refID for the request digest key.
 func (u *unconfirmedCreates) remember(key, refID string) {
-	if key == "" || refID == "" {
+	if u == nil || key == "" || refID == "" {
 		return
 	}
 	u.mu.Lock()
@@ -52,6 +53,9 @@ func (u *unconfirmedCreates) remember(key, refID string) {
 
 // lookup returns the ref_id recorded for key.
 func (u *unconfirmedCreates) lookup(key string) (string, bool) {
+	if u == nil {
+		return "", false
+	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	id, ok := u.refIDs[key]

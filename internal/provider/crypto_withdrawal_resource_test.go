@@ -9,6 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	fwdatasource "github.com/hashicorp/terraform-plugin-framework/datasource"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -518,6 +524,104 @@ func TestCreateOutcomeUnknown(t *testing.T) {
 	for _, tc := range cases {
 		if got := createOutcomeUnknown(tc.err, path); got != tc.want {
 			t.Errorf("%s: createOutcomeUnknown = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestWithdrawalDigest(t *testing.T) {
+	ctx := t.Context()
+	args := func(ref types.String, beneficiary string, total types.String) cryptoWithdrawalArgs {
+		return cryptoWithdrawalArgs{
+			ProfileID: types.StringValue("p"), DestinationAddress: types.StringValue("d"), Asset: types.StringValue("BTC"),
+			CryptoNetwork: types.StringValue("BITCOIN"), Amount: types.StringValue("0.5"), Total: total, RefID: ref,
+			IdentityID: types.StringNull(), AccountID: types.StringUnknown(), BalanceAsset: types.StringNull(),
+			Metadata: types.MapNull(types.StringType), FeeID: types.StringNull(),
+			Beneficiary: jsontypes.NewNormalizedValue(beneficiary), Memo: types.StringNull(),
+		}
+	}
+	// The state of an unconfirmed create (ref_id set, computed values null)
+	// and the plan of its retry (ref_id and computed values unknown) are the
+	// same request.
+	state := withdrawalDigest(ctx, args(types.StringValue("r-1"), `{"a":1,"b":2}`, types.StringNull()))
+	plan := withdrawalDigest(ctx, args(types.StringUnknown(), `{ "b": 2, "a": 1 }`, types.StringUnknown()))
+	if state == "" || state != plan {
+		t.Errorf("digests of the same request differ: %q and %q", state, plan)
+	}
+	other := args(types.StringUnknown(), `{"a":1,"b":2}`, types.StringUnknown())
+	other.Amount = types.StringValue("0.6")
+	if withdrawalDigest(ctx, other) == state {
+		t.Errorf("digests of different amounts are equal")
+	}
+
+	var u *unconfirmedCreates
+	u.remember(state, "r-1")
+	if _, ok := u.lookup(state); ok {
+		t.Errorf("a nil memory remembered")
+	}
+	u = &unconfirmedCreates{}
+	u.remember(state, "r-1")
+	if ref, ok := u.lookup(plan); !ok || ref != "r-1" {
+		t.Errorf("lookup = %q, %v; want r-1", ref, ok)
+	}
+}
+
+// TestSchemasDescribed checks that the schemas are valid and that every
+// attribute, nested ones included, has a description.
+func TestSchemasDescribed(t *testing.T) {
+	ctx := t.Context()
+	for _, r := range []fwresource.Resource{NewCryptoWithdrawalResource(), NewFiatDepositInstructionsResource()} {
+		var resp fwresource.SchemaResponse
+		r.Schema(ctx, fwresource.SchemaRequest{}, &resp)
+		if d := resp.Schema.ValidateImplementation(ctx); d.HasError() {
+			t.Fatalf("schema: %v", d)
+		}
+		if resp.Schema.MarkdownDescription == "" {
+			t.Errorf("resource without description")
+		}
+		for name, a := range resp.Schema.Attributes {
+			if a.GetMarkdownDescription() == "" {
+				t.Errorf("resource attribute %s has no description", name)
+			}
+			if n, ok := a.(rschema.SingleNestedAttribute); ok {
+				checkResourceNested(t, name, n.Attributes)
+			}
+		}
+	}
+	var resp fwdatasource.SchemaResponse
+	NewFiatDepositInstructionsDataSource().Schema(ctx, fwdatasource.SchemaRequest{}, &resp)
+	if d := resp.Schema.ValidateImplementation(ctx); d.HasError() {
+		t.Fatalf("schema: %v", d)
+	}
+	for name, a := range resp.Schema.Attributes {
+		if a.GetMarkdownDescription() == "" {
+			t.Errorf("data source attribute %s has no description", name)
+		}
+		if n, ok := a.(dschema.SingleNestedAttribute); ok {
+			checkDataSourceNested(t, name, n.Attributes)
+		}
+	}
+}
+
+func checkResourceNested(t *testing.T, prefix string, attrs map[string]rschema.Attribute) {
+	t.Helper()
+	for name, a := range attrs {
+		if a.GetMarkdownDescription() == "" {
+			t.Errorf("resource attribute %s.%s has no description", prefix, name)
+		}
+		if n, ok := a.(rschema.SingleNestedAttribute); ok {
+			checkResourceNested(t, prefix+"."+name, n.Attributes)
+		}
+	}
+}
+
+func checkDataSourceNested(t *testing.T, prefix string, attrs map[string]dschema.Attribute) {
+	t.Helper()
+	for name, a := range attrs {
+		if a.GetMarkdownDescription() == "" {
+			t.Errorf("data source attribute %s.%s has no description", prefix, name)
+		}
+		if n, ok := a.(dschema.SingleNestedAttribute); ok {
+			checkDataSourceNested(t, prefix+"."+name, n.Attributes)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -42,7 +43,10 @@ const (
 	maxMaxRetries         = 10
 )
 
-var _ provider.Provider = (*platformProvider)(nil)
+var (
+	_ provider.Provider                       = (*platformProvider)(nil)
+	_ provider.ProviderWithEphemeralResources = (*platformProvider)(nil)
+)
 
 // platformProvider is the platform provider.
 type platformProvider struct {
@@ -303,5 +307,11 @@ func (p *platformProvider) DataSources(_ context.Context) []func() datasource.Da
 		NewDepositAddressesDataSource,
 		NewRewardClaimsDataSource,
 		NewStablecoinConversionDataSource,
+	}
+}
+
+func (p *platformProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		NewAccessTokenEphemeralResource,
 	}
 }

@@ -315,3 +315,5 @@ func (p *platformProvider) EphemeralResources(_ context.Context) []func() epheme
 		NewAccessTokenEphemeralResource,
 	}
 }
+		NewTopOfBookDataSource,
+		NewOrderBookDataSource,

@@ -1,0 +1,441 @@
+package provider
+
+// Shared code of the market-data data sources (platform_top_of_book and
+// platform_order_book): schema pieces, the timeout, the one-shot stream read
+// (token, dial, subscribe, wait, unsubscribe, close) and the mapping of
+// stream errors to diagnostics.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"github.com/shopspring/decimal"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/stream"
+)
+
+const (
+	// defaultStreamTimeout bounds a market-data read when timeout is unset.
+	defaultStreamTimeout = 10 * time.Second
+	// maxStreamTimeout is the largest accepted timeout.
+	maxStreamTimeout = 5 * time.Minute
+)
+
+// marketAttribute is the required market argument.
+func marketAttribute(channel string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Required: true,
+		MarkdownDescription: "Market identifier, for example `BTC-USD`. It is sent as `params.market` of the `" +
+			channel + "` subscription; a market the stream refuses is an error.",
+		Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+	}
+}
+
+// streamTimeoutAttribute is the optional timeout argument.
+func streamTimeoutAttribute(what string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional: true,
+		MarkdownDescription: fmt.Sprintf("How long the whole read may take (access token, connection, "+
+			"subscription and waiting for the %s), as a Go duration such as `10s` or `1m`. Default `%s`, "+
+			"at most `%s`. When it runs out the read fails with an error naming the market.",
+			what, defaultStreamTimeout, maxStreamTimeout),
+		Validators: []validator.String{durationValidator{positive: true, max: maxStreamTimeout}},
+	}
+}
+
+// streamTimeout returns the configured timeout, or the default when unset.
+func streamTimeout(v types.String, diags *diag.Diagnostics) time.Duration {
+	if v.IsNull() || v.IsUnknown() {
+		return defaultStreamTimeout
+	}
+	d, err := time.ParseDuration(v.ValueString())
+	if err != nil || d <= 0 || d > maxStreamTimeout {
+		// The validator refuses these at plan time; this is a last guard.
+		diags.AddAttributeError(path.Root("timeout"), "Invalid timeout",
+			fmt.Sprintf("timeout must be a positive Go duration of at most %s, got %q.", maxStreamTimeout, v.ValueString()))
+		return 0
+	}
+	return d
+}
+
+// levelModel is one price level in state.
+type levelModel struct {
+	Price  types.String `tfsdk:"price"`
+	Amount types.String `tfsdk:"amount"`
+}
+
+// levelObjectType is the Terraform type of a levelModel.
+var levelObjectType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"price":  types.StringType,
+	"amount": types.StringType,
+}}
+
+// levelsAttribute is a computed list of price levels.
+func levelsAttribute(description string) schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Computed:            true,
+		MarkdownDescription: description,
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"price": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "Price of the level, a decimal string exactly as the stream sent it.",
+			},
+			"amount": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "Amount available at the price, a decimal string exactly as the stream sent it.",
+			},
+		}},
+	}
+}
+
+// levelsValue converts levels to a Terraform list (empty, never null).
+func levelsValue(ctx context.Context, levels []stream.Level, diags *diag.Diagnostics) types.List {
+	ms := make([]levelModel, 0, len(levels))
+	for _, l := range levels {
+		ms = append(ms, levelModel{Price: types.StringValue(l.Price), Amount: types.StringValue(l.Amount)})
+	}
+	v, d := types.ListValueFrom(ctx, levelObjectType, ms)
+	diags.Append(d...)
+	return v
+}
+
+// pricedLevel is a level with its price parsed.
+type pricedLevel struct {
+	stream.Level
+	price decimal.Decimal
+}
+
+// sortedLevels parses the prices of levels and sorts them best first: bids
+// by descending price, asks by ascending price, compared as exact decimals
+// (so "10" ranks above "9.50" and "10.0" ties with "10"). Ties keep the
+// order in which they were sent. A price that is not a decimal number is
+// an error naming the side and the value.
+func sortedLevels(levels []stream.Level, bids bool) ([]pricedLevel, error) {
+	side := "ask"
+	if bids {
+		side = "bid"
+	}
+	out := make([]pricedLevel, 0, len(levels))
+	for _, l := range levels {
+		p, err := decimal.NewFromString(l.Price)
+		if err != nil {
+			return nil, fmt.Errorf("%s price %q is not a decimal number", side, truncateText(l.Price, 40))
+		}
+		out = append(out, pricedLevel{Level: l, price: p})
+	}
+	slices.SortStableFunc(out, func(a, b pricedLevel) int {
+		if bids {
+			return b.price.Cmp(a.price)
+		}
+		return a.price.Cmp(b.price)
+	})
+	return out, nil
+}
+
+// plainLevels drops the parsed prices and keeps at most depth levels
+// (depth <= 0 keeps all).
+func plainLevels(levels []pricedLevel, depth int) []stream.Level {
+	if depth > 0 && len(levels) > depth {
+		levels = levels[:depth]
+	}
+	out := make([]stream.Level, 0, len(levels))
+	for _, l := range levels {
+		out = append(out, l.Level)
+	}
+	return out
+}
+
+// bookStats are the figures derived from the best bid and best ask.
+type bookStats struct {
+	// Spread is ask - bid and Mid is (bid + ask) / 2, exact, in shortest
+	// form; both empty when a side is empty.
+	Spread, Mid string
+}
+
+// statsOf computes the spread and mid price of the best levels with exact
+// decimal arithmetic. Halving is a multiplication by 0.5, which is exact
+// whatever the number of decimals.
+func statsOf(bestBid, bestAsk *pricedLevel) bookStats {
+	if bestBid == nil || bestAsk == nil {
+		return bookStats{}
+	}
+	half := decimal.New(5, -1)
+	return bookStats{
+		Spread: bestAsk.price.Sub(bestBid.price).String(),
+		Mid:    bestBid.price.Add(bestAsk.price).Mul(half).String(),
+	}
+}
+
+// firstLevel returns a pointer to the first level, or nil.
+func firstLevel(levels []pricedLevel) *pricedLevel {
+	if len(levels) == 0 {
+		return nil
+	}
+	return &levels[0]
+}
+
+// priceOf and amountOf return the level's price or amount, null for nil.
+func priceOf(l *pricedLevel) types.String {
+	if l == nil {
+		return types.StringNull()
+	}
+	return types.StringValue(l.Price)
+}
+
+func amountOf(l *pricedLevel) types.String {
+	if l == nil {
+		return types.StringNull()
+	}
+	return types.StringValue(l.Amount)
+}
+
+// optionalString is s, or null when s is empty.
+func optionalString(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+// truncateText caps text from the server before it goes into a diagnostic.
+func truncateText(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// streamPhase is the step of a stream read that failed.
+type streamPhase int
+
+const (
+	phaseToken streamPhase = iota
+	phaseConnect
+	phaseSubscribe // subscribe, then wait for the message
+)
+
+// streamRead is one one-shot read of a stream channel for a market.
+type streamRead struct {
+	// dataSource is the type name, for diagnostics.
+	dataSource string
+	channel    string
+	market     string
+	timeout    time.Duration
+	// what names the awaited message in diagnostics, for example
+	// "top-of-book message".
+	what string
+	// want accepts the message to return.
+	want func(stream.Message) bool
+}
+
+// streamReadError is a failed stream read.
+type streamReadError struct {
+	phase streamPhase
+	// timedOut: the read's own timeout ran out.
+	timedOut bool
+	// cancelled: Terraform cancelled the operation.
+	cancelled bool
+	err       error
+}
+
+func (e *streamReadError) Error() string { return e.err.Error() }
+func (e *streamReadError) Unwrap() error { return e.err }
+
+// run reads one message: it gets an access token with stream.Scope, opens
+// the stream, subscribes, waits for the first message that want accepts,
+// unsubscribes and closes. All of it is bounded by r.timeout: the read
+// returns when the timeout runs out, whatever step it is in. The error is a
+// *streamReadError.
+func (r streamRead) run(ctx context.Context, data *providerData) (stream.Message, error) {
+	start := time.Now()
+	tctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	fail := func(phase streamPhase, err error) error {
+		e := &streamReadError{phase: phase, err: err}
+		deadline, _ := tctx.Deadline()
+		switch {
+		case ctx.Err() != nil:
+			e.cancelled = true
+		case tctx.Err() != nil, !time.Now().Before(deadline):
+			// A network deadline derived from tctx can fire a moment
+			// before tctx itself reports it.
+			e.timedOut = true
+		}
+		tflog.Debug(ctx, "stream read failed", map[string]any{
+			"data_source": r.dataSource, "channel": r.channel, "market": r.market,
+			"phase": int(phase), "timed_out": e.timedOut, "elapsed": time.Since(start).String(), "error": err.Error(),
+		})
+		return e
+	}
+
+	token, err := data.client.Token(tctx, stream.Scope)
+	if err != nil {
+		return nil, fail(phaseToken, err)
+	}
+	// The provider accepts ws:// only for loopback hosts.
+	opts := stream.Options{AllowInsecure: client.IsLoopbackURL(data.wsURL)}
+	conn, err := stream.Dial(tctx, data.wsURL, token, opts)
+	if err != nil {
+		return nil, fail(phaseConnect, err)
+	}
+	defer closeWithin(tctx, conn)
+	m, err := stream.Snapshot(tctx, conn, r.channel, r.market, r.want)
+	switch {
+	case err != nil && m != nil && errors.Is(err, stream.ErrUnsubscribeFailed):
+		// The connection is closed next; the message is good.
+		tflog.Debug(ctx, "stream unsubscribe after the snapshot failed; closing the connection", map[string]any{
+			"market": r.market, "error": err.Error(),
+		})
+	case err != nil:
+		return nil, fail(phaseSubscribe, err)
+	}
+	tflog.Debug(ctx, "stream read done", map[string]any{
+		"data_source": r.dataSource, "channel": r.channel, "market": r.market, "elapsed": time.Since(start).String(),
+	})
+	return m, nil
+}
+
+// closeWithin closes conn, waiting no longer than ctx allows; a close that
+// outlasts ctx finishes in the background (Close is bounded on its own).
+func closeWithin(ctx context.Context, conn *stream.Conn) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = conn.Close()
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// diagnose turns a failed read into a diagnostic summary and detail. The
+// details say what the stream answered and what the user can do; they never
+// hold a token.
+func (r streamRead) diagnose(err error) (summary, detail string) {
+	var re *streamReadError
+	if !errors.As(err, &re) {
+		re = &streamReadError{phase: phaseSubscribe, err: err}
+	}
+	market := fmt.Sprintf("%q", r.market)
+
+	switch {
+	case re.cancelled:
+		return "Stream read cancelled",
+			fmt.Sprintf("Reading the %s for market %s was cancelled before it finished: %s.", r.what, market, re.err)
+	case re.timedOut:
+		step := map[streamPhase]string{
+			phaseToken:     "while requesting an access token for the stream",
+			phaseConnect:   "while connecting to the stream (ws_url)",
+			phaseSubscribe: "while subscribing to " + r.channel + " and waiting for the first " + r.what,
+		}[re.phase]
+		return fmt.Sprintf("No %s for market %s within %s", r.what, market, r.timeout),
+			fmt.Sprintf("No %s for market %s within %s: the timeout ran out %s. The market may be "+
+				"inactive or the stream slow to answer; raise timeout (at most %s) or try again later.",
+				r.what, market, r.timeout, step, maxStreamTimeout)
+	}
+
+	var (
+		hs *stream.HandshakeError
+		ce *stream.ChannelError
+		se *stream.ServerError
+	)
+	switch {
+	case re.phase == phaseToken:
+		return "Unable to get an access token for the stream",
+			fmt.Sprintf("%s needs an access token with the OAuth scope %s, and requesting it failed: %s. "+
+				"Check that these client credentials are allowed that scope (the streaming API is only "+
+				"available to allow-listed customers).", r.dataSource, stream.Scope, re.err)
+	case errors.Is(re.err, stream.ErrForbidden):
+		return "Stream access forbidden: missing scope " + stream.Scope,
+			fmt.Sprintf("The stream refused the connection with 403 Forbidden: the access token lacks the "+
+				"scope %s. Allow that scope for these client credentials (the streaming API is only "+
+				"available to allow-listed customers) and, when the provider's scopes argument pins a "+
+				"scope set, include %s in it.", stream.Scope, stream.Scope)
+	case errors.Is(re.err, stream.ErrUnauthorized):
+		return "Stream authentication failed",
+			"The stream refused the connection with 401 Unauthorized: the access token was not accepted. " +
+				"Check that auth_url and ws_url belong to the same environment (sandbox or production)."
+	case errors.As(re.err, &hs):
+		return "Stream connection refused",
+			fmt.Sprintf("Connecting to the stream (ws_url) failed: %s. Check ws_url.", re.err)
+	case errors.As(re.err, &ce):
+		reason := ""
+		switch {
+		case ce.Code != "" && ce.Message != "":
+			reason = ": " + truncateText(ce.Code, 64) + " (" + truncateText(ce.Message, 200) + ")"
+		case ce.Code != "":
+			reason = ": " + truncateText(ce.Code, 64)
+		case ce.Message != "":
+			reason = ": " + truncateText(ce.Message, 200)
+		default:
+			reason = " (success false, no reason given)"
+		}
+		return fmt.Sprintf("Market %s refused by the stream", market),
+			fmt.Sprintf("market %s was refused by the stream%s. Check the market identifier (for example "+
+				"BTC-USD) and that it is offered on this environment.", market, reason)
+	case errors.As(re.err, &se):
+		code := se.Code
+		if code == "" {
+			code = "(no code)"
+		}
+		msg := ""
+		if se.Message != "" {
+			msg = " (" + truncateText(se.Message, 200) + ")"
+		}
+		op := "a"
+		if se.Op != "" {
+			op = "the " + truncateText(se.Op, 64)
+		}
+		return "Stream error " + truncateText(code, 64),
+			fmt.Sprintf("The stream answered %s request for market %s with error code %s%s. %s",
+				op, market, truncateText(code, 64), msg, serverErrorHint(se.Code))
+	case errors.Is(re.err, stream.ErrConnectionClosed):
+		return "Stream connection closed",
+			fmt.Sprintf("The stream connection closed before a %s for market %s arrived: %s. The server or "+
+				"the network ended the connection; try again, and check ws_url and any proxy in between.",
+				r.what, market, re.err)
+	case re.phase == phaseConnect:
+		return "Unable to connect to the stream",
+			fmt.Sprintf("Connecting to the stream (ws_url) failed: %s. Check ws_url and the network.", re.err)
+	}
+	return "Unable to read the stream",
+		fmt.Sprintf("Reading the %s for market %s failed: %s.", r.what, market, re.err)
+}
+
+// serverErrorHint says what the user can do about a stream error code.
+func serverErrorHint(code string) string {
+	switch code {
+	case stream.CodeInternalServerError:
+		return "The service had an internal error; try again later."
+	case stream.CodeUnknownChannelParamsConfiguration:
+		return "Check the market identifier (for example BTC-USD)."
+	case stream.CodeNoEffectAction:
+		return "The subscription had no effect; try again."
+	}
+	return "The stream did not understand the request; this is likely a defect of the provider, please report it."
+}
+
+// requireWSURL reports a missing ws_url; it returns false then.
+func requireWSURL(data *providerData, dataSource string, diags *diag.Diagnostics) bool {
+	if data.wsURL != "" {
+		return true
+	}
+	diags.AddError("Missing ws_url",
+		fmt.Sprintf("%s reads the WebSocket market-data stream, whose URL is not configured. Set ws_url in the "+
+			"provider block or the %s environment variable, for example wss://ws.example.com.", dataSource, EnvWSURL))
+	return false
+}

@@ -1,0 +1,140 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/stream"
+)
+
+var _ datasource.DataSourceWithConfigure = (*topOfBookDataSource)(nil)
+
+// NewTopOfBookDataSource is the platform_top_of_book data source.
+func NewTopOfBookDataSource() datasource.DataSource {
+	return &topOfBookDataSource{}
+}
+
+// topOfBookDataSource takes one top-of-book snapshot of a market from the
+// stream channel market_data.top_of_book.
+type topOfBookDataSource struct {
+	data *providerData
+}
+
+// topOfBookModel is the state of platform_top_of_book.
+type topOfBookModel struct {
+	ID            types.String `tfsdk:"id"`
+	Market        types.String `tfsdk:"market"`
+	Timeout       types.String `tfsdk:"timeout"`
+	Timestamp     types.String `tfsdk:"timestamp"`
+	Bids          types.List   `tfsdk:"bids"`
+	Asks          types.List   `tfsdk:"asks"`
+	BestBidPrice  types.String `tfsdk:"best_bid_price"`
+	BestBidAmount types.String `tfsdk:"best_bid_amount"`
+	BestAskPrice  types.String `tfsdk:"best_ask_price"`
+	BestAskAmount types.String `tfsdk:"best_ask_amount"`
+}
+
+const topOfBookWhat = "top-of-book message"
+
+func (d *topOfBookDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_top_of_book"
+}
+
+func (d *topOfBookDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	computed := func(description string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: description}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Takes one snapshot of the best bid and best ask of a market from the WebSocket " +
+			"stream: it opens the stream (`ws_url`) with a token carrying the scope `" + stream.Scope + "`, " +
+			"subscribes to `" + stream.ChannelTopOfBook + "` for the market, keeps the first `TOP_OF_BOOK` " +
+			"message, unsubscribes and closes. The values are those of the moment of the read and change at " +
+			"every refresh. A refused market, an error code, a refused handshake, a dropped connection or the " +
+			"timeout is an error, never a hang.",
+		Attributes: map[string]schema.Attribute{
+			"id":        computed("The market."),
+			"market":    marketAttribute(stream.ChannelTopOfBook),
+			"timeout":   streamTimeoutAttribute(topOfBookWhat),
+			"timestamp": computed("Time of the top-of-book message as sent by the stream (ISO 8601, nanosecond precision)."),
+			"bids":      levelsAttribute("Bid levels of the message, best (highest price) first."),
+			"asks":      levelsAttribute("Ask levels of the message, best (lowest price) first."),
+			"best_bid_price": computed("Price of the best bid, a decimal string as sent; null when the message " +
+				"holds no bid."),
+			"best_bid_amount": computed("Amount of the best bid; null when the message holds no bid."),
+			"best_ask_price": computed("Price of the best ask, a decimal string as sent; null when the message " +
+				"holds no ask."),
+			"best_ask_amount": computed("Amount of the best ask; null when the message holds no ask."),
+		},
+	}
+}
+
+func (d *topOfBookDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *topOfBookDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m topOfBookModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.data == nil {
+		notConfigured(&resp.Diagnostics)
+		return
+	}
+	const typeName = "platform_top_of_book"
+	timeout := streamTimeout(m.Timeout, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || !requireWSURL(d.data, typeName, &resp.Diagnostics) {
+		return
+	}
+	r := streamRead{
+		dataSource: typeName,
+		channel:    stream.ChannelTopOfBook,
+		market:     m.Market.ValueString(),
+		timeout:    timeout,
+		what:       topOfBookWhat,
+		want: func(msg stream.Message) bool {
+			t, ok := msg.(*stream.TopOfBook)
+			return ok && t.Type == stream.TypeTopOfBook
+		},
+	}
+	msg, err := r.run(ctx, d.data)
+	if err != nil {
+		resp.Diagnostics.AddError(r.diagnose(err))
+		return
+	}
+	tob, ok := msg.(*stream.TopOfBook)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected stream message",
+			fmt.Sprintf("Expected a top-of-book message, got %T. This is a bug in the provider; please report it.", msg))
+		return
+	}
+	bids, err := sortedLevels(tob.Bids, true)
+	var asks []pricedLevel
+	if err == nil {
+		asks, err = sortedLevels(tob.Asks, false)
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid top-of-book message",
+			fmt.Sprintf("The stream sent a top-of-book message for market %q that cannot be used: %s.", r.market, err))
+		return
+	}
+	m.fromLevels(ctx, bids, asks, &resp.Diagnostics)
+	m.ID = m.Market
+	m.Timestamp = optionalString(tob.Timestamp)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// fromLevels sets the levels and the best bid and ask.
+func (m *topOfBookModel) fromLevels(ctx context.Context, bids, asks []pricedLevel, diags *diag.Diagnostics) {
+	m.Bids = levelsValue(ctx, plainLevels(bids, 0), diags)
+	m.Asks = levelsValue(ctx, plainLevels(asks, 0), diags)
+	bestBid, bestAsk := firstLevel(bids), firstLevel(asks)
+	m.BestBidPrice, m.BestBidAmount = priceOf(bestBid), amountOf(bestBid)
+	m.BestAskPrice, m.BestAskAmount = priceOf(bestAsk), amountOf(bestAsk)
+}

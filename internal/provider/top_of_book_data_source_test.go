@@ -1,0 +1,331 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+	"github.com/platform/terraform-provider-platform/internal/stream"
+)
+
+// checkTopOfBook checks a platform_top_of_book state: one level a side,
+// the best fields equal to those levels, best bid < best ask, and (against
+// the emulator) prices within the range the emulator's book for the market
+// stays in.
+func checkTopOfBook(addr string, emu bool, lo, hi string) statecheck.StateCheck {
+	return dataSourceCheck(addr, func(attrs map[string]any) error {
+		bids, err := stateLevels(attrs, "bids")
+		if err != nil {
+			return err
+		}
+		asks, err := stateLevels(attrs, "asks")
+		if err != nil {
+			return err
+		}
+		if len(bids) == 0 || len(asks) == 0 {
+			return fmt.Errorf("want at least one bid and one ask, got %d and %d", len(bids), len(asks))
+		}
+		bid, err := stateDecimal(attrs, "best_bid_price")
+		if err != nil {
+			return err
+		}
+		ask, err := stateDecimal(attrs, "best_ask_price")
+		if err != nil {
+			return err
+		}
+		if !bid.Equal(bids[0].price) || !ask.Equal(asks[0].price) {
+			return fmt.Errorf("best bid/ask %s/%s differ from the first levels %s/%s", bid, ask, bids[0].price, asks[0].price)
+		}
+		bidAmt, err := stateDecimal(attrs, "best_bid_amount")
+		if err != nil {
+			return err
+		}
+		askAmt, err := stateDecimal(attrs, "best_ask_amount")
+		if err != nil {
+			return err
+		}
+		if !bidAmt.Equal(bids[0].amount) || !askAmt.Equal(asks[0].amount) {
+			return fmt.Errorf("best amounts %s/%s differ from the first levels", bidAmt, askAmt)
+		}
+		if !bid.LessThan(ask) {
+			return fmt.Errorf("best bid %s is not below best ask %s", bid, ask)
+		}
+		if emu {
+			if len(bids) != 1 || len(asks) != 1 {
+				return fmt.Errorf("the emulator sends one level a side, got %d bids and %d asks", len(bids), len(asks))
+			}
+			if err := checkPriceRange("best bid", bid, lo, hi); err != nil {
+				return err
+			}
+			if err := checkPriceRange("best ask", ask, lo, hi); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+var rfc3339Nano = knownvalue.StringFunc(func(v string) error {
+	_, err := time.Parse(time.RFC3339Nano, v)
+	return err
+})
+
+func TestAccTopOfBookDataSource(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	emu := env.emu != nil
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(`
+data "platform_top_of_book" "btc" {
+  market = "BTC-USD"
+}
+
+data "platform_top_of_book" "sol" {
+  market  = "SOL-USD"
+  timeout = "5s"
+}
+`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("id"), knownvalue.StringExact("BTC-USD")),
+				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("market"), knownvalue.StringExact("BTC-USD")),
+				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("timeout"), knownvalue.Null()),
+				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("timestamp"), rfc3339Nano),
+				statecheck.ExpectKnownValue("data.platform_top_of_book.sol", tfjsonpath.New("id"), knownvalue.StringExact("SOL-USD")),
+				statecheck.ExpectKnownValue("data.platform_top_of_book.sol", tfjsonpath.New("timeout"), knownvalue.StringExact("5s")),
+				statecheck.ExpectKnownValue("data.platform_top_of_book.sol", tfjsonpath.New("timestamp"), rfc3339Nano),
+				statecheck.CompareValuePairs(
+					"data.platform_top_of_book.btc", tfjsonpath.New("best_bid_price"),
+					"data.platform_top_of_book.btc", tfjsonpath.New("bids").AtSliceIndex(0).AtMapKey("price"),
+					compare.ValuesSame()),
+				statecheck.CompareValuePairs(
+					"data.platform_top_of_book.btc", tfjsonpath.New("best_ask_amount"),
+					"data.platform_top_of_book.btc", tfjsonpath.New("asks").AtSliceIndex(0).AtMapKey("amount"),
+					compare.ValuesSame()),
+				// The emulator's BTC-USD book stays within 5% (plus two
+				// levels) of 60000, SOL-USD within 5% of 150.
+				checkTopOfBook("data.platform_top_of_book.btc", emu, "56000", "64000"),
+				checkTopOfBook("data.platform_top_of_book.sol", emu, "140", "160"),
+			},
+		}},
+	})
+	waitNoStreamConnections(t, env.emu)
+}
+
+func TestAccTopOfBookDataSource_unknownMarket(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	want := diagRegexp(`market "DOGE-XYZ" was refused by the stream`)
+	if env.emu != nil {
+		// The emulator's reason for an unknown market.
+		want = diagRegexp(`market "DOGE-XYZ" was refused by the stream: UNKNOWN_CHANNEL_PARAMS_CONFIGURATION (unknown market DOGE-XYZ)`)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(`
+data "platform_top_of_book" "x" {
+  market = "DOGE-XYZ"
+}
+`),
+			ExpectError: want,
+		}},
+	})
+	waitNoStreamConnections(t, env.emu)
+}
+
+func TestAccTopOfBookDataSource_missingScope(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{Clients: map[string]emulator.ClientCredentials{
+		emulator.DefaultClientID: {Secret: emulator.DefaultClientSecret},
+		"no-stream": {Secret: "no-stream-secret", Scopes: slices.DeleteFunc(slices.Clone(emulator.AllScopes),
+			func(s string) bool { return s == stream.Scope })},
+	}})
+	env.needEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// Client credentials that are not allowed the stream scope:
+				// the token endpoint refuses the scope.
+				Config: emulatorProviderBlockFor(env.emu, "no-stream", "no-stream-secret", "") + `
+data "platform_top_of_book" "x" {
+  market = "BTC-USD"
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)Unable to get an access token for the stream.*` +
+					diagRegexp("with the OAuth scope exchange:read_aggregated_marketdata_stream").String()),
+			},
+			{
+				// A pinned token without the stream scope: the handshake
+				// answers 403.
+				Config: emulatorProviderBlock(env.emu, `  scopes = ["transfer:read_fiat_account"]`+"\n") + `
+data "platform_top_of_book" "x" {
+  market = "BTC-USD"
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)` +
+					diagRegexp("Stream access forbidden: missing scope exchange:read_aggregated_marketdata_stream").String() +
+					".*" + diagRegexp("403 Forbidden: the access token lacks the scope exchange:read_aggregated_marketdata_stream").String()),
+			},
+		},
+	})
+	if n := env.emu.Counters.Requests("GET /ws"); n != 1 {
+		t.Errorf("stream handshakes = %d, want 1 (only the pinned-token step reaches the stream)", n)
+	}
+}
+
+// TestAccTopOfBookDataSource_timeout subscribes to a market whose data the
+// emulator withholds: the read fails with the timeout's diagnostic, within
+// a second of the timeout.
+func TestAccTopOfBookDataSource_timeout(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	const timeout = 2 * time.Second
+	var start time.Time
+	var elapsed time.Duration
+	config := func(timeout string) string {
+		return env.config(fmt.Sprintf(`
+data "platform_top_of_book" "x" {
+  market  = "ETH-USD"
+  timeout = %q
+}
+`, timeout))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					env.emu.HoldStreamData(true)
+					start = time.Now()
+				},
+				Config:      config(timeout.String()),
+				ExpectError: diagRegexp(`No top-of-book message for market "ETH-USD" within 2s`),
+			},
+			{
+				// Runs right after the failed step: measure it, then let
+				// the data through and read successfully.
+				PreConfig: func() {
+					elapsed = time.Since(start)
+					env.emu.HoldStreamData(false)
+				},
+				Config: config("5s"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					checkTopOfBook("data.platform_top_of_book.x", true, "2800", "3200"),
+				},
+			},
+		},
+	})
+	t.Logf("failing step with timeout %s took %s", timeout, elapsed)
+	if elapsed < timeout || elapsed >= timeout+time.Second {
+		t.Errorf("failing step took %s, want between %s and %s", elapsed, timeout, timeout+time.Second)
+	}
+	waitNoStreamConnections(t, env.emu)
+}
+
+func TestAccTopOfBookDataSource_droppedConnection(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: func() { env.emu.Faults.DropWS(1) },
+			Config: env.config(`
+data "platform_top_of_book" "x" {
+  market = "BTC-USD"
+}
+`),
+			ExpectError: regexp.MustCompile(`(?s)Stream connection closed.*` +
+				diagRegexp(`closed before a top-of-book message for market "BTC-USD" arrived`).String()),
+		}},
+	})
+	waitNoStreamConnections(t, env.emu)
+}
+
+func TestAccTopOfBookDataSource_errorCode(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: func() { env.emu.FailNextStreamOps(1) },
+			Config: env.config(`
+data "platform_top_of_book" "x" {
+  market = "BTC-USD"
+}
+`),
+			ExpectError: regexp.MustCompile(`(?s)Stream error INTERNAL_SERVER_ERROR.*` +
+				diagRegexp(`The stream answered the subscribe request for market "BTC-USD" with error code INTERNAL_SERVER_ERROR`).String()),
+		}},
+	})
+	waitNoStreamConnections(t, env.emu)
+}
+
+func TestAccTopOfBookDataSource_noWSURL(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	t.Setenv(EnvWSURL, "")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "platform" {
+  client_id     = %q
+  client_secret = %q
+  base_url      = %q
+  auth_url      = %q
+}
+
+data "platform_top_of_book" "x" {
+  market = "BTC-USD"
+}
+`, emulator.DefaultClientID, emulator.DefaultClientSecret, env.emu.BaseURL(), env.emu.AuthURL()),
+			ExpectError: regexp.MustCompile(`(?s)Missing ws_url.*` +
+				diagRegexp("Set ws_url in the provider block or the PLATFORM_WS_URL environment variable").String()),
+		}},
+	})
+	if n := env.emu.Counters.TotalTokens(); n != 0 {
+		t.Errorf("tokens issued = %d, want 0", n)
+	}
+}
+
+func TestAccTopOfBookDataSource_invalidArguments(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	var steps []resource.TestStep
+	for _, tt := range []struct{ args, want string }{
+		{`timeout = "0s"`, `timeout must be a Go duration such as "10s" or "1m30s", greater than zero, at most 5m0s, got "0s"`},
+		{`timeout = "-1s"`, `got "-1s"`},
+		{`timeout = "soon"`, `got "soon"`},
+		{`timeout = "5m1s"`, `at most 5m0s, got "5m1s"`},
+		{`market = ""`, `Attribute market string length must be at least 1, got: 0`},
+	} {
+		market := `market = "BTC-USD"`
+		if tt.args[:6] == "market" {
+			market = ""
+		}
+		steps = append(steps, resource.TestStep{
+			Config: env.config(fmt.Sprintf(`
+data "platform_top_of_book" "x" {
+  %s
+  %s
+}
+`, market, tt.args)),
+			PlanOnly:    true,
+			ExpectError: diagRegexp(tt.want),
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	// Rejected at plan time, before any call.
+	if n, w := env.emu.Counters.TotalTokens(), env.emu.Counters.Requests("GET /ws"); n != 0 || w != 0 {
+		t.Errorf("tokens issued = %d, stream handshakes = %d; want 0 and 0", n, w)
+	}
+}

@@ -17,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
@@ -244,37 +243,27 @@ func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.Crea
 	if refID == "" {
 		refID = r.data.newID()
 	}
-	body, diags := plan.request(ctx, refID)
+	t, unconfirmed, diags := sendCryptoWithdrawal(ctx, r.data.client, plan.cryptoWithdrawalArgs, refID)
 	resp.Diagnostics.Append(diags...)
+	if unconfirmed != nil {
+		// Record what was sent; Terraform keeps it (tainted), and the next
+		// apply retries it with the same ref_id.
+		plan.RefID = types.StringValue(refID)
+		plan.clearUnknown()
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.AddError("Outcome of crypto withdrawal unknown",
+			fmt.Sprintf("The withdrawal with ref_id %s was sent, but the service did not confirm it: %s.\n\n"+
+				"It may or may not have been processed. Applying again without changing its arguments "+
+				"retries it with the same ref_id %s; if the service processed this attempt, it answers with "+
+				"that withdrawal instead of sending a second one. To keep that guarantee even if you must "+
+				"change the configuration, set ref_id = %q in it first.", refID, unconfirmed, refID, refID))
+		return
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	tflog.Info(ctx, "sending crypto withdrawal", map[string]any{
-		"ref_id": refID, "asset": body.Asset, "crypto_network": body.CryptoNetwork,
-		"amount": body.Amount, "total": body.Total,
-	})
-	t, err := r.data.client.CreateCryptoWithdrawal(ctx, body)
 	plan.RefID = types.StringValue(refID)
-	if err != nil {
-		if createOutcomeUnknown(err, client.PathCryptoWithdrawals) {
-			// Record what was sent; Terraform keeps it (tainted), and the
-			// next apply retries it with the same ref_id.
-			plan.clearUnknown()
-			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-			resp.Diagnostics.AddError("Outcome of crypto withdrawal unknown",
-				fmt.Sprintf("The withdrawal with ref_id %s was sent, but the service did not confirm it: %s.\n\n"+
-					"It may or may not have been processed. Applying again without changing its arguments "+
-					"retries it with the same ref_id %s; if the service processed this attempt, it answers with "+
-					"that withdrawal instead of sending a second one. To keep that guarantee even if you must "+
-					"change the configuration, set ref_id = %q in it first.", refID, err, refID, refID))
-			return
-		}
-		summary, detail := withdrawalRefusal(err, refID)
-		resp.Diagnostics.AddError(summary, detail)
-		return
-	}
 	plan.fromTransfer(t)
-	tflog.Info(ctx, "crypto withdrawal sent", map[string]any{"ref_id": refID, "id": t.ID, "status": t.Status})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
@@ -213,4 +214,35 @@ func truncateForMessage(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// sendCryptoWithdrawal is the one call that sends a crypto withdrawal, for
+// the resource and the action alike: it builds the request of args with
+// refID (which overrides args.RefID), sends it, and returns the transfer.
+// When the service refused the withdrawal (nothing was sent), diags holds
+// the error. When the outcome is unknown (the service may have processed
+// it: a timeout, or server errors until the retries ran out), unconfirmed
+// is that error and diags is empty: the caller explains how to retry with
+// the same ref_id.
+func sendCryptoWithdrawal(ctx context.Context, c *client.Client, args cryptoWithdrawalArgs, refID string) (t *client.Transfer, unconfirmed error, diags diag.Diagnostics) {
+	body, diags := args.request(ctx, refID)
+	if diags.HasError() {
+		return nil, nil, diags
+	}
+	tflog.Info(ctx, "sending crypto withdrawal", map[string]any{
+		"ref_id": refID, "asset": body.Asset, "crypto_network": body.CryptoNetwork,
+		"amount": body.Amount, "total": body.Total,
+	})
+	t, err := c.CreateCryptoWithdrawal(ctx, body)
+	if err != nil {
+		if createOutcomeUnknown(err, client.PathCryptoWithdrawals) {
+			tflog.Warn(ctx, "crypto withdrawal not confirmed", map[string]any{"ref_id": refID, "error": err.Error()})
+			return nil, err, diags
+		}
+		summary, detail := withdrawalRefusal(err, refID)
+		diags.AddError(summary, detail)
+		return nil, nil, diags
+	}
+	tflog.Info(ctx, "crypto withdrawal sent", map[string]any{"ref_id": refID, "id": t.ID, "status": t.Status})
+	return t, nil, diags
 }

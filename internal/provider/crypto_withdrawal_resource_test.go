@@ -119,7 +119,7 @@ func TestAccCryptoWithdrawal_lifecycle(t *testing.T) {
   beneficiary = %s`, amount, cwBeneficiary)))
 	}
 
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -221,7 +221,7 @@ func TestAccCryptoWithdrawal_total(t *testing.T) {
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
 	env.needMoneyMovement(t)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -370,7 +370,7 @@ func TestAccCryptoWithdrawal_retriedAfterAcceptThenFail(t *testing.T) {
 	env.needMoneyMovement(t)
 	emu := env.emu
 	emu.Faults.AcceptThenFail(1)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: env.config(cwConfig(`  amount = "0.5"`)),
@@ -395,7 +395,7 @@ func TestAccCryptoWithdrawal_retriedAfterTimeout(t *testing.T) {
 	// The first attempt is processed and then held past the request
 	// timeout: the client gives up on it and retries with the same ref_id.
 	emu.Faults.AcceptThenHang(1, 30*time.Second)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: emulatorProviderBlock(emu, "  request_timeout = \"300ms\"\n") + cwConfig(`  amount = "0.5"`),
@@ -422,7 +422,7 @@ func TestAccCryptoWithdrawal_unknownOutcomeRetriedWithSameRefID(t *testing.T) {
 	cfg := emulatorProviderBlock(emu, "  max_retries = 1\n") + cwConfig(`  amount = "0.5"`)
 	emu.Faults.AcceptThenFail(2)
 	var sentRef string
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -487,7 +487,7 @@ resource "platform_crypto_withdrawal" "again" {
   ref_id              = "payout-7"
 }
 `, cwDestination)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: env.config(first), Check: checkTransfers(emu, 1)},

@@ -42,7 +42,7 @@ data "platform_fiat_deposit_instructions" "test" {
 		statecheck.ExpectKnownValue(fdiDataAddr, fdiWire("routing_details", "bank_name"), knownvalue.StringExact("Platform Trust Company")),
 		statecheck.ExpectKnownValue(fdiDataAddr, tfjsonpath.New("status"), knownvalue.StringExact("VALID")),
 	)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -65,7 +65,7 @@ data "platform_fiat_deposit_instructions" "test" {
   id = "00000000-0000-0000-0000-000000000000"
 }
 `
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{

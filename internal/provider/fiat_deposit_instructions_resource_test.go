@@ -132,7 +132,7 @@ func TestAccFiatDepositInstructions_lifecycle(t *testing.T) {
 		return env.config(fdiConfig(fmt.Sprintf(`  metadata = { purpose = %q }`, v)))
 	}
 
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -231,7 +231,7 @@ func TestAccFiatDepositInstructions_notFoundIsRecreated(t *testing.T) {
 	emu := env.emu
 	var id string
 	cfg := env.config(fdiConfig(""))
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: captureID(fdiAddr, &id)},
@@ -266,7 +266,7 @@ func TestAccFiatDepositInstructions_deprecatedIsReplaced(t *testing.T) {
 	emu := env.emu
 	var id string
 	cfg := env.config(fdiConfig(`  routing_number_type = "SWIFT"`))
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: captureID(fdiAddr, &id)},
@@ -372,7 +372,7 @@ func TestAccFiatDepositInstructions_forbidden(t *testing.T) {
 	env.needEmulator(t)
 	emu := env.emu
 	body := fdiConfig("")
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -411,7 +411,7 @@ func TestAccFiatDepositInstructions_retriedAfterAcceptThenFail(t *testing.T) {
 	env.needMoneyMovement(t)
 	emu := env.emu
 	emu.Faults.AcceptThenFail(1)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: env.config(fdiConfig("")),
@@ -435,7 +435,7 @@ func TestAccFiatDepositInstructions_unknownOutcomeRetriedWithSameRefID(t *testin
 	emu := env.emu
 	cfg := emulatorProviderBlock(emu, "  max_retries = 1\n") + fdiConfig(`  metadata = { purpose = "retry" }`)
 	emu.Faults.AcceptThenFail(2)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -496,7 +496,7 @@ resource "platform_fiat_deposit_instructions" "test" {
   ref_id       = "made-elsewhere"
 }
 `, f.ID))
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{

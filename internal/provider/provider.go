@@ -303,6 +303,8 @@ func (p *platformProvider) Resources(_ context.Context) []func() resource.Resour
 func (p *platformProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewFiatDepositInstructionsDataSource,
+		NewTopOfBookDataSource,
+		NewOrderBookDataSource,
 		NewFiatAccountsDataSource,
 		NewDepositAddressesDataSource,
 		NewRewardClaimsDataSource,
@@ -315,5 +317,3 @@ func (p *platformProvider) EphemeralResources(_ context.Context) []func() epheme
 		NewAccessTokenEphemeralResource,
 	}
 }
-		NewTopOfBookDataSource,
-		NewOrderBookDataSource,

@@ -227,6 +227,16 @@ const (
 	phaseSubscribe // subscribe, then wait for the message
 )
 
+func (p streamPhase) String() string {
+	switch p {
+	case phaseToken:
+		return "token"
+	case phaseConnect:
+		return "connect"
+	}
+	return "subscribe"
+}
+
 // streamRead is one one-shot read of a stream channel for a market.
 type streamRead struct {
 	// dataSource is the type name, for diagnostics.
@@ -276,7 +286,7 @@ func (r streamRead) run(ctx context.Context, data *providerData) (stream.Message
 		}
 		tflog.Debug(ctx, "stream read failed", map[string]any{
 			"data_source": r.dataSource, "channel": r.channel, "market": r.market,
-			"phase": int(phase), "timed_out": e.timedOut, "elapsed": time.Since(start).String(), "error": err.Error(),
+			"phase": phase.String(), "timed_out": e.timedOut, "elapsed": time.Since(start).String(), "error": err.Error(),
 		})
 		return e
 	}

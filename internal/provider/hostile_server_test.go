@@ -1,0 +1,320 @@
+package provider
+
+// Malformed answers from the service, through the provider: an httptest
+// server stands in for the API and answers truncated JSON, wrong types,
+// huge bodies, HTML error pages and worse. Every case must end in a clear
+// diagnostic (never a panic, never a hang), short enough to read, and free
+// of the client secret and of the access token, even when the server
+// echoes them back.
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// hostileSecret is the client secret given to the provider in these tests.
+const hostileSecret = "hostile-client-secret-4f1c9a"
+
+// hostileAPI is an httptest server standing in for the service. The token
+// endpoint answers tokenMode; GET by id answers the case named by the id;
+// the fiat accounts list answers the case named by its ids filter; a
+// withdrawal answers the case named by its memo.
+type hostileAPI struct {
+	srv       *httptest.Server
+	token     string
+	tokenMode string
+	requests  atomic.Int64
+	posts     atomic.Int64
+}
+
+func startHostileAPI(t *testing.T, tokenMode string) *hostileAPI {
+	t.Helper()
+	h := &hostileAPI{token: "hostile-access-token-" + uuid.NewString(), tokenMode: tokenMode}
+	h.srv = httptest.NewServer(http.HandlerFunc(h.serve))
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+// huge is a body larger than any the client accepts (10 MiB).
+var huge = `{"id":"x","profile_id":"` + strings.Repeat("a", 11<<20) + `"}`
+
+// hostileBodies maps a case to its status, content type and body. The
+// body may use %[1]s for the access token and %[2]s for the client secret.
+var hostileBodies = map[string]struct {
+	status int
+	ct     string
+	body   string
+}{
+	"truncated":      {200, "application/json", `{"id":"x","profile_id":"p","identity_id":"i","status":"VAL`},
+	"truncated-201":  {201, "application/json", `{"id":"3f0b","customer_id":"c","profile_id":"p","amount":"1","tot`},
+	"html-201":       {201, "text/html", `<html><body>Created</body></html>`},
+	"wrong-types":    {200, "application/json", `{"id":"x","profile_id":5,"status":"VALID"}`},
+	"wrong-time":     {200, "application/json", `{"id":"x","created_at":"yesterday"}`},
+	"array":          {200, "application/json", `[{"id":"x"}]`},
+	"null":           {200, "application/json", `null`},
+	"empty":          {200, "application/json", ``},
+	"no-id":          {200, "application/json", `{"profile_id":"p"}`},
+	"trailing":       {200, "application/json", `{"id":"x"} {"id":"y"}`},
+	"deep":           {200, "application/json", strings.Repeat("[", 100000)},
+	"html-200":       {200, "text/html", `<!DOCTYPE html><html><head><title>Login</title></head><body>Please sign in</body></html>`},
+	"html-502":       {502, "text/html", `<html><head><title>502 Bad Gateway</title></head><body><center>nginx</center></body></html>`},
+	"html-500-huge":  {500, "text/html", `<html><body>` + strings.Repeat("<p>stack frame</p>\n", 200000) + `</body></html>`},
+	"text-500-huge":  {500, "text/plain", strings.Repeat("error detail ", 200000)},
+	"huge":           {200, "application/json", huge},
+	"binary":         {200, "application/octet-stream", "\x00\x01\xff\xfe PK\x03\x04"},
+	"echo-secrets":   {400, "application/json", `{"code":"BAD","message":"rejected Authorization: Bearer %[1]s for client_secret=%[2]s"}`},
+	"echo-token-401": {401, "application/json", `{"error":"invalid_token","error_description":"token %[1]s is not valid"}`},
+}
+
+func (h *hostileAPI) write(w http.ResponseWriter, name string) {
+	c, ok := hostileBodies[name]
+	if !ok {
+		http.Error(w, `{"message":"no such case"}`, http.StatusNotFound)
+		return
+	}
+	body := c.body
+	if strings.Contains(body, "%[") {
+		body = fmt.Sprintf(body, h.token, hostileSecret)
+	}
+	w.Header().Set("Content-Type", c.ct)
+	w.WriteHeader(c.status)
+	_, _ = w.Write([]byte(body))
+}
+
+func (h *hostileAPI) serve(w http.ResponseWriter, r *http.Request) {
+	h.requests.Add(1)
+	if r.URL.Path == "/oauth2/token" {
+		h.serveToken(w)
+		return
+	}
+	if r.Header.Get("Authorization") != "Bearer "+h.token {
+		http.Error(w, `{"message":"unauthenticated"}`, http.StatusUnauthorized)
+		return
+	}
+	switch {
+	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v2/transfer/fiat-deposit-instructions/"):
+		h.write(w, strings.TrimPrefix(r.URL.Path, "/v2/transfer/fiat-deposit-instructions/"))
+	case r.Method == http.MethodGet && r.URL.Path == "/v2/transfer/fiat-accounts":
+		h.serveList(w, r.URL.Query().Get("ids"))
+	case r.Method == http.MethodPost && r.URL.Path == "/v2/transfer/crypto-withdrawals":
+		var body struct {
+			Memo string `json:"memo"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			http.Error(w, `{"message":"bad body"}`, http.StatusBadRequest)
+			return
+		}
+		h.posts.Add(1)
+		h.write(w, body.Memo)
+	default:
+		http.Error(w, `{"message":"unexpected request"}`, http.StatusNotFound)
+	}
+}
+
+func (h *hostileAPI) serveToken(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	switch h.tokenMode {
+	case "html":
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`<html><body><h1>Service Unavailable</h1></body></html>`))
+	case "truncated":
+		_, _ = fmt.Fprintf(w, `{"access_token":"%s","token_type":"Bea`, h.token)
+	case "no-token":
+		_, _ = w.Write([]byte(`{"token_type":"Bearer","expires_in":3600}`))
+	case "wrong-types":
+		_, _ = fmt.Fprintf(w, `{"access_token":["%s"],"token_type":1,"expires_in":"soon"}`, h.token)
+	case "echo-secret":
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = fmt.Fprintf(w, `{"error":"invalid_client","error_description":"client_secret %s is wrong"}`, hostileSecret)
+	default:
+		_, _ = fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":3600}`, h.token)
+	}
+}
+
+// serveList answers the fiat accounts list: a good first page whose cursor
+// leads to the case, so that the failure comes in the middle of paging.
+func (h *hostileAPI) serveList(w http.ResponseWriter, name string) {
+	switch name {
+	case "items-object":
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"items":{"id":"a"},"next_page_cursor":""}`))
+	case "null-item":
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"items":[{"id":"a"},null],"next_page_cursor":""}`))
+	case "cursor-loop":
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"items":[{"id":"a"}],"next_page_cursor":"same"}`))
+	default:
+		h.write(w, name)
+	}
+}
+
+// checkHostileDiags checks that diags hold an error matching want and
+// nothing secret, and that they stay readable.
+func checkHostileDiags(t *testing.T, h *hostileAPI, diags string, want string) {
+	t.Helper()
+	t.Logf("diagnostics:\n%s", truncateText(diags, 1000))
+	if !regexp.MustCompile(want).MatchString(diags) {
+		t.Errorf("diagnostics do not match %s:\n%s", want, truncateText(diags, 2000))
+	}
+	if strings.Contains(diags, h.token) {
+		t.Errorf("diagnostics hold the access token:\n%s", diags)
+	}
+	if strings.Contains(diags, hostileSecret) {
+		t.Errorf("diagnostics hold the client secret:\n%s", diags)
+	}
+	if len(diags) > 3000 {
+		t.Errorf("diagnostics are %d bytes long; a server's body must be capped, not copied", len(diags))
+	}
+}
+
+// TestHostileServer_getByID reads platform_fiat_deposit_instructions from
+// a server that answers each id with a different malformed answer.
+func TestHostileServer_getByID(t *testing.T) {
+	h := startHostileAPI(t, "")
+	p := newProtoProvider(t)
+	p.mustConfigure(t, providerArgs(h.srv.URL, map[string]tftypes.Value{
+		"client_secret": tfStr(hostileSecret),
+		"max_retries":   tfInt(1),
+	}))
+	cases := map[string]string{
+		"truncated":      `truncated JSON`,
+		"wrong-types":    `field profile_id is number, expected a string`,
+		"wrong-time":     `unexpected JSON: parsing time "yesterday"`,
+		"array":          `top-level value is array, expected an object|expected an object`,
+		"null":           `expected a JSON object, got null`,
+		"empty":          `empty response body, expected JSON`,
+		"no-id":          `have no id`,
+		"trailing":       `(?i)malformed JSON|invalid character|after top-level value`,
+		"deep":           `(?i)(exceeded max depth|truncated JSON|malformed JSON)`,
+		"html-200":       `expected JSON, got an HTML page`,
+		"html-502":       `GET /transfer/fiat-deposit-instructions/html-502: gave up after 2 attempts: 502 Bad Gateway`,
+		"html-500-huge":  `GET /transfer/fiat-deposit-instructions/html-500-huge: gave up after 2 attempts: 500 Internal Server Error`,
+		"text-500-huge":  `GET /transfer/fiat-deposit-instructions/text-500-huge: gave up after 2 attempts: 500 Internal Server Error`,
+		"huge":           `response body too large: more than 10 MiB`,
+		"binary":         `(?i)malformed JSON|invalid character`,
+		"echo-secrets":   `400 Bad Request: BAD: rejected Authorization`,
+		"echo-token-401": `401 Unauthorized.*rejected even after renewing it`,
+	}
+	for name, want := range cases {
+		t.Run(name, func(t *testing.T) {
+			state, diags := p.readData(t, "platform_fiat_deposit_instructions", map[string]tftypes.Value{"id": tfStr(name)})
+			if !hasErrorDiag(diags) {
+				t.Fatalf("the read succeeded: %v", state)
+			}
+			if !state.IsNull() {
+				t.Errorf("a failed read left a state: %v", state)
+			}
+			checkHostileDiags(t, h, diagText(diags), `(?s)Reading fiat deposit instructions failed.*`+want)
+		})
+	}
+}
+
+// TestHostileServer_listPages pages platform_fiat_accounts through
+// malformed pages.
+func TestHostileServer_listPages(t *testing.T) {
+	h := startHostileAPI(t, "")
+	p := newProtoProvider(t)
+	p.mustConfigure(t, providerArgs(h.srv.URL, map[string]tftypes.Value{
+		"client_secret": tfStr(hostileSecret),
+		"max_retries":   tfInt(0),
+	}))
+	cases := map[string]string{
+		"items-object": `field items is object, expected an array`,
+		"null-item":    `items\[1\] is null`,
+		"cursor-loop":  `returned the cursor "same" again`,
+		"truncated":    `truncated JSON`,
+		"html-200":     `expected JSON, got an HTML page`,
+		"html-502":     `GET /transfer/fiat-accounts: 502 Bad Gateway`,
+		"huge":         `response body too large`,
+		"echo-secrets": `400 Bad Request`,
+	}
+	for name, want := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, diags := p.readData(t, "platform_fiat_accounts", map[string]tftypes.Value{
+				"ids": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tfStr(name)}),
+			})
+			if !hasErrorDiag(diags) {
+				t.Fatal("the read succeeded")
+			}
+			checkHostileDiags(t, h, diagText(diags), `(?s)Unable to list fiat accounts.*`+want)
+		})
+	}
+}
+
+// TestHostileServer_tokenEndpoint configures the provider against token
+// endpoints that answer badly; the first read must fail with a clear
+// error and no secret.
+func TestHostileServer_tokenEndpoint(t *testing.T) {
+	cases := map[string]string{
+		"html":        `obtaining an access token for scope .*/oauth2/token: 503 Service Unavailable`,
+		"truncated":   `obtaining an access token for scope .*/oauth2/token: oauth2: cannot parse json`,
+		"no-token":    `obtaining an access token for scope .*/oauth2/token: oauth2: server response missing access_token`,
+		"wrong-types": `obtaining an access token for scope .*/oauth2/token: oauth2: cannot parse json`,
+		"echo-secret": `obtaining an access token for scope .*/oauth2/token: 401 Unauthorized: invalid_client: .*check the client id and client secret`,
+	}
+	for mode, want := range cases {
+		t.Run(mode, func(t *testing.T) {
+			h := startHostileAPI(t, mode)
+			p := newProtoProvider(t)
+			p.mustConfigure(t, providerArgs(h.srv.URL, map[string]tftypes.Value{
+				"client_secret": tfStr(hostileSecret),
+				"max_retries":   tfInt(0),
+			}))
+			_, diags := p.readData(t, "platform_fiat_deposit_instructions", map[string]tftypes.Value{"id": tfStr("truncated")})
+			if !hasErrorDiag(diags) {
+				t.Fatal("the read succeeded")
+			}
+			checkHostileDiags(t, h, diagText(diags), `(?s)`+want)
+		})
+	}
+}
+
+// TestHostileServer_withdrawalAnswers sends withdrawals that the server
+// accepts with an unreadable answer. The provider cannot know whether the
+// withdrawal was made, so it must say so, keep the ref_id it sent in state
+// (to retry with it) and never send the POST a second time by itself.
+func TestHostileServer_withdrawalAnswers(t *testing.T) {
+	h := startHostileAPI(t, "")
+	p := newProtoProvider(t)
+	p.mustConfigure(t, providerArgs(h.srv.URL, map[string]tftypes.Value{"client_secret": tfStr(hostileSecret)}))
+	cases := map[string]string{
+		"truncated-201": `truncated JSON`,
+		"html-201":      `expected JSON, got an HTML page`,
+		"no-id":         `transfer in the response has no id`,
+		"huge":          `response body too large`,
+	}
+	for memo, want := range cases {
+		t.Run(memo, func(t *testing.T) {
+			before := h.posts.Load()
+			state, diags := p.create(t, "platform_crypto_withdrawal", map[string]tftypes.Value{
+				"profile_id":          tfStr("profile-1"),
+				"destination_address": tfStr("bc1qexample0destination0address"),
+				"asset":               tfStr("BTC"),
+				"crypto_network":      tfStr("BITCOIN"),
+				"amount":              tfStr("0.5"),
+				"memo":                tfStr(memo),
+			})
+			checkHostileDiags(t, h, diagText(diags), `(?s)Outcome of crypto withdrawal unknown.*ref_id [0-9a-f-]{36}.*`+want)
+			if state.IsNull() {
+				t.Fatal("no state was saved; the ref_id of a withdrawal that may have been made is lost")
+			}
+			if ref := stringOf(t, attrOf(t, state, "ref_id")); !regexp.MustCompile(uuidPattern).MatchString(ref) {
+				t.Errorf("state ref_id = %q, want the generated UUID that was sent", ref)
+			}
+			if n := h.posts.Load() - before; n != 1 {
+				t.Errorf("%d POSTs for one withdrawal, want 1", n)
+			}
+		})
+	}
+}

@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -90,7 +89,7 @@ func withdrawalResourceAttribute(a withdrawalArgument) schema.Attribute {
 			CustomType:          jsontypes.NormalizedType{},
 			Required:            a.required,
 			Optional:            !a.required,
-			Validators:          append([]validator.String{jsonObjectValidator{}}, a.stringValidators...),
+			Validators:          a.stringValidators,
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		}
 	default:
@@ -243,7 +242,7 @@ func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.Crea
 	if refID == "" {
 		refID = r.data.newID()
 	}
-	t, unconfirmed, diags := sendCryptoWithdrawal(ctx, r.data.client, plan.cryptoWithdrawalArgs, refID)
+	t, diags, unconfirmed := sendCryptoWithdrawal(ctx, r.data.client, plan.cryptoWithdrawalArgs, refID)
 	resp.Diagnostics.Append(diags...)
 	if unconfirmed != nil {
 		// Record what was sent; Terraform keeps it (tainted), and the next

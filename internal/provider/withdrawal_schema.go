@@ -124,7 +124,8 @@ func withdrawalArguments() []withdrawalArgument {
 			stringValidators: []validator.String{nonEmpty}},
 		{name: "beneficiary", kind: withdrawalArgJSON,
 			description: "Beneficiary of the withdrawal, as a JSON object (for example written with " +
-				"`jsonencode({...})`). It is sent as given."},
+				"`jsonencode({...})`). It is sent as given.",
+			stringValidators: []validator.String{jsonObjectValidator{}}},
 		{name: "memo", description: "Memo included with the withdrawal."},
 	}
 }
@@ -222,12 +223,12 @@ func truncateForMessage(s string, n int) string {
 // When the service refused the withdrawal (nothing was sent), diags holds
 // the error. When the outcome is unknown (the service may have processed
 // it: a timeout, or server errors until the retries ran out), unconfirmed
-// is that error and diags is empty: the caller explains how to retry with
-// the same ref_id.
-func sendCryptoWithdrawal(ctx context.Context, c *client.Client, args cryptoWithdrawalArgs, refID string) (t *client.Transfer, unconfirmed error, diags diag.Diagnostics) {
+// is that error and diags holds no error: the caller explains how to retry
+// with the same ref_id.
+func sendCryptoWithdrawal(ctx context.Context, c *client.Client, args cryptoWithdrawalArgs, refID string) (t *client.Transfer, diags diag.Diagnostics, unconfirmed error) {
 	body, diags := args.request(ctx, refID)
 	if diags.HasError() {
-		return nil, nil, diags
+		return nil, diags, nil
 	}
 	tflog.Info(ctx, "sending crypto withdrawal", map[string]any{
 		"ref_id": refID, "asset": body.Asset, "crypto_network": body.CryptoNetwork,
@@ -237,12 +238,12 @@ func sendCryptoWithdrawal(ctx context.Context, c *client.Client, args cryptoWith
 	if err != nil {
 		if createOutcomeUnknown(err, client.PathCryptoWithdrawals) {
 			tflog.Warn(ctx, "crypto withdrawal not confirmed", map[string]any{"ref_id": refID, "error": err.Error()})
-			return nil, err, diags
+			return nil, diags, err
 		}
 		summary, detail := withdrawalRefusal(err, refID)
 		diags.AddError(summary, detail)
-		return nil, nil, diags
+		return nil, diags, nil
 	}
 	tflog.Info(ctx, "crypto withdrawal sent", map[string]any{"ref_id": refID, "id": t.ID, "status": t.Status})
-	return t, nil, diags
+	return t, diags, nil
 }

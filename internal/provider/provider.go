@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -46,6 +47,7 @@ const (
 var (
 	_ provider.Provider                       = (*platformProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*platformProvider)(nil)
+	_ provider.ProviderWithActions            = (*platformProvider)(nil)
 )
 
 // platformProvider is the platform provider.
@@ -315,5 +317,11 @@ func (p *platformProvider) DataSources(_ context.Context) []func() datasource.Da
 func (p *platformProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
 	return []func() ephemeral.EphemeralResource{
 		NewAccessTokenEphemeralResource,
+	}
+}
+
+func (p *platformProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{
+		NewCryptoWithdrawalAction,
 	}
 }

@@ -17,7 +17,11 @@ import (
 	"github.com/platform/terraform-provider-platform/internal/provider"
 )
 
-const address = "registry.terraform.io/platform/platform"
+// providerKey is the key of the provider's schema in the output.
+// tfplugindocs --providers-schema looks a provider up by its short name
+// (or under the hashicorp namespace), not by its full registry address
+// (registry.terraform.io/platform/platform).
+const providerKey = "platform"
 
 type jsonSchema struct {
 	Version int64      `json:"version"`
@@ -95,7 +99,7 @@ func run() error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(map[string]any{
 		"format_version":   "1.0",
-		"provider_schemas": map[string]any{address: out},
+		"provider_schemas": map[string]any{providerKey: out},
 	})
 }
 

@@ -58,7 +58,7 @@ func (r *accessTokenEphemeralResource) Schema(_ context.Context, _ ephemeral.Sch
 			"provider's ephemeral or write-only argument, a provisioner, a provider block.\n\n" +
 			"As an ephemeral resource (Terraform 1.10 and later) it is never written to the plan or the state. " +
 			"It is requested when Terraform needs it, in every plan and apply that uses it, and always has at " +
-			"least " + client.TokenMinValidity.String() + " left before `expires_at`; tokens are cached per " +
+			"least " + durationWords(client.TokenMinValidity) + " left before `expires_at`; tokens are cached per " +
 			"scope set within one provider run. The provider's own `scopes` argument does not apply here: the " +
 			"token carries exactly the scopes asked for, and the client credentials must be allowed them.",
 		Attributes: map[string]schema.Attribute{
@@ -168,5 +168,18 @@ func accessTokenError(err error, scopes []string) (summary, detail string) {
 		return "Could not obtain an access token",
 			fmt.Sprintf("Requesting a token with scopes %q failed: %s.\n\nCheck the provider's auth_url (or %s) "+
 				"and that the authorization server is reachable.", scope, err, EnvAuthURL)
+	}
+}
+
+// durationWords writes d for a description: "one minute", "5 minutes", or
+// Go's notation for anything else.
+func durationWords(d time.Duration) string {
+	switch {
+	case d == time.Minute:
+		return "one minute"
+	case d > 0 && d%time.Minute == 0:
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	default:
+		return d.String()
 	}
 }

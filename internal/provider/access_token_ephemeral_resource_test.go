@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/echoprovider"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -317,5 +318,82 @@ resource "echo" "token" {}
 	})
 	if n := emu.Counters.TotalTokens(); n != 0 {
 		t.Errorf("the emulator issued %d tokens, want none", n)
+	}
+}
+
+func TestDurationWords(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		time.Minute:      "one minute",
+		5 * time.Minute:  "5 minutes",
+		90 * time.Second: "1m30s",
+	} {
+		if got := durationWords(d); got != want {
+			t.Errorf("durationWords(%s) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// TestAccessTokenEphemeralResource_open opens the ephemeral resource through
+// the protocol server, as Terraform does, without the Terraform CLI.
+func TestAccessTokenEphemeralResource_open(t *testing.T) {
+	emu := emulator.StartTest(t, emulator.Options{})
+	// The action harness configures the provider server for emu.
+	h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret, nil)
+	ctx := t.Context()
+	sresp, err := h.srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, ok := sresp.EphemeralResourceSchemas["platform_access_token"]
+	if !ok {
+		t.Fatal("the provider has no ephemeral resource platform_access_token")
+	}
+	for _, a := range es.Block.Attributes {
+		if a.Name == "access_token" && !a.Sensitive {
+			t.Error("access_token is not sensitive")
+		}
+	}
+	typ, _ := es.ValueType().(tftypes.Object)
+	scopes := tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{
+		tftypes.NewValue(tftypes.String, "transfer:read_deposit_address"),
+	})
+	before := time.Now()
+	resp, err := h.srv.OpenEphemeralResource(ctx, &tfprotov6.OpenEphemeralResourceRequest{
+		TypeName: "platform_access_token",
+		Config:   cwaDynamic(t, typ, cwaObject(typ, map[string]tftypes.Value{"scopes": scopes})),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cwaFailOnError(t, "OpenEphemeralResource", resp.Diagnostics)
+	v, err := resp.Result.Unmarshal(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		t.Fatal(err)
+	}
+	var tok, typeName, expires string
+	for name, dst := range map[string]*string{"access_token": &tok, "token_type": &typeName, "expires_at": &expires} {
+		if err := attrs[name].As(dst); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if tok == "" || !slices.Contains(emu.IssuedTokens(), tok) {
+		t.Errorf("access_token %q was not issued by the emulator", tok)
+	}
+	if typeName != "Bearer" {
+		t.Errorf("token_type = %q, want Bearer", typeName)
+	}
+	exp, err := time.Parse(time.RFC3339, expires)
+	if err != nil || exp.Before(before.Add(59*time.Minute)) {
+		t.Errorf("expires_at = %q (%v), want about an hour from now", expires, err)
+	}
+	if n := emu.Counters.Tokens("transfer:read_deposit_address"); n != 1 {
+		t.Errorf("%d tokens issued for the scope, want 1", n)
+	}
+	if !resp.RenewAt.IsZero() || len(resp.Private) != 0 {
+		t.Errorf("RenewAt %v, private %q: want neither (the token cannot be renewed)", resp.RenewAt, resp.Private)
 	}
 }

@@ -1,0 +1,240 @@
+// Command bench is `make bench`: it starts the emulator, measures the
+// provider against a plain baseline on the same emulator in the same run,
+// and prints one table of the figures with each figure's ratio to its
+// baseline.
+//
+// Figures:
+//  1. Reading 10,000 and 100,000 fiat accounts: ReadDataSource of
+//     platform_fiat_accounts through the provider's protocol server,
+//     in-process, against a plain net/http + encoding/json pager; the
+//     provider's allocations, peak heap and (in a fresh process) peak RSS;
+//     the end-to-end terraform plan of the same read.
+//  2. terraform apply and plan of 200 platform_fiat_deposit_instructions
+//     with -parallelism=10 against 200 sequential GETs: requests per
+//     resource, tokens and new TCP connections at the emulator.
+//  3. Stream snapshot latency (p50/p95 over 200 runs) of
+//     stream.FetchTopOfBook against a bare gorilla/websocket loop.
+//  4. terraform plan of an empty configuration with the provider configured
+//     against one without any provider.
+//
+// The list-read measurements run in child processes (this binary re-run
+// with -child) so that the emulator's own work and memory stay out of them.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+// errNotRegistered says a provider type a figure needs does not exist yet.
+type errNotRegistered string
+
+func (e errNotRegistered) Error() string { return "the provider has no " + string(e) + " yet" }
+
+const endpointsEnv = "BENCH_ENDPOINTS"
+
+func main() {
+	child := flag.String("child", "", "internal: run one child measurement (list, rss-provider, rss-plain, wrap)")
+	var lo listChildOptions
+	flag.IntVar(&lo.maxReps, "reps", 3, "internal: most timed reads per contender in the list child")
+	flag.DurationVar(&lo.budget, "budget", 0, "internal: time budget of the list child's timed reads")
+	flag.StringVar(&lo.profileDir, "profile-dir", "", "internal: where the list child writes profiles of its warm-up read")
+	wrapOut := flag.String("wrap-out", "", "internal: where the wrap child writes the provider's peak RSS")
+	figures := flag.String("figures", "1,2,3,4", "figures to run, comma-separated")
+	readme := flag.String("readme", "", "also write the table into this README's Benchmarks section")
+	flag.Parse()
+
+	if *child != "" {
+		os.Exit(runChild(*child, lo, *wrapOut, flag.Args()))
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if err := run(ctx, *figures, *readme); err != nil {
+		cancel()
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1) //nolint:gocritic // cancel has run.
+	}
+}
+
+// runChild runs one child measurement and writes its JSON result to stdout.
+func runChild(mode string, lo listChildOptions, wrapOut string, args []string) int {
+	if mode == "wrap" {
+		return runWrap(wrapOut, args)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 9*time.Minute)
+	defer cancel()
+	var ep endpoints
+	if err := json.Unmarshal([]byte(os.Getenv(endpointsEnv)), &ep); err != nil {
+		fmt.Fprintln(os.Stderr, "child: no endpoints:", err)
+		return 2
+	}
+	ep.ClientID, ep.ClientSecret = emulator.DefaultClientID, emulator.DefaultClientSecret
+	var (
+		res any
+		err error
+	)
+	switch mode {
+	case "list":
+		res, err = runListChild(ctx, ep, lo)
+	case "rss-provider", "rss-plain":
+		res, err = runRSSChild(ctx, ep, mode == "rss-plain")
+	default:
+		err = fmt.Errorf("unknown child mode %q", mode)
+	}
+	if err != nil {
+		var nr errNotRegistered
+		if errors.As(err, &nr) {
+			fmt.Fprintln(os.Stderr, err)
+			return 3
+		}
+		fmt.Fprintln(os.Stderr, "child:", err)
+		return 1
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(res); err != nil {
+		fmt.Fprintln(os.Stderr, "child:", err)
+		return 1
+	}
+	return 0
+}
+
+// childOutcome is a finished child measurement.
+type childOutcome struct {
+	maxRSS uint64 // bytes, from the kernel's rusage of the child
+}
+
+// startChild re-runs this binary as a child measurement and decodes its
+// JSON result into out. Exit code 3 means a provider type is missing.
+func startChild(ctx context.Context, ep endpoints, mode string, out any, args ...string) (*childOutcome, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	epJSON, err := json.Marshal(ep)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, self, append([]string{"-child=" + mode}, args...)...) //nolint:gosec // Re-runs this program.
+	cmd.Env = append(cleanEnv(), endpointsEnv+"="+string(epJSON))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 3 {
+			return nil, errNotRegistered(strings.TrimSpace(strings.TrimPrefix(strings.TrimSuffix(strings.TrimSpace(stderr.String()), " yet"), "the provider has no ")))
+		}
+		return nil, fmt.Errorf("child %s: %w\n%s", mode, err, tail(stderr.String(), 3000))
+	}
+	if err := json.Unmarshal(stdout, out); err != nil {
+		return nil, fmt.Errorf("child %s: %w", mode, err)
+	}
+	o := &childOutcome{}
+	if ru := rusageOf(cmd.ProcessState); ru != nil {
+		o.maxRSS = uint64(ru.Maxrss) * 1024 //nolint:gosec // Maxrss is never negative.
+	}
+	return o, nil
+}
+
+// progress reports what the run is doing on stderr.
+func progress(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+}
+
+func run(ctx context.Context, figures, readme string) error {
+	start := time.Now()
+	want := map[string]bool{}
+	for f := range strings.SplitSeq(figures, ",") {
+		want[strings.TrimSpace(f)] = true
+	}
+	tmp, err := os.MkdirTemp("", "platform-bench-")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = os.RemoveAll(tmp) }()
+
+	b := &bench{tmp: tmp}
+	if want["1"] || want["2"] || want["4"] {
+		progress("building the provider for terraform")
+		tf, err := newTFEnv(ctx, tmp)
+		var missing errNoTerraform
+		switch {
+		case errors.As(err, &missing):
+			b.tfMissing = missing.Error()
+		case err != nil:
+			return err
+		}
+		b.tf = tf
+	}
+	m := machineInfo(b.tf)
+
+	if want["1"] {
+		for _, n := range []int{10_000, 100_000} {
+			if err := b.figureListRead(ctx, n); err != nil {
+				return fmt.Errorf("figure 1 (%d accounts): %w", n, err)
+			}
+		}
+	}
+	if want["2"] {
+		if err := b.figureManyResources(ctx); err != nil {
+			return fmt.Errorf("figure 2: %w", err)
+		}
+	}
+	if want["3"] {
+		if err := b.figureStream(ctx); err != nil {
+			return fmt.Errorf("figure 3: %w", err)
+		}
+	}
+	if want["4"] {
+		if err := b.figureOverhead(ctx); err != nil {
+			return fmt.Errorf("figure 4: %w", err)
+		}
+	}
+	m.elapsed = time.Since(start)
+
+	table := b.render(m)
+	fmt.Print(table)
+	if b.profile != "" {
+		fmt.Print("\n" + b.profile)
+	}
+	if readme != "" {
+		if err := writeReadme(readme, table); err != nil {
+			return err
+		}
+		progress("wrote the table into %s", readme)
+	}
+	return nil
+}
+
+// machine describes where the run happened.
+type machine struct {
+	cpu, goVersion, terraform string
+	cores                     int
+	elapsed                   time.Duration
+}
+
+func machineInfo(tf *tfEnv) machine {
+	m := machine{cpu: "unknown CPU", cores: runtime.NumCPU(), goVersion: runtime.Version(), terraform: "not found"}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if tf != nil {
+		m.terraform = tf.version
+	}
+	return m
+}

@@ -5,9 +5,15 @@ ephemeral "platform_access_token" "accounts_reader" {
   scopes = ["transfer:read_fiat_account"]
 }
 
+variable "export_script" {
+  description = "Script that exports the fiat accounts; it reads its bearer token from PLATFORM_TOKEN."
+  type        = string
+  default     = "./scripts/export-fiat-accounts.sh"
+}
+
 resource "terraform_data" "export_fiat_accounts" {
   provisioner "local-exec" {
-    command = "./scripts/export-fiat-accounts.sh"
+    command = var.export_script
     environment = {
       PLATFORM_TOKEN = ephemeral.platform_access_token.accounts_reader.access_token
     }

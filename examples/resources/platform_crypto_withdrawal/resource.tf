@@ -1,4 +1,5 @@
-# Sends 0.5 BTC (plus the network fee) once, when the resource is created.
+# A treasury payout: sends 0.5 BTC (plus the network fee) once, when the
+# resource is created.
 #
 # WARNING: changing any argument sends a NEW withdrawal (Terraform plans a
 # replacement); the one already sent is not reversed. Destroying the
@@ -12,27 +13,34 @@ resource "platform_crypto_withdrawal" "treasury_payout" {
   # Exactly one of amount (fee added on top) or total (fee included).
   amount = "0.5"
 
-  # Optional. When unset, the provider generates a UUID, sends it with the
-  # request and every retry of it, and records it. If an apply fails
-  # without confirmation from the service, applying again retries with the
-  # same ref_id, so the withdrawal is never made twice.
-  # ref_id = "treasury-payout-2024-07"
+  # The business reference of this payout, used as the service's replay
+  # protection: the withdrawal is made at most once, even when an apply is
+  # retried after a timeout or the state is lost. Give the next payout a new
+  # ref_id. When unset, the provider generates a UUID, sends it with the
+  # request and every retry of it, and records it.
+  ref_id = "treasury-payout-2024-07"
 
   memo = "July treasury rebalance"
+
+  # Up to 6 pairs, keys and values at most 100 characters.
   metadata = {
-    ticket = "FIN-1234"
+    ticket      = "FIN-1234"
+    approved_by = "treasury-committee"
+    cost_center = "4100"
   }
+
   beneficiary = jsonencode({
     name    = "Example Treasury Ltd"
     country = "GB"
   })
 }
 
-output "payout_total" {
-  description = "Amount plus fee debited from the profile."
-  value       = platform_crypto_withdrawal.treasury_payout.total
-}
-
-output "payout_transfer_id" {
-  value = platform_crypto_withdrawal.treasury_payout.id
+output "payout" {
+  value = {
+    transfer_id = platform_crypto_withdrawal.treasury_payout.id
+    status      = platform_crypto_withdrawal.treasury_payout.status
+    fee         = platform_crypto_withdrawal.treasury_payout.fee
+    # Amount plus fee debited from the profile.
+    total = platform_crypto_withdrawal.treasury_payout.total
+  }
 }

@@ -1,2 +1,2 @@
 # Fiat deposit instructions are imported by their id.
-terraform import platform_fiat_deposit_instructions.payroll 3b8f6c2e-9d4a-4e1b-8f7c-5a2d1e0b9c84
+terraform import 'platform_fiat_deposit_instructions.funding["payroll"]' 3b8f6c2e-9d4a-4e1b-8f7c-5a2d1e0b9c84

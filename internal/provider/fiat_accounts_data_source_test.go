@@ -73,6 +73,44 @@ func expectRequests(emu *emulator.Server, key string, n int) resource.TestCheckF
 	}
 }
 
+// filterCase is one configuration of a list data source and what it must
+// read: exactly the items with ids want, in order, in this many requests.
+type filterCase struct {
+	args     string
+	want     []string
+	requests int
+	// extra, when set, returns more checks of the data source at addr.
+	extra func(addr string) []statecheck.StateCheck
+}
+
+// filterCasesStep reads every case in one configuration, one data block
+// per case (c0, c1, ...): each must hold exactly its items, and key must
+// reach the emulator as many times as the cases add up to, during the one
+// read of the step's apply.
+func filterCasesStep(env *accEnv, typeName, key string, cases []filterCase) resource.TestStep {
+	var blocks []string
+	var checks []statecheck.StateCheck
+	requests := 0
+	for i, c := range cases {
+		name := fmt.Sprintf("c%d", i)
+		blocks = append(blocks, fmt.Sprintf("data %q %q {\n%s\n}\n", typeName, name, c.args))
+		addr := "data." + typeName + "." + name
+		checks = append(checks, expectIDs(addr, c.want)...)
+		checks = append(checks, statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"),
+			knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{32}$`))))
+		if c.extra != nil {
+			checks = append(checks, c.extra(addr)...)
+		}
+		requests += c.requests
+	}
+	return resource.TestStep{
+		PreConfig:         env.emu.Counters.Reset,
+		Config:            env.config(blocks...),
+		Check:             expectRequests(env.emu, key, requests),
+		ConfigStateChecks: checks,
+	}
+}
+
 // hclStrings renders ss as an HCL list of strings.
 func hclStrings(ss ...string) string {
 	q := make([]string, len(ss))
@@ -226,7 +264,6 @@ func TestAccFiatAccounts_filters(t *testing.T) {
 	emu := env.emu
 	accounts := emu.FiatAccounts()
 	live := func(a emulator.FiatAccount) bool { return !a.Deleted }
-	const addr = "data.platform_fiat_accounts.test"
 
 	liveIDs := fiatAccountIDs(accounts, false, live)
 	allAsc := fiatAccountIDs(accounts, true, func(emulator.FiatAccount) bool { return true })
@@ -240,7 +277,7 @@ func TestAccFiatAccounts_filters(t *testing.T) {
 	for _, a := range accounts {
 		byID[a.ID] = a
 	}
-	wholeChecks := func(ids []string) []statecheck.StateCheck {
+	wholeChecks := func(addr string, ids []string) []statecheck.StateCheck {
 		var checks []statecheck.StateCheck
 		want := map[string]func(a emulator.FiatAccount) bool{
 			"first":     func(emulator.FiatAccount) bool { return true },
@@ -303,37 +340,26 @@ func TestAccFiatAccounts_filters(t *testing.T) {
 	atMost := func(a emulator.FiatAccount) bool { return live(a) && !a.CreatedAt.After(from) }
 	exactly := func(a emulator.FiatAccount) bool { return a.CreatedAt.Equal(accounts[33].CreatedAt) }
 
-	step := func(args string, want []string, requests int, extra ...statecheck.StateCheck) resource.TestStep {
-		return resource.TestStep{
-			PreConfig: emu.Counters.Reset,
-			Config:    env.config(fmt.Sprintf("data \"platform_fiat_accounts\" \"test\" {\n%s\n}\n", args)),
-			Check:     expectRequests(emu, listFiatAccountsKey, requests),
-			ConfigStateChecks: append(append(expectIDs(addr, want),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{32}$`)))),
-				extra...),
-		}
-	}
-
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
+		Steps: []resource.TestStep{filterCasesStep(env, "platform_fiat_accounts", listFiatAccountsKey, []filterCase{
 			// No filter: every live account, newest first, whole items.
-			step("", liveIDs, 1, wholeChecks(liveIDs)...),
-			step("include_deleted = true\norder = \"ASC\"", allAsc, 1),
-			step("include_deleted = false\norder = \"DESC\"", liveIDs, 1),
-			step("ids = "+hclStrings(someIDs...), fiatAccountIDs(accounts, false, func(a emulator.FiatAccount) bool { return live(a) && inSet(someIDs)(a) }), 1),
-			step("ids = "+hclStrings(someIDs...)+"\ninclude_deleted = true", fiatAccountIDs(accounts, false, inSet(someIDs)), 1),
-			step("ref_ids = "+hclStrings(refIDs...)+"\ninclude_deleted = true\norder = \"ASC\"", fiatAccountIDs(accounts, true, hasRef), 1),
-			step(fmt.Sprintf("created_at = {\n  gte = %q\n  lt = %q\n}", rfc3339(from), rfc3339(to)), fiatAccountIDs(accounts, false, window), 1),
-			step(fmt.Sprintf("created_at = { gt = %q }\ninclude_deleted = true", rfc3339(to)), fiatAccountIDs(accounts, false, after), 1),
-			step(fmt.Sprintf("created_at = { lte = %q }", rfc3339(from)), fiatAccountIDs(accounts, false, atMost), 1),
-			step(fmt.Sprintf("created_at = { eq = %q }\ninclude_deleted = true", rfc3339(accounts[33].CreatedAt)), fiatAccountIDs(accounts, false, exactly), 1),
-			step("max_items = 7\norder = \"ASC\"\ninclude_deleted = true", allAsc[:7], 1),
+			{args: "", want: liveIDs, requests: 1, extra: func(addr string) []statecheck.StateCheck { return wholeChecks(addr, liveIDs) }},
+			{args: "include_deleted = true\norder = \"ASC\"", want: allAsc, requests: 1},
+			{args: "include_deleted = false\norder = \"DESC\"", want: liveIDs, requests: 1},
+			{args: "ids = " + hclStrings(someIDs...), want: fiatAccountIDs(accounts, false, func(a emulator.FiatAccount) bool { return live(a) && inSet(someIDs)(a) }), requests: 1},
+			{args: "ids = " + hclStrings(someIDs...) + "\ninclude_deleted = true", want: fiatAccountIDs(accounts, false, inSet(someIDs)), requests: 1},
+			{args: "ref_ids = " + hclStrings(refIDs...) + "\ninclude_deleted = true\norder = \"ASC\"", want: fiatAccountIDs(accounts, true, hasRef), requests: 1},
+			{args: fmt.Sprintf("created_at = {\n  gte = %q\n  lt = %q\n}", rfc3339(from), rfc3339(to)), want: fiatAccountIDs(accounts, false, window), requests: 1},
+			{args: fmt.Sprintf("created_at = { gt = %q }\ninclude_deleted = true", rfc3339(to)), want: fiatAccountIDs(accounts, false, after), requests: 1},
+			{args: fmt.Sprintf("created_at = { lte = %q }", rfc3339(from)), want: fiatAccountIDs(accounts, false, atMost), requests: 1},
+			{args: fmt.Sprintf("created_at = { eq = %q }\ninclude_deleted = true", rfc3339(accounts[33].CreatedAt)), want: fiatAccountIDs(accounts, false, exactly), requests: 1},
+			{args: "max_items = 7\norder = \"ASC\"\ninclude_deleted = true", want: allAsc[:7], requests: 1},
 			// No match: an empty list, not null.
-			step(`ids = ["00000000-0000-4000-8000-000000000000"]`, []string{}, 1),
+			{args: `ids = ["00000000-0000-4000-8000-000000000000"]`, want: []string{}, requests: 1},
 			// An empty filter matches nothing without asking.
-			step("ids = []", []string{}, 0),
-		},
+			{args: "ids = []", want: []string{}, requests: 0},
+		})},
 	})
 }
 
@@ -344,22 +370,17 @@ func TestAccFiatAccounts_paging(t *testing.T) {
 	env.needEmulator(t)
 	emu := env.emu
 	accounts := emu.FiatAccounts()
-	const addr = "data.platform_fiat_accounts.test"
 	ids := fiatAccountIDs(accounts, false, func(emulator.FiatAccount) bool { return true })
-	step := func(args string, want []string, requests int) resource.TestStep {
-		return resource.TestStep{
-			PreConfig:         emu.Counters.Reset,
-			Config:            env.config(fmt.Sprintf("data \"platform_fiat_accounts\" \"test\" {\n  include_deleted = true\n%s\n}\n", args)),
-			Check:             expectRequests(emu, listFiatAccountsKey, requests),
-			ConfigStateChecks: expectIDs(addr, want),
-		}
-	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			step("", ids, 3),
-			step("max_items = 1001", ids[:1001], 2),
-			step("max_items = 10", ids[:10], 1),
+			filterCasesStep(env, "platform_fiat_accounts", listFiatAccountsKey, []filterCase{
+				{args: "include_deleted = true", want: ids, requests: 3},
+			}),
+			filterCasesStep(env, "platform_fiat_accounts", listFiatAccountsKey, []filterCase{
+				{args: "include_deleted = true\nmax_items = 1001", want: ids[:1001], requests: 2},
+				{args: "include_deleted = true\nmax_items = 10", want: ids[:10], requests: 1},
+			}),
 		},
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -130,7 +131,7 @@ func setState(ctx context.Context, b []byte, resp *datasource.ReadResponse) {
 func readList[T any](ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse,
 	id string, shape itemShape[T], seq iter.Seq2[*T, error], skip bool, what string,
 ) {
-	w := &mpWriter{}
+	w := &mpWriter{b: make([]byte, 0, 4096)}
 	objType, ok := req.Config.Raw.Type().(tftypes.Object)
 	if !ok {
 		resp.Diagnostics.AddError("Unexpected configuration", fmt.Sprintf(
@@ -171,13 +172,27 @@ func readList[T any](ctx context.Context, req datasource.ReadRequest, resp *data
 				return
 			}
 			shape.write(w, item)
+			w.seal()
 			n++
 		}
 	}
 	w.endArray(count, n)
-	tflog.Debug(ctx, "listed "+what, map[string]any{"items": n, "state_bytes": len(w.b)})
-	setState(ctx, w.b, resp)
+	b := w.bytes()
+	if len(b) >= largeState {
+		// The chunks just joined are garbage now. Hand their memory back
+		// before the gRPC layer makes its own copy of the state, so that
+		// the process holds about two copies of the state at its peak, not
+		// three plus the garbage of the pages decoded.
+		debug.FreeOSMemory()
+	}
+	tflog.Debug(ctx, "listed "+what, map[string]any{"items": n, "state_bytes": len(b)})
+	setState(ctx, b, resp)
 }
+
+// largeState is the size of a state from which readList returns the
+// memory of its chunks to the operating system at once (about 25,000
+// fiat accounts).
+const largeState = 16 << 20
 
 // Item shapes: the schema and the encoder of list items, from one list of
 // fields.
@@ -326,8 +341,48 @@ func writeObject[T, U any](get func(*T) *U, shape itemShape[U]) func(*mpWriter, 
 // mpWriter appends values in MessagePack as Terraform's plugin protocol
 // encodes them (cty's msgpack encoding): objects and maps as maps keyed by
 // name, lists as arrays, null as nil.
+//
+// A large output is kept in chunks of about mpChunk bytes (see seal) and
+// joined once by bytes, rather than in one slice that append grows, which
+// would copy it over and over and hold two copies at each growth.
 type mpWriter struct {
+	// b is the chunk being written.
 	b []byte
+	// sealed are the chunks written before b.
+	sealed [][]byte
+	size   int
+}
+
+// mpChunk is the size from which seal starts a new chunk.
+const mpChunk = 1 << 20
+
+// seal starts a new chunk when the current one has reached mpChunk bytes.
+// Call it between whole values only.
+func (w *mpWriter) seal() {
+	if len(w.b) < mpChunk {
+		return
+	}
+	w.sealed = append(w.sealed, w.b)
+	w.size += len(w.b)
+	// Room for the largest item after the chunk is full, so that a chunk
+	// is never copied to grow.
+	w.b = make([]byte, 0, mpChunk+mpChunk/4)
+}
+
+// bytes returns everything written, in one slice of the exact size. The
+// writer must not be used afterwards.
+func (w *mpWriter) bytes() []byte {
+	if len(w.sealed) == 0 {
+		return w.b
+	}
+	out := make([]byte, 0, w.size+len(w.b))
+	for i, c := range w.sealed {
+		out = append(out, c...)
+		w.sealed[i] = nil // Let each chunk go as soon as it is copied.
+	}
+	out = append(out, w.b...)
+	w.sealed, w.b = nil, nil
+	return out
 }
 
 func (w *mpWriter) null() { w.b = append(w.b, 0xc0) }
@@ -350,12 +405,16 @@ func (w *mpWriter) header(n int, fix byte, fixMax int, c16, c32 byte) {
 }
 
 func (w *mpWriter) str(s string) {
-	if n := len(s); n >= 32 && n <= math.MaxUint8 {
+	w.strHeader(len(s))
+	w.b = append(w.b, s...)
+}
+
+func (w *mpWriter) strHeader(n int) {
+	if n >= 32 && n <= math.MaxUint8 {
 		w.b = append(w.b, 0xd9, byte(n))
 	} else {
 		w.header(n, 0xa0, 32, 0xda, 0xdb)
 	}
-	w.b = append(w.b, s...)
 }
 
 // strPtr writes *p, or null when p is nil or empty.
@@ -367,29 +426,40 @@ func (w *mpWriter) strPtr(p *string) {
 	w.str(*p)
 }
 
+// timePtr writes *t as formatTime does, or null when t is nil.
 func (w *mpWriter) timePtr(t *time.Time) {
 	if t == nil {
 		w.null()
 		return
 	}
-	w.str(formatTime(*t))
+	var buf [64]byte
+	b := t.AppendFormat(buf[:0], time.RFC3339Nano)
+	w.strHeader(len(b))
+	w.b = append(w.b, b...)
 }
 
 func (w *mpWriter) mapHeader(n int)   { w.header(n, 0x80, 16, 0xde, 0xdf) }
 func (w *mpWriter) arrayHeader(n int) { w.header(n, 0x90, 16, 0xdc, 0xdd) }
 
+// arrayMark is where the length of an array begun by beginArray goes.
+type arrayMark struct{ chunk, at int }
+
 // beginArray starts an array whose length is not known yet and returns
 // where to write it (endArray).
-func (w *mpWriter) beginArray() int {
+func (w *mpWriter) beginArray() arrayMark {
 	w.b = append(w.b, 0xdd, 0, 0, 0, 0)
-	return len(w.b) - 4
+	return arrayMark{chunk: len(w.sealed), at: len(w.b) - 4}
 }
 
-func (w *mpWriter) endArray(at, n int) {
+func (w *mpWriter) endArray(m arrayMark, n int) {
 	if n < 0 || n > math.MaxUint32 {
 		panic(fmt.Sprintf("msgpack: length %d out of range", n))
 	}
-	binary.BigEndian.PutUint32(w.b[at:at+4], uint32(n))
+	c := w.b
+	if m.chunk < len(w.sealed) {
+		c = w.sealed[m.chunk]
+	}
+	binary.BigEndian.PutUint32(c[m.at:m.at+4], uint32(n))
 }
 
 func (w *mpWriter) stringList(s []string) {

@@ -212,12 +212,22 @@ func TestListStateMsgPackWriter(t *testing.T) {
 
 		w = &mpWriter{}
 		at := w.beginArray()
-		for range n {
-			w.str("e")
+		for i := range n {
+			w.str(strings.Repeat("e", i%100))
+			w.seal()
 		}
 		w.endArray(at, n)
-		if got := listOf(t, mustMsgPack(t, w.b, listType)); len(got) != n {
-			t.Fatalf("open array of %d decoded to %d", n, len(got))
+		b := w.bytes()
+		open := listOf(t, mustMsgPack(t, b, listType))
+		if len(open) != n {
+			t.Fatalf("open array of %d decoded to %d", n, len(open))
+		}
+		for i, e := range open {
+			var s string
+			_ = e.As(&s)
+			if s != strings.Repeat("e", i%100) {
+				t.Fatalf("open array of %d: element %d is %q", n, i, s)
+			}
 		}
 
 		if n > 16 {

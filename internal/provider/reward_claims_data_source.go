@@ -79,7 +79,7 @@ func (d *rewardClaimsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Lists reward claim transactions, newest first, following the API's pages to the end. " +
+		MarkdownDescription: "Lists reward claim transactions, in the order the API returns them, following the API's pages to the end. " +
 			"Every filter is optional; all the filters that are set apply together.",
 		Attributes: map[string]schema.Attribute{
 			"payout_group_id": stringFilter("Only the claims of this payout group."),

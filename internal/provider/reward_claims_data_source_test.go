@@ -1,0 +1,133 @@
+package provider
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+const listRewardClaimsKey = "GET /v2/rewards/claims"
+
+func timePtrKnown(t *time.Time) knownvalue.Check {
+	if t == nil {
+		return knownvalue.Null()
+	}
+	return knownvalue.StringExact(rfc3339(*t))
+}
+
+func rewardClaimKnown(c emulator.RewardClaim) knownvalue.Check {
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"id":                knownvalue.StringExact(c.ID),
+		"payout_group_id":   strOrNull(c.PayoutGroupID),
+		"claim_schedule_id": strOrNull(c.ClaimScheduleID),
+		"amount":            strOrNull(c.Amount),
+		"tx_hash":           ptrOrNull(c.TxHash),
+		"addresses":         stringsKnown(c.Addresses),
+		"error_message":     ptrOrNull(c.ErrorMessage),
+		"blockchain":        strOrNull(c.Blockchain),
+		"asset_type":        strOrNull(c.AssetType),
+		"submitted_at":      timePtrKnown(c.SubmittedAt),
+		"confirmed_at":      timePtrKnown(c.ConfirmedAt),
+		"created_at":        knownvalue.StringExact(rfc3339(c.CreatedAt)),
+		"updated_at":        knownvalue.StringExact(rfc3339(c.UpdatedAt)),
+	})
+}
+
+// rewardClaimIDs returns the ids of the claims that keep passes, in the
+// emulator's order (newest first).
+func rewardClaimIDs(all []emulator.RewardClaim, keep func(c emulator.RewardClaim) bool) []string {
+	ids := []string{}
+	for _, c := range all {
+		if keep(c) {
+			ids = append(ids, c.ID)
+		}
+	}
+	slices.Reverse(ids)
+	return ids
+}
+
+func TestAccRewardClaims_filters(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{RewardClaims: 80})
+	env.needEmulator(t)
+	emu := env.emu
+	all := emu.RewardClaims()
+	every := func(emulator.RewardClaim) bool { return true }
+	newest := rewardClaimIDs(all, every)
+
+	byID := map[string]emulator.RewardClaim{}
+	for _, c := range all {
+		byID[c.ID] = c
+	}
+	var picks []int
+	for _, status := range []string{"PENDING", "SUBMITTED", "CONFIRMED", "FAILED"} {
+		i := slices.IndexFunc(newest, func(id string) bool { return byID[id].OnchainStatus == status })
+		if i < 0 {
+			t.Fatalf("the seeded data has no %s claim", status)
+		}
+		picks = append(picks, i)
+	}
+	if i := slices.IndexFunc(newest, func(id string) bool { return len(byID[id].Addresses) > 1 }); i >= 0 {
+		picks = append(picks, i)
+	}
+	whole := func(addr string) []statecheck.StateCheck {
+		var checks []statecheck.StateCheck
+		for _, i := range picks {
+			checks = append(checks, statecheck.ExpectKnownValue(addr, itemsPath(i), rewardClaimKnown(byID[newest[i]])))
+		}
+		return checks
+	}
+
+	group, chain, jurisdiction := all[0].PayoutGroupID, all[3].Blockchain, all[7].Jurisdiction
+	statuses := []string{"CONFIRMED", "FAILED"}
+	from, to := all[20].CreatedAt, all[40].CreatedAt
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{filterCasesStep(env, "platform_reward_claims", listRewardClaimsKey, []filterCase{
+			{args: "", want: newest, requests: 1, extra: whole},
+			{args: fmt.Sprintf("payout_group_id = %q", group), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return c.PayoutGroupID == group }), requests: 1},
+			{args: "onchain_statuses = " + hclStrings(statuses...), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return slices.Contains(statuses, c.OnchainStatus) }), requests: 1},
+			{args: fmt.Sprintf("chain = %q", chain), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return c.Blockchain == chain }), requests: 1},
+			{args: fmt.Sprintf("jurisdiction = %q", jurisdiction), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return c.Jurisdiction == jurisdiction }), requests: 1},
+			// Both bounds are inclusive.
+			{args: fmt.Sprintf("start_time = %q\nend_time = %q", rfc3339(from), rfc3339(to)), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return !c.CreatedAt.Before(from) && !c.CreatedAt.After(to) }), requests: 1},
+			{args: fmt.Sprintf("start_time = %q", rfc3339(to)), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return !c.CreatedAt.Before(to) }), requests: 1},
+			{args: fmt.Sprintf("start_time = %q\nend_time = %q", rfc3339(from), rfc3339(from)), want: []string{all[20].ID}, requests: 1},
+			{args: fmt.Sprintf("chain = %q\nonchain_statuses = [\"PENDING\"]\nend_time = %q", chain, rfc3339(to)), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool {
+				return c.Blockchain == chain && c.OnchainStatus == "PENDING" && !c.CreatedAt.After(to)
+			}), requests: 1},
+			{args: "max_items = 4", want: newest[:4], requests: 1},
+			// No such payout group: an empty list, not null.
+			{args: `payout_group_id = "00000000-0000-4000-8000-000000000000"`, want: []string{}, requests: 1},
+			{args: "onchain_statuses = []", want: []string{}, requests: 0},
+		})},
+	})
+}
+
+func TestAccRewardClaims_invalidFilters(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{RewardClaims: 5})
+	many := make([]string, 101)
+	for i := range many {
+		many[i] = "PENDING"
+	}
+	cases := []struct{ args, err string }{
+		{`onchain_statuses = ["DONE"]`, `Attribute onchain_statuses[0] value must be one of`},
+		{`onchain_statuses = ["confirmed"]`, `Attribute onchain_statuses[0] value must be one of`},
+		{"onchain_statuses = " + hclStrings(many...), "Attribute onchain_statuses list must contain at most 100 elements, got: 101"},
+		{`start_time = "last week"`, `start_time must be an RFC 3339 date-time`},
+		{`end_time = "2024-02-30T00:00:00Z"`, `end_time must be an RFC 3339 date-time`},
+		{"start_time = \"2024-02-02T00:00:00Z\"\nend_time = \"2024-02-01T00:00:00Z\"", `start_time (2024-02-02T00:00:00Z) is after end_time (2024-02-01T00:00:00Z)`},
+		{`payout_group_id = ""`, `Attribute payout_group_id string length must be at least 1, got: 0`},
+		{`chain = ""`, `Attribute chain string length must be at least 1, got: 0`},
+		{`jurisdiction = ""`, `Attribute jurisdiction string length must be at least 1, got: 0`},
+		{`max_items = 0`, `Attribute max_items value must be at least 1, got: 0`},
+	}
+	testRejectedAtPlan(t, env, "platform_reward_claims", cases)
+}

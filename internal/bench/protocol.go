@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -35,7 +34,8 @@ type protoProvider struct {
 // newProtoProvider builds the provider's protocol server, reads its schema
 // and configures it for ep.
 func newProtoProvider(ctx context.Context, ep endpoints) (*protoProvider, error) {
-	srv, err := providerserver.NewProtocol6WithError(provider.New("bench")())()
+	// The server main.go serves: the list data sources stream their state.
+	srv, err := provider.NewProtocol6Server(provider.New("bench")())()
 	if err != nil {
 		return nil, fmt.Errorf("provider server: %w", err)
 	}

@@ -16,8 +16,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -314,6 +316,86 @@ func TestHostileServer_withdrawalAnswers(t *testing.T) {
 			}
 			if n := h.posts.Load() - before; n != 1 {
 				t.Errorf("%d POSTs for one withdrawal, want 1", n)
+			}
+		})
+	}
+}
+
+// TestHostileServer_pagesToState serves unusual pages to the three list
+// data sources: odd but valid ones must become a state that Terraform can
+// decode against the schema, with one item per item of the page; broken
+// ones must become an error naming the request. Never a panic.
+func TestHostileServer_pagesToState(t *testing.T) {
+	pages := []struct {
+		name, body string
+		ok         bool
+	}{
+		{"full fiat account", `{"items":[{"id":"a","ref_id":"r","fiat_account_owner":{"person_details":{"first_name":"A","last_name":"B"}},` +
+			`"fiat_network_instructions":{"wire":{"account_number":"*1234","status":"ACTIVE","metadata":{"n":1.5,` +
+			`"o":{"p":[true,null,"x"]},"big":1e300,"neg":-0,"s":"\u00e9\u2028"},"routing_details":{"routing_number_type":"ABA",` +
+			`"routing_number":"1","bank_name":"b","bank_address":{"country":"US"}},"fiat_account_owner_address":null}},` +
+			`"created_at":"2024-01-01T00:00:00.123456789Z","updated_at":"2024-01-02T00:00:00+05:30"}],"next_page_cursor":""}`, true},
+		{"deposit address", `{"items":[{"id":"d","profile_id":"p","crypto_network":"SOLANA","address":"x",` +
+			`"compatible_crypto_networks":["A",""],"metadata":{"k":"v","":""},"created_at":"2024-01-01T00:00:00Z"}]}`, true},
+		{"claim", `{"items":[{"id":"c","payout_group_id":"g","amount":"1","addresses":[],"blockchain":"cosmos","tx_hash":null,` +
+			`"submitted_at":"2024-01-01T00:00:00Z","created_at":"2024-01-01T00:00:00Z"}],"next_page_cursor":null}`, true},
+		{"empty objects", `{"items":[{}, {"id":""}, {"metadata":{}}, {"fiat_network_instructions":{}}]}`, true},
+		{"no items", `{"items":[]}`, true},
+		{"no items key", `{}`, true},
+		{"unknown fields", `{"items":[{"id":"a","surprise":{"x":[1,2,3]}}],"extra":true}`, true},
+		{"invalid UTF-8", "{\"items\":[{\"id\":\"\xff\xfe\",\"metadata\":{\"\xc0\":\"\xed\xa0\x80\"}}]}", true},
+		{"many items", `{"items":[` + strings.TrimSuffix(strings.Repeat(`{"id":"x"},`, 1000), ",") + `]}`, true},
+		{"null item", `{"items":[null]}`, false},
+		{"items not a list", `{"items":"x"}`, false},
+		{"number too large", `{"items":[{"fiat_network_instructions":{"wire":{"metadata":{"n":1e400}}},` +
+			`"metadata":{"n":1e400},"addresses":[1e400]}]}`, false},
+		{"cursor loop", `{"items":[{"id":"a"}],"next_page_cursor":"again"}`, false},
+	}
+	var body atomic.Pointer[string]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/oauth2/token" {
+			_, _ = w.Write([]byte(`{"access_token":"odd-pages-token","token_type":"Bearer","expires_in":3600}`))
+			return
+		}
+		_, _ = w.Write([]byte(*body.Load()))
+	}))
+	t.Cleanup(srv.Close)
+	p := newProtoProvider(t)
+	p.mustConfigure(t, providerArgs(srv.URL, map[string]tftypes.Value{"max_retries": tfInt(0)}))
+
+	for _, pg := range pages {
+		t.Run(pg.name, func(t *testing.T) {
+			body.Store(&pg.body)
+			var probe struct {
+				Items []json.RawMessage `json:"items"`
+			}
+			_ = json.Unmarshal([]byte(pg.body), &probe)
+			for _, typeName := range []string{"platform_fiat_accounts", "platform_deposit_addresses", "platform_reward_claims"} {
+				state, diags := p.readData(t, typeName, nil)
+				text := diagText(diags)
+				if !utf8.ValidString(text) {
+					t.Fatalf("%s: diagnostics are not valid UTF-8: %q", typeName, text)
+				}
+				if !pg.ok {
+					if !hasErrorDiag(diags) || !strings.Contains(text, "GET /") {
+						t.Fatalf("%s: want an error naming the request, got:\n%s", typeName, text)
+					}
+					continue
+				}
+				failOnErrorDiags(t, typeName, diags)
+				items := elementsOf(t, attrOf(t, state, "items"))
+				if len(items) != len(probe.Items) {
+					t.Fatalf("%s: %d items in state, %d in the page", typeName, len(items), len(probe.Items))
+				}
+				typ := p.schema.DataSourceSchemas[typeName].ValueType()
+				dv, err := tfprotov6.NewDynamicValue(typ, state)
+				if err != nil {
+					t.Fatalf("%s: encoding the state: %v", typeName, err)
+				}
+				if _, err := dv.Unmarshal(typ); err != nil {
+					t.Fatalf("%s: decoding the state: %v", typeName, err)
+				}
 			}
 		})
 	}

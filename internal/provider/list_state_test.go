@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"regexp"
 	"strings"
 	"testing"
@@ -165,6 +167,16 @@ func TestListStateStreamedEqualsFramework(t *testing.T) {
 			if len(got) != tc.want {
 				t.Fatalf("streamed %d items, want %d", len(got), tc.want)
 			}
+			// The streaming server sent the bytes readList wrote (items in
+			// an array with a 32-bit length), not the framework's encoding.
+			raw := streaming.readRaw(t, t.Context(), tc.typeName, tc.set).State.MsgPack
+			mark := binary.BigEndian.AppendUint32([]byte("\xa5items\xdd"), uint32(tc.want))
+			if !bytes.Contains(raw, mark) {
+				t.Fatal("the streaming server did not send the state written by readList")
+			}
+			if fw := plain.readRaw(t, t.Context(), tc.typeName, tc.set).State.MsgPack; bytes.Contains(fw, mark) {
+				t.Fatal("the framework's encoding of items is not told apart from readList's")
+			}
 			typ := streaming.configType(t, tc.typeName)
 			if sa, sb := tftypes.NewValue(typ, a), tftypes.NewValue(typ, b); !sa.Equal(sb) {
 				diffs, _ := sa.Diff(sb)
@@ -318,5 +330,62 @@ func TestListStateAPIErrorIsDiagnostic(t *testing.T) {
 	}
 	if len(errs) != 1 || !regexp.MustCompile(`Unable to list fiat accounts: Listing fiat accounts failed after 0 items: .*500`).MatchString(errs[0]) {
 		t.Fatalf("diagnostics = %q", errs)
+	}
+}
+
+// fakeFramework is a framework server whose ReadDataSource fills the
+// state slot (when fill is set) and answers diags.
+type fakeFramework struct {
+	frameworkServer
+	fill  []byte
+	diags []*tfprotov6.Diagnostic
+}
+
+func (f *fakeFramework) ReadDataSource(ctx context.Context, _ *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	if slot, ok := ctx.Value(stateSlotKey{}).(*stateSlot); ok && f.fill != nil {
+		slot.msgpack = f.fill
+	}
+	return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: []byte("framework")}, Diagnostics: f.diags}, nil
+}
+
+func TestListStateStreamingServer(t *testing.T) {
+	warning := []*tfprotov6.Diagnostic{{Severity: tfprotov6.DiagnosticSeverityWarning, Summary: "w"}}
+	failed := []*tfprotov6.Diagnostic{{Severity: tfprotov6.DiagnosticSeverityError, Summary: "e"}}
+	for _, c := range []struct {
+		name  string
+		fake  *fakeFramework
+		state string
+	}{
+		{"slot filled", &fakeFramework{fill: []byte("streamed")}, "streamed"},
+		{"slot filled, warning", &fakeFramework{fill: []byte("streamed"), diags: warning}, "streamed"},
+		{"slot filled, then an error", &fakeFramework{fill: []byte("streamed"), diags: failed}, "framework"},
+		{"slot left empty", &fakeFramework{}, "framework"},
+	} {
+		s := &streamingServer{frameworkServer: c.fake}
+		resp, err := s.ReadDataSource(t.Context(), &tfprotov6.ReadDataSourceRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(resp.State.MsgPack); got != c.state {
+			t.Errorf("%s: sent the %s state, want the %s one", c.name, got, c.state)
+		}
+		if len(resp.Diagnostics) != len(c.fake.diags) {
+			t.Errorf("%s: %d diagnostics, want %d", c.name, len(resp.Diagnostics), len(c.fake.diags))
+		}
+	}
+
+	// The server the provider is served with keeps every optional RPC group.
+	srv, err := NewProtocol6Server(newTestProvider())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := srv.(tfprotov6.ProviderServerWithActions); !ok { //nolint:staticcheck // tf6server looks for these interfaces.
+		t.Error("actions are hidden")
+	}
+	if _, ok := srv.(tfprotov6.ProviderServerWithListResource); !ok { //nolint:staticcheck // Same.
+		t.Error("list resources are hidden")
+	}
+	if _, ok := srv.(tfprotov6.ProviderServerWithStateStores); !ok { //nolint:staticcheck // Same.
+		t.Error("state stores are hidden")
 	}
 }

@@ -1,7 +1,12 @@
 # One stablecoin conversion, by the UUID returned when it was created. An
 # unknown id fails the plan with "Stablecoin conversion not found".
+variable "conversion_id" {
+  description = "UUID of the stablecoin conversion, as returned when it was created."
+  type        = string
+}
+
 data "platform_stablecoin_conversion" "payroll" {
-  id = "3fd4fad9-7c21-47d8-b5d0-32d47ecbaf8c"
+  id = var.conversion_id
 }
 
 output "payroll_conversion" {

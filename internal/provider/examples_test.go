@@ -438,7 +438,9 @@ func TestAccExamples(t *testing.T) {
 			}
 			pointAtEmulator(t, dir, info, emu, vars)
 
-			run("apply", "-auto-approve", "-input=false")
+			if out := run("apply", "-auto-approve", "-input=false"); strings.Contains(out, "Check block assertion failed") {
+				t.Fatalf("a check of the example failed:\n%s", out)
+			}
 			// An example that sends withdrawals sends them in the apply, and
 			// nothing after it (plans, import and destroy send nothing).
 			sent := len(emu.Transfers())

@@ -18,7 +18,8 @@ cleanup() {
 	fi
 	rm -rf "$demo"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap "exit 130" INT TERM
 
 echo "== building the provider and the emulator"
 # One invocation builds both in parallel; the provider's binary is named

@@ -70,6 +70,7 @@ func (r *accessTokenEphemeralResource) Schema(_ context.Context, _ ephemeral.Sch
 				Required:    true,
 				Validators: []validator.List{
 					listvalidator.SizeAtLeast(1),
+					listvalidator.NoNullValues(),
 					listvalidator.UniqueValues(),
 					listvalidator.ValueStringsAre(
 						stringvalidator.LengthAtLeast(1),

@@ -144,6 +144,7 @@ func (p *platformProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				Optional: true,
 				Validators: []validator.List{
 					listvalidator.SizeAtLeast(1),
+					listvalidator.NoNullValues(),
 					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
 					listvalidator.UniqueValues(),
 				},

@@ -1,0 +1,448 @@
+package provider
+
+// Every invalid argument of every resource, data source, ephemeral
+// resource, action and of the provider block is rejected at plan, with a
+// message naming the attribute, before any request.
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+// badInput is one invalid configuration of one block.
+type badInput struct {
+	// kind is the block: "provider", "resource", "data", "ephemeral" or
+	// "action"; typ its type (empty for the provider).
+	kind, typ string
+	// args are the argument lines of the case; each replaces the valid
+	// line of the same argument, if any.
+	args string
+	// unset lists valid arguments the case removes.
+	unset []string
+	// attr is the attribute Terraform must point at: the source line it
+	// shows under the error starts with it. Empty when the attribute is
+	// absent from the configuration (a missing one of two), in which case
+	// the message itself must name it.
+	attr string
+	// want is the message (a regexp whose spaces also match Terraform's
+	// line breaks).
+	want string
+}
+
+// validArgs are valid arguments of each block, in the order written.
+var validArgs = map[string][]string{
+	"provider": nil, // the emulator's provider block
+	"resource platform_crypto_withdrawal": {
+		`profile_id = "profile-1"`, `destination_address = "bc1qexample0destination0address"`, `asset = "BTC"`,
+		`crypto_network = "BITCOIN"`, `amount = "0.5"`,
+	},
+	"action platform_crypto_withdrawal": {
+		`profile_id = "profile-1"`, `destination_address = "bc1qexample0destination0address"`, `asset = "BTC"`,
+		`crypto_network = "BITCOIN"`, `amount = "0.5"`,
+	},
+	"resource platform_fiat_deposit_instructions": {`profile_id = "profile-1"`, `fiat_network = "WIRE"`},
+	"data platform_fiat_deposit_instructions":     {`id = "instructions-1"`},
+	"data platform_fiat_accounts":                 nil,
+	"data platform_deposit_addresses":             nil,
+	"data platform_reward_claims":                 nil,
+	"data platform_stablecoin_conversion":         {`id = "123e4567-e89b-42d3-a456-426614174000"`},
+	"data platform_top_of_book":                   {`market = "BTC-USD"`},
+	"data platform_order_book":                    {`market = "BTC-USD"`},
+	"ephemeral platform_access_token":             {`scopes = ["transfer:read_fiat_account"]`},
+}
+
+// argName is the argument a line sets.
+func argName(line string) string {
+	return strings.TrimSpace(strings.SplitN(line, "=", 2)[0])
+}
+
+// body returns the argument lines of the case's block.
+func (c badInput) body() string {
+	set := map[string]bool{}
+	for _, l := range strings.Split(c.args, "\n") {
+		if strings.TrimSpace(l) != "" {
+			set[argName(l)] = true
+		}
+	}
+	for _, u := range c.unset {
+		set[u] = true
+	}
+	var lines []string
+	for _, l := range validArgs[c.block()] {
+		if !set[argName(l)] {
+			lines = append(lines, l)
+		}
+	}
+	for _, l := range strings.Split(c.args, "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, strings.TrimSpace(l))
+		}
+	}
+	return "    " + strings.Join(lines, "\n    ") + "\n"
+}
+
+func (c badInput) block() string {
+	if c.kind == "provider" {
+		return "provider"
+	}
+	return c.kind + " " + c.typ
+}
+
+// hclList is an HCL list of n distinct strings.
+func hclList(n int) string {
+	vals := make([]string, n)
+	for i := range vals {
+		vals[i] = fmt.Sprintf("%q", fmt.Sprintf("v%d", i))
+	}
+	return "[" + strings.Join(vals, ", ") + "]"
+}
+
+// hclMap is an HCL map of n pairs, or of one pair with a key or value of
+// the given lengths.
+func hclMap(n, keyLen, valueLen int) string {
+	if n > 1 {
+		pairs := make([]string, n)
+		for i := range pairs {
+			pairs[i] = fmt.Sprintf("k%d = \"v\"", i)
+		}
+		return "{ " + strings.Join(pairs, ", ") + " }"
+	}
+	return fmt.Sprintf("{ %s = %q }", strings.Repeat("k", keyLen), strings.Repeat("v", valueLen))
+}
+
+// withdrawalBadInputs are the invalid arguments of a withdrawal, shared by
+// the resource and the action.
+func withdrawalBadInputs(kind string) []badInput {
+	c := func(args, attr, want string, unset ...string) badInput {
+		return badInput{kind: kind, typ: "platform_crypto_withdrawal", args: args, attr: attr, want: want, unset: unset}
+	}
+	decimal := `must be a decimal number written with digits and at most one dot`
+	return []badInput{
+		c(`profile_id = ""`, "profile_id", `Attribute profile_id string length must be at least 1`),
+		c(`destination_address = ""`, "destination_address", `Attribute destination_address string length must be at least 1`),
+		c(`asset = ""`, "asset", `Attribute asset string length must be at least 1`),
+		c(`crypto_network = "DOGECOIN"`, "crypto_network", `Attribute crypto_network value must be one of: .*"BITCOIN".*got: "DOGECOIN"`),
+		c(`crypto_network = "bitcoin"`, "crypto_network", `Attribute crypto_network value must be one of`),
+		c(`amount = "1e5"`, "amount", `Attribute amount `+decimal),
+		c(`amount = "-1"`, "amount", `Attribute amount `+decimal),
+		c(`amount = "0.5.1"`, "amount", `Attribute amount `+decimal),
+		c(`amount = ""`, "amount", `Attribute amount `+decimal),
+		c(`amount = "1,5"`, "amount", `Attribute amount `+decimal),
+		c("total = \"2 \"", "total", `Attribute total `+decimal, "amount"),
+		c(`total = "1."`, "total", `Attribute total `+decimal, "amount"),
+		c(`total = "2"`, "amount", `2 attributes specified when one \(and only one\) of \[amount,total\] is required`),
+		c(``, "", `No attribute specified when one \(and only one\) of \[amount,total\] is required`, "amount"),
+		c(`ref_id = ""`, "ref_id", `Attribute ref_id string length must be at least 1`),
+		c(`identity_id = ""`, "identity_id", `Attribute identity_id string length must be at least 1`),
+		c(`account_id = ""`, "account_id", `Attribute account_id string length must be at least 1`),
+		c(`balance_asset = ""`, "balance_asset", `Attribute balance_asset string length must be at least 1`),
+		c(`fee_id = ""`, "fee_id", `Attribute fee_id string length must be at least 1`),
+		c(`metadata = `+hclMap(7, 0, 0), "metadata", `Attribute metadata map must contain at most 6 elements, got: 7`),
+		c(`metadata = `+hclMap(1, 101, 1), "metadata", `Attribute metadata\["k{101}"\] string length must be at most 100, got: 101`),
+		c(`metadata = `+hclMap(1, 1, 101), "metadata", `Attribute metadata\["k"\] string length must be at most 100, got: 101`),
+		c(`beneficiary = jsonencode(["Ada"])`, "beneficiary", `beneficiary must be a JSON object`),
+		c(`beneficiary = "{name:"`, "beneficiary", `Invalid JSON String Value`),
+	}
+}
+
+// resourceAndDataBadInputs are the cases that Terraform rejects while
+// validating the configuration, before the provider is configured.
+func resourceAndDataBadInputs() []badInput {
+	var cases []badInput
+	add := func(kind, typ, args, attr, want string) {
+		cases = append(cases, badInput{kind: kind, typ: typ, args: args, attr: attr, want: want})
+	}
+	p := func(args, attr, want string) { add("provider", "", args, attr, want) }
+	p(`client_id = ""`, "client_id", `Attribute client_id string length must be at least 1`)
+	p(`client_secret = ""`, "client_secret", `Attribute client_secret string length must be at least 1`)
+	p(`scopes = []`, "scopes", `Attribute scopes list must contain at least 1 elements, got: 0`)
+	p(`scopes = [""]`, "scopes", `Attribute scopes\[0\] string length must be at least 1`)
+	p(`scopes = ["rewards:read_claims", "rewards:read_claims"]`, "scopes", `This attribute contains duplicate values of: "rewards:read_claims"`)
+	p(`scopes = ["rewards:read_claims", null]`, "scopes", `Null List Value.*This attribute contains a null value`)
+	p(`request_timeout = "soon"`, "request_timeout", `request_timeout must be a Go duration such as "10s" or "1m30s", greater than zero, got "soon"`)
+	p(`request_timeout = "0s"`, "request_timeout", `request_timeout must be a Go duration .*greater than zero, got "0s"`)
+	p(`request_timeout = "-5s"`, "request_timeout", `request_timeout must be a Go duration .*greater than zero, got "-5s"`)
+	p(`max_retries = 11`, "max_retries", `Attribute max_retries value must be between 0 and 10, got: 11`)
+	p(`max_retries = -1`, "max_retries", `Attribute max_retries value must be between 0 and 10, got: -1`)
+
+	cases = append(cases, withdrawalBadInputs("resource")...)
+
+	fdi := func(args, attr, want string) { add("resource", "platform_fiat_deposit_instructions", args, attr, want) }
+	fdi(`profile_id = ""`, "profile_id", `Attribute profile_id string length must be at least 1`)
+	fdi(`fiat_network = "ACH"`, "fiat_network", `Attribute fiat_network value must be one of: .*"WIRE".*got: "ACH"`)
+	fdi(`fiat_network = ""`, "fiat_network", `Attribute fiat_network value must be one of`)
+	fdi(`ref_id = ""`, "ref_id", `Attribute ref_id string length must be at least 1`)
+	fdi(`identity_id = ""`, "identity_id", `Attribute identity_id string length must be at least 1`)
+	fdi(`account_id = ""`, "account_id", `Attribute account_id string length must be at least 1`)
+	fdi(`routing_number_type = "IBAN"`, "routing_number_type", `Attribute routing_number_type value must be one of: \["ABA" "SWIFT"\], got: "IBAN"`)
+	fdi(`metadata = `+hclMap(7, 0, 0), "metadata", `Attribute metadata map must contain at most 6 elements, got: 7`)
+	fdi(`metadata = `+hclMap(1, 101, 1), "metadata", `Attribute metadata\["k{101}"\] string length must be at most 100, got: 101`)
+	fdi(`metadata = `+hclMap(1, 1, 101), "metadata", `Attribute metadata\["k"\] string length must be at most 100, got: 101`)
+
+	add("data", "platform_fiat_deposit_instructions", `id = ""`, "id", `Attribute id string length must be at least 1`)
+
+	// The filters shared by the lists.
+	rfc := `must be an RFC 3339 date-time such as 2024-01-02T15:04:05Z`
+	arrays := func(typ string, names ...string) {
+		for _, n := range names {
+			add("data", typ, n+" = "+hclList(101), n, `Attribute `+n+` list must contain at most 100 elements, got: 101`)
+			add("data", typ, n+` = ["a", ""]`, n, `Attribute `+n+`\[1\] string length must be at least 1, got: 0`)
+			add("data", typ, n+` = ["a", null]`, n, `Null List Value.*This attribute contains a null value`)
+		}
+	}
+	createdAt := func(typ string) {
+		for _, b := range []string{"lt", "lte", "eq", "gte", "gt"} {
+			// Terraform points at the block for a bound inside the object;
+			// the message names the bound.
+			add("data", typ, `created_at = { `+b+` = "yesterday" }`, "", `created_at.`+b+` `+rfc+`, got "yesterday"`)
+		}
+		add("data", typ, `created_at = { gt = "2024-01-01" }`, "", `created_at.gt `+rfc+`, got "2024-01-01"`)
+		add("data", typ, `created_at = { lt = "2024-13-01T00:00:00Z" }`, "", `created_at.lt `+rfc+`, got "2024-13-01T00:00:00Z"`)
+	}
+	common := func(typ string) {
+		add("data", typ, `order = "UP"`, "order", `Attribute order value must be one of: \["DESC" "ASC"\], got: "UP"`)
+		add("data", typ, `order = "asc"`, "order", `Attribute order value must be one of: \["DESC" "ASC"\], got: "asc"`)
+	}
+	maxItems := func(typ string) {
+		add("data", typ, `max_items = 0`, "max_items", `Attribute max_items value must be at least 1, got: 0`)
+		add("data", typ, `max_items = -3`, "max_items", `Attribute max_items value must be at least 1, got: -3`)
+	}
+
+	arrays("platform_fiat_accounts", "ids", "ref_ids")
+	createdAt("platform_fiat_accounts")
+	common("platform_fiat_accounts")
+	maxItems("platform_fiat_accounts")
+
+	arrays("platform_deposit_addresses", "profile_ids", "identity_ids", "ids", "ref_ids", "account_ids", "networks")
+	add("data", "platform_deposit_addresses", `networks = ["DOGECOIN"]`, "networks",
+		`Attribute networks\[0\] value must be one of: .*"BITCOIN".*got: "DOGECOIN"`)
+	createdAt("platform_deposit_addresses")
+	common("platform_deposit_addresses")
+	maxItems("platform_deposit_addresses")
+
+	claims := func(args, attr, want string) { add("data", "platform_reward_claims", args, attr, want) }
+	claims(`payout_group_id = ""`, "payout_group_id", `Attribute payout_group_id string length must be at least 1`)
+	claims(`chain = ""`, "chain", `Attribute chain string length must be at least 1`)
+	claims(`jurisdiction = ""`, "jurisdiction", `Attribute jurisdiction string length must be at least 1`)
+	arrays("platform_reward_claims", "onchain_statuses")
+	claims(`onchain_statuses = ["DONE"]`, "onchain_statuses",
+		`Attribute onchain_statuses\[0\] value must be one of: \["PENDING" "SUBMITTED" "CONFIRMED" "FAILED"\]`)
+	claims(`start_time = "last week"`, "start_time", `start_time `+rfc+`, got "last week"`)
+	claims(`end_time = "2024-02-30T00:00:00Z"`, "end_time", `end_time `+rfc)
+	claims("start_time = \"2024-03-01T00:00:00Z\"\nend_time = \"2024-02-01T00:00:00Z\"", "start_time",
+		`Invalid time window.*start_time \(2024-03-01T00:00:00Z\) is after end_time \(2024-02-01T00:00:00Z\)`)
+	maxItems("platform_reward_claims")
+
+	conv := func(args, attr, want string) { add("data", "platform_stablecoin_conversion", args, attr, want) }
+	conv(`id = "conversion-1"`, "id", `Attribute id must be a UUID such as 123e4567-e89b-42d3-a456-426614174000, got: conversion-1`)
+	conv(`id = ""`, "id", `Attribute id must be a UUID`)
+
+	for _, typ := range []string{"platform_top_of_book", "platform_order_book"} {
+		add("data", typ, `market = ""`, "market", `Attribute market string length must be at least 1`)
+		add("data", typ, `timeout = "soon"`, "timeout", `timeout must be a Go duration such as "10s" or "1m30s", greater than zero, at most 5m0s, got "soon"`)
+		add("data", typ, `timeout = "0s"`, "timeout", `timeout must be a Go duration .*got "0s"`)
+		add("data", typ, `timeout = "-1s"`, "timeout", `timeout must be a Go duration .*got "-1s"`)
+		add("data", typ, `timeout = "6m"`, "timeout", `timeout must be a Go duration .*at most 5m0s, got "6m"`)
+	}
+	add("data", "platform_order_book", `depth = 0`, "depth", `Attribute depth value must be between 1 and 1000, got: 0`)
+	add("data", "platform_order_book", `depth = 1001`, "depth", `Attribute depth value must be between 1 and 1000, got: 1001`)
+
+	tok := func(args, want string) { add("ephemeral", "platform_access_token", args, "scopes", want) }
+	tok(`scopes = []`, `Attribute scopes list must contain at least 1 elements, got: 0`)
+	tok(`scopes = [""]`, `Attribute scopes\[0\] string length must be at least 1, got: 0`)
+	tok(`scopes = ["transfer:read_fiat_account rewards:read_claims"]`, `must not contain whitespace`)
+	tok(`scopes = ["rewards:read_claims", "rewards:read_claims"]`, `This attribute contains duplicate values of: "rewards:read_claims"`)
+	tok(`scopes = ["rewards:read_claims", null]`, `Null List Value.*This attribute contains a null value`)
+	return cases
+}
+
+// configureBadInputs are provider settings that only Configure can check:
+// the URLs (a plain-text scheme is accepted for loopback hosts only).
+func configureBadInputs() []badInput {
+	p := func(args, attr, want string) badInput {
+		return badInput{kind: "provider", args: args, attr: attr, want: want}
+	}
+	return []badInput{
+		p(`base_url = "http://api.example.com/v2"`, "base_url", `Invalid base_url.*base_url \(from the provider block or PLATFORM_BASE_URL\).*https`),
+		p(`base_url = "not a url"`, "base_url", `Invalid base_url.*PLATFORM_BASE_URL`),
+		p(`base_url = "https://127.0.0.1/v2#frag"`, "base_url", `Invalid base_url.*fragment`),
+		p(`auth_url = "ftp://127.0.0.1"`, "auth_url", `Invalid auth_url.*PLATFORM_AUTH_URL`),
+		p(`auth_url = "https://user:pass@auth.example.com"`, "auth_url", `Invalid auth_url.*user`),
+		p(`ws_url = "ws://stream.example.com/ws"`, "ws_url", `Invalid ws_url.*PLATFORM_WS_URL.*wss`),
+		p(`ws_url = "https://127.0.0.1/ws"`, "ws_url", `Invalid ws_url.*PLATFORM_WS_URL`),
+	}
+}
+
+// caseConfig writes every case as a block of its own: provider cases as
+// aliases named case_N (each with a data source that uses it), the others
+// as blocks named case_N. It returns the configuration and, by case, the
+// address Terraform names in its diagnostics.
+func caseConfig(emu *emulator.Server, cases []badInput, withDefaultProvider bool) (string, []string) {
+	var b strings.Builder
+	if withDefaultProvider {
+		b.WriteString(emulatorProviderBlock(emu, ""))
+	}
+	addrs := make([]string, len(cases))
+	for i, c := range cases {
+		name := fmt.Sprintf("case_%d", i)
+		switch c.kind {
+		case "provider":
+			block := emulatorProviderBlock(emu, "  alias = \""+name+"\"\n")
+			for _, l := range strings.Split(c.args, "\n") {
+				n := argName(l)
+				if re := regexp.MustCompile(`(?m)^  ` + n + ` +=.*\n`); re.MatchString(block) {
+					block = re.ReplaceAllString(block, "")
+				}
+				block = strings.Replace(block, "\n}", "\n  "+strings.TrimSpace(l)+"\n}", 1)
+			}
+			b.WriteString(block)
+			fmt.Fprintf(&b, "data \"platform_fiat_deposit_instructions\" %q {\n  provider = platform.%s\n  id = \"instructions-1\"\n}\n", name, name)
+			addrs[i] = `provider\[".*platform"\]\.` + name
+		case "action":
+			fmt.Fprintf(&b, "action %q %q {\n  config {\n%s  }\n}\n", c.typ, name, c.body())
+			addrs[i] = regexp.QuoteMeta("action." + c.typ + "." + name)
+		default:
+			fmt.Fprintf(&b, "%s %q %q {\n%s}\n", c.kind, c.typ, name, strings.ReplaceAll(c.body(), "    ", "  "))
+			prefix := c.kind + "."
+			if c.kind == "resource" {
+				prefix = ""
+			}
+			addrs[i] = regexp.QuoteMeta(prefix + c.typ + "." + name)
+		}
+	}
+	return b.String(), addrs
+}
+
+// terraformDiag is one error as Terraform prints it.
+type terraformDiag struct {
+	text, addr, line string
+}
+
+var (
+	diagStart = regexp.MustCompile(`(?m)^Error: `)
+	diagWith  = regexp.MustCompile(`(?m)^\s*with (\S+),$`)
+	diagLine  = regexp.MustCompile(`(?m)^\s*\d+:\s*(.*)$`)
+)
+
+// splitDiags splits Terraform's error output into its errors.
+func splitDiags(out string) []terraformDiag {
+	idx := diagStart.FindAllStringIndex(out, -1)
+	diags := make([]terraformDiag, 0, len(idx))
+	for i, loc := range idx {
+		end := len(out)
+		if i+1 < len(idx) {
+			end = idx[i+1][0]
+		}
+		d := terraformDiag{text: out[loc[0]:end]}
+		if m := diagWith.FindStringSubmatch(d.text); m != nil {
+			d.addr = m[1]
+		}
+		if m := diagLine.FindStringSubmatch(d.text); m != nil {
+			d.line = strings.TrimSpace(m[1])
+		}
+		diags = append(diags, d)
+	}
+	return diags
+}
+
+// checkBadInputs checks that the output of one failed plan holds, for
+// every case, an error on the case's block that points at its attribute
+// and says what is wrong, and no error on anything else.
+func checkBadInputs(t *testing.T, out string, cases []badInput, addrs []string) {
+	t.Helper()
+	diags := splitDiags(out)
+	if len(diags) == 0 {
+		t.Fatalf("no error in the output:\n%s", out)
+	}
+	claimed := make([]bool, len(diags))
+	for i, c := range cases {
+		addrRe := regexp.MustCompile(`^` + addrs[i] + `$`)
+		msgRe := wrappedRe(c.want)
+		var mine []string
+		ok := false
+		for j, d := range diags {
+			if !addrRe.MatchString(d.addr) {
+				continue
+			}
+			claimed[j] = true
+			mine = append(mine, d.text)
+			if !msgRe.MatchString(d.text) {
+				continue
+			}
+			if c.attr != "" && !regexp.MustCompile(`^`+regexp.QuoteMeta(c.attr)+`\s*=`).MatchString(d.line) {
+				continue
+			}
+			ok = true
+		}
+		if !ok {
+			t.Errorf("%s %s with %q: no error matching %q on line %q; its errors:\n%s",
+				c.block(), addrs[i], c.args, c.want, c.attr, strings.Join(mine, "\n"))
+		}
+	}
+	for j, d := range diags {
+		if !claimed[j] {
+			t.Errorf("an error that belongs to no case:\n%s", d.text)
+		}
+	}
+}
+
+// runBadInputs plans the cases in one configuration and checks the errors.
+func runBadInputs(t *testing.T, env *accEnv, cases []badInput, withDefaultProvider bool, checks []tfversion.TerraformVersionCheck) {
+	t.Helper()
+	cfg, addrs := caseConfig(env.emu, cases, withDefaultProvider)
+	var out string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   checks,
+		ErrorCheck: func(err error) error {
+			out = err.Error()
+			return nil // checked case by case below
+		},
+		Steps: []resource.TestStep{{Config: cfg, PlanOnly: true}},
+	})
+	if t.Skipped() {
+		return
+	}
+	if out == "" {
+		t.Fatalf("the plan of %d invalid blocks succeeded", len(cases))
+	}
+	checkBadInputs(t, out, cases, addrs)
+}
+
+// TestAccBadInput_rejectedAtPlan plans every invalid argument of every
+// resource, data source, ephemeral resource and action, and of the provider
+// block, each in a block of its own, and checks that each block is rejected
+// with its message, pointing at its attribute, and that the emulator saw no
+// request, no token request and not even a connection.
+//
+// Terraform validates every block before it configures a provider and
+// reports every error, so one plan checks all the cases that validation
+// catches; the URL checks of Configure need a second plan; the action
+// block needs Terraform 1.14 or later and a third.
+func TestAccBadInput_rejectedAtPlan(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+
+	t.Run("validation", func(t *testing.T) {
+		runBadInputs(t, env, resourceAndDataBadInputs(), true, nil)
+	})
+	t.Run("configure", func(t *testing.T) {
+		runBadInputs(t, env, configureBadInputs(), false, nil)
+	})
+	t.Run("action", func(t *testing.T) {
+		runBadInputs(t, env, withdrawalBadInputs("action"), true,
+			[]tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)})
+	})
+
+	c := env.emu.Counters
+	if n, tokens, conns := c.APIRequests(), c.TotalTokens(), c.Connections(); n+tokens+conns != 0 {
+		t.Errorf("the emulator saw %d API requests, %d token requests and %d connections; want none", n, tokens, conns)
+	}
+}

@@ -143,8 +143,8 @@ func (s *secretScan) scanFiles(t *testing.T, dir string) (scanned int) {
 }
 
 // TestAccSecrets_notInLogsStatePlanOrErrors applies withdrawals, deposit
-// instructions and reads (HTTP and stream) with TF_LOG=TRACE written to a
-// file, then provokes the errors most likely to carry a credential (a
+// instructions, reads (HTTP and stream) and an ephemeral access token used
+// by the configuration, with TF_LOG=TRACE written to a file, then provokes the errors most likely to carry a credential (a
 // wrong client secret, a token refused for its scope, an unknown id). Neither
 // the client secrets nor any access token the emulator issued may appear in
 // the log, the state, the plan JSON, the files of the working directory
@@ -213,6 +213,20 @@ data "platform_top_of_book" "btc" {
   market = "BTC-USD"
 }
 
+# A token handed to the configuration, used by a precondition.
+ephemeral "platform_access_token" "t" {
+  scopes = ["transfer:read_deposit_address"]
+}
+
+resource "terraform_data" "uses_token" {
+  lifecycle {
+    precondition {
+      condition     = length(ephemeral.platform_access_token.t.access_token) > 20
+      error_message = "no access token"
+    }
+  }
+}
+
 data "platform_fiat_deposit_instructions" "f" {
   id = platform_fiat_deposit_instructions.f.id
 }
@@ -265,8 +279,8 @@ resource "platform_crypto_withdrawal" "forbidden" {
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheckFunc(func(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-						if n := addTokens(); n < 4 {
-							resp.Error = fmt.Errorf("the emulator issued %d tokens, want at least 4 (one per scope)", n)
+						if n := addTokens(); n < 5 {
+							resp.Error = fmt.Errorf("the emulator issued %d tokens, want at least 5 (one per scope)", n)
 							return
 						}
 						resp.Error = scan.jsonCheck("state JSON", req.State, "platform_crypto_withdrawal", "memo_id", "best_bid_price")

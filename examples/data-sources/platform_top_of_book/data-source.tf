@@ -17,14 +17,16 @@ locals {
   btc_ask = tonumber(data.platform_top_of_book.btc.best_ask_price)
 }
 
-output "btc_quote" {
-  value = {
-    bid        = data.platform_top_of_book.btc.best_bid_price
-    bid_amount = data.platform_top_of_book.btc.best_bid_amount
-    ask        = data.platform_top_of_book.btc.best_ask_price
-    ask_amount = data.platform_top_of_book.btc.best_ask_amount
-    quoted_at  = data.platform_top_of_book.btc.timestamp
-  }
+output "btc_best_bid" {
+  value = data.platform_top_of_book.btc.best_bid_price
+}
+
+output "btc_best_ask" {
+  value = data.platform_top_of_book.btc.best_ask_price
+}
+
+output "btc_quoted_at" {
+  value = data.platform_top_of_book.btc.timestamp
 }
 
 output "btc_spread" {

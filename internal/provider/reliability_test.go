@@ -607,11 +607,15 @@ resource "platform_crypto_withdrawal" "w" {
 		}
 		a.mu.Lock()
 		defer a.mu.Unlock()
-		hung := 0
+		hung, posts := 0, 0
 		for _, ref := range a.order {
-			if a.attempts[ref] != 2 {
-				return fmt.Errorf("ref_id %s was POSTed %d times, want 2 (the faulted POST and one retry with the same ref_id)", ref, a.attempts[ref])
+			// The faulted POST and at least one retry with the same ref_id
+			// (normally exactly one; a machine too slow to answer within
+			// request_timeout may cause more, all with that ref_id).
+			if a.attempts[ref] < 2 {
+				return fmt.Errorf("ref_id %s was POSTed %d times, want the faulted POST and a retry with the same ref_id", ref, a.attempts[ref])
 			}
+			posts += a.attempts[ref]
 			if a.hung[ref] {
 				hung++
 			}
@@ -619,8 +623,8 @@ resource "platform_crypto_withdrawal" "w" {
 		if len(a.order) != n || hung != n/2 {
 			return fmt.Errorf("%d ref_ids POSTed, %d of them held; want %d and %d", len(a.order), hung, n, n/2)
 		}
-		if got := fe.emu.Counters.Requests("POST " + withdrawalsPath); got != 2*n {
-			return fmt.Errorf("the emulator received %d withdrawal POSTs, want %d", got, 2*n)
+		if got := fe.emu.Counters.Requests("POST " + withdrawalsPath); got != posts {
+			return fmt.Errorf("the emulator received %d withdrawal POSTs, %d with the %d ref_ids", got, posts, n)
 		}
 		return nil
 	}

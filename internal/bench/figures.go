@@ -8,10 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -23,7 +23,7 @@ const (
 	targetListRatio = 2.0
 	targetRSS       = 300_000_000 // bytes
 	listReps10k     = 7
-	listReps100k    = 3
+	listReps100k    = 5
 	listBudget10k   = 20 * time.Second
 	listBudget100k  = 45 * time.Second
 	// tfPlanMaxRead: terraform plan of the read is skipped when the
@@ -119,7 +119,7 @@ func (b *bench) figureListRead(ctx context.Context, n int) error {
 	}
 	progress("figure 1: %s accounts: warm-up and timed reads of the provider and the plain pager", label)
 	var res listResult
-	if _, err := startChild(ctx, ep, "list", &res, args...); err != nil {
+	if err := startChild(ctx, ep, "list", &res, args...); err != nil {
 		var nr errNotRegistered
 		if errors.As(err, &nr) {
 			b.add(row{fig: "1", what: "fiat accounts read, " + label, value: "skipped: " + nr.Error()})
@@ -134,7 +134,7 @@ func (b *bench) figureListRead(ctx context.Context, n int) error {
 		}
 		return d
 	}
-	a, base := median(durs(res.ProviderNS)), median(durs(res.PlainNS))
+	a, base, raw := median(durs(res.ProviderNS)), median(durs(res.PlainNS)), median(durs(res.RawNS))
 	r := float64(a) / float64(base)
 	target := "info"
 	if large {
@@ -143,6 +143,8 @@ func (b *bench) figureListRead(ctx context.Context, n int) error {
 	items := fmtCount(uint64(res.Items)) //nolint:gosec // A count.
 	b.add(row{"1", fmt.Sprintf("read %s seeded accounts (%s listed, %d pages of 1,000): ReadDataSource in-process vs plain pager, median of %d",
 		label, items, res.PlainRequests, len(res.ProviderNS)), fmtDur(a), fmtDur(base), ratio(float64(a), float64(base)), target})
+	b.add(row{"1", fmt.Sprintf("%s: the emulator alone, pages read raw without decoding (share of the plain pager's time)", label),
+		fmtDur(raw), fmtDur(base), ratio(float64(raw), float64(base)), "info"})
 	b.add(row{"1", fmt.Sprintf("%s: allocated per read", label),
 		fmtMB(res.ProviderAllocBytes) + ", " + fmtCount(res.ProviderAllocs) + " objects",
 		fmtMB(res.PlainAllocBytes) + ", " + fmtCount(res.PlainAllocs) + " objects",
@@ -156,10 +158,11 @@ func (b *bench) figureListRead(ctx context.Context, n int) error {
 			label, res.ProviderRequests, res.ProviderTokens, res.PlainRequests)
 	}
 
+	plainRSS, err := b.listRSS(ctx, ep, label, large)
+	if err != nil {
+		return err
+	}
 	if large {
-		if err := b.listRSS(ctx, ep, label); err != nil {
-			return err
-		}
 		if r > targetListRatio {
 			if err := b.profileTop(ctx, profileDir); err != nil {
 				return err
@@ -172,25 +175,28 @@ func (b *bench) figureListRead(ctx context.Context, n int) error {
 			"", "", "info"})
 		return nil
 	}
-	return b.listPlan(ctx, ep, label, res.Items, base)
+	return b.listPlan(ctx, ep, label, res.Items, base, plainRSS, large)
 }
 
-// listRSS measures the peak RSS of fresh processes doing one read.
-func (b *bench) listRSS(ctx context.Context, ep endpoints, label string) error {
+// listRSS measures the peak RSS (VmHWM) of fresh processes doing one read
+// each and returns the plain pager's.
+func (b *bench) listRSS(ctx context.Context, ep endpoints, label string, withTarget bool) (uint64, error) {
 	progress("figure 1: peak RSS of fresh processes reading %s accounts", label)
 	var prov, plain rssResult
-	po, err := startChild(ctx, ep, "rss-provider", &prov)
-	if err != nil {
-		return err
+	if err := startChild(ctx, ep, "rss-provider", &prov); err != nil {
+		return 0, err
 	}
-	bo, err := startChild(ctx, ep, "rss-plain", &plain)
-	if err != nil {
-		return err
+	if err := startChild(ctx, ep, "rss-plain", &plain); err != nil {
+		return 0, err
+	}
+	p, q := prov.VmHWMKB*1024, plain.VmHWMKB*1024
+	target := "info"
+	if withTarget {
+		target = fmt.Sprintf("< %s: %s", fmtMB(targetRSS), met(p < targetRSS))
 	}
 	b.add(row{"1", fmt.Sprintf("%s: peak RSS of a fresh process doing one read (provider: protocol server in-process)", label),
-		fmtMB(po.maxRSS), fmtMB(bo.maxRSS), ratio(float64(po.maxRSS), float64(bo.maxRSS)),
-		fmt.Sprintf("< %s: %s", fmtMB(targetRSS), met(po.maxRSS < targetRSS))})
-	return nil
+		fmtMB(p), fmtMB(q), ratio(float64(p), float64(q)), target})
+	return q, nil
 }
 
 // profileTop keeps the top entries of the CPU and allocation profiles of
@@ -217,7 +223,7 @@ func (b *bench) profileTop(ctx context.Context, dir string) error {
 var outputCount = regexp.MustCompile(`n\s*=\s*([0-9]+)`)
 
 // listPlan times terraform plan of the same read, end to end.
-func (b *bench) listPlan(ctx context.Context, ep endpoints, label string, items int, base time.Duration) error {
+func (b *bench) listPlan(ctx context.Context, ep endpoints, label string, items int, base time.Duration, plainRSS uint64, withTarget bool) error {
 	what := fmt.Sprintf("%s: terraform plan of the read, end to end", label)
 	if b.tf == nil {
 		b.add(row{"1", what, "skipped: " + b.tfMissing, "", "", "info"})
@@ -234,7 +240,7 @@ output "n" {
 	if err != nil {
 		return err
 	}
-	if _, _, err := b.tf.takeWrappedRSS(); err != nil {
+	if _, err := b.tf.takeProviderUsage(); err != nil {
 		return err
 	}
 	r, err := b.tf.run(ctx, dir, true, nil, "plan", "-input=false", "-no-color", "-refresh=true")
@@ -245,14 +251,18 @@ output "n" {
 	if m == nil || m[1] != fmt.Sprint(items) {
 		return fmt.Errorf("terraform plan did not report n = %d:\n%s", items, tail(r.output, 2000))
 	}
-	rss, procs, err := b.tf.takeWrappedRSS()
+	use, err := b.tf.takeProviderUsage()
 	if err != nil {
 		return err
 	}
-	b.add(row{"1", what + " (baseline: the plain pager's read)", fmtDur(r.elapsed), fmtDur(base),
+	b.add(row{"1", fmt.Sprintf("%s (baseline: the plain pager's read; CPU of the provider's processes: %s)", what, fmtDur(use.cpu)), fmtDur(r.elapsed), fmtDur(base),
 		ratio(float64(r.elapsed), float64(base)), "info"})
-	b.add(row{"1", fmt.Sprintf("%s: peak RSS of the provider process under that terraform plan (largest of %d)", label, procs),
-		fmtMB(rss), "", "", fmt.Sprintf("< %s: %s", fmtMB(targetRSS), met(rss < targetRSS))})
+	target := "info"
+	if withTarget {
+		target = fmt.Sprintf("< %s: %s", fmtMB(targetRSS), met(use.peakRSS < targetRSS))
+	}
+	b.add(row{"1", fmt.Sprintf("%s: peak RSS of the provider process under that terraform plan, gRPC included (largest of its %d processes; baseline: the plain pager's process)", label, use.procs),
+		fmtMB(use.peakRSS), fmtMB(plainRSS), ratio(float64(use.peakRSS), float64(plainRSS)), target})
 	return nil
 }
 
@@ -277,7 +287,7 @@ resource "platform_fiat_deposit_instructions" "bench" {
 	if err != nil {
 		return err
 	}
-	if _, _, err := b.tf.takeWrappedRSS(); err != nil {
+	if _, err := b.tf.takeProviderUsage(); err != nil {
 		return err
 	}
 	progress("figure 2: terraform apply of %d fiat deposit instructions", manyResources)
@@ -291,7 +301,7 @@ resource "platform_fiat_deposit_instructions" "bench" {
 		return err
 	}
 	applyC := emu.Counters.Snapshot()
-	_, applyProcs, err := b.tf.takeWrappedRSS()
+	applyUse, err := b.tf.takeProviderUsage()
 	if err != nil {
 		return err
 	}
@@ -310,7 +320,7 @@ resource "platform_fiat_deposit_instructions" "bench" {
 		b.note("Figure 2: terraform plan after apply was not empty (exit code %d).", plan.code)
 	}
 	planC := emu.Counters.Snapshot()
-	_, planProcs, err := b.tf.takeWrappedRSS()
+	planUse, err := b.tf.takeProviderUsage()
 	if err != nil {
 		return err
 	}
@@ -365,22 +375,25 @@ resource "platform_fiat_deposit_instructions" "bench" {
 		return fmt.Sprintf("%d in %d provider processes: %s", c.TotalTokens, procs, strings.Join(scopes, ", ")), ok
 	}
 
-	b.add(row{"2", fmt.Sprintf("terraform apply, %d fiat deposit instructions, -parallelism=10 (baseline: %d sequential GETs, plain client)", manyResources, manyResources),
+	b.add(row{"2", fmt.Sprintf("terraform apply, %d fiat deposit instructions, -parallelism=10 (baseline: %d sequential GETs, plain client; CPU of the provider's processes: %s)", manyResources, manyResources, fmtDur(applyUse.cpu)),
 		fmtDur(apply.elapsed), fmtDur(base), ratio(float64(apply.elapsed), float64(base)), "info"})
-	b.add(row{"2", fmt.Sprintf("terraform plan (refresh) of the %d, -parallelism=10", manyResources),
+	b.add(row{"2", fmt.Sprintf("terraform plan (refresh) of the %d, -parallelism=10 (CPU of the provider's processes: %s)", manyResources, fmtDur(planUse.cpu)),
 		fmtDur(plan.elapsed), fmtDur(base), ratio(float64(plan.elapsed), float64(base)), "info"})
 	b.add(row{"2", "API requests per resource: apply", perRes(applyC), perRes(baseC), "", "info"})
 	b.add(row{"2", "API requests per resource: plan", perRes(planC), perRes(baseC),
 		ratio(float64(planC.APIRequests), float64(baseC.APIRequests)), "info"})
-	at, aok := tokens(applyC, applyProcs)
-	pt, pok := tokens(planC, planProcs)
+	at, aok := tokens(applyC, applyUse.procs)
+	pt, pok := tokens(planC, planUse.procs)
 	bt, _ := tokens(baseC, 1)
 	b.add(row{"2", "tokens issued: apply", at, bt, "", "one per scope per process: " + met(aok)})
 	b.add(row{"2", "tokens issued: plan", pt, bt, "", "one per scope per process: " + met(pok)})
-	b.add(row{"2", "new TCP connections at the emulator: apply", fmt.Sprint(applyC.Connections), fmt.Sprint(baseC.Connections),
-		ratio(float64(applyC.Connections), float64(baseC.Connections)), "reused: " + met(applyC.Connections <= 2*10*applyProcs)})
-	b.add(row{"2", "new TCP connections at the emulator: plan", fmt.Sprint(planC.Connections), fmt.Sprint(baseC.Connections),
-		ratio(float64(planC.Connections), float64(baseC.Connections)), "reused: " + met(planC.Connections <= 2*10*planProcs)})
+	perConn := func(c emulator.CountersSnapshot) string {
+		return fmt.Sprintf("info: %s requests per connection", ratio(float64(c.APIRequests+c.TotalTokens), float64(c.Connections)))
+	}
+	b.add(row{"2", "new TCP connections at the emulator (token requests included): apply", fmt.Sprint(applyC.Connections), fmt.Sprint(baseC.Connections),
+		ratio(float64(applyC.Connections), float64(baseC.Connections)), perConn(applyC)})
+	b.add(row{"2", "new TCP connections at the emulator (token requests included): plan", fmt.Sprint(planC.Connections), fmt.Sprint(baseC.Connections),
+		ratio(float64(planC.Connections), float64(baseC.Connections)), perConn(planC)})
 	return nil
 }
 
@@ -426,8 +439,8 @@ func (b *bench) figureOverhead(ctx context.Context) error {
 // render prints the machine and the table as Markdown.
 func (b *bench) render(m machine) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "Machine: %s, %d cores, %s, Terraform %s, %s/%s. Whole run: %s.\n\n",
-		m.cpu, m.cores, m.goVersion, m.terraform, "linux", "amd64", m.elapsed.Round(time.Second))
+	fmt.Fprintf(&sb, "Machine: %s, %d cores, %s, Terraform %s, %s/%s, load average %s at the start. Whole run: %s.\n\n",
+		m.cpu, m.cores, m.goVersion, m.terraform, runtime.GOOS, runtime.GOARCH, m.load, m.elapsed.Round(time.Second))
 	sb.WriteString("| # | figure | provider | baseline | ratio | target |\n|---|---|---|---|---|---|\n")
 	for _, r := range b.rows {
 		fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s | %s |\n", r.fig, r.what, r.value, r.baseline, r.ratio, r.target)
@@ -441,28 +454,28 @@ func (b *bench) render(m machine) string {
 	return sb.String()
 }
 
-// rusageOf returns the resource usage of a finished process, if known.
-func rusageOf(ps *os.ProcessState) *syscall.Rusage {
-	if ps == nil {
-		return nil
-	}
-	ru, _ := ps.SysUsage().(*syscall.Rusage)
-	return ru
-}
+// README markers around the generated part of the Benchmarks section.
+const (
+	readmeBegin = "<!-- make bench: begin -->"
+	readmeEnd   = "<!-- make bench: end -->"
+)
 
-// writeReadme replaces the Benchmarks section at the end of the README at
-// path (from its heading to the end of the file) with table, or appends it.
+// writeReadme replaces the text between the bench markers of the README at
+// path with table; without markers it appends a Benchmarks section at the
+// end of the file.
 func writeReadme(path, table string) error {
 	old, err := os.ReadFile(path) //nolint:gosec // The README named on the command line.
 	if err != nil {
 		return err
 	}
 	s := string(old)
-	const heading = "\n## Benchmarks\n"
-	if i := strings.LastIndex(s, heading); i >= 0 {
-		s = s[:i]
+	block := readmeBegin + "\n" + table + readmeEnd
+	i, j := strings.Index(s, readmeBegin), strings.Index(s, readmeEnd)
+	if i >= 0 && j > i {
+		s = s[:i] + block + s[j+len(readmeEnd):]
+	} else {
+		s = strings.TrimRight(s, "\n") + "\n\n## Benchmarks\n\n" + readmeIntro + "\n" + block + "\n"
 	}
-	s = strings.TrimRight(s, "\n") + "\n" + heading + "\n" + readmeIntro + "\n" + table
 	return os.WriteFile(path, []byte(s), 0o600) //nolint:gosec // The README named on the command line.
 }
 

@@ -28,6 +28,8 @@ type listResult struct {
 	Items      int     `json:"items"`
 	ProviderNS []int64 `json:"provider_ns"`
 	PlainNS    []int64 `json:"plain_ns"`
+	// RawNS times the emulator and transport alone (bodies not decoded).
+	RawNS []int64 `json:"raw_ns"`
 	// Per read (median over the timed reads): bytes and objects allocated.
 	ProviderAllocBytes uint64 `json:"provider_alloc_bytes"`
 	ProviderAllocs     uint64 `json:"provider_allocs"`
@@ -195,6 +197,11 @@ func runListChild(ctx context.Context, ep endpoints, o listChildOptions) (*listR
 		}
 		res.PlainNS = append(res.PlainNS, int64(d))
 		plainBytes, plainObjs = append(plainBytes, b), append(plainObjs, o)
+		d, _, _, err = measure(func() error { _, err := r.plain.listRaw(ctx); return err })
+		if err != nil {
+			return nil, err
+		}
+		res.RawNS = append(res.RawNS, int64(d))
 	}
 	res.ProviderAllocBytes, res.ProviderAllocs = medianU(provBytes), medianU(provObjs)
 	res.PlainAllocBytes, res.PlainAllocs = medianU(plainBytes), medianU(plainObjs)

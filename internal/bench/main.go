@@ -108,21 +108,19 @@ func runChild(mode string, lo listChildOptions, wrapOut string, args []string) i
 	return 0
 }
 
-// childOutcome is a finished child measurement.
-type childOutcome struct {
-	maxRSS uint64 // bytes, from the kernel's rusage of the child
-}
-
 // startChild re-runs this binary as a child measurement and decodes its
 // JSON result into out. Exit code 3 means a provider type is missing.
-func startChild(ctx context.Context, ep endpoints, mode string, out any, args ...string) (*childOutcome, error) {
+// Peak RSS is reported by the child itself (VmHWM): the rusage of a child
+// started with vfork also counts the parent's memory, and the parent here
+// holds the emulator.
+func startChild(ctx context.Context, ep endpoints, mode string, out any, args ...string) error {
 	self, err := os.Executable()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	epJSON, err := json.Marshal(ep)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cmd := exec.CommandContext(ctx, self, append([]string{"-child=" + mode}, args...)...) //nolint:gosec // Re-runs this program.
 	cmd.Env = append(cleanEnv(), endpointsEnv+"="+string(epJSON))
@@ -132,18 +130,14 @@ func startChild(ctx context.Context, ep endpoints, mode string, out any, args ..
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && ee.ExitCode() == 3 {
-			return nil, errNotRegistered(strings.TrimSpace(strings.TrimPrefix(strings.TrimSuffix(strings.TrimSpace(stderr.String()), " yet"), "the provider has no ")))
+			return errNotRegistered(strings.TrimSpace(strings.TrimPrefix(strings.TrimSuffix(strings.TrimSpace(stderr.String()), " yet"), "the provider has no ")))
 		}
-		return nil, fmt.Errorf("child %s: %w\n%s", mode, err, tail(stderr.String(), 3000))
+		return fmt.Errorf("child %s: %w\n%s", mode, err, tail(stderr.String(), 3000))
 	}
 	if err := json.Unmarshal(stdout, out); err != nil {
-		return nil, fmt.Errorf("child %s: %w", mode, err)
+		return fmt.Errorf("child %s: %w", mode, err)
 	}
-	o := &childOutcome{}
-	if ru := rusageOf(cmd.ProcessState); ru != nil {
-		o.maxRSS = uint64(ru.Maxrss) * 1024 //nolint:gosec // Maxrss is never negative.
-	}
-	return o, nil
+	return nil
 }
 
 // progress reports what the run is doing on stderr.
@@ -153,6 +147,7 @@ func progress(format string, args ...any) {
 
 func run(ctx context.Context, figures, readme string) error {
 	start := time.Now()
+	m := machineInfo()
 	want := map[string]bool{}
 	for f := range strings.SplitSeq(figures, ",") {
 		want[strings.TrimSpace(f)] = true
@@ -176,7 +171,9 @@ func run(ctx context.Context, figures, readme string) error {
 		}
 		b.tf = tf
 	}
-	m := machineInfo(b.tf)
+	if b.tf != nil {
+		m.terraform = b.tf.version
+	}
 
 	if want["1"] {
 		for _, n := range []int{10_000, 100_000} {
@@ -218,13 +215,18 @@ func run(ctx context.Context, figures, readme string) error {
 
 // machine describes where the run happened.
 type machine struct {
-	cpu, goVersion, terraform string
-	cores                     int
-	elapsed                   time.Duration
+	cpu, goVersion, terraform, load string
+	cores                           int
+	elapsed                         time.Duration
 }
 
-func machineInfo(tf *tfEnv) machine {
-	m := machine{cpu: "unknown CPU", cores: runtime.NumCPU(), goVersion: runtime.Version(), terraform: "not found"}
+func machineInfo() machine {
+	m := machine{cpu: "unknown CPU", cores: runtime.NumCPU(), goVersion: runtime.Version(), terraform: "not found", load: "unknown"}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if f := strings.Fields(string(b)); len(f) >= 3 {
+			m.load = strings.Join(f[:3], " ")
+		}
+	}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		for line := range strings.SplitSeq(string(b), "\n") {
 			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
@@ -232,9 +234,6 @@ func machineInfo(tf *tfEnv) machine {
 				break
 			}
 		}
-	}
-	if tf != nil {
-		m.terraform = tf.version
 	}
 	return m
 }

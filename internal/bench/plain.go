@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -144,6 +146,52 @@ func (c *plainClient) listFiatAccounts(ctx context.Context) ([]plainFiatAccount,
 			return all, nil
 		}
 		cursor = page.NextPageCursor
+	}
+}
+
+var cursorKey = []byte(`"next_page_cursor":"`)
+
+// listRaw pages through the same fiat accounts reading each body without
+// decoding it (the cursor is cut from the body's tail): the cost of the
+// emulator and the transport alone. It returns the bytes read.
+func (c *plainClient) listRaw(ctx context.Context) (int, error) {
+	total, cursor := 0, ""
+	for {
+		q := url.Values{"limit": {"1000"}}
+		if cursor != "" {
+			q.Set("page_cursor", cursor)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.ep.BaseURL+"/transfer/fiat-accounts?"+q.Encode(), nil)
+		if err != nil {
+			return 0, err
+		}
+		req.Header.Set("Authorization", "Bearer "+c.token)
+		resp, err := c.http.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		body, err := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if err != nil {
+			return 0, err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return 0, fmt.Errorf("GET %s: %s", req.URL.Path, resp.Status)
+		}
+		total += len(body)
+		i := bytes.LastIndex(body, cursorKey)
+		if i < 0 {
+			return 0, errors.New("no next_page_cursor in a page")
+		}
+		rest := body[i+len(cursorKey):]
+		j := bytes.IndexByte(rest, '"')
+		if j < 0 {
+			return 0, errors.New("unterminated next_page_cursor")
+		}
+		if j == 0 {
+			return total, nil
+		}
+		cursor = string(rest[:j])
 	}
 }
 

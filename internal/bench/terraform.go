@@ -166,35 +166,46 @@ func tail(s string, n int) string {
 	return "…" + s[len(s)-n:]
 }
 
-// takeWrappedRSS returns the largest peak RSS (bytes) reported by wrapped
-// provider processes since the last call, and how many there were.
-func (t *tfEnv) takeWrappedRSS() (uint64, int, error) {
+// providerUsage sums up the provider processes the wrapper saw.
+type providerUsage struct {
+	procs   int
+	peakRSS uint64        // bytes, the largest of the processes
+	cpu     time.Duration // user + system, all processes together
+}
+
+// takeProviderUsage returns the usage reported by wrapped provider
+// processes since the last call.
+func (t *tfEnv) takeProviderUsage() (providerUsage, error) {
+	var u providerUsage
 	entries, err := os.ReadDir(t.rssDir)
 	if err != nil {
-		return 0, 0, err
+		return u, err
 	}
-	var peak uint64
-	n := 0
 	for _, e := range entries {
 		p := filepath.Join(t.rssDir, e.Name())
 		b, err := os.ReadFile(p) //nolint:gosec // Our temporary directory.
 		if err != nil {
-			return 0, 0, err
+			return u, err
 		}
 		_ = os.Remove(p)
-		kb, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
-		if err != nil {
+		var kb uint64
+		var cpuUS int64
+		if _, err := fmt.Sscan(string(b), &kb, &cpuUS); err != nil {
 			continue
 		}
-		n++
-		peak = max(peak, kb*1024)
+		u.procs++
+		u.peakRSS = max(u.peakRSS, kb*1024)
+		u.cpu += time.Duration(cpuUS) * time.Microsecond
 	}
-	return peak, n, nil
+	return u, nil
 }
 
 // runWrap runs the provider binary args[0] as a child with this process's
 // stdio (Terraform's plugin handshake passes straight through), forwards
-// signals, and writes the child's peak RSS (kB) into a file in outDir.
+// signals, and writes the child's peak RSS (kB) and CPU time (µs) into a
+// file in outDir. The
+// child is started with vfork, so the figure is the larger of this small
+// wrapper's RSS and the provider's.
 func runWrap(outDir string, args []string) int {
 	if len(args) == 0 {
 		fmt.Fprintln(os.Stderr, "wrap: no command")
@@ -216,7 +227,8 @@ func runWrap(outDir string, args []string) int {
 	err := cmd.Wait()
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		name := filepath.Join(outDir, strconv.Itoa(cmd.Process.Pid))
-		_ = os.WriteFile(name, []byte(strconv.FormatInt(ru.Maxrss, 10)), 0o600)
+		cpu := syscall.TimevalToNsec(ru.Utime)/1000 + syscall.TimevalToNsec(ru.Stime)/1000
+		_ = os.WriteFile(name, fmt.Appendf(nil, "%d %d\n", ru.Maxrss, cpu), 0o600)
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {

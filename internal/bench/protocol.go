@@ -24,8 +24,10 @@ type endpoints struct {
 	ClientSecret string `json:"-"`
 }
 
-// protoProvider is the provider served in-process through its protocol 6
-// server, as Terraform would talk to it over gRPC, minus the gRPC layer.
+// protoProvider is the provider served in-process through the protocol 6
+// server that main.go serves (provider.NewProtocol6Server: the framework's
+// server, with the list data sources' state streamed), as Terraform would
+// talk to it over gRPC, minus the gRPC layer.
 type protoProvider struct {
 	srv    tfprotov6.ProviderServer
 	schema *tfprotov6.GetProviderSchemaResponse

@@ -117,6 +117,10 @@ type ConfigError struct {
 // Error implements error.
 func (e *ConfigError) Error() string { return e.Field + ": " + e.Msg }
 
+// maxIdleConnsPerHost is the idle connection pool size per host of the
+// default transport.
+const maxIdleConnsPerHost = 32
+
 // Client calls the service's HTTP API. It is safe for concurrent use.
 type Client struct {
 	base      *url.URL
@@ -200,7 +204,12 @@ func New(cfg Config) (*Client, error) {
 	if cfg.HTTPClient != nil && cfg.HTTPClient.Transport != nil {
 		baseTransport = cfg.HTTPClient.Transport
 	} else if cfg.HTTPClient == nil {
-		baseTransport = cleanhttp.DefaultPooledTransport()
+		t := cleanhttp.DefaultPooledTransport()
+		// Terraform runs up to 10 operations at once by default; keep enough
+		// idle connections per host that each reuses a connection instead of
+		// opening a new one (the default is GOMAXPROCS+1).
+		t.MaxIdleConnsPerHost = maxIdleConnsPerHost
+		baseTransport = t
 	} else {
 		baseTransport = http.DefaultTransport
 	}

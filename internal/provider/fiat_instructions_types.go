@@ -182,22 +182,6 @@ func fiatNetworkInstructionsAttr() computedAttr {
 
 // Values of the shared nested objects.
 
-// nonEmptyString is *p, or null when p is nil or empty.
-func nonEmptyString(p *string) types.String {
-	if p == nil || *p == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(*p)
-}
-
-// nonEmptyValue is s, or null when it is empty.
-func nonEmptyValue(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
-
 // objectValue builds an object of a's type from vals.
 func objectValue(a computedAttr, vals map[string]attr.Value, diags *diag.Diagnostics) types.Object {
 	o, d := types.ObjectValue(a.objectType().AttrTypes, vals)
@@ -212,12 +196,12 @@ func addressValue(a *client.Address, diags *diag.Diagnostics) types.Object {
 		return types.ObjectNull(t.objectType().AttrTypes)
 	}
 	return objectValue(t, map[string]attr.Value{
-		"country":  nonEmptyString(a.Country),
-		"address1": nonEmptyString(a.Address1),
-		"address2": nonEmptyString(a.Address2),
-		"city":     nonEmptyString(a.City),
-		"province": nonEmptyString(a.Province),
-		"zip_code": nonEmptyString(a.ZipCode),
+		"country":  stringValue(a.Country),
+		"address1": stringValue(a.Address1),
+		"address2": stringValue(a.Address2),
+		"city":     stringValue(a.City),
+		"province": stringValue(a.Province),
+		"zip_code": stringValue(a.ZipCode),
 	}, diags)
 }
 
@@ -228,8 +212,8 @@ func personDetailsValue(p *client.PersonDetails, diags *diag.Diagnostics) types.
 		return types.ObjectNull(t.objectType().AttrTypes)
 	}
 	return objectValue(t, map[string]attr.Value{
-		"first_name": nonEmptyString(p.FirstName),
-		"last_name":  nonEmptyString(p.LastName),
+		"first_name": stringValue(p.FirstName),
+		"last_name":  stringValue(p.LastName),
 	}, diags)
 }
 
@@ -252,9 +236,9 @@ func routingDetailsValue(r *client.RoutingDetails, diags *diag.Diagnostics) type
 		return types.ObjectNull(t.objectType().AttrTypes)
 	}
 	return objectValue(t, map[string]attr.Value{
-		"routing_number_type": nonEmptyString(r.RoutingNumberType),
-		"routing_number":      nonEmptyString(r.RoutingNumber),
-		"bank_name":           nonEmptyString(r.BankName),
+		"routing_number_type": stringValue(r.RoutingNumberType),
+		"routing_number":      stringValue(r.RoutingNumber),
+		"bank_name":           stringValue(r.BankName),
 		"bank_address":        addressValue(r.BankAddress, diags),
 	}, diags)
 }
@@ -267,7 +251,7 @@ func wireInstructionsValue(w *client.WireInstructions, diags *diag.Diagnostics) 
 		return types.ObjectNull(t.objectType().AttrTypes)
 	}
 	return objectValue(t, map[string]attr.Value{
-		"account_number":             nonEmptyString(w.AccountNumber),
+		"account_number":             stringValue(w.AccountNumber),
 		"fiat_account_owner_address": addressValue(w.FiatAccountOwnerAddress, diags),
 		"routing_details":            routingDetailsValue(w.RoutingDetails, diags),
 	}, diags)
@@ -315,18 +299,6 @@ func fiatNetworkInstructionsValue(n *client.FiatNetworkInstructions, diags *diag
 		"fiat_account_owner": fiatAccountOwnerValue(n.FiatAccountOwner, diags),
 		"metadata":           anyMapValue(n.Metadata),
 	}, diags)
-}
-
-// stringMapOrNull is m as a map of strings, or null when m is empty.
-func stringMapOrNull(m map[string]string) types.Map {
-	if len(m) == 0 {
-		return types.MapNull(types.StringType)
-	}
-	elems := make(map[string]attr.Value, len(m))
-	for k, v := range m {
-		elems[k] = types.StringValue(v)
-	}
-	return types.MapValueMust(types.StringType, elems)
 }
 
 // The model shared by the platform_fiat_deposit_instructions resource and
@@ -382,7 +354,7 @@ func inferFiatNetwork(n *client.FiatNetworkInstructions) types.String {
 // inferRoutingNumberType is the routing number type of WIRE instructions.
 func inferRoutingNumberType(n *client.FiatNetworkInstructions) types.String {
 	if n != nil && n.Wire != nil && n.Wire.RoutingDetails != nil {
-		return nonEmptyString(n.Wire.RoutingDetails.RoutingNumberType)
+		return stringValue(n.Wire.RoutingDetails.RoutingNumberType)
 	}
 	return types.StringNull()
 }
@@ -408,24 +380,24 @@ func (m *fiatDepositInstructionsModel) fromAPI(f *client.FiatDepositInstructions
 		}
 	}
 	m.ID = types.StringValue(f.ID)
-	arg(&m.ProfileID, nonEmptyValue(f.ProfileID))
+	arg(&m.ProfileID, optionalString(f.ProfileID))
 	if m.FiatNetwork.IsNull() || m.FiatNetwork.IsUnknown() {
 		m.FiatNetwork = inferFiatNetwork(f.FiatNetworkInstructions)
 	}
-	arg(&m.RefID, nonEmptyString(f.RefID))
-	arg(&m.IdentityID, nonEmptyValue(f.IdentityID))
-	arg(&m.AccountID, nonEmptyString(f.AccountID))
+	arg(&m.RefID, stringValue(f.RefID))
+	arg(&m.IdentityID, optionalString(f.IdentityID))
+	arg(&m.AccountID, stringValue(f.AccountID))
 	arg(&m.RoutingNumberType, inferRoutingNumberType(f.FiatNetworkInstructions))
 	switch {
 	case keepKnownArgs && !m.Metadata.IsNull() && !m.Metadata.IsUnknown():
 	case len(f.Metadata) > 0:
-		m.Metadata = stringMapOrNull(f.Metadata)
+		m.Metadata = stringMapValue(f.Metadata)
 	case m.Metadata.IsUnknown():
 		m.Metadata = types.MapNull(types.StringType)
 	}
-	m.Status = nonEmptyValue(f.Status)
-	m.MemoID = nonEmptyValue(f.MemoID)
-	m.CustomerID = nonEmptyString(f.CustomerID)
+	m.Status = optionalString(f.Status)
+	m.MemoID = optionalString(f.MemoID)
+	m.CustomerID = stringValue(f.CustomerID)
 	m.CreatedAt = rfc3339OrNull(f.CreatedAt)
 	owner := f.FiatAccountOwner
 	if owner == nil && f.FiatNetworkInstructions != nil {

@@ -39,6 +39,14 @@ func stringValue(p *string) types.String {
 	return types.StringValue(*p)
 }
 
+// optionalString is s, or null when it is empty.
+func optionalString(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
 // timeValue is t in RFC 3339 (with its fractional seconds, if any), or null
 // when t is nil.
 func timeValue(t *time.Time) types.String {

@@ -133,11 +133,7 @@ func (d *orderBookDataSource) Read(ctx context.Context, req datasource.ReadReque
 			fmt.Sprintf("Expected an order book snapshot, got %T. This is a bug in the provider; please report it.", msg))
 		return
 	}
-	bids, err := sortedLevels(book.Bids, true)
-	var asks []pricedLevel
-	if err == nil {
-		asks, err = sortedLevels(book.Asks, false)
-	}
+	bids, asks, err := sortedBook(book.Bids, book.Asks)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid order book snapshot",
 			fmt.Sprintf("The stream sent an order book snapshot for market %q that cannot be used: %s.", r.market, err))

@@ -144,6 +144,17 @@ func sortedLevels(levels []stream.Level, bids bool) ([]pricedLevel, error) {
 	return out, nil
 }
 
+// sortedBook parses and sorts both sides of a book, best first.
+func sortedBook(bidLevels, askLevels []stream.Level) (bids, asks []pricedLevel, err error) {
+	if bids, err = sortedLevels(bidLevels, true); err != nil {
+		return nil, nil, err
+	}
+	if asks, err = sortedLevels(askLevels, false); err != nil {
+		return nil, nil, err
+	}
+	return bids, asks, nil
+}
+
 // plainLevels drops the parsed prices and keeps at most depth levels
 // (depth <= 0 keeps all).
 func plainLevels(levels []pricedLevel, depth int) []stream.Level {
@@ -199,14 +210,6 @@ func amountOf(l *pricedLevel) types.String {
 		return types.StringNull()
 	}
 	return types.StringValue(l.Amount)
-}
-
-// optionalString is s, or null when s is empty.
-func optionalString(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
 }
 
 // truncateText caps text from the server before it goes into a diagnostic.

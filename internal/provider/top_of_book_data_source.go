@@ -114,11 +114,7 @@ func (d *topOfBookDataSource) Read(ctx context.Context, req datasource.ReadReque
 			fmt.Sprintf("Expected a top-of-book message, got %T. This is a bug in the provider; please report it.", msg))
 		return
 	}
-	bids, err := sortedLevels(tob.Bids, true)
-	var asks []pricedLevel
-	if err == nil {
-		asks, err = sortedLevels(tob.Asks, false)
-	}
+	bids, asks, err := sortedBook(tob.Bids, tob.Asks)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid top-of-book message",
 			fmt.Sprintf("The stream sent a top-of-book message for market %q that cannot be used: %s.", r.market, err))

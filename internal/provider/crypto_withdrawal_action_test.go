@@ -621,12 +621,7 @@ func TestAccCryptoWithdrawalAction(t *testing.T) {
 				Config: env.config(cwaActionConfig(fmt.Sprintf("    ref_id = %q", refID), "v2")),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					expectTransfers(emu, 1, refID),
-					func(*terraform.State) error {
-						if n := emu.Counters.Requests(cwaPostKey); n != 2 {
-							return fmt.Errorf("%d withdrawal POSTs, want 2 (one per invocation)", n)
-						}
-						return nil
-					},
+					checkRequests(emu, cwaPostKey, 2, "%d withdrawal POSTs, want 2 (one per invocation)"),
 				),
 			},
 			{

@@ -172,12 +172,7 @@ func TestAccCryptoWithdrawal_lifecycle(t *testing.T) {
 				}},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkTransfers(emu, 1),
-					func(*terraform.State) error {
-						if n := emu.Counters.Requests(cwPostKey); n != 1 {
-							return fmt.Errorf("%d withdrawal POSTs, want 1", n)
-						}
-						return nil
-					},
+					checkRequests(emu, cwPostKey, 1, "%d withdrawal POSTs, want 1"),
 				),
 			},
 			{
@@ -376,12 +371,7 @@ func TestAccCryptoWithdrawal_retriedAfterAcceptThenFail(t *testing.T) {
 			Config: env.config(cwConfig(`  amount = "0.5"`)),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				checkTransfers(emu, 1),
-				func(*terraform.State) error {
-					if n := emu.Counters.Requests(cwPostKey); n != 2 {
-						return fmt.Errorf("%d withdrawal POSTs, want 2 (one answered 500, one retry)", n)
-					}
-					return nil
-				},
+				checkRequests(emu, cwPostKey, 2, "%d withdrawal POSTs, want 2 (one answered 500, one retry)"),
 			),
 		}},
 	})
@@ -401,12 +391,7 @@ func TestAccCryptoWithdrawal_retriedAfterTimeout(t *testing.T) {
 			Config: emulatorProviderBlock(emu, "  request_timeout = \"300ms\"\n") + cwConfig(`  amount = "0.5"`),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				checkTransfers(emu, 1),
-				func(*terraform.State) error {
-					if n := emu.Counters.Requests(cwPostKey); n != 2 {
-						return fmt.Errorf("%d withdrawal POSTs, want 2 (one timed out, one retry)", n)
-					}
-					return nil
-				},
+				checkRequests(emu, cwPostKey, 2, "%d withdrawal POSTs, want 2 (one timed out, one retry)"),
 			),
 		}},
 	})

@@ -417,12 +417,7 @@ func TestAccFiatDepositInstructions_retriedAfterAcceptThenFail(t *testing.T) {
 			Config: env.config(fdiConfig("")),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				checkInstructionsMatchEmulator(emu, fdiAddr, 1),
-				func(*terraform.State) error {
-					if n := emu.Counters.Requests(fdiPostKey); n != 2 {
-						return fmt.Errorf("%d POSTs, want 2 (one answered 500, one retry)", n)
-					}
-					return nil
-				},
+				checkRequests(emu, fdiPostKey, 2, "%d POSTs, want 2 (one answered 500, one retry)"),
 			),
 		}},
 	})
@@ -450,12 +445,7 @@ func TestAccFiatDepositInstructions_unknownOutcomeRetriedWithSameRefID(t *testin
 				}},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkInstructionsMatchEmulator(emu, fdiAddr, 1),
-					func(*terraform.State) error {
-						if n := emu.Counters.Requests(fdiPostKey); n != 3 {
-							return fmt.Errorf("%d POSTs, want 3 (2 unconfirmed, 1 replayed)", n)
-						}
-						return nil
-					},
+					checkRequests(emu, fdiPostKey, 3, "%d POSTs, want 3 (2 unconfirmed, 1 replayed)"),
 				),
 			},
 		},

@@ -9,6 +9,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
@@ -98,4 +100,15 @@ func (e *accEnv) needMoneyMovement(t *testing.T) {
 // config returns the provider block followed by body.
 func (e *accEnv) config(body ...string) string {
 	return e.providerBlock + strings.Join(body, "\n")
+}
+
+// checkRequests fails unless the emulator received exactly want requests
+// key ("METHOD /path"); msg is the failure message, with %d for the count.
+func checkRequests(emu *emulator.Server, key string, want int, msg string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if n := emu.Counters.Requests(key); n != want {
+			return fmt.Errorf(msg, n)
+		}
+		return nil
+	}
 }

@@ -175,14 +175,7 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 		if prev := st.transferByRef[req.RefID]; prev != nil {
 			t, same := prev.t, prev.request == key
 			st.mu.Unlock()
-			if !same {
-				writeError(w, &apiError{status: http.StatusConflict, body: ErrorBody{
-					Code: "CONFLICT", Field: "ref_id",
-					Message: "ref_id " + req.RefID + " was already used by another crypto withdrawal with a different request body",
-				}})
-				return
-			}
-			s.answerPost(w, r, http.StatusOK, t)
+			s.answerReplay(w, r, req.RefID, "another crypto withdrawal", same, t)
 			return
 		}
 	}
@@ -298,14 +291,7 @@ func (s *Server) handleCreateInstructions(w http.ResponseWriter, r *http.Request
 		if prev := st.instrByRef[req.RefID]; prev != nil {
 			fdi, same := prev.fdi, prev.request == key
 			st.mu.Unlock()
-			if !same {
-				writeError(w, &apiError{status: http.StatusConflict, body: ErrorBody{
-					Code: "CONFLICT", Field: "ref_id",
-					Message: "ref_id " + req.RefID + " was already used by other fiat deposit instructions with a different request body",
-				}})
-				return
-			}
-			s.answerPost(w, r, http.StatusOK, fdi)
+			s.answerReplay(w, r, req.RefID, "other fiat deposit instructions", same, fdi)
 			return
 		}
 	}
@@ -381,4 +367,18 @@ func (s *Server) handleCreateInstructions(w http.ResponseWriter, r *http.Request
 	}
 	st.mu.Unlock()
 	s.answerPost(w, r, http.StatusCreated, fdi)
+}
+
+// answerReplay answers a POST whose ref_id was used before: the original
+// object (200) when the request body is the same, else 409 naming the
+// ref_id. usedBy says what used it ("another crypto withdrawal").
+func (s *Server) answerReplay(w http.ResponseWriter, r *http.Request, refID, usedBy string, same bool, original any) {
+	if !same {
+		writeError(w, &apiError{status: http.StatusConflict, body: ErrorBody{
+			Code: "CONFLICT", Field: "ref_id",
+			Message: "ref_id " + refID + " was already used by " + usedBy + " with a different request body",
+		}})
+		return
+	}
+	s.answerPost(w, r, http.StatusOK, original)
 }

@@ -37,8 +37,14 @@ func run(args []string) error {
 	conversions := fs.Int("stablecoin-conversions", 5, "number of seeded stablecoin conversions")
 	tokenTTL := fs.Duration("token-ttl", time.Hour, "lifetime of issued access tokens")
 	envFile := fs.String("env-file", "", "once listening, write PLATFORM_* settings to this file")
+	replayFlag := fs.String("withdrawal-replay", "conflict", "answer to a withdrawal whose ref_id is already used: "+
+		"conflict (409 with meta.existing, as published) or original (the original transfer with 200)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	replay, err := emulator.ParseReplayAnswer(*replayFlag)
+	if err != nil {
+		return fmt.Errorf("-withdrawal-replay: %w", err)
 	}
 	if !*allowRemote {
 		if err := checkLoopback(*addr); err != nil {
@@ -58,6 +64,7 @@ func run(args []string) error {
 		RewardClaims:          *rewardClaims,
 		StablecoinConversions: *conversions,
 		TokenTTL:              *tokenTTL,
+		WithdrawalReplay:      replay,
 	})
 	if err := s.Start(*addr); err != nil {
 		return err

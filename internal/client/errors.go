@@ -45,6 +45,9 @@ type APIError struct {
 	// Attempts is the number of attempts made when retries ran out; zero
 	// when the answer was not retried to exhaustion.
 	Attempts int
+	// Existing is the object a 409 answer reports as already made with the
+	// request's ref_id (the problem body's meta.existing), or nil.
+	Existing json.RawMessage
 
 	token bool
 }
@@ -140,7 +143,11 @@ func newAPIError(method, path string, status int, h http.Header, body []byte) *A
 	if hid := requestIDFrom(h); hid != "" {
 		rid = hid
 	}
-	return &APIError{Method: method, Path: path, Status: status, Code: code, Message: msg, RequestID: rid}
+	ae := &APIError{Method: method, Path: path, Status: status, Code: code, Message: msg, RequestID: rid}
+	if status == http.StatusConflict {
+		ae.Existing = existingFrom(body)
+	}
+	return ae
 }
 
 // Keys searched, in order, for the message, the code and the request id of

@@ -129,7 +129,7 @@ func TestFaultPathPrefix(t *testing.T) {
 }
 
 func TestFaultAcceptThenFail(t *testing.T) {
-	e := newEnv(t, Options{})
+	e := newEnv(t, Options{WithdrawalReplay: ReplayOriginal})
 	e.s.Faults.AcceptThenFail(1)
 	body := validWithdrawal()
 	body["ref_id"] = "atf-1"

@@ -36,19 +36,31 @@
 //   - 404 NOT_FOUND: unknown path or id.
 //   - 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE (a POST whose
 //     Content-Type is not application/json).
-//   - 409 CONFLICT: a ref_id reused with a different request body; the
-//     message names the ref_id.
+//   - 409 CONFLICT: a ref_id of deposit instructions reused with a
+//     different request body (or of a withdrawal, under ReplayOriginal);
+//     the message names the ref_id. A reused withdrawal ref_id answers the
+//     published problem body instead (see Create operations).
 //   - 429 RESOURCE_EXHAUSTED (with Retry-After), 500 INTERNAL,
 //     503 UNAVAILABLE (or another 5xx status): only from the fault switches.
 //
 // # Create operations
 //
-//   - Both POSTs answer 201 with the created object. A POST repeating the
-//     ref_id and the body of an earlier one (compared as JSON, so key order
-//     and spacing do not matter) answers 200 with the original object and
-//     creates nothing; the same ref_id with a different body answers 409.
-//     Without ref_id every POST creates a new object. ref_ids of
-//     withdrawals and of deposit instructions are separate namespaces.
+//   - Both POSTs answer 201 with the created object. Without ref_id every
+//     POST creates a new object. ref_ids of withdrawals and of deposit
+//     instructions are separate namespaces.
+//   - A crypto withdrawal whose ref_id is already used answers, by default
+//     (ReplayConflict), as the API reference publishes it: 409 with
+//     Content-Type application/problem+json and the body
+//     {"type": ".../problems/already-exists", "title": "Already Exists",
+//     "status": 409, "detail": "transfer already exists with ref_id '...'",
+//     "meta": {"existing": <the transfer made with that ref_id>}}, whether
+//     or not the new request is the same, and creates nothing. The spec
+//     says only "Client-specified id for replay protection"; its reading,
+//     kept as ReplayOriginal (-withdrawal-replay=original), answers a POST
+//     repeating the ref_id and the body of an earlier one (compared as
+//     JSON, so key order and spacing do not matter) with 200 and the
+//     original object, and the same ref_id with a different body with 409.
+//     Deposit instructions always answer the ReplayOriginal way.
 //   - Withdrawal fee by asset: BTC 0.0001, ETH 0.0015, SOL 0.000005,
 //     USDC and PYUSD 1.5, any other asset 0.01 (see WithdrawalFee). With
 //     amount, total = amount + fee; with total, amount = total - fee, and a

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -64,6 +65,43 @@ type Options struct {
 	WSPingInterval time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// WithdrawalReplay is the answer to a crypto withdrawal whose ref_id
+	// is already used; default ReplayConflict, as the API reference
+	// publishes it.
+	WithdrawalReplay ReplayAnswer
+}
+
+// ReplayAnswer is how a create whose ref_id is already used is answered.
+type ReplayAnswer int
+
+const (
+	// ReplayConflict answers 409 with an application/problem+json body
+	// whose meta.existing is the object made with that ref_id, whatever the
+	// new request's body (the API reference's Create Crypto Withdrawal).
+	ReplayConflict ReplayAnswer = iota
+	// ReplayOriginal answers 200 with the original object when the body is
+	// the same, and 409 without it when the body differs (the reading of
+	// the spec, and of servers that replay the original answer).
+	ReplayOriginal
+)
+
+// String is the name of the answer, as -withdrawal-replay takes it.
+func (a ReplayAnswer) String() string {
+	if a == ReplayOriginal {
+		return "original"
+	}
+	return "conflict"
+}
+
+// ParseReplayAnswer parses "conflict" or "original".
+func ParseReplayAnswer(s string) (ReplayAnswer, error) {
+	switch s {
+	case "conflict", "":
+		return ReplayConflict, nil
+	case "original":
+		return ReplayOriginal, nil
+	}
+	return 0, fmt.Errorf("unknown replay answer %q: want conflict or original", s)
 }
 
 type tokenInfo struct {

@@ -79,8 +79,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func writeRawJSON(w http.ResponseWriter, status int, b []byte) {
+	writeBody(w, status, "application/json", b)
+}
+
+// writeBody writes b, a JSON document of the given content type.
+func writeBody(w http.ResponseWriter, status int, contentType string, b []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
+	h.Set("Content-Type", contentType)
 	h.Set("Content-Length", strconv.Itoa(len(b)+1))
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
@@ -243,14 +248,23 @@ func jsonKind(k string) string {
 // answerPost writes the answer of a processed POST, applying the
 // accept-then-fail and accept-then-hang faults.
 func (s *Server) answerPost(w http.ResponseWriter, r *http.Request, status int, v any) {
+	if s.acceptFaults(w, r) {
+		writeJSON(w, status, v)
+	}
+}
+
+// acceptFaults applies the accept-then-fail and accept-then-hang faults to
+// the answer of a processed POST. It reports whether the answer is still
+// to be written.
+func (s *Server) acceptFaults(w http.ResponseWriter, r *http.Request) bool {
 	switch mode, hang := s.Faults.takeAccept(r.URL.Path); mode {
 	case acceptFail:
 		writeError(w, &apiError{status: http.StatusInternalServerError, body: ErrorBody{Code: "INTERNAL", Message: "internal error"}})
-		return
+		return false
 	case acceptHang:
 		s.holdOrAbort(r, hang)
 	}
-	writeJSON(w, status, v)
+	return true
 }
 
 // holdOrAbort waits d. When the client goes away or the server closes

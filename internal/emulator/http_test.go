@@ -271,8 +271,45 @@ func TestWithdrawalResponse(t *testing.T) {
 	}
 }
 
-func TestWithdrawalReplay(t *testing.T) {
+func TestWithdrawalReplayPublished(t *testing.T) {
 	e := newEnv(t, Options{})
+	body := validWithdrawal()
+	body["ref_id"] = "replay-2"
+	first := e.post(withdrawalsPath, body)
+	e.wantStatus(first, http.StatusCreated)
+	var original Transfer
+	first.decode(t, &original)
+	// The same request, then another one, with the same ref_id: both 409
+	// with the transfer made first.
+	for _, amount := range []string{"1.5", "2"} {
+		body["amount"] = amount
+		again := e.post(withdrawalsPath, body)
+		e.wantStatus(again, http.StatusConflict)
+		if ct := again.header.Get("Content-Type"); ct != "application/problem+json" {
+			t.Errorf("Content-Type %q, want application/problem+json", ct)
+		}
+		var p struct {
+			Problem
+			Meta struct {
+				Existing Transfer `json:"existing"`
+			} `json:"meta"`
+		}
+		again.decode(t, &p)
+		if p.Status != http.StatusConflict || p.Title != "Already Exists" || !strings.HasSuffix(p.Type, "/already-exists") ||
+			!strings.Contains(p.Detail, "'replay-2'") {
+			t.Errorf("problem %+v", p.Problem)
+		}
+		if got := p.Meta.Existing; got.ID != original.ID || got.Amount != "1.5" || got.RefID == nil || *got.RefID != "replay-2" {
+			t.Errorf("meta.existing = %+v, want the transfer %s of amount 1.5", got, original.ID)
+		}
+	}
+	if n := len(e.s.Transfers()); n != 1 {
+		t.Fatalf("%d transfers after replays, want 1", n)
+	}
+}
+
+func TestWithdrawalReplayOriginal(t *testing.T) {
+	e := newEnv(t, Options{WithdrawalReplay: ReplayOriginal})
 	body := validWithdrawal()
 	body["ref_id"] = "replay-1"
 	body["metadata"] = map[string]string{"a": "1", "b": "2"}

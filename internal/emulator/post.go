@@ -175,6 +175,10 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 		if prev := st.transferByRef[req.RefID]; prev != nil {
 			t, same := prev.t, prev.request == key
 			st.mu.Unlock()
+			if s.opts.WithdrawalReplay == ReplayConflict {
+				s.answerAlreadyExists(w, r, "transfer", req.RefID, t)
+				return
+			}
 			s.answerReplay(w, r, req.RefID, "another crypto withdrawal", same, t)
 			return
 		}
@@ -367,6 +371,33 @@ func (s *Server) handleCreateInstructions(w http.ResponseWriter, r *http.Request
 	}
 	st.mu.Unlock()
 	s.answerPost(w, r, http.StatusCreated, fdi)
+}
+
+// problemTypeBase prefixes the type of the emulator's problem bodies.
+const problemTypeBase = "https://api.platform.example/problems/"
+
+// Problem is an RFC 7807 problem body, as the API reference publishes the
+// 409 of a reused ref_id.
+type Problem struct {
+	Type   string         `json:"type"`
+	Title  string         `json:"title"`
+	Status int            `json:"status"`
+	Detail string         `json:"detail,omitempty"`
+	Meta   map[string]any `json:"meta,omitempty"`
+}
+
+// answerAlreadyExists answers a POST whose ref_id was used before with 409
+// and the object made with it in meta.existing. The accept-then-fail and
+// accept-then-hang faults apply to it as to any answer of a POST.
+func (s *Server) answerAlreadyExists(w http.ResponseWriter, r *http.Request, what, refID string, existing any) {
+	b, _ := json.Marshal(Problem{
+		Type: problemTypeBase + "already-exists", Title: "Already Exists", Status: http.StatusConflict,
+		Detail: what + " already exists with ref_id '" + refID + "'",
+		Meta:   map[string]any{"existing": existing},
+	})
+	if s.acceptFaults(w, r) {
+		writeBody(w, http.StatusConflict, "application/problem+json", b)
+	}
 }
 
 // answerReplay answers a POST whose ref_id was used before: the original

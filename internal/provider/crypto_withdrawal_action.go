@@ -131,40 +131,35 @@ func (a *cryptoWithdrawalAction) Invoke(ctx context.Context, req action.InvokeRe
 		refID = a.data.newID()
 	}
 
-	what := "amount " + knownString(args.Amount)
-	if knownString(args.Amount) == "" {
-		what = "total " + knownString(args.Total)
-	}
 	origin := "configured"
 	if generated {
 		origin = "generated for this invocation"
 	}
 	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf(
-		"Sending crypto withdrawal: %s %s on %s to %s, ref_id %s (%s).",
-		what, knownString(args.Asset), knownString(args.CryptoNetwork), knownString(args.DestinationAddress),
-		refID, origin)})
+		"Sending crypto withdrawal: %s, ref_id %s (%s).", args.summary(), refID, origin)})
 
-	t, diags, unconfirmed := sendCryptoWithdrawal(ctx, a.data.client, args, refID)
+	res, diags := sendCryptoWithdrawal(ctx, a.data.client, args, refID)
 	resp.Diagnostics.Append(diags...)
-	if unconfirmed != nil {
-		resp.Diagnostics.AddError("Outcome of crypto withdrawal unknown", unconfirmedActionDetail(refID, generated, unconfirmed))
-		return
+	switch res.outcome {
+	case outcomeUnconfirmed:
+		resp.Diagnostics.AddError("Outcome of crypto withdrawal unknown", unconfirmedActionDetail(refID, generated, res.err))
+	case outcomeConfirmed:
+		resp.SendProgress(action.InvokeProgressEvent{Message: transferProgress("Crypto withdrawal sent", res.obj, refID)})
+	case outcomeAdopted:
+		resp.SendProgress(action.InvokeProgressEvent{Message: transferProgress(
+			"Crypto withdrawal already sent earlier with this ref_id, not sent again", res.obj, refID)})
 	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.SendProgress(action.InvokeProgressEvent{Message: transferProgress(t, refID)})
 }
 
-// transferProgress is the progress message of a sent withdrawal.
-func transferProgress(t *client.Transfer, refID string) string {
+// transferProgress is the progress message of a recorded withdrawal.
+func transferProgress(what string, t *client.Transfer, refID string) string {
 	parts := []string{"transfer " + t.ID, "status " + t.Status, "ref_id " + refID}
 	for _, kv := range [][2]string{{"amount", t.Amount}, {"fee", t.Fee}, {"total", t.Total}} {
 		if kv[1] != "" {
 			parts = append(parts, kv[0]+" "+kv[1])
 		}
 	}
-	return "Crypto withdrawal sent: " + strings.Join(parts, ", ") + "."
+	return what + ": " + strings.Join(parts, ", ") + "."
 }
 
 // unconfirmedActionDetail explains an invocation whose outcome is unknown

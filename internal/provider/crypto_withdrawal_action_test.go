@@ -381,8 +381,8 @@ func TestCryptoWithdrawalAction_userRefIDIsReplaySafe(t *testing.T) {
 	// The same ref_id with other arguments is refused, and nothing is sent.
 	inv = h.invoke(t, baseArgs(cwaArgs{"ref_id": "payout-2024-07", "amount": "0.6"}))
 	errs := inv.errors()
-	if len(errs) != 1 || !strings.Contains(errs[0], "already sent, not sent again") ||
-		!strings.Contains(errs[0], "payout-2024-07") {
+	if len(errs) != 1 || !strings.Contains(errs[0], "ref_id payout-2024-07 already used by another crypto withdrawal") ||
+		!strings.Contains(errs[0], `amount: requested "0.6", answered "0.5"`) {
 		t.Errorf("errors = %q, want one naming the ref_id already used", errs)
 	}
 	if n := len(emu.Transfers()); n != 1 {

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -168,16 +167,6 @@ func (r *cryptoWithdrawalResource) Configure(_ context.Context, req resource.Con
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-// withdrawalDigest is the digest of the request of args without its ref_id,
-// under which unconfirmed withdrawals are remembered.
-func withdrawalDigest(ctx context.Context, args cryptoWithdrawalArgs) string {
-	req, diags := args.request(ctx, "")
-	if diags.HasError() {
-		return ""
-	}
-	return requestDigest("crypto_withdrawal", req)
-}
-
 func (r *cryptoWithdrawalResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	switch {
 	case req.Plan.Raw.IsNull():
@@ -187,11 +176,19 @@ func (r *cryptoWithdrawalResource) ModifyPlan(ctx context.Context, req resource.
 					"cancel or reverse a withdrawal, and no API call is made.")
 		}
 	case req.State.Raw.IsNull():
-		// A new withdrawal: created, replacing another one, or retrying a
-		// create whose outcome is unknown (a tainted object is planned with
-		// a null prior state).
-		r.planRetriedRefID(ctx, req, resp)
-	case !req.Plan.Raw.Equal(req.State.Raw):
+		// A new withdrawal: created, replacing another one (Terraform plans
+		// the new object of a replacement again with a null prior state),
+		// or retrying a create whose outcome is unknown (a tainted object
+		// is planned with a null prior state too).
+		r.planRefID(ctx, req, resp)
+	case req.Plan.Raw.Equal(req.State.Raw):
+		// An unchanged withdrawal keeps its ref_id, which no new one of
+		// this configuration may take.
+		var state cryptoWithdrawalModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		claimPlannedRefID(r.data, withdrawalWords, state.RefID.ValueString(),
+			"transfer "+state.ID.ValueString()+", "+state.summary(), false, &resp.Diagnostics)
+	default:
 		var state cryptoWithdrawalModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		if resp.Diagnostics.HasError() {
@@ -205,27 +202,30 @@ func (r *cryptoWithdrawalResource) ModifyPlan(ctx context.Context, req resource.
 	}
 }
 
-// planRetriedRefID plans the ref_id of an earlier create whose outcome is
-// unknown when the new withdrawal is the same request and its ref_id is not
-// configured.
-func (r *cryptoWithdrawalResource) planRetriedRefID(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if r.data == nil || !req.Config.Raw.IsFullyKnown() {
+// planRefID plans the ref_id of a new withdrawal whose configuration sets
+// none, derived from its arguments, and refuses a ref_id that another new
+// withdrawal of the configuration plans too.
+func (r *cryptoWithdrawalResource) planRefID(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if !req.Config.Raw.IsFullyKnown() {
+		// An argument is known only at apply: so is the ref_id, which the
+		// final plan derives then.
 		return
 	}
-	var plan cryptoWithdrawalModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !plan.RefID.IsUnknown() {
+	var cfg cryptoWithdrawalModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	refID, ok := r.data.unconfirmed.lookup(withdrawalDigest(ctx, plan.cryptoWithdrawalArgs))
-	if !ok {
-		return
+	refID := knownString(cfg.RefID)
+	derived := refID == ""
+	if derived {
+		var ok bool
+		if refID, ok = cfg.derivedRefID(ctx); !ok {
+			return
+		}
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("ref_id"), refID)...)
 	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("ref_id"), refID)...)
-	resp.Diagnostics.AddWarning("Retrying a crypto withdrawal with the same ref_id",
-		fmt.Sprintf("An earlier create of this withdrawal with ref_id %s ended without confirmation from the "+
-			"service. Applying sends the same request with the same ref_id %s: if the service processed the "+
-			"earlier attempt, it answers with that withdrawal instead of sending a second one.", refID, refID))
+	claimPlannedRefID(r.data, withdrawalWords, refID, cfg.summary(), derived, &resp.Diagnostics)
 }
 
 func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -233,86 +233,37 @@ func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.Crea
 		notConfigured(&resp.Diagnostics)
 		return
 	}
-	var plan cryptoWithdrawalModel
+	var plan, cfg cryptoWithdrawalModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	refID := knownString(plan.RefID)
 	if refID == "" {
-		refID = r.data.newID()
+		// The plan derives it; this is only a safeguard.
+		var ok bool
+		if refID, ok = plan.derivedRefID(ctx); !ok {
+			resp.Diagnostics.AddError("Crypto withdrawal not sent",
+				"The ref_id of the withdrawal could not be derived from its arguments, so nothing was sent. "+
+					"This is a bug in the provider; set ref_id in the configuration to work around it.")
+			return
+		}
 	}
-	t, diags, unconfirmed := sendCryptoWithdrawal(ctx, r.data.client, plan.cryptoWithdrawalArgs, refID)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(!cfg.RefID.IsNull()))...)
+	res, diags := sendCryptoWithdrawal(ctx, r.data.client, plan.cryptoWithdrawalArgs, refID)
 	resp.Diagnostics.Append(diags...)
-	if unconfirmed != nil {
+	plan.RefID = types.StringValue(refID)
+	switch res.outcome {
+	case outcomeUnconfirmed:
 		// Record what was sent; Terraform keeps it (tainted), and the next
 		// apply retries it with the same ref_id.
-		plan.RefID = types.StringValue(refID)
 		plan.clearUnknown()
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		resp.Diagnostics.AddError("Outcome of crypto withdrawal unknown",
-			fmt.Sprintf("The withdrawal with ref_id %s was sent, but the service did not confirm it: %s.\n\n"+
-				"It may or may not have been processed. Applying again without changing its arguments "+
-				"retries it with the same ref_id %s; if the service processed this attempt, it answers with "+
-				"that withdrawal instead of sending a second one. To keep that guarantee even if you must "+
-				"change the configuration, set ref_id = %q in it first.", refID, unconfirmed, refID, refID))
-		return
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	plan.RefID = types.StringValue(refID)
-	plan.fromTransfer(t)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// createOutcomeUnknown reports whether a create that failed with err may
-// nevertheless have been processed by the service: every failure except an
-// answer of the service that refuses the request (a 4xx, or a failed token
-// request, which means the request was never sent).
-func createOutcomeUnknown(err error, opPath string) bool {
-	var ae *client.APIError
-	if !errors.As(err, &ae) {
-		return true
-	}
-	if ae.Path != opPath {
-		// The token request failed: the create was never sent.
-		return false
-	}
-	return ae.Status < 400 || ae.Status >= 500
-}
-
-// withdrawalRefusal is the diagnostic of a withdrawal the service refused.
-func withdrawalRefusal(err error, refID string) (summary, detail string) {
-	switch {
-	case errors.Is(err, client.ErrConflict):
-		return "Crypto withdrawal already sent, not sent again",
-			fmt.Sprintf("The service reports that ref_id %s is already used by another withdrawal: %s.\n\n"+
-				"The provider did not send this withdrawal again. If the withdrawal already made with this ref_id "+
-				"is the one you want, nothing else is needed (the service has no endpoint to read it into the "+
-				"state). To send a new, different withdrawal, give it another ref_id, or leave ref_id unset to have "+
-				"one generated.", refID, err)
-	case errors.Is(err, client.ErrValidation):
-		return "Crypto withdrawal rejected",
-			fmt.Sprintf("The service rejected the withdrawal with ref_id %s, so nothing was sent: %s.\n\n"+
-				"Correct the arguments the answer names and apply again.", refID, err)
-	case errors.Is(err, client.ErrForbidden):
-		return "Not allowed to send crypto withdrawals",
-			fmt.Sprintf("The service refused the withdrawal with ref_id %s, so nothing was sent: %s.\n\n"+
-				"Sending withdrawals needs the OAuth scope %s: have it granted to the client credentials, "+
-				"and if the provider's scopes argument pins the token's scopes, include it there.", refID, err,
-				client.ScopeWriteCryptoWithdrawal)
-	case errors.Is(err, client.ErrUnauthorized):
-		return "Authentication failed",
-			fmt.Sprintf("The withdrawal with ref_id %s was not sent: %s.\n\nCheck the provider's client_id and "+
-				"client_secret.", refID, err)
-	case errors.Is(err, client.ErrRateLimited):
-		return "Crypto withdrawal rate limited",
-			fmt.Sprintf("The service kept answering 429 Too Many Requests, so the withdrawal with ref_id %s was "+
-				"not processed: %s.\n\nApply again later.", refID, err)
-	default:
-		return "Crypto withdrawal failed",
-			fmt.Sprintf("The service refused the withdrawal with ref_id %s, so nothing was sent: %s.", refID, err)
+		resp.Diagnostics.AddError("Outcome of crypto withdrawal unknown", unconfirmedDetail(withdrawalWords, refID, res.err))
+	case outcomeConfirmed, outcomeAdopted:
+		plan.fromTransfer(res.obj)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	}
 }
 
@@ -400,14 +351,17 @@ func (r *cryptoWithdrawalResource) Read(ctx context.Context, req resource.ReadRe
 		return
 	}
 	// A create whose outcome is unknown (Terraform holds it tainted).
-	if r.data != nil {
-		r.data.unconfirmed.remember(withdrawalDigest(ctx, state.cryptoWithdrawalArgs), state.RefID.ValueString())
+	refID := state.RefID.ValueString()
+	derived, _ := state.derivedRefID(ctx)
+	checkUnconfirmedOrigin(ctx, req.Private, withdrawalWords, refID, derived, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	resp.Diagnostics.AddWarning("Crypto withdrawal not confirmed",
 		fmt.Sprintf("The last create of this withdrawal (ref_id %s) ended without confirmation from the service; "+
 			"it may or may not have been processed. Terraform plans to create it again. With unchanged arguments "+
-			"the retry uses the same ref_id %s, so the service does not send it twice; with changed arguments it "+
-			"is a new withdrawal with a new ref_id.", state.RefID.ValueString(), state.RefID.ValueString()))
+			"the retry sends the same ref_id %s, which the service never processes twice; with changed arguments "+
+			"it is a new withdrawal with a new ref_id, unless ref_id is set in the configuration.", refID, refID))
 }
 
 func (r *cryptoWithdrawalResource) Update(_ context.Context, _ resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -424,10 +378,14 @@ func (r *cryptoWithdrawalResource) Delete(ctx context.Context, req resource.Dele
 		return
 	}
 	if state.ID.IsNull() {
-		// Deleting a tainted, unconfirmed withdrawal before its retry: keep
-		// its ref_id for the create that follows in this apply.
-		if r.data != nil {
-			r.data.unconfirmed.remember(withdrawalDigest(ctx, state.cryptoWithdrawalArgs), state.RefID.ValueString())
+		// A tainted, unconfirmed withdrawal, before its retry. One left by
+		// a provider version that generated ref_ids stops the apply here
+		// too (when the plan skipped the refresh), before its retry could
+		// send a second key.
+		derived, _ := state.derivedRefID(ctx)
+		checkUnconfirmedOrigin(ctx, req.Private, withdrawalWords, state.RefID.ValueString(), derived, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
 		}
 		resp.Diagnostics.AddWarning("Unconfirmed crypto withdrawal removed from state",
 			fmt.Sprintf("The withdrawal with ref_id %s was never confirmed by the service; it was removed from the "+

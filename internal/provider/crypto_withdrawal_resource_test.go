@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	fwdatasource "github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
@@ -109,8 +110,22 @@ func TestAccCryptoWithdrawal_lifecycle(t *testing.T) {
 	env.needEmulator(t)
 	env.needMoneyMovement(t)
 	emu := env.emu
-	var firstID, firstRef string
+	var firstID, firstRef, plannedRef string
 	var requestsBeforeDestroy int
+	// The plan shows the ref_id the apply sends.
+	capturePlanned := plancheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringFunc(func(v string) error {
+		if !regexp.MustCompile(uuidPattern).MatchString(v) {
+			return fmt.Errorf("planned ref_id %q is not a derived UUID", v)
+		}
+		plannedRef = v
+		return nil
+	}))
+	appliedPlanned := func(s *terraform.State) error {
+		if ref, _ := stateAttr(s, cwAddr, "ref_id"); ref != plannedRef {
+			return fmt.Errorf("applied ref_id %q, planned %q", ref, plannedRef)
+		}
+		return nil
+	}
 
 	withAmount := func(amount string) string {
 		return env.config(cwConfig(fmt.Sprintf(`  amount      = %q
@@ -126,7 +141,7 @@ func TestAccCryptoWithdrawal_lifecycle(t *testing.T) {
 				Config: withAmount("0.5"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(cwAddr, plancheck.ResourceActionCreate),
-					plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("ref_id")),
+					capturePlanned,
 					plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("total")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -152,6 +167,7 @@ func TestAccCryptoWithdrawal_lifecycle(t *testing.T) {
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkTransfers(emu, 1),
+					appliedPlanned,
 					func(s *terraform.State) error {
 						var err error
 						firstID, _ = stateAttr(s, cwAddr, "id")
@@ -181,13 +197,14 @@ func TestAccCryptoWithdrawal_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(cwAddr, plancheck.ResourceActionDestroyBeforeCreate),
 					plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("id")),
-					plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("ref_id")),
+					capturePlanned,
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact(btcFeePlus("0.75"))),
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkTransfers(emu, 2),
+					appliedPlanned,
 					func(s *terraform.State) error {
 						id, _ := stateAttr(s, cwAddr, "id")
 						ref, _ := stateAttr(s, cwAddr, "ref_id")
@@ -337,7 +354,7 @@ func TestAccCryptoWithdrawal_forbidden(t *testing.T) {
 			// The token lacks the scope: the service answers 403.
 			name:     "token without the scope",
 			provider: emulatorProviderBlock(env.emu, `  scopes = ["transfer:read_fiat_deposit_instructions"]`+"\n"),
-			want:     `(?s)Not allowed to send crypto withdrawals.*403\s+Forbidden.*transfer:write_crypto_withdrawal`,
+			want:     `(?s)Crypto withdrawal refused.*nothing was sent.*403\s+Forbidden.*transfer:write_crypto_withdrawal`,
 		},
 	}
 	for _, tc := range cases {
@@ -478,7 +495,7 @@ resource "platform_crypto_withdrawal" "again" {
 			{Config: env.config(first), Check: checkTransfers(emu, 1)},
 			{
 				Config:      env.config(first, second),
-				ExpectError: regexp.MustCompile(`(?s)Crypto withdrawal already sent, not sent again.*ref_id payout-7`),
+				ExpectError: regexp.MustCompile(`(?s)Two crypto withdrawals with the same ref_id.*payout-7.*Both configure this ref_id`),
 			},
 		},
 		CheckDestroy: func(*terraform.State) error {
@@ -513,7 +530,7 @@ func TestCreateOutcomeUnknown(t *testing.T) {
 	}
 }
 
-func TestWithdrawalDigest(t *testing.T) {
+func TestDerivedRefID(t *testing.T) {
 	ctx := t.Context()
 	args := func(ref types.String, beneficiary string, total types.String) cryptoWithdrawalArgs {
 		return cryptoWithdrawalArgs{
@@ -526,27 +543,39 @@ func TestWithdrawalDigest(t *testing.T) {
 	}
 	// The state of an unconfirmed create (ref_id set, computed values null)
 	// and the plan of its retry (ref_id and computed values unknown) are the
-	// same request.
-	state := withdrawalDigest(ctx, args(types.StringValue("r-1"), `{"a":1,"b":2}`, types.StringNull()))
-	plan := withdrawalDigest(ctx, args(types.StringUnknown(), `{ "b": 2, "a": 1 }`, types.StringUnknown()))
-	if state == "" || state != plan {
-		t.Errorf("digests of the same request differ: %q and %q", state, plan)
+	// same request, whatever the spelling of the JSON beneficiary.
+	state, ok1 := args(types.StringValue("r-1"), `{"a":1,"b":2}`, types.StringNull()).derivedRefID(ctx)
+	plan, ok2 := args(types.StringUnknown(), `{ "b": 2, "a": 1 }`, types.StringUnknown()).derivedRefID(ctx)
+	if !ok1 || !ok2 || state != plan {
+		t.Errorf("ref_ids of the same request differ: %q and %q", state, plan)
 	}
-	other := args(types.StringUnknown(), `{"a":1,"b":2}`, types.StringUnknown())
-	other.Amount = types.StringValue("0.6")
-	if withdrawalDigest(ctx, other) == state {
-		t.Errorf("digests of different amounts are equal")
+	// A fixed request has a fixed ref_id: the derivation is part of the
+	// contract with states already written (docs describe it).
+	if want := "9f7713c1-37c5-573c-9523-70794dc2faeb"; state != want {
+		t.Errorf("derived ref_id %s, want %s: changing the derivation makes every unconfirmed withdrawal "+
+			"in users' states retry under a second key", state, want)
 	}
-
-	var u *unconfirmedCreates
-	u.remember(state, "r-1")
-	if _, ok := u.lookup(state); ok {
-		t.Errorf("a nil memory remembered")
+	if !regexp.MustCompile(uuidPattern).MatchString(state) {
+		t.Errorf("derived ref_id %q is not a UUID", state)
 	}
-	u = &unconfirmedCreates{}
-	u.remember(state, "r-1")
-	if ref, ok := u.lookup(plan); !ok || ref != "r-1" {
-		t.Errorf("lookup = %q, %v; want r-1", ref, ok)
+	for name, change := range map[string]func(*cryptoWithdrawalArgs){
+		"amount":      func(a *cryptoWithdrawalArgs) { a.Amount = types.StringValue("0.6") },
+		"destination": func(a *cryptoWithdrawalArgs) { a.DestinationAddress = types.StringValue("e") },
+		"network":     func(a *cryptoWithdrawalArgs) { a.CryptoNetwork = types.StringValue("LIGHTNING") },
+		"profile":     func(a *cryptoWithdrawalArgs) { a.ProfileID = types.StringValue("q") },
+		"memo":        func(a *cryptoWithdrawalArgs) { a.Memo = types.StringValue("m") },
+		"metadata": func(a *cryptoWithdrawalArgs) {
+			a.Metadata = types.MapValueMust(types.StringType, map[string]attr.Value{"k": types.StringValue("v")})
+		},
+		"total instead of amount": func(a *cryptoWithdrawalArgs) {
+			a.Amount, a.Total = types.StringNull(), types.StringValue("0.5")
+		},
+	} {
+		other := args(types.StringUnknown(), `{"a":1,"b":2}`, types.StringUnknown())
+		change(&other)
+		if ref, _ := other.derivedRefID(ctx); ref == state {
+			t.Errorf("another %s derives the same ref_id %s", name, ref)
+		}
 	}
 }
 

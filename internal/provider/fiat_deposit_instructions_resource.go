@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -192,14 +193,52 @@ func (m *fiatDepositInstructionsModel) request(ctx context.Context, refID string
 	return req, nil
 }
 
-// instructionsDigest is the digest of the request of m without its ref_id,
-// under which unconfirmed creates are remembered.
-func instructionsDigest(ctx context.Context, m *fiatDepositInstructionsModel) string {
+// instructionsWords are the words of a fiat deposit instructions create.
+var instructionsWords = createWords{
+	kind:         "fiat_deposit_instructions",
+	resourceType: "platform_fiat_deposit_instructions",
+	noun:         "set of fiat deposit instructions",
+	plural:       "sets of fiat deposit instructions",
+	title:        "Fiat deposit instructions",
+	made:         "created",
+	path:         client.PathFiatDepositInstructions,
+	scope:        client.ScopeWriteFiatDepositInstr,
+}
+
+// maxSuccessorRefIDs bounds the successors a create tries after ref_ids
+// whose instructions the service has deprecated.
+const maxSuccessorRefIDs = 16
+
+// derivedRefID is the ref_id derived from the arguments of m (see
+// idempotent_create.go), or, after the set made with it was deprecated,
+// its successor: the ref_id derived from the same request and the id of
+// that deprecated set. ok is false when an argument is unknown.
+func (m *fiatDepositInstructionsModel) derivedRefID(ctx context.Context, afterDeprecated string) (string, bool) {
 	req, err := m.request(ctx, "")
 	if err != nil {
-		return ""
+		return "", false
 	}
-	return requestDigest("fiat_deposit_instructions", req)
+	if afterDeprecated == "" {
+		return derivedRefID(instructionsWords.kind, req)
+	}
+	return derivedRefID(instructionsWords.kind, struct {
+		Request         client.FiatDepositInstructionsRequest `json:"request"`
+		AfterDeprecated string                                `json:"after_deprecated"`
+	}{req, afterDeprecated})
+}
+
+// instructionsDifferences lists how the instructions f differ from the
+// request req: profile, ref_id, and a network other than the requested one.
+func instructionsDifferences(req client.FiatDepositInstructionsRequest, f *client.FiatDepositInstructions) []string {
+	var d []string
+	d = differ(d, "profile_id", req.ProfileID, &f.ProfileID, exactly)
+	if req.RefID != "" {
+		d = differ(d, "ref_id", req.RefID, f.RefID, exactly)
+	}
+	if req.FiatNetwork != "WIRE" && f.FiatNetworkInstructions != nil && f.FiatNetworkInstructions.Wire != nil {
+		d = append(d, fmt.Sprintf("fiat_network: requested %q, answered WIRE instructions", req.FiatNetwork))
+	}
+	return d
 }
 
 func (r *fiatDepositInstructionsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -212,7 +251,7 @@ func (r *fiatDepositInstructionsResource) ModifyPlan(ctx context.Context, req re
 		}
 		return
 	case req.State.Raw.IsNull():
-		r.planRetriedRefID(ctx, req, resp)
+		r.planRefID(ctx, req, resp)
 		return
 	}
 	var state fiatDepositInstructionsModel
@@ -232,27 +271,29 @@ func (r *fiatDepositInstructionsResource) ModifyPlan(ctx context.Context, req re
 			"details; update whoever sends deposits with the new values.", state.ID.ValueString(), state.MemoID.ValueString()))
 }
 
-// planRetriedRefID plans the ref_id of an earlier create whose outcome is
-// unknown when the new instructions are the same request and their ref_id is
-// not configured (see unconfirmed_creates.go).
-func (r *fiatDepositInstructionsResource) planRetriedRefID(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if r.data == nil || !req.Config.Raw.IsFullyKnown() {
+// planRefID refuses a new set whose ref_id another new set of the
+// configuration plans too. The derived ref_id is chosen at apply (see
+// Create), where a deprecated set can be skipped.
+func (r *fiatDepositInstructionsResource) planRefID(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if !req.Config.Raw.IsFullyKnown() {
 		return
 	}
-	var plan fiatDepositInstructionsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !plan.RefID.IsUnknown() {
+	var cfg fiatDepositInstructionsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	refID, ok := r.data.unconfirmed.lookup(instructionsDigest(ctx, &plan))
-	if !ok {
-		return
+	refID := knownString(cfg.RefID)
+	derived := refID == ""
+	if derived {
+		var ok bool
+		if refID, ok = cfg.derivedRefID(ctx, ""); !ok {
+			return
+		}
 	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("ref_id"), refID)...)
-	resp.Diagnostics.AddWarning("Retrying fiat deposit instructions with the same ref_id",
-		fmt.Sprintf("An earlier create of these instructions with ref_id %s ended without confirmation from the "+
-			"service. Applying sends the same request with the same ref_id, so the service answers with the set "+
-			"it may already have created instead of creating a second one.", refID))
+	claimPlannedRefID(r.data, instructionsWords, refID,
+		fmt.Sprintf("%s instructions for profile %s", knownString(cfg.FiatNetwork), knownString(cfg.ProfileID)),
+		derived, &resp.Diagnostics)
 }
 
 func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -265,69 +306,76 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	refID := knownString(plan.RefID)
-	if refID == "" {
-		refID = r.data.newID()
-	}
-	body, err := plan.request(ctx, refID)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
+	configured := knownString(plan.RefID) != ""
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(configured))...)
+	refID, deprecated := knownString(plan.RefID), ""
+	for range maxSuccessorRefIDs {
+		if !configured {
+			var ok bool
+			if refID, ok = plan.derivedRefID(ctx, deprecated); !ok {
+				resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Invalid metadata", "metadata is not a map of strings")
+				return
+			}
+		}
+		res, diags := r.send(ctx, &plan, refID)
+		if diags.HasError() || res.outcome == outcomeRefused {
+			resp.Diagnostics.Append(diags...)
+			return
+		}
+		plan.RefID = types.StringValue(refID)
+		if res.outcome == outcomeUnconfirmed {
+			resp.Diagnostics.Append(diags...)
+			plan.clearUnknown()
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			resp.Diagnostics.AddError("Outcome of fiat deposit instructions create unknown",
+				unconfirmedDetail(instructionsWords, refID, res.err))
+			return
+		}
+		if res.obj.Status == client.FiatDepositInstrStatusDeprecated && !configured {
+			// The set made earlier with this ref_id is deprecated: a new
+			// set takes the successor ref_id.
+			tflog.Info(ctx, "instructions made with the derived ref_id are deprecated; trying its successor",
+				map[string]any{"ref_id": refID, "id": res.obj.ID})
+			deprecated = res.obj.ID
+			continue
+		}
+		resp.Diagnostics.Append(diags...)
+		resp.Diagnostics.Append(plan.fromAPI(res.obj, true)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		tflog.Info(ctx, "fiat deposit instructions recorded", map[string]any{"ref_id": refID, "id": res.obj.ID})
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
+	}
+	resp.Diagnostics.AddError("Fiat deposit instructions not created",
+		fmt.Sprintf("The %d ref_ids derived for these instructions all belong to deprecated sets. Set ref_id in the "+
+			"configuration to create a new set.", maxSuccessorRefIDs))
+}
+
+// send sends the create request of m with refID and sorts the answer.
+func (r *fiatDepositInstructionsResource) send(ctx context.Context, m *fiatDepositInstructionsModel, refID string) (createResult[*client.FiatDepositInstructions], diag.Diagnostics) {
+	var diags diag.Diagnostics
+	body, err := m.request(ctx, refID)
+	if err != nil {
+		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
+		return createResult[*client.FiatDepositInstructions]{}, diags
 	}
 	tflog.Info(ctx, "creating fiat deposit instructions", map[string]any{
 		"ref_id": refID, "profile_id": body.ProfileID, "fiat_network": body.FiatNetwork,
 	})
-	f, err := r.data.client.CreateFiatDepositInstructions(ctx, body)
-	plan.RefID = types.StringValue(refID)
-	if err != nil {
-		if createOutcomeUnknown(err, client.PathFiatDepositInstructions) {
-			plan.clearUnknown()
-			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-			resp.Diagnostics.AddError("Outcome of fiat deposit instructions create unknown",
-				fmt.Sprintf("The instructions with ref_id %s were requested, but the service did not confirm them: "+
-					"%s.\n\nThey may or may not have been created. Applying again without changing the arguments "+
-					"retries with the same ref_id %s, so the service answers with the set it may already have "+
-					"created instead of creating a second one.", refID, err, refID))
-			return
-		}
-		summary, detail := instructionsRefusal(err, refID)
-		resp.Diagnostics.AddError(summary, detail)
-		return
-	}
-	resp.Diagnostics.Append(plan.fromAPI(f, true)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	tflog.Info(ctx, "fiat deposit instructions created", map[string]any{"ref_id": refID, "id": f.ID})
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// instructionsRefusal is the diagnostic of a create the service refused.
-func instructionsRefusal(err error, refID string) (summary, detail string) {
-	switch {
-	case errors.Is(err, client.ErrConflict):
-		return "Fiat deposit instructions ref_id already used",
-			fmt.Sprintf("The service reports that ref_id %s is already used by other fiat deposit instructions: "+
-				"%s.\n\nNo new set was created. Give these instructions another ref_id, leave ref_id unset to have "+
-				"one generated, or import the existing set by its id.", refID, err)
-	case errors.Is(err, client.ErrValidation):
-		return "Fiat deposit instructions rejected",
-			fmt.Sprintf("The service rejected the instructions with ref_id %s, so nothing was created: %s.\n\n"+
-				"Correct the arguments the answer names and apply again.", refID, err)
-	case errors.Is(err, client.ErrForbidden):
-		return "Not allowed to create fiat deposit instructions",
-			fmt.Sprintf("The service refused to create the instructions with ref_id %s: %s.\n\nCreating "+
-				"instructions needs the OAuth scope %s: have it granted to the client credentials, and if the "+
-				"provider's scopes argument pins the token's scopes, include it there.", refID, err,
-				client.ScopeWriteFiatDepositInstr)
-	case errors.Is(err, client.ErrUnauthorized):
-		return "Authentication failed",
-			fmt.Sprintf("The instructions with ref_id %s were not created: %s.\n\nCheck the provider's client_id "+
-				"and client_secret.", refID, err)
-	default:
-		return "Creating fiat deposit instructions failed",
-			fmt.Sprintf("The service refused the instructions with ref_id %s, so nothing was created: %s.", refID, err)
-	}
+	return createRun[*client.FiatDepositInstructions]{
+		words: instructionsWords,
+		refID: refID,
+		send: func(ctx context.Context) (*client.FiatDepositInstructions, error) {
+			return r.data.client.CreateFiatDepositInstructions(ctx, body)
+		},
+		existing: client.ExistingFiatDepositInstructions,
+		differences: func(f *client.FiatDepositInstructions) []string {
+			return instructionsDifferences(body, f)
+		},
+		id: func(f *client.FiatDepositInstructions) string { return f.ID },
+	}.run(ctx)
 }
 
 // clearUnknown turns every unknown value of m into null, for the state of
@@ -381,7 +429,11 @@ func (r *fiatDepositInstructionsResource) Read(ctx context.Context, req resource
 	}
 	if state.ID.IsNull() {
 		// A create whose outcome is unknown (Terraform holds it tainted).
-		r.data.unconfirmed.remember(instructionsDigest(ctx, &state), state.RefID.ValueString())
+		derived, _ := state.derivedRefID(ctx, "")
+		checkUnconfirmedOrigin(ctx, req.Private, instructionsWords, state.RefID.ValueString(), derived, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
 		resp.Diagnostics.AddWarning("Fiat deposit instructions not confirmed",
 			fmt.Sprintf("The last create of these instructions (ref_id %s) ended without confirmation from the "+
 				"service. Terraform plans to create them again; with unchanged arguments the retry uses the same "+
@@ -441,11 +493,9 @@ func (r *fiatDepositInstructionsResource) Delete(ctx context.Context, req resour
 		return
 	}
 	if state.ID.IsNull() {
-		// Deleting a tainted, unconfirmed create before its retry: keep its
-		// ref_id for the create that follows in this apply.
-		if r.data != nil {
-			r.data.unconfirmed.remember(instructionsDigest(ctx, &state), state.RefID.ValueString())
-		}
+		// A tainted, unconfirmed create, before its retry.
+		derived, _ := state.derivedRefID(ctx, "")
+		checkUnconfirmedOrigin(ctx, req.Private, instructionsWords, state.RefID.ValueString(), derived, &resp.Diagnostics)
 		return
 	}
 	resp.Diagnostics.AddWarning("Fiat deposit instructions still exist on the service",

@@ -89,9 +89,9 @@ type providerData struct {
 	requestTimeout time.Duration
 	newID          func() string
 	now            func() time.Time
-	// unconfirmed remembers the ref_ids of creates whose outcome is unknown
-	// (see unconfirmed_creates.go); nil remembers nothing.
-	unconfirmed *unconfirmedCreates
+	// planned are the ref_ids the creates of this plan or apply send (see
+	// idempotent_create.go).
+	planned *plannedRefIDs
 }
 
 func (p *platformProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -288,7 +288,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	})
 
 	data := &providerData{client: c, wsURL: wsURL, requestTimeout: cfg.RequestTimeout, newID: p.newID, now: p.now,
-		unconfirmed: &unconfirmedCreates{}}
+		planned: &plannedRefIDs{}}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.EphemeralResourceData = data

@@ -721,6 +721,7 @@ resource "platform_crypto_withdrawal" "w" {
   asset               = "ETH"
   crypto_network      = "ETHEREUM"
   amount              = "1"
+  metadata            = { batch = "expiry-${count.index}" }
 }
 
 resource "platform_fiat_deposit_instructions" "f" {

@@ -251,7 +251,7 @@ resource "platform_crypto_withdrawal" "forbidden" {
 	expected := []*regexp.Regexp{
 		wrappedRe(`401 Unauthorized: invalid_client.*check the client id and client secret`),
 		wrappedRe(`Fiat deposit instructions not found.*404 Not Found`),
-		wrappedRe(`Not allowed to send crypto withdrawals.*403 Forbidden.*transfer:write_crypto_withdrawal`),
+		wrappedRe(`Crypto withdrawal refused.*403 Forbidden.*transfer:write_crypto_withdrawal`),
 	}
 	var errorTexts []string
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
@@ -50,7 +49,7 @@ type withdrawalArgument struct {
 
 // decimalValidator checks amounts against the spec's decimal pattern.
 func decimalValidator() validator.String {
-	return stringvalidator.RegexMatches(regexp.MustCompile(client.DecimalPattern),
+	return stringvalidator.RegexMatches(decimalRegexp,
 		"must be a decimal number written with digits and at most one dot, such as `0.5` "+
 			"(pattern `"+client.DecimalPattern+"`)")
 }
@@ -217,33 +216,64 @@ func truncateForMessage(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
+// withdrawalWords are the words of a crypto withdrawal's create.
+var withdrawalWords = createWords{
+	kind:         "crypto_withdrawal",
+	resourceType: "platform_crypto_withdrawal",
+	noun:         "crypto withdrawal",
+	plural:       "crypto withdrawals",
+	title:        "Crypto withdrawal",
+	made:         "sent",
+	path:         client.PathCryptoWithdrawals,
+	scope:        client.ScopeWriteCryptoWithdrawal,
+}
+
+// derivedRefID is the ref_id derived from the arguments (see
+// idempotent_create.go); ok is false when an argument is unknown.
+func (a cryptoWithdrawalArgs) derivedRefID(ctx context.Context) (string, bool) {
+	req, diags := a.request(ctx, "")
+	if diags.HasError() {
+		return "", false
+	}
+	return derivedRefID(withdrawalWords.kind, req)
+}
+
+// summary describes the withdrawal of a in a few words, for messages.
+func (a cryptoWithdrawalArgs) summary() string {
+	what := knownString(a.Amount) + " " + knownString(a.Asset)
+	if knownString(a.Amount) == "" {
+		what = "total " + knownString(a.Total) + " " + knownString(a.Asset)
+	}
+	return fmt.Sprintf("%s on %s to %s from profile %s", what, knownString(a.CryptoNetwork),
+		knownString(a.DestinationAddress), knownString(a.ProfileID))
+}
+
 // sendCryptoWithdrawal is the one call that sends a crypto withdrawal, for
 // the resource and the action alike: it builds the request of args with
-// refID (which overrides args.RefID), sends it, and returns the transfer.
-// When the service refused the withdrawal (nothing was sent), diags holds
-// the error. When the outcome is unknown (the service may have processed
-// it: a timeout, or server errors until the retries ran out), unconfirmed
-// is that error and diags holds no error: the caller explains how to retry
-// with the same ref_id.
-func sendCryptoWithdrawal(ctx context.Context, c *client.Client, args cryptoWithdrawalArgs, refID string) (t *client.Transfer, diags diag.Diagnostics, unconfirmed error) {
+// refID (which overrides args.RefID), sends it, and sorts the answer (see
+// createRun.run).
+func sendCryptoWithdrawal(ctx context.Context, c *client.Client, args cryptoWithdrawalArgs, refID string) (createResult[*client.Transfer], diag.Diagnostics) {
 	body, diags := args.request(ctx, refID)
 	if diags.HasError() {
-		return nil, diags, nil
+		return createResult[*client.Transfer]{}, diags
 	}
 	tflog.Info(ctx, "sending crypto withdrawal", map[string]any{
 		"ref_id": refID, "asset": body.Asset, "crypto_network": body.CryptoNetwork,
 		"amount": body.Amount, "total": body.Total,
 	})
-	t, err := c.CreateCryptoWithdrawal(ctx, body)
-	if err != nil {
-		if createOutcomeUnknown(err, client.PathCryptoWithdrawals) {
-			tflog.Warn(ctx, "crypto withdrawal not confirmed", map[string]any{"ref_id": refID, "error": err.Error()})
-			return nil, diags, err
-		}
-		summary, detail := withdrawalRefusal(err, refID)
-		diags.AddError(summary, detail)
-		return nil, diags, nil
+	res, d := createRun[*client.Transfer]{
+		words: withdrawalWords,
+		refID: refID,
+		send: func(ctx context.Context) (*client.Transfer, error) {
+			return c.CreateCryptoWithdrawal(ctx, body)
+		},
+		existing:    client.ExistingTransfer,
+		differences: func(t *client.Transfer) []string { return withdrawalDifferences(body, t) },
+		id:          func(t *client.Transfer) string { return t.ID },
+	}.run(ctx)
+	diags.Append(d...)
+	if res.outcome == outcomeConfirmed || res.outcome == outcomeAdopted {
+		tflog.Info(ctx, "crypto withdrawal recorded", map[string]any{"ref_id": refID, "id": res.obj.ID, "status": res.obj.Status})
 	}
-	tflog.Info(ctx, "crypto withdrawal sent", map[string]any{"ref_id": refID, "id": t.ID, "status": t.Status})
-	return t, diags, nil
+	return res, diags
 }

@@ -1,0 +1,120 @@
+package provider
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+// What the service confirms must be what was asked: the answer of a create
+// (or the object a replay answer reports) is compared with the request
+// before the provider records it.
+
+// differ appends "field: requested r, answered a" to d when the two differ.
+func differ(d []string, field, requested string, answered *string, equal func(a, b string) bool) []string {
+	switch {
+	case answered == nil:
+		return append(d, fmt.Sprintf("%s: requested %q, answered none", field, requested))
+	case !equal(requested, *answered):
+		return append(d, fmt.Sprintf("%s: requested %q, answered %q", field, requested, *answered))
+	}
+	return d
+}
+
+// decimalRegexp is the spec's pattern of amounts.
+var decimalRegexp = regexp.MustCompile(client.DecimalPattern)
+
+func exactly(a, b string) bool { return a == b }
+
+// decimalEqual compares two decimal strings by value, so that "0.50" and
+// "0.5" are equal; an invalid one equals nothing.
+func decimalEqual(a, b string) bool {
+	x, err1 := decimal.NewFromString(a)
+	y, err2 := decimal.NewFromString(b)
+	return err1 == nil && err2 == nil && x.Equal(y)
+}
+
+// nonNegativeDecimal reports whether s is a valid decimal of at least zero.
+func nonNegativeDecimal(s string) bool {
+	d, err := decimal.NewFromString(s)
+	return err == nil && !d.IsNegative() && decimalRegexp.MatchString(s)
+}
+
+// metadataDifference describes how two metadata maps differ, or "".
+func metadataDifference(requested, answered map[string]string) string {
+	if maps.Equal(requested, answered) || (len(requested) == 0 && len(answered) == 0) {
+		return ""
+	}
+	render := func(m map[string]string) string {
+		keys := slices.Sorted(maps.Keys(m))
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = fmt.Sprintf("%s=%q", k, m[k])
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return fmt.Sprintf("metadata: requested %s, answered %s", render(requested), render(answered))
+}
+
+// withdrawalDifferences lists how the transfer t differs from the
+// withdrawal request req: profile, asset, network, destination, amount or
+// total (by decimal value), metadata and ref_id, and the optional
+// arguments the request set and the transfer reports; its fee, amount and
+// total must be non-negative decimals with amount + fee = total, and its
+// direction a debit.
+func withdrawalDifferences(req client.CryptoWithdrawalRequest, t *client.Transfer) []string {
+	var d []string
+	d = differ(d, "profile_id", req.ProfileID, &t.ProfileID, exactly)
+	d = differ(d, "asset", req.Asset, &t.Asset, strings.EqualFold)
+	d = differ(d, "crypto_network", req.CryptoNetwork, t.CryptoNetwork, strings.EqualFold)
+	d = differ(d, "destination_address", req.DestinationAddress, t.DestinationAddress, exactly)
+	if req.Amount != "" {
+		d = differ(d, "amount", req.Amount, &t.Amount, decimalEqual)
+	}
+	if req.Total != "" {
+		d = differ(d, "total", req.Total, &t.Total, decimalEqual)
+	}
+	if req.RefID != "" {
+		d = differ(d, "ref_id", req.RefID, t.RefID, exactly)
+	}
+	for _, opt := range []struct {
+		field     string
+		requested string
+		answered  *string
+	}{
+		{"identity_id", req.IdentityID, t.IdentityID},
+		{"account_id", req.AccountID, t.AccountID},
+		{"balance_asset", req.BalanceAsset, t.BalanceAsset},
+	} {
+		if opt.requested != "" && opt.answered != nil {
+			d = differ(d, opt.field, opt.requested, opt.answered, exactly)
+		}
+	}
+	if m := metadataDifference(req.Metadata, t.Metadata); m != "" {
+		d = append(d, m)
+	}
+	valid := true
+	for _, f := range []struct{ name, v string }{{"fee", t.Fee}, {"amount", t.Amount}, {"total", t.Total}} {
+		if !nonNegativeDecimal(f.v) {
+			d = append(d, fmt.Sprintf("%s: answered %q, not a non-negative decimal", f.name, f.v))
+			valid = false
+		}
+	}
+	if valid {
+		amount, fee, total := decimal.RequireFromString(t.Amount), decimal.RequireFromString(t.Fee), decimal.RequireFromString(t.Total)
+		if !amount.Add(fee).Equal(total) {
+			d = append(d, fmt.Sprintf("total: answered %s, but amount %s plus fee %s is %s", t.Total, t.Amount,
+				t.Fee, amount.Add(fee)))
+		}
+	}
+	if !strings.EqualFold(t.Direction, "DEBIT") {
+		d = append(d, fmt.Sprintf("direction: answered %q, a withdrawal is a DEBIT", t.Direction))
+	}
+	return d
+}

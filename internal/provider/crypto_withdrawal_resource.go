@@ -224,6 +224,8 @@ func (r *cryptoWithdrawalResource) planRefID(ctx context.Context, req resource.M
 			return
 		}
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("ref_id"), refID)...)
+	} else {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(true))...)
 	}
 	claimPlannedRefID(r.data, withdrawalWords, refID, cfg.summary(), derived, &resp.Diagnostics)
 }

@@ -290,6 +290,8 @@ func (r *fiatDepositInstructionsResource) planRefID(ctx context.Context, req res
 		if refID, ok = cfg.derivedRefID(ctx, ""); !ok {
 			return
 		}
+	} else {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(true))...)
 	}
 	claimPlannedRefID(r.data, instructionsWords, refID,
 		fmt.Sprintf("%s instructions for profile %s", knownString(cfg.FiatNetwork), knownString(cfg.ProfileID)),

@@ -1,0 +1,153 @@
+package provider
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+// Tests that must kill Terraform and the provider, or run several Terraform
+// commands on one working directory the way a pipeline does, run the CLI
+// against the provider built as a binary and installed through
+// dev_overrides (for the Terraform and the OpenTofu registry address), not
+// against an in-process server.
+
+var (
+	providerBinaryOnce sync.Once
+	providerBinaryDir  string
+	errProviderBinary  error
+)
+
+// providerBinary builds the provider once per test run and returns the
+// directory that holds it.
+func providerBinary(t *testing.T) string {
+	t.Helper()
+	providerBinaryOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "platform-provider-bin-")
+		if err != nil {
+			errProviderBinary = err
+			return
+		}
+		providerBinaryDir = dir
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-platform"), ".")
+		cmd.Dir = filepath.Join("..", "..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			errProviderBinary = errors.New("go build: " + err.Error() + "\n" + string(out))
+		}
+	})
+	if errProviderBinary != nil {
+		t.Fatalf("building the provider: %v", errProviderBinary)
+	}
+	return providerBinaryDir
+}
+
+// cliWorkdir is a working directory with its CLI configuration.
+type cliWorkdir struct {
+	t   *testing.T
+	tf  string
+	dir string
+	env []string
+}
+
+// newCLIWorkdir makes a working directory whose Terraform (or OpenTofu)
+// commands use the built provider.
+func newCLIWorkdir(t *testing.T) *cliWorkdir {
+	t.Helper()
+	requireTFAcc(t)
+	bin := providerBinary(t)
+	dir := t.TempDir()
+	rc := filepath.Join(t.TempDir(), "cli.tfrc")
+	cfg := "provider_installation {\n  dev_overrides {\n" +
+		"    \"registry.terraform.io/platform/platform\" = \"" + bin + "\"\n" +
+		"    \"registry.opentofu.org/platform/platform\" = \"" + bin + "\"\n" +
+		"  }\n  direct {}\n}\n"
+	if err := os.WriteFile(rc, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	return &cliWorkdir{t: t, tf: terraformBinary(t), dir: dir, env: env}
+}
+
+// write writes the configuration main.tf: a required_providers block
+// naming platform/platform, the provider block and body.
+func (w *cliWorkdir) write(providerBlock, body string) {
+	w.t.Helper()
+	cfg := "terraform {\n  required_providers {\n    platform = { source = \"platform/platform\" }\n  }\n}\n" +
+		providerBlock + body
+	if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(cfg), 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// cliResult is the outcome of one command.
+type cliResult struct {
+	stdout, stderr string
+	code           int
+}
+
+func (r cliResult) output() string { return r.stdout + r.stderr }
+
+// command prepares a command in the working directory, in its own process
+// group so that a test can kill Terraform and its provider together.
+func (w *cliWorkdir) command(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	// -no-color goes after the (sub)command and before its arguments.
+	n := 1
+	if args[0] == "state" {
+		n = 2
+	}
+	cmd := exec.Command(w.tf, append(args[:n:n], append([]string{"-no-color"}, args[n:]...)...)...)
+	cmd.Dir = w.dir
+	cmd.Env = w.env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	return cmd, &stdout, &stderr
+}
+
+// run runs a command to its end.
+func (w *cliWorkdir) run(args ...string) cliResult {
+	w.t.Helper()
+	cmd, stdout, stderr := w.command(args...)
+	err := cmd.Run()
+	code := 0
+	var exitErr *exec.ExitError
+	switch {
+	case errors.As(err, &exitErr):
+		code = exitErr.ExitCode()
+	case err != nil:
+		w.t.Fatalf("%s %s: %v", w.tf, strings.Join(args, " "), err)
+	}
+	return cliResult{stdout: stdout.String(), stderr: stderr.String(), code: code}
+}
+
+// mustRun runs a command and fails the test unless it exits with want.
+func (w *cliWorkdir) mustRun(want int, args ...string) cliResult {
+	w.t.Helper()
+	r := w.run(args...)
+	if r.code != want {
+		w.t.Fatalf("%s %s: exit %d, want %d\n%s", filepath.Base(w.tf), strings.Join(args, " "), r.code, want, r.output())
+	}
+	return r
+}
+
+// replayAnswers are the emulator's answers to a reused withdrawal ref_id,
+// for tests that run under each.
+var replayAnswers = []emulator.ReplayAnswer{emulator.ReplayConflict, emulator.ReplayOriginal}
+
+// forEachReplayAnswer runs f as a subtest under each replay answer.
+func forEachReplayAnswer(t *testing.T, f func(t *testing.T, replay emulator.ReplayAnswer)) {
+	for _, replay := range replayAnswers {
+		t.Run(replay.String(), func(t *testing.T) {
+			t.Parallel()
+			f(t, replay)
+		})
+	}
+}

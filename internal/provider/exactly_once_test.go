@@ -1,0 +1,432 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+// These tests hold the provider to its first promise: whatever happens to
+// the run (a kill, a timeout, a saved plan applied later, a create before
+// destroy, an upgrade from a state written by an earlier version), one
+// declared withdrawal is one transfer at the service.
+
+const eoWithdrawal = `
+resource "platform_crypto_withdrawal" "payout" {
+  profile_id          = "prof-1"
+  destination_address = "bc1qexampleaddress0000000000000000000000"
+  asset               = "BTC"
+  crypto_network      = "BITCOIN"
+  amount              = "0.5"
+  metadata = { invoice = "inv-1" }
+}
+`
+
+// stateOf reads the attributes of the only instance of addr from the
+// working directory's state.
+func stateOf(t *testing.T, w *cliWorkdir, addr string) map[string]any {
+	t.Helper()
+	r := w.mustRun(0, "show", "-json")
+	var doc struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Address string         `json:"address"`
+					Values  map[string]any `json:"values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("show -json: %v\n%s", err, r.stdout)
+	}
+	for _, res := range doc.Values.RootModule.Resources {
+		if res.Address == addr {
+			return res.Values
+		}
+	}
+	t.Fatalf("%s is not in the state:\n%s", addr, r.stdout)
+	return nil
+}
+
+// plannedRefID reads the planned ref_id of addr from a saved plan.
+func plannedRefID(t *testing.T, w *cliWorkdir, planFile, addr string) any {
+	t.Helper()
+	r := w.mustRun(0, "show", "-json", planFile)
+	var doc struct {
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				After        map[string]any `json:"after"`
+				AfterUnknown map[string]any `json:"after_unknown"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("show -json %s: %v", planFile, err)
+	}
+	for _, rc := range doc.ResourceChanges {
+		if rc.Address == addr {
+			if rc.Change.AfterUnknown["ref_id"] == true {
+				t.Fatalf("the saved plan shows the ref_id of %s as known after apply", addr)
+			}
+			return rc.Change.After["ref_id"]
+		}
+	}
+	t.Fatalf("%s has no change in the saved plan", addr)
+	return nil
+}
+
+// onlyTransfer fails unless the emulator holds exactly one transfer, and
+// returns it.
+func onlyTransfer(t *testing.T, emu *emulator.Server) emulator.Transfer {
+	t.Helper()
+	ts := emu.Transfers()
+	if len(ts) != 1 {
+		t.Fatalf("the emulator holds %d transfers, want exactly 1: %+v", len(ts), ts)
+	}
+	return ts[0]
+}
+
+// checkStateHolds fails unless the state of the payout holds transfer tr
+// with its ref_id.
+func checkStateHolds(t *testing.T, w *cliWorkdir, tr emulator.Transfer) {
+	t.Helper()
+	st := stateOf(t, w, "platform_crypto_withdrawal.payout")
+	if st["id"] != tr.ID || tr.RefID == nil || st["ref_id"] != *tr.RefID {
+		t.Fatalf("state holds id %v ref_id %v, the service's transfer is %s with ref_id %v", st["id"], st["ref_id"], tr.ID, tr.RefID)
+	}
+}
+
+func TestAccExactlyOnce_killedMidApply(t *testing.T) {
+	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
+		emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+		w := newCLIWorkdir(t)
+		w.write(emulatorProviderBlock(emu, ""), eoWithdrawal)
+
+		// The service processes the withdrawal and never answers; the runner
+		// is killed (terraform and the provider, no cleanup) meanwhile.
+		emu.Faults.AcceptThenHang(1, time.Hour)
+		cmd, stdout, stderr := w.command("apply", "-auto-approve")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waited := make(chan error, 1)
+		go func() { waited <- cmd.Wait() }()
+		deadline := time.After(2 * time.Minute)
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+	wait:
+		for {
+			select {
+			case <-tick.C:
+				if len(emu.Transfers()) == 1 {
+					break wait
+				}
+			case err := <-waited:
+				t.Fatalf("apply ended before the withdrawal was processed: %v\n%s%s", err, stdout, stderr)
+			case <-deadline:
+				t.Fatalf("the withdrawal was not processed:\n%s%s", stdout, stderr)
+			}
+		}
+		if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
+			t.Fatalf("killing the run: %v", err)
+		}
+		<-waited
+		sent := onlyTransfer(t, emu)
+		emu.Faults.Reset()
+
+		// The next run plans the same ref_id and ends with the transfer the
+		// killed run made: one transfer in all.
+		w.mustRun(0, "plan", "-out", "retry.tfplan")
+		if got := plannedRefID(t, w, "retry.tfplan", "platform_crypto_withdrawal.payout"); got != *sent.RefID {
+			t.Fatalf("after the kill the plan shows ref_id %v, the killed run sent %s", got, *sent.RefID)
+		}
+		r := w.mustRun(0, "apply", "retry.tfplan")
+		if replay == emulator.ReplayConflict && !strings.Contains(r.output(), "was sent earlier, not sent again") {
+			t.Errorf("apply does not warn that the withdrawal was sent earlier:\n%s", r.output())
+		}
+		checkStateHolds(t, w, onlyTransfer(t, emu))
+		w.mustRun(0, "plan", "-detailed-exitcode")
+		onlyTransfer(t, emu)
+	})
+}
+
+func TestAccExactlyOnce_savedPlanAfterUnknownOutcome(t *testing.T) {
+	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
+		emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+		w := newCLIWorkdir(t)
+		w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), eoWithdrawal)
+
+		w.mustRun(0, "plan", "-out", "first.tfplan")
+		first := plannedRefID(t, w, "first.tfplan", "platform_crypto_withdrawal.payout")
+		if s, _ := first.(string); !regexp.MustCompile(uuidPattern).MatchString(s) {
+			t.Fatalf("planned ref_id %v, want a derived UUID", first)
+		}
+		// The service processes it and answers 500: the outcome is unknown.
+		emu.Faults.AcceptThenFail(1)
+		r := w.mustRun(1, "apply", "first.tfplan")
+		if !strings.Contains(r.output(), "Outcome of crypto withdrawal unknown") {
+			t.Fatalf("apply did not report the unknown outcome:\n%s", r.output())
+		}
+		sent := onlyTransfer(t, emu)
+		if *sent.RefID != first {
+			t.Fatalf("apply sent ref_id %s, the saved plan showed %v", *sent.RefID, first)
+		}
+
+		w.mustRun(0, "plan", "-out", "second.tfplan")
+		if again := plannedRefID(t, w, "second.tfplan", "platform_crypto_withdrawal.payout"); again != first {
+			t.Fatalf("the retry's saved plan shows ref_id %v, the first showed %v", again, first)
+		}
+		w.mustRun(0, "apply", "second.tfplan")
+		checkStateHolds(t, w, onlyTransfer(t, emu))
+		w.mustRun(0, "plan", "-detailed-exitcode")
+	})
+}
+
+func TestAccExactlyOnce_createBeforeDestroyRetry(t *testing.T) {
+	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
+		emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+		w := newCLIWorkdir(t)
+		cbd := `  lifecycle {
+    create_before_destroy = true
+  }
+}
+`
+		body := strings.TrimSuffix(eoWithdrawal, "}\n") + cbd + `
+resource "platform_fiat_deposit_instructions" "wire" {
+  profile_id   = "prof-1"
+  fiat_network = "WIRE"
+` + cbd
+		w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), body)
+		emu.Faults.AcceptThenFail(2)
+		r := w.mustRun(1, "apply", "-auto-approve", "-parallelism=1")
+		for _, want := range []string{"Outcome of crypto withdrawal unknown", "Outcome of fiat deposit instructions create unknown"} {
+			if !strings.Contains(r.output(), want) {
+				t.Fatalf("apply did not report %q:\n%s", want, r.output())
+			}
+		}
+		if n := len(emu.FiatDepositInstructions()); n != 1 {
+			t.Fatalf("%d instruction sets after the unknown outcome, want 1", n)
+		}
+		onlyTransfer(t, emu)
+
+		// The tainted objects are replaced create-before-destroy: the retry
+		// sends the same ref_ids, and the final plan of the apply agrees.
+		w.mustRun(0, "apply", "-auto-approve")
+		checkStateHolds(t, w, onlyTransfer(t, emu))
+		fdis := emu.FiatDepositInstructions()
+		if len(fdis) != 1 {
+			t.Fatalf("%d instruction sets after the retry, want 1", len(fdis))
+		}
+		if st := stateOf(t, w, "platform_fiat_deposit_instructions.wire"); st["id"] != fdis[0].ID {
+			t.Fatalf("state holds instructions %v, the service has %s", st["id"], fdis[0].ID)
+		}
+		w.mustRun(0, "plan", "-detailed-exitcode")
+	})
+}
+
+func TestAccExactlyOnce_sameWithdrawalTwiceRefusedAtPlan(t *testing.T) {
+	emu := emulator.StartTest(t, emulator.Options{})
+	w := newCLIWorkdir(t)
+	w.write(emulatorProviderBlock(emu, ""), strings.Replace(eoWithdrawal, `"payout" {`, `"payout" {
+  count = 2`, 1))
+	r := w.mustRun(1, "plan")
+	out := regexp.MustCompile(`\s+`).ReplaceAllString(r.output(), " ")
+	for _, want := range []string{
+		"Two crypto withdrawals with the same ref_id",
+		"another platform_crypto_withdrawal of this configuration (0.5 BTC on BITCOIN to bc1qexampleaddress0000000000000000000000 from profile prof-1)",
+		"Neither configures a ref_id, and their arguments are the same",
+		`ref_id = "payout-${count.index}"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan output lacks %q:\n%s", want, r.output())
+		}
+	}
+	if n := emu.Counters.APIRequests(); n != 0 {
+		t.Errorf("the plan made %d API requests, want none", n)
+	}
+
+	// Distinct ref_ids make them two withdrawals.
+	w.write(emulatorProviderBlock(emu, ""), strings.Replace(eoWithdrawal, `"payout" {`, `"payout" {
+  count  = 2
+  ref_id = "payout-${count.index}"`, 1))
+	w.mustRun(0, "apply", "-auto-approve")
+	if n := len(emu.Transfers()); n != 2 {
+		t.Fatalf("the emulator holds %d transfers, want 2", n)
+	}
+}
+
+func TestAccExactlyOnce_refIDReusedForAnotherWithdrawal(t *testing.T) {
+	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
+		emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+		first := newCLIWorkdir(t)
+		first.write(emulatorProviderBlock(emu, ""), strings.Replace(eoWithdrawal, `amount`, `ref_id = "payout-9"
+  amount`, 1))
+		first.mustRun(0, "apply", "-auto-approve")
+		sent := onlyTransfer(t, emu)
+
+		// Another configuration (another state) reuses the ref_id for
+		// another amount: refused, nothing sent, nothing recorded.
+		other := newCLIWorkdir(t)
+		other.write(emulatorProviderBlock(emu, ""), strings.Replace(strings.Replace(eoWithdrawal, `amount`, `ref_id = "payout-9"
+  amount`, 1), `"0.5"`, `"0.7"`, 1))
+		r := other.mustRun(1, "apply", "-auto-approve")
+		out := regexp.MustCompile(`\s+`).ReplaceAllString(r.output(), " ")
+		want := []string{"ref_id payout-9 already used"}
+		if replay == emulator.ReplayConflict {
+			want = append(want, "by crypto withdrawal "+sent.ID, `amount: requested "0.7", answered "0.5"`)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("apply output lacks %q:\n%s", w, r.output())
+			}
+		}
+		onlyTransfer(t, emu)
+		if r := other.run("state", "list"); strings.Contains(r.stdout, "platform_crypto_withdrawal") {
+			t.Errorf("the refused withdrawal is in the state:\n%s", r.stdout)
+		}
+	})
+}
+
+// legacyState copies a state written by the provider before ref_ids were
+// derived into w, with the provider address of w's configuration.
+func legacyState(t *testing.T, w *cliWorkdir, name string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "legacy", name+".tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = []byte(strings.ReplaceAll(string(b), `registry.terraform.io/hashicorp/platform`, providerAddressFor(t, w)))
+	if err := os.WriteFile(filepath.Join(w.dir, "terraform.tfstate"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Resources []struct {
+			Instances []struct {
+				Attributes map[string]any `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Resources[0].Instances[0].Attributes
+}
+
+// providerAddressFor is the registry address platform/platform means to
+// the CLI of w: OpenTofu's registry for tofu, Terraform's otherwise.
+func providerAddressFor(t *testing.T, w *cliWorkdir) string {
+	t.Helper()
+	if strings.Contains(filepath.Base(w.tf), "tofu") {
+		return "registry.opentofu.org/platform/platform"
+	}
+	return "registry.terraform.io/platform/platform"
+}
+
+func TestAccExactlyOnce_upgradeConfirmedWithdrawal(t *testing.T) {
+	emu := emulator.StartTest(t, emulator.Options{})
+	w := newCLIWorkdir(t)
+	w.write(emulatorProviderBlock(emu, ""), eoWithdrawal)
+	attrs := legacyState(t, w, "confirmed")
+	// Same configuration, state of the earlier version (random ref_id): no
+	// change, no request.
+	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.mustRun(0, "apply", "-auto-approve")
+	if n := emu.Counters.APIRequests(); n != 0 {
+		t.Errorf("plan and apply made %d API requests, want none", n)
+	}
+	if st := stateOf(t, w, "platform_crypto_withdrawal.payout"); st["ref_id"] != attrs["ref_id"] || st["id"] != attrs["id"] {
+		t.Errorf("state ref_id %v id %v, want the earlier %v %v", st["ref_id"], st["id"], attrs["ref_id"], attrs["id"])
+	}
+}
+
+func TestAccExactlyOnce_upgradeUnconfirmedWithdrawal(t *testing.T) {
+	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
+		emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+		w := newCLIWorkdir(t)
+		w.write(emulatorProviderBlock(emu, ""), eoWithdrawal)
+		attrs := legacyState(t, w, "unconfirmed")
+		legacyRef := attrs["ref_id"].(string)
+		// The earlier version's attempt did reach the service.
+		processed := postWithdrawal(t, emu, legacyRef)
+
+		// Plan and apply stop with an error that says how to resolve it;
+		// nothing is sent under a second key.
+		for _, args := range [][]string{{"plan"}, {"apply", "-auto-approve"}, {"apply", "-auto-approve", "-refresh=false"}} {
+			r := w.mustRun(1, args...)
+			out := regexp.MustCompile(`\s+`).ReplaceAllString(r.output(), " ")
+			for _, want := range []string{
+				"Unconfirmed crypto withdrawal would be retried under a second ref_id",
+				"ref_id " + legacyRef, fmt.Sprintf("set ref_id = %q", legacyRef), "terraform state rm",
+			} {
+				if !strings.Contains(out, want) {
+					t.Errorf("%v: output lacks %q:\n%s", args, want, r.output())
+				}
+			}
+		}
+		onlyTransfer(t, emu)
+
+		// The documented resolution retries it under its own key.
+		w.write(emulatorProviderBlock(emu, ""), strings.Replace(eoWithdrawal, `amount`, fmt.Sprintf(`ref_id = %q
+  amount`, legacyRef), 1))
+		w.mustRun(0, "state", "rm", "platform_crypto_withdrawal.payout")
+		w.mustRun(0, "apply", "-auto-approve")
+		if got := onlyTransfer(t, emu); got.ID != processed {
+			t.Fatalf("the emulator holds transfer %s, want the earlier %s", got.ID, processed)
+		}
+		checkStateHolds(t, w, onlyTransfer(t, emu))
+		w.mustRun(0, "plan", "-detailed-exitcode")
+	})
+}
+
+// postWithdrawal sends the withdrawal of eoWithdrawal with refID straight
+// to the emulator, as an earlier run would have, and returns the
+// transfer's id.
+func postWithdrawal(t *testing.T, emu *emulator.Server, refID string) string {
+	t.Helper()
+	c, err := client.New(client.Config{
+		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
+		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := c.CreateCryptoWithdrawal(t.Context(), client.CryptoWithdrawalRequest{
+		ProfileID: "prof-1", DestinationAddress: "bc1qexampleaddress0000000000000000000000", Asset: "BTC",
+		CryptoNetwork: "BITCOIN", Amount: "0.5", Metadata: map[string]string{"invoice": "inv-1"}, RefID: refID,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr.ID
+}
+
+func TestAccExactlyOnce_configuredRefIDRetried(t *testing.T) {
+	emu := emulator.StartTest(t, emulator.Options{})
+	w := newCLIWorkdir(t)
+	w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), strings.Replace(eoWithdrawal, `amount`, `ref_id = "payout-11"
+  amount`, 1))
+	emu.Faults.AcceptThenFail(1)
+	w.mustRun(1, "apply", "-auto-approve")
+	// The unconfirmed object records that its ref_id was configured, so the
+	// refresh of the next run does not take it for one of an earlier
+	// version, and the retry sends the same ref_id.
+	r := w.mustRun(0, "apply", "-auto-approve")
+	if !strings.Contains(r.output(), "Crypto withdrawal not confirmed") {
+		t.Errorf("the refresh did not warn about the unconfirmed withdrawal:\n%s", r.output())
+	}
+	if tr := onlyTransfer(t, emu); *tr.RefID != "payout-11" {
+		t.Fatalf("transfer sent with ref_id %s", *tr.RefID)
+	}
+	checkStateHolds(t, w, onlyTransfer(t, emu))
+}

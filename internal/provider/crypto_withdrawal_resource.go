@@ -151,12 +151,13 @@ func (r *cryptoWithdrawalResource) Schema(_ context.Context, _ resource.SchemaRe
 			"cancel a withdrawal, so Terraform replaces the resource, which sends another withdrawal; the one " +
 			"already sent stays sent. Destroying the resource only removes it from the Terraform state: a " +
 			"withdrawal cannot be reversed.\n\n" +
-			"Each withdrawal carries a `ref_id`, the service's replay protection: generated (a UUID) when not " +
-			"configured, sent with the request and with every retry of it, and recorded in state. If the " +
-			"service does not confirm the withdrawal (a timeout, or server errors until the retries run out), " +
-			"apply fails and says so; applying the same configuration again retries with the same `ref_id`, " +
-			"so the withdrawal is never made twice. A `ref_id` the service already knows from another " +
-			"withdrawal is reported as an error, and nothing is sent.\n\n" +
+			"Each withdrawal carries a `ref_id`, the service's replay protection, fixed before anything is " +
+			"sent: configured, or derived at plan from the withdrawal's arguments and shown in the plan. If the " +
+			"service does not confirm the withdrawal (a timeout, server errors until the retries run out, or a " +
+			"run killed mid-apply), applying the same configuration again sends the same `ref_id`, and when the " +
+			"service answers that it already processed it, the provider records that transfer instead of " +
+			"sending another. A `ref_id` the service already knows from a different withdrawal is an error, " +
+			"and nothing is sent.\n\n" +
 			"The service has no endpoint to read a withdrawal back: the attributes describe the transfer as " +
 			"the service answered when it was created, and import is not supported.",
 		Attributes: attrs,

@@ -84,8 +84,10 @@ func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.S
 		},
 		"ref_id": schema.StringAttribute{
 			MarkdownDescription: "Client id that makes the create idempotent: the service never creates two sets " +
-				"for the same `ref_id`. When unset, the provider generates a UUID, sends it with the request and " +
-				"every retry of it, and records it." + newInstructionsNote,
+				"for the same `ref_id`. When unset, the provider derives it from the other arguments (a name-based " +
+				"UUID of the request), sends it with the request and every retry of it, and records it; after the " +
+				"set made with it is deprecated, a replacement takes the next one derived from the same arguments " +
+				"and the deprecated set's id." + newInstructionsNote,
 			Optional:      true,
 			Computed:      true,
 			Validators:    nonEmpty,
@@ -156,8 +158,9 @@ func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.S
 			"state: the instructions stay on the service. When a refresh finds the instructions `DEPRECATED`, " +
 			"Terraform plans their replacement by a new set; when the service no longer knows them, Terraform " +
 			"plans to create them again.\n\n" +
-			"The create carries a `ref_id` (generated when not configured), so a retried request never creates " +
-			"a second set.",
+			"The create carries a `ref_id` (derived from the arguments when not configured), so a retried " +
+			"request, or the next run after a crash or a timeout, never creates a second set: when the service " +
+			"answers that the `ref_id` was already used for the same request, that set is recorded.",
 		Attributes: attrs,
 	}
 }

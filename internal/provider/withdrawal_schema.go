@@ -107,8 +107,10 @@ func withdrawalArguments() []withdrawalArgument {
 			stringValidators: []validator.String{decimalValidator()}},
 		{name: "ref_id", computedWhenUnset: true,
 			description: "Client-specified id that protects the withdrawal against replays: the service " +
-				"never sends two withdrawals with the same `ref_id`. When unset, the provider generates a UUID, " +
-				"sends it with the request and with every retry of it, and records it.",
+				"never sends two withdrawals with the same `ref_id`. When unset, it is derived from the other " +
+				"arguments at plan (a name-based UUID of the request, shown in the plan), so every plan and run of " +
+				"the same declared withdrawal sends the same `ref_id`; two identical withdrawals in one " +
+				"configuration are refused, and sending the same withdrawal again on purpose needs a new `ref_id`.",
 			stringValidators: []validator.String{nonEmpty}},
 		{name: "identity_id", computedWhenUnset: true, description: "Identity of the user making the withdrawal.",
 			stringValidators: []validator.String{nonEmpty}},

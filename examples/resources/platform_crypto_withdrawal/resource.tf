@@ -15,9 +15,9 @@ resource "platform_crypto_withdrawal" "treasury_payout" {
 
   # The business reference of this payout, used as the service's replay
   # protection: the withdrawal is made at most once, even when an apply is
-  # retried after a timeout or the state is lost. Give the next payout a new
-  # ref_id. When unset, the provider generates a UUID, sends it with the
-  # request and every retry of it, and records it.
+  # retried after a timeout or a crash, or the state is lost. Give the next
+  # payout a new ref_id. When unset, the provider derives one from the
+  # arguments at plan, and the plan shows it.
   ref_id = "treasury-payout-2024-07"
 
   memo = "July treasury rebalance"

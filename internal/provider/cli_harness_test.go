@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -31,13 +32,15 @@ var (
 func providerBinary(t *testing.T) string {
 	t.Helper()
 	providerBinaryOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "platform-provider-bin-")
+		// Shared by every test of the run, removed by TestMain.
+		dir, err := os.MkdirTemp("", "platform-provider-bin-") //nolint:usetesting // outlives the test that builds it
+
 		if err != nil {
 			errProviderBinary = err
 			return
 		}
 		providerBinaryDir = dir
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-platform"), ".")
+		cmd := exec.CommandContext(context.Background(), "go", "build", "-o", filepath.Join(dir, "terraform-provider-platform"), ".")
 		cmd.Dir = filepath.Join("..", "..")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			errProviderBinary = errors.New("go build: " + err.Error() + "\n" + string(out))
@@ -103,7 +106,7 @@ func (w *cliWorkdir) command(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.B
 	if args[0] == "state" {
 		n = 2
 	}
-	cmd := exec.Command(w.tf, append(args[:n:n], append([]string{"-no-color"}, args[n:]...)...)...)
+	cmd := exec.CommandContext(w.t.Context(), w.tf, append(args[:n:n], append([]string{"-no-color"}, args[n:]...)...)...)
 	cmd.Dir = w.dir
 	cmd.Env = w.env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -141,7 +141,9 @@ func TestAccExactlyOnce_killedMidApply(t *testing.T) {
 		if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
 			t.Fatalf("killing the run: %v", err)
 		}
-		<-waited
+		if err := <-waited; err == nil {
+			t.Fatal("apply ended normally although it was killed")
+		}
 		sent := onlyTransfer(t, emu)
 		emu.Faults.Reset()
 

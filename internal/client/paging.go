@@ -112,19 +112,7 @@ func formatTime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339Nano)
 }
 
-func addCreatedAt(v url.Values, f CreatedAtFilter) {
-	for _, p := range []struct {
-		key string
-		t   time.Time
-	}{
-		{"created_at.lt", f.LT}, {"created_at.lte", f.LTE}, {"created_at.eq", f.EQ},
-		{"created_at.gte", f.GTE}, {"created_at.gt", f.GT},
-	} {
-		if !p.t.IsZero() {
-			v.Set(p.key, formatTime(p.t))
-		}
-	}
-}
+func addCreatedAt(v url.Values, f CreatedAtFilter) { addTimeFilter(v, "created_at", f) }
 
 // addArrays adds each array filter as repeated query keys (ids=a&ids=b).
 func addArrays(v url.Values, arrays map[string][]string) error {

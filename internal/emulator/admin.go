@@ -70,6 +70,26 @@ func (s *Server) registerAdmin(mux *http.ServeMux) {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
+	mux.HandleFunc("POST /admin/transfers/{id}/status", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Status       string `json:"status"`
+			CryptoTxHash string `json:"crypto_tx_hash"`
+		}
+		if e := decodeBody(r, &body); e != nil {
+			writeError(w, e)
+			return
+		}
+		if e := oneOf("status", body.Status, transferStatuses); e != nil {
+			writeError(w, e)
+			return
+		}
+		id := r.PathValue("id")
+		if !s.SetTransferStatus(id, body.Status, body.CryptoTxHash) {
+			writeError(w, errNotFound("withdrawal "+id+" not found"))
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
 	mux.HandleFunc("GET /admin/counters", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, s.Counters.Snapshot())
 	})

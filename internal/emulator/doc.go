@@ -152,4 +152,31 @@
 //	DELETE /admin/instructions/{id}         delete (204)
 //	GET  /admin/counters                    CountersSnapshot
 //	POST /admin/counters/reset              zero the counters (204)
+//	POST /admin/transfers/{id}/status       {"status": "COMPLETED", "crypto_tx_hash": "0x..."}:
+//	                                        move a withdrawal made through the API (204)
+//
+// # Reads the spec leaves out
+//
+// The API reference publishes reads the spec does not show; the emulator
+// serves them as published:
+//
+//   - GET /transfer/transfers/{id} (scope transfer:read_transfer): one
+//     Transfer, 404 when unknown.
+//   - GET /transfer/transfers (transfer:read_transfer): the seeded transfers
+//     (Options.Transfers, of several types and statuses) and the withdrawals
+//     made through the API, newest first unless order=ASC, by created_at
+//     unless order_by=UPDATED_AT; limit (default 100, at most 1000),
+//     page_cursor; filters ids, ref_ids, profile_ids, identity_ids,
+//     account_ids, group_ids, crypto_tx_hashes, type, statuses (PENDING,
+//     COMPLETED, FAILED), created_at.{lt,lte,eq,gte,gt} and
+//     updated_at.{lt,lte,eq,gte,gt}. An unknown type matches nothing (the
+//     reference's list of types grows), where an unknown status is a 400.
+//   - GET /transfer/fiat-deposit-instructions
+//     (transfer:read_fiat_deposit_instructions): the instructions made
+//     through the API, with ids, ref_ids, created_at.*, limit, order
+//     (default DESC) and page_cursor.
+//
+// A withdrawal made through the API is PENDING until SetTransferStatus (or
+// the admin API) moves it to COMPLETED, with a crypto_tx_hash, or FAILED,
+// with status_details; updated_at moves with it.
 package emulator

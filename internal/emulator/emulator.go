@@ -31,6 +31,7 @@ var AllScopes = []string{
 	"rewards:read_claims",
 	"conversion:read_conversion_stablecoin",
 	"exchange:read_aggregated_marketdata_stream",
+	"transfer:read_transfer",
 }
 
 // ClientCredentials is one OAuth client known to the emulator.
@@ -49,6 +50,9 @@ type Options struct {
 	DepositAddresses      int
 	RewardClaims          int
 	StablecoinConversions int
+	// Transfers is the number of seeded transfers, listed before the
+	// withdrawals made through the API.
+	Transfers int
 	// Clients by client_id; nil means {DefaultClientID: {DefaultClientSecret, all scopes}}.
 	Clients map[string]ClientCredentials
 	// TokenTTL is the lifetime of issued tokens (expires_in); default 1h.

@@ -129,12 +129,17 @@ type route struct {
 }
 
 // routeFor finds the operation of path; id is the path parameter, if any.
-func (s *Server) routeFor(path string) (rt route, id string, ok bool) {
+func (s *Server) routeFor(method, path string) (rt route, id string, ok bool) {
 	switch path {
 	case pathWithdrawals:
 		return route{http.MethodPost, scopeWriteWithdrawal, s.handleCreateWithdrawal}, "", true
 	case pathInstructions:
+		if method == http.MethodGet {
+			return route{http.MethodGet, scopeReadInstructions, s.handleListInstructions}, "", true
+		}
 		return route{http.MethodPost, scopeWriteInstructions, s.handleCreateInstructions}, "", true
+	case pathTransfers:
+		return route{http.MethodGet, scopeReadTransfer, s.handleListTransfers}, "", true
 	case pathFiatAccounts:
 		return route{http.MethodGet, scopeReadFiatAccount, s.handleListFiatAccounts}, "", true
 	case pathDepositAddresses:
@@ -144,6 +149,9 @@ func (s *Server) routeFor(path string) (rt route, id string, ok bool) {
 	}
 	if id, found := strings.CutPrefix(path, pathInstructions+"/"); found && id != "" && !strings.Contains(id, "/") {
 		return route{http.MethodGet, scopeReadInstructions, s.handleGetInstructions}, id, true
+	}
+	if id, found := strings.CutPrefix(path, pathTransfers+"/"); found && id != "" && !strings.Contains(id, "/") {
+		return route{http.MethodGet, scopeReadTransfer, s.handleGetTransfer}, id, true
 	}
 	if id, found := strings.CutPrefix(path, pathConversionsPrefix); found && id != "" && !strings.Contains(id, "/") {
 		return route{http.MethodGet, scopeReadConversion, s.handleGetConversion}, id, true
@@ -169,7 +177,7 @@ func (s *Server) serveV2(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &apiError{status: f.status, body: ErrorBody{Code: code, Message: "the service is temporarily unable to answer"}})
 		return
 	}
-	rt, id, ok := s.routeFor(r.URL.Path)
+	rt, id, ok := s.routeFor(r.Method, r.URL.Path)
 	if !ok {
 		writeError(w, errNotFound("no such path: "+r.URL.Path))
 		return

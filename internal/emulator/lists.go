@@ -323,7 +323,8 @@ func (c *jsonCache) get(i int, v any) []byte {
 	return b
 }
 
-// servePage runs one list request over items.
+// servePage runs one list request over items; cache, when not nil, holds
+// their encoded form.
 func servePage[T any](w http.ResponseWriter, st *store, q *query, kind listKind, items []T, cache *jsonCache, desc bool, match func(int) bool) {
 	limit := q.limit()
 	pos, hasCursor, cerr := st.decodeCursor(q, kind, len(items))
@@ -354,7 +355,7 @@ func servePage[T any](w http.ResponseWriter, st *store, q *query, kind listKind,
 		if n > 0 {
 			buf.WriteByte(',')
 		}
-		buf.Write(cache.get(j, &items[j]))
+		buf.Write(encodeItem(cache, j, &items[j]))
 	}
 	buf.WriteString(`],"next_page_cursor":"`)
 	buf.WriteString(cursor)

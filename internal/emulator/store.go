@@ -17,6 +17,7 @@ type store struct {
 	rewardClaims     []RewardClaim
 	conversions      []StablecoinConversion
 	conversionByID   map[string]int
+	seededTransfers  []Transfer
 	// Encoded items of the lists, filled on first use.
 	fiatJSON, addressJSON, claimJSON *jsonCache
 
@@ -72,6 +73,7 @@ func newStore(opts Options) *store {
 	})
 	wg.Go(func() { st.rewardClaims = seedRewardClaims(opts.Seed, max(opts.RewardClaims, 0)) })
 	wg.Go(func() { st.conversions = seedConversions(opts.Seed, max(opts.StablecoinConversions, 0)) })
+	wg.Go(func() { st.seededTransfers = seedTransfers(opts.Seed, max(opts.Transfers, 0), st.customerID) })
 	wg.Wait()
 	st.fiatJSON = newJSONCache(len(st.fiatAccounts))
 	st.addressJSON = newJSONCache(len(st.depositAddresses))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
@@ -72,6 +73,11 @@ const newWithdrawalNote = " **Changing it sends a NEW withdrawal**: Terraform pl
 // attribute that forces replacement.
 func withdrawalResourceAttribute(a withdrawalArgument) schema.Attribute {
 	desc := a.description + newWithdrawalNote
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	if a.notReported {
+		desc += " The service does not report it: after an import, setting it only records it."
+		replace = []planmodifier.String{replaceUnlessRecordedAfterImport()}
+	}
 	switch a.kind {
 	case withdrawalArgStringMap:
 		return schema.MapAttribute{
@@ -89,7 +95,7 @@ func withdrawalResourceAttribute(a withdrawalArgument) schema.Attribute {
 			Required:            a.required,
 			Optional:            !a.required,
 			Validators:          a.stringValidators,
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			PlanModifiers:       replace,
 		}
 	default:
 		return schema.StringAttribute{
@@ -98,7 +104,7 @@ func withdrawalResourceAttribute(a withdrawalArgument) schema.Attribute {
 			Optional:            !a.required,
 			Computed:            a.computedWhenUnset,
 			Validators:          a.stringValidators,
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			PlanModifiers:       replace,
 		}
 	}
 }
@@ -118,8 +124,9 @@ func (r *cryptoWithdrawalResource) Schema(_ context.Context, _ resource.SchemaRe
 	}
 	attrs["customer_id"] = str("Customer the transfer belongs to.")
 	attrs["fee"] = str("Fee paid, as a decimal string.")
-	attrs["status"] = str("Status of the transfer when it was created: `PENDING`, `COMPLETED` or `FAILED`. " +
-		"The service has no endpoint to read a withdrawal again, so this is not refreshed.")
+	attrs["status"] = str("Status of the transfer: `PENDING`, `COMPLETED` or `FAILED`. Each refresh reads it from the " +
+		"service (scope `transfer:read_transfer`; without it, the status recorded when it was sent is kept). A " +
+		"`FAILED` withdrawal is reported with a warning and never sent again on its own.")
 	attrs["direction"] = str("Direction of the balance change: `DEBIT` for a withdrawal.")
 	attrs["type"] = str("Type of the transfer: `CRYPTO_WITHDRAWAL`.")
 	attrs["created_at"] = schema.StringAttribute{
@@ -127,10 +134,10 @@ func (r *cryptoWithdrawalResource) Schema(_ context.Context, _ resource.SchemaRe
 		CustomType:          timetypes.RFC3339Type{}, Computed: true,
 	}
 	attrs["updated_at"] = schema.StringAttribute{
-		MarkdownDescription: "Time of the most recent update of the transfer record when it was created (RFC 3339).",
+		MarkdownDescription: "Time of the most recent update of the transfer record (RFC 3339), as of the last refresh.",
 		CustomType:          timetypes.RFC3339Type{}, Computed: true,
 	}
-	attrs["crypto_tx_hash"] = str("On-chain transaction hash; null until the service gives it.")
+	attrs["crypto_tx_hash"] = str("On-chain transaction hash; null until the service gives it (a refresh reads it).")
 	attrs["crypto_tx_index"] = str("Output index or output address; null until the service gives it.")
 	attrs["group_id"] = str("Group linking both sides of an internal transfer; null when the service gives none.")
 	attrs["fiat_account_id"] = str("Fiat account of a fiat withdrawal; null for crypto withdrawals.")
@@ -158,8 +165,10 @@ func (r *cryptoWithdrawalResource) Schema(_ context.Context, _ resource.SchemaRe
 			"service answers that it already processed it, the provider records that transfer instead of " +
 			"sending another. A `ref_id` the service already knows from a different withdrawal is an error, " +
 			"and nothing is sent.\n\n" +
-			"The service has no endpoint to read a withdrawal back: the attributes describe the transfer as " +
-			"the service answered when it was created, and import is not supported.",
+			"Each refresh reads the transfer (`GET /transfer/transfers/{id}`, scope `transfer:read_transfer`) and " +
+			"follows its `status`, `crypto_tx_hash` and the like, never its arguments: a refresh never plans a new " +
+			"withdrawal. A withdrawal made elsewhere is adopted with `terraform import` (or an `import` block, by " +
+			"`id` or, with Terraform 1.12+, by `identity`) by its transfer id; nothing is sent.",
 		Attributes: attrs,
 	}
 }
@@ -195,12 +204,52 @@ func (r *cryptoWithdrawalResource) ModifyPlan(ctx context.Context, req resource.
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		if r.recordsAfterImport(ctx, req, resp, state) {
+			return
+		}
 		resp.Diagnostics.AddWarning("Changing a crypto withdrawal sends a NEW withdrawal",
 			fmt.Sprintf("The arguments of the withdrawal %s (ref_id %s) changed. The service cannot change a "+
 				"withdrawal, so Terraform plans a replacement: applying sends a new withdrawal, and the one "+
 				"already sent is not reversed. If that is not what you want, restore the previous arguments.",
 				state.ID.ValueString(), state.RefID.ValueString()))
 	}
+}
+
+// recordsAfterImport plans the in-place update of an imported withdrawal
+// whose only changes are fee_id or beneficiary, which the service does not
+// report: the plan keeps every other value of the state.
+func (r *cryptoWithdrawalResource) recordsAfterImport(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state cryptoWithdrawalModel) bool {
+	if !imported(ctx, req.Private) {
+		return false
+	}
+	var cfg cryptoWithdrawalModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return false
+	}
+	next := state
+	if state.FeeID.IsNull() {
+		next.FeeID = cfg.FeeID
+	}
+	if state.Beneficiary.IsNull() {
+		next.Beneficiary = cfg.Beneficiary
+	}
+	// Every configured argument other than those two must be unchanged.
+	probe := next
+	probe.cryptoWithdrawalArgs = cfg.cryptoWithdrawalArgs
+	for _, keep := range []struct{ dst, src *types.String }{
+		{&probe.Amount, &next.Amount}, {&probe.Total, &next.Total}, {&probe.RefID, &next.RefID},
+		{&probe.IdentityID, &next.IdentityID}, {&probe.AccountID, &next.AccountID}, {&probe.BalanceAsset, &next.BalanceAsset},
+	} {
+		if keep.dst.IsNull() {
+			*keep.dst = *keep.src
+		}
+	}
+	if !reflect.DeepEqual(probe.cryptoWithdrawalArgs, next.cryptoWithdrawalArgs) {
+		return false
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &next)...)
+	return true
 }
 
 // planRefID plans the ref_id of a new withdrawal whose configuration sets
@@ -263,10 +312,12 @@ func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.Crea
 		// apply retries it with the same ref_id.
 		plan.clearUnknown()
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 		resp.Diagnostics.AddError("Outcome of crypto withdrawal unknown", unconfirmedDetail(withdrawalWords, refID, res.err))
 	case outcomeConfirmed, outcomeAdopted:
 		plan.fromTransfer(res.obj)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 	}
 }
 
@@ -347,13 +398,24 @@ func (m *cryptoWithdrawalModel) clearUnknown() {
 }
 
 func (r *cryptoWithdrawalResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	// There is no endpoint to read a withdrawal: the state stays as it is.
 	var state cryptoWithdrawalModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !state.ID.IsNull() {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !state.ID.IsNull() {
+		setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
+		if r.data == nil {
+			return
+		}
+		r.refresh(ctx, &state, &resp.Diagnostics)
+		if !resp.Diagnostics.HasError() {
+			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		}
 		return
 	}
 	// A create whose outcome is unknown (Terraform holds it tainted).
+	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
 	refID := state.RefID.ValueString()
 	derived, _ := state.derivedRefID(ctx)
 	checkUnconfirmedOrigin(ctx, req.Private, withdrawalWords, refID, derived, &resp.Diagnostics)
@@ -367,11 +429,20 @@ func (r *cryptoWithdrawalResource) Read(ctx context.Context, req resource.ReadRe
 			"it is a new withdrawal with a new ref_id, unless ref_id is set in the configuration.", refID, refID))
 }
 
-func (r *cryptoWithdrawalResource) Update(_ context.Context, _ resource.UpdateRequest, resp *resource.UpdateResponse) {
-	// Every argument forces a replacement, so Terraform never plans an update.
-	resp.Diagnostics.AddError("Crypto withdrawals cannot be updated",
-		"Every change of a platform_crypto_withdrawal is a replacement; an in-place update was planned, which is "+
-			"a bug in the provider. Nothing was sent. Please report it.")
+// Update records fee_id or beneficiary set on an imported withdrawal (see
+// replaceUnlessRecordedAfterImport); every other change is a replacement.
+// It sends nothing.
+func (r *cryptoWithdrawalResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state cryptoWithdrawalModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	state.FeeID = plan.FeeID
+	state.Beneficiary = plan.Beneficiary
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
 }
 
 func (r *cryptoWithdrawalResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

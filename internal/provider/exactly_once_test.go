@@ -344,8 +344,8 @@ func TestAccExactlyOnce_upgradeConfirmedWithdrawal(t *testing.T) {
 	// change, no request.
 	w.mustRun(0, "plan", "-detailed-exitcode")
 	w.mustRun(0, "apply", "-auto-approve")
-	if n := emu.Counters.APIRequests(); n != 0 {
-		t.Errorf("plan and apply made %d API requests, want none", n)
+	if n := emu.Counters.Requests(cwPostKey); n != 0 {
+		t.Errorf("plan and apply sent %d withdrawals, want none", n)
 	}
 	if st := stateOf(t, w, "platform_crypto_withdrawal.payout"); st["ref_id"] != attrs["ref_id"] || st["id"] != attrs["id"] {
 		t.Errorf("state ref_id %v id %v, want the earlier %v %v", st["ref_id"], st["id"], attrs["ref_id"], attrs["id"])

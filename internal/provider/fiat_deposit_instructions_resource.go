@@ -26,7 +26,12 @@ var (
 	_ resource.ResourceWithConfigure   = (*fiatDepositInstructionsResource)(nil)
 	_ resource.ResourceWithImportState = (*fiatDepositInstructionsResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*fiatDepositInstructionsResource)(nil)
+	_ resource.ResourceWithIdentity    = (*fiatDepositInstructionsResource)(nil)
 )
+
+func (r *fiatDepositInstructionsResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = idIdentitySchema("fiat deposit instructions")
+}
 
 // NewFiatDepositInstructionsResource is the constructor of
 // platform_fiat_deposit_instructions.
@@ -332,6 +337,7 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 			resp.Diagnostics.Append(diags...)
 			plan.clearUnknown()
 			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 			resp.Diagnostics.AddError("Outcome of fiat deposit instructions create unknown",
 				unconfirmedDetail(instructionsWords, refID, res.err))
 			return
@@ -351,6 +357,7 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 		}
 		tflog.Info(ctx, "fiat deposit instructions recorded", map[string]any{"ref_id": refID, "id": res.obj.ID})
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 		return
 	}
 	resp.Diagnostics.AddError("Fiat deposit instructions not created",
@@ -432,6 +439,7 @@ func (r *fiatDepositInstructionsResource) Read(ctx context.Context, req resource
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
 	if state.ID.IsNull() {
 		// A create whose outcome is unknown (Terraform holds it tainted).
 		derived, _ := state.derivedRefID(ctx, "")
@@ -489,6 +497,7 @@ func (r *fiatDepositInstructionsResource) Update(ctx context.Context, req resour
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 }
 
 func (r *fiatDepositInstructionsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -510,5 +519,5 @@ func (r *fiatDepositInstructionsResource) Delete(ctx context.Context, req resour
 }
 
 func (r *fiatDepositInstructionsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("id"), req, resp)
 }

@@ -92,6 +92,9 @@ type providerData struct {
 	// planned are the ref_ids the creates of this plan or apply send (see
 	// idempotent_create.go).
 	planned *plannedRefIDs
+	// transferReadWarned: the warning that transfers cannot be read was
+	// given in this run.
+	transferReadWarned transferReadWarned
 }
 
 func (p *platformProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {

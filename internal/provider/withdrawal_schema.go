@@ -43,7 +43,10 @@ type withdrawalArgument struct {
 	// computedWhenUnset: a resource records the value the service answered
 	// when the configuration leaves the argument unset.
 	computedWhenUnset bool
-	stringValidators  []validator.String
+	// notReported: a transfer does not carry it, so an imported withdrawal
+	// cannot know it.
+	notReported      bool
+	stringValidators []validator.String
 	mapValidators     []validator.Map
 }
 
@@ -121,9 +124,9 @@ func withdrawalArguments() []withdrawalArgument {
 			stringValidators: []validator.String{nonEmpty}},
 		{name: "metadata", kind: withdrawalArgStringMap, description: metadataDescription("the withdrawal"),
 			mapValidators: metadataValidators()},
-		{name: "fee_id", description: "Id of a guaranteed fee.",
+		{name: "fee_id", description: "Id of a guaranteed fee.", notReported: true,
 			stringValidators: []validator.String{nonEmpty}},
-		{name: "beneficiary", kind: withdrawalArgJSON,
+		{name: "beneficiary", kind: withdrawalArgJSON, notReported: true,
 			description: "Beneficiary of the withdrawal, as a JSON object (for example written with " +
 				"`jsonencode({...})`). It is sent as given.",
 			stringValidators: []validator.String{jsonObjectValidator{}}},

@@ -1,0 +1,194 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+// Observing and adopting withdrawals: the refresh reads the transfer
+// (GET /transfer/transfers/{id}, scope transfer:read_transfer, published in
+// the service's API reference) and follows its status; import and resource
+// identity adopt a withdrawal made elsewhere by its transfer id. None of
+// them ever sends anything, and a refresh never changes an argument, so it
+// can never plan a replacement (a new withdrawal).
+
+var (
+	_ resource.ResourceWithImportState = (*cryptoWithdrawalResource)(nil)
+	_ resource.ResourceWithIdentity    = (*cryptoWithdrawalResource)(nil)
+)
+
+// idIdentitySchema is the identity of a resource known by its service id.
+func idIdentitySchema(what string) identityschema.Schema {
+	return identityschema.Schema{Attributes: map[string]identityschema.Attribute{
+		"id": identityschema.StringAttribute{
+			RequiredForImport: true,
+			Description:       "Identifier of the " + what + " at the service.",
+		},
+	}}
+}
+
+// setIdentity records id as the identity of the object. An object whose
+// create was never confirmed has no id yet: its identity is the empty
+// string (Terraform holds it tainted and replaces it).
+func setIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, id types.String, diags *diag.Diagnostics) {
+	if identity == nil || id.IsUnknown() {
+		return
+	}
+	diags.Append(identity.SetAttribute(ctx, path.Root("id"), id.ValueString())...)
+}
+
+func (r *cryptoWithdrawalResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = idIdentitySchema("transfer the withdrawal created")
+}
+
+// privateImportedKey marks, in private state, an object that was imported:
+// the arguments the service does not report (fee_id, beneficiary) may then
+// be recorded from the configuration without a replacement.
+const privateImportedKey = "imported"
+
+func (r *cryptoWithdrawalResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("id"), req, resp)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImportedKey, []byte("true"))...)
+}
+
+// imported reports whether p marks an imported object.
+func imported(ctx context.Context, p privateState) bool {
+	if p == nil {
+		return false
+	}
+	b, diags := p.GetKey(ctx, privateImportedKey)
+	return !diags.HasError() && string(b) == "true"
+}
+
+// replaceUnlessRecordedAfterImport is the plan modifier of the arguments the
+// service does not report (fee_id, beneficiary): a change is a new
+// withdrawal, except setting them on an imported one, whose state cannot
+// know them: that only records the configured value.
+func replaceUnlessRecordedAfterImport() planmodifier.String {
+	return stringplanmodifier.RequiresReplaceIf(
+		func(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+			resp.RequiresReplace = !(req.StateValue.IsNull() && imported(ctx, req.Private))
+		},
+		"Changing it sends a new withdrawal, except on an imported withdrawal whose value the service does not "+
+			"report: then the configured value is recorded.",
+		"Changing it sends a new withdrawal, except on an imported withdrawal whose value the service does not "+
+			"report: then the configured value is recorded.",
+	)
+}
+
+// transferReadWarned makes the warning about a missing read scope appear at
+// most once per run.
+type transferReadWarned struct{ once sync.Once }
+
+// refresh reads the transfer of a confirmed withdrawal into m. An object
+// just imported (its arguments are null) takes every argument from the
+// transfer; otherwise only the attributes that follow the transfer's life
+// (status, secondary_status, status_details, crypto_tx_hash,
+// crypto_tx_index, updated_at, fee, notional_value and the like) change.
+func (r *cryptoWithdrawalResource) refresh(ctx context.Context, m *cryptoWithdrawalModel, diags *diag.Diagnostics) {
+	id := m.ID.ValueString()
+	t, err := r.data.client.GetTransfer(ctx, id)
+	switch {
+	case err == nil:
+	case cannotReadTransfers(err):
+		tflog.Warn(ctx, "transfers cannot be read; withdrawal state kept", map[string]any{"id": id, "error": err.Error()})
+		r.data.transferReadWarned.once.Do(func() {
+			diags.AddWarning("Withdrawal status not refreshed",
+				fmt.Sprintf("Reading transfers needs the OAuth scope %s, which these client credentials cannot get "+
+					"(%s). The crypto withdrawals keep the status recorded when they were sent; nothing else is "+
+					"affected. Have the scope granted (and, if the provider's scopes argument pins the token's "+
+					"scopes, include it there) to follow their status and on-chain transaction hash.",
+					client.ScopeReadTransfer, err))
+		})
+		return
+	case errors.Is(err, client.ErrNotFound):
+		diags.AddWarning("Withdrawal not found at the service",
+			fmt.Sprintf("The service does not know the transfer %s of this withdrawal (ref_id %s) any more: %s. The "+
+				"state is kept as recorded, and nothing is sent.", id, m.RefID.ValueString(), err))
+		return
+	default:
+		diags.AddError("Reading the withdrawal failed",
+			fmt.Sprintf("Reading the transfer %s of this withdrawal failed: %s.\n\nNothing was sent. Check the "+
+				"provider configuration and the service's availability, then try again.", id, err))
+		return
+	}
+	if m.ProfileID.IsNull() {
+		m.adopt(t)
+	} else {
+		m.follow(t)
+	}
+	if t.Status == client.TransferStatusFailed {
+		details := ""
+		if len(t.StatusDetails) > 0 {
+			details = " The service says: " + string(t.StatusDetails) + "."
+		}
+		diags.AddWarning("Crypto withdrawal FAILED",
+			fmt.Sprintf("The withdrawal %s (ref_id %s, %s) has status FAILED.%s It is never sent again on its own: "+
+				"the provider keeps it as it is. To send it again on purpose, give it a new ref_id in the "+
+				"configuration; Terraform then plans a replacement, which sends a new withdrawal.",
+				t.ID, m.RefID.ValueString(), m.summary(), details))
+	}
+}
+
+// cannotReadTransfers reports whether err means that the credentials
+// cannot read transfers: a 403, or a token request refused for the scope.
+func cannotReadTransfers(err error) bool {
+	if errors.Is(err, client.ErrForbidden) {
+		return true
+	}
+	var ae *client.APIError
+	return errors.As(err, &ae) && !strings.HasPrefix(ae.Path, client.PathTransfers) && ae.Status >= 400 && ae.Status < 500
+}
+
+// follow updates the attributes of m that follow the transfer's life.
+func (m *cryptoWithdrawalModel) follow(t *client.Transfer) {
+	m.Status = optionalString(t.Status)
+	m.SecondaryStatus = jsonValue(t.SecondaryStatus)
+	m.StatusDetails = jsonValue(t.StatusDetails)
+	m.CryptoTxHash = stringValue(t.CryptoTxHash)
+	m.CryptoTxIndex = stringValue(t.CryptoTxIndex)
+	m.UpdatedAt = rfc3339OrNull(t.UpdatedAt)
+	m.Fee = optionalString(t.Fee)
+	m.NotionalValue = stringValue(t.NotionalValue)
+	m.GroupID = stringValue(t.GroupID)
+	m.FiatAccountID = stringValue(t.FiatAccountID)
+	m.AutoConversion = jsonValue(t.AutoConversion)
+}
+
+// adopt fills every argument and attribute of an imported withdrawal from
+// its transfer. fee_id and beneficiary, which the service does not report,
+// stay null.
+func (m *cryptoWithdrawalModel) adopt(t *client.Transfer) {
+	m.ProfileID = types.StringValue(t.ProfileID)
+	m.DestinationAddress = stringValue(t.DestinationAddress)
+	m.Asset = types.StringValue(t.Asset)
+	m.CryptoNetwork = stringValue(t.CryptoNetwork)
+	m.RefID = stringValue(t.RefID)
+	m.Memo = stringValue(t.Memo)
+	m.Metadata = types.MapNull(types.StringType)
+	if len(t.Metadata) > 0 {
+		vals := map[string]string{}
+		for k, v := range t.Metadata {
+			vals[k] = v
+		}
+		m.Metadata, _ = types.MapValueFrom(context.Background(), types.StringType, vals)
+	}
+	m.FeeID = types.StringNull()
+	m.Beneficiary = jsonValue(nil)
+	m.fromTransfer(t)
+}

@@ -45,7 +45,7 @@ func TestAccCryptoWithdrawal_refreshFollowsStatus(t *testing.T) {
 						t.Fatal("the emulator does not know the withdrawal")
 					}
 				},
-				Config: cfg,
+				Config:           cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(eoAddr, tfjsonpath.New("status"), knownvalue.StringExact("COMPLETED")),

@@ -47,7 +47,7 @@ type withdrawalArgument struct {
 	// cannot know it.
 	notReported      bool
 	stringValidators []validator.String
-	mapValidators     []validator.Map
+	mapValidators    []validator.Map
 }
 
 // decimalValidator checks amounts against the spec's decimal pattern.

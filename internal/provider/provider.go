@@ -315,6 +315,7 @@ func (p *platformProvider) DataSources(_ context.Context) []func() datasource.Da
 		NewDepositAddressesDataSource,
 		NewRewardClaimsDataSource,
 		NewStablecoinConversionDataSource,
+		NewTransferDataSource,
 	}
 }
 

@@ -29,10 +29,9 @@ resource "platform_crypto_withdrawal" "treasury_payout" {
     cost_center = "4100"
   }
 
-  beneficiary = jsonencode({
-    name    = "Example Treasury Ltd"
-    country = "GB"
-  })
+  # beneficiary = jsonencode({ name = "Example Treasury Ltd", country = "GB" })
+  # is sent as given when the service asks for the beneficiary; the service
+  # does not report it back, so after an import it is recorded from here.
 }
 
 output "payout" {

@@ -365,6 +365,24 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 			"configuration to create a new set.", maxSuccessorRefIDs))
 }
 
+// findByRefID looks up the instructions made with refID through the list
+// endpoint (scope transfer:read_fiat_deposit_instructions), so that a
+// create whose answer was lost (a timeout, a killed run) is found again
+// even where the service's replay protection would not answer with it. A
+// failed lookup finds nothing: the create then relies on the ref_id alone.
+func (r *fiatDepositInstructionsResource) findByRefID(ctx context.Context, refID string) (*client.FiatDepositInstructions, bool) {
+	for f, err := range r.data.client.FiatDepositInstructionsList(ctx, client.ListFiatDepositInstructionsQuery{RefIDs: []string{refID}, MaxItems: 1}) {
+		if err != nil {
+			tflog.Debug(ctx, "looking up instructions by ref_id failed; creating with the ref_id", map[string]any{
+				"ref_id": refID, "error": err.Error(),
+			})
+			return nil, false
+		}
+		return f, true
+	}
+	return nil, false
+}
+
 // send sends the create request of m with refID and sorts the answer.
 func (r *fiatDepositInstructionsResource) send(ctx context.Context, m *fiatDepositInstructionsModel, refID string) (createResult[*client.FiatDepositInstructions], diag.Diagnostics) {
 	var diags diag.Diagnostics
@@ -387,6 +405,9 @@ func (r *fiatDepositInstructionsResource) send(ctx context.Context, m *fiatDepos
 			return instructionsDifferences(body, f)
 		},
 		id: func(f *client.FiatDepositInstructions) string { return f.ID },
+		find: func(ctx context.Context) (*client.FiatDepositInstructions, bool) {
+			return r.findByRefID(ctx, refID)
+		},
 	}.run(ctx)
 }
 

@@ -172,6 +172,10 @@ type createRun[T any] struct {
 	differences func(T) []string
 	// id is the service's id of an answered object.
 	id func(T) string
+	// find, when set, looks the ref_id up before sending: an object made
+	// earlier with it (by a run whose answer was lost) is adopted like a
+	// replay answer, and nothing is sent.
+	find func(ctx context.Context) (T, bool)
 }
 
 // createResult is the outcome of a createRun.
@@ -189,6 +193,11 @@ type createResult[T any] struct {
 func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostics) {
 	var diags diag.Diagnostics
 	w := c.words
+	if c.find != nil {
+		if prior, ok := c.find(ctx); ok {
+			return c.replayed(ctx, prior)
+		}
+	}
 	obj, err := c.send(ctx)
 	if err == nil {
 		if d := c.differences(obj); len(d) > 0 {
@@ -206,24 +215,7 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 		return createResult[T]{outcome: outcomeConfirmed, obj: obj}, diags
 	}
 	if prior, ok := c.existing(err); ok {
-		if d := c.differences(prior); len(d) > 0 {
-			diags.AddError("ref_id "+c.refID+" already used by another "+w.noun,
-				fmt.Sprintf("The service reports that ref_id %s was already used by %s %s, which is not this "+
-					"request:\n%s\n\nNothing was %s, and the state does not claim otherwise. To %s this %s, give "+
-					"it a ref_id of its own; if %s %s is the one you meant, change the arguments to match it, or "+
-					"import it.", c.refID, w.noun, c.id(prior), bulletList(d), w.made, verbOf(w.made), w.noun,
-					w.noun, c.id(prior)))
-			return createResult[T]{}, diags
-		}
-		tflog.Info(ctx, w.noun+" made earlier with this ref_id; not made again", map[string]any{
-			"ref_id": c.refID, "id": c.id(prior),
-		})
-		diags.AddWarning(w.title+" was "+w.made+" earlier, not "+w.made+" again",
-			fmt.Sprintf("The service reports that the request with ref_id %s was already %s earlier, as %s %s "+
-				"(a run that did not record its answer, or the same arguments declared again). It was not %s "+
-				"again; the state now holds %s %s. To %s the same %s once more on purpose, set a new ref_id.",
-				c.refID, w.made, w.noun, c.id(prior), w.made, w.noun, c.id(prior), verbOf(w.made), w.noun))
-		return createResult[T]{outcome: outcomeAdopted, obj: prior}, diags
+		return c.replayed(ctx, prior)
 	}
 	if createOutcomeUnknown(err, w.path) {
 		tflog.Warn(ctx, w.noun+" not confirmed", map[string]any{"ref_id": c.refID, "error": err.Error()})
@@ -232,6 +224,31 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 	summary, detail := refusal(w, err, c.refID)
 	diags.AddError(summary, detail)
 	return createResult[T]{}, diags
+}
+
+// replayed sorts an object the service reports as made earlier with the
+// ref_id: adopted when it is this request, refused otherwise.
+func (c createRun[T]) replayed(ctx context.Context, prior T) (createResult[T], diag.Diagnostics) {
+	var diags diag.Diagnostics
+	w := c.words
+	if d := c.differences(prior); len(d) > 0 {
+		diags.AddError("ref_id "+c.refID+" already used by another "+w.noun,
+			fmt.Sprintf("The service reports that ref_id %s was already used by %s %s, which is not this "+
+				"request:\n%s\n\nNothing was %s, and the state does not claim otherwise. To %s this %s, give "+
+				"it a ref_id of its own; if %s %s is the one you meant, change the arguments to match it, or "+
+				"import it.", c.refID, w.noun, c.id(prior), bulletList(d), w.made, verbOf(w.made), w.noun,
+				w.noun, c.id(prior)))
+		return createResult[T]{}, diags
+	}
+	tflog.Info(ctx, w.noun+" made earlier with this ref_id; not made again", map[string]any{
+		"ref_id": c.refID, "id": c.id(prior),
+	})
+	diags.AddWarning(w.title+" was "+w.made+" earlier, not "+w.made+" again",
+		fmt.Sprintf("The service reports that the request with ref_id %s was already %s earlier, as %s %s "+
+			"(a run that did not record its answer, or the same arguments declared again). It was not %s "+
+			"again; the state now holds %s %s. To %s the same %s once more on purpose, set a new ref_id.",
+			c.refID, w.made, w.noun, c.id(prior), w.made, w.noun, c.id(prior), verbOf(w.made), w.noun))
+	return createResult[T]{outcome: outcomeAdopted, obj: prior}, diags
 }
 
 // verbOf is the infinitive of a past participle of createWords.made.

@@ -137,6 +137,10 @@ func (s *Server) SetTransferStatus(id, status, txHash string) bool {
 	return false
 }
 
+// AllTransfers returns the seeded transfers followed by the withdrawals made
+// through the API, in creation order, as List Transfers serves them.
+func (s *Server) AllTransfers() []Transfer { return s.data.allTransfers() }
+
 // allTransfers is the seeded transfers followed by a copy of those made
 // through the API.
 func (st *store) allTransfers() []Transfer {

@@ -82,7 +82,7 @@ func imported(ctx context.Context, p privateState) bool {
 func replaceUnlessRecordedAfterImport() planmodifier.String {
 	return stringplanmodifier.RequiresReplaceIf(
 		func(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-			resp.RequiresReplace = !(req.StateValue.IsNull() && imported(ctx, req.Private))
+			resp.RequiresReplace = !req.StateValue.IsNull() || !imported(ctx, req.Private)
 		},
 		"Changing it sends a new withdrawal, except on an imported withdrawal whose value the service does not "+
 			"report: then the configured value is recorded.",

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -48,6 +49,7 @@ var (
 	_ provider.Provider                       = (*platformProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*platformProvider)(nil)
 	_ provider.ProviderWithActions            = (*platformProvider)(nil)
+	_ provider.ProviderWithListResources      = (*platformProvider)(nil)
 )
 
 // platformProvider is the platform provider.
@@ -322,6 +324,13 @@ func (p *platformProvider) DataSources(_ context.Context) []func() datasource.Da
 func (p *platformProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
 	return []func() ephemeral.EphemeralResource{
 		NewAccessTokenEphemeralResource,
+	}
+}
+
+func (p *platformProvider) ListResources(_ context.Context) []func() list.ListResource {
+	return []func() list.ListResource{
+		NewCryptoWithdrawalListResource,
+		NewFiatDepositInstructionsListResource,
 	}
 }
 

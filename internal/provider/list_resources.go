@@ -1,0 +1,205 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"iter"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+// List resources (Terraform 1.14+): `terraform query` finds the crypto
+// withdrawals and fiat deposit instructions that exist at the service, and
+// `-generate-config-out` writes configuration with an import block by
+// identity for each. Applying that configuration imports them: nothing is
+// sent.
+
+var (
+	_ list.ListResourceWithConfigure = (*cryptoWithdrawalListResource)(nil)
+	_ list.ListResourceWithConfigure = (*fiatDepositInstructionsListResource)(nil)
+)
+
+// NewCryptoWithdrawalListResource is the platform_crypto_withdrawal list resource.
+func NewCryptoWithdrawalListResource() list.ListResource { return &cryptoWithdrawalListResource{} }
+
+// NewFiatDepositInstructionsListResource is the platform_fiat_deposit_instructions list resource.
+func NewFiatDepositInstructionsListResource() list.ListResource {
+	return &fiatDepositInstructionsListResource{}
+}
+
+type cryptoWithdrawalListResource struct{ data *providerData }
+
+type fiatDepositInstructionsListResource struct{ data *providerData }
+
+// stringListFilter is an optional list-of-strings filter of a list resource.
+func stringListFilter(desc string, vals ...validator.List) listschema.ListAttribute {
+	return listschema.ListAttribute{
+		ElementType:         types.StringType,
+		Optional:            true,
+		MarkdownDescription: desc,
+		Validators: append([]validator.List{
+			listvalidator.SizeAtMost(client.MaxFilterValues),
+			listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+		}, vals...),
+	}
+}
+
+// newFiatDepositInstructionsModel is an empty model whose values all have
+// their types, for instructions read from a list.
+func newFiatDepositInstructionsModel() fiatDepositInstructionsModel {
+	computed := fiatDepositInstructionsComputed()
+	return fiatDepositInstructionsModel{
+		Metadata:                types.MapNull(types.StringType),
+		FiatAccountOwner:        types.ObjectNull(computed["fiat_account_owner"].objectType().AttrTypes),
+		FiatNetworkInstructions: types.ObjectNull(computed["fiat_network_instructions"].objectType().AttrTypes),
+	}
+}
+
+func (l *cryptoWithdrawalListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_crypto_withdrawal"
+}
+
+func (l *cryptoWithdrawalListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *cryptoWithdrawalListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Finds the crypto withdrawals of the customer (`GET /transfer/transfers?type=CRYPTO_WITHDRAWAL`, " +
+			"scope `transfer:read_transfer`), newest first. Configuration generated from the results imports them " +
+			"by identity; nothing is sent.",
+		Attributes: map[string]listschema.Attribute{
+			"profile_ids": stringListFilter("Only withdrawals from these profiles (at most 100)."),
+			"ref_ids":     stringListFilter("Only withdrawals made with these ref_ids (at most 100)."),
+			"statuses": stringListFilter("Only withdrawals with these statuses: "+enumDescription(client.TransferStatuses)+".",
+				listvalidator.ValueStringsAre(stringvalidator.OneOf(client.TransferStatuses...))),
+		},
+	}
+}
+
+// cryptoWithdrawalListConfig is the configuration of the list resource.
+type cryptoWithdrawalListConfig struct {
+	ProfileIDs types.List `tfsdk:"profile_ids"`
+	RefIDs     types.List `tfsdk:"ref_ids"`
+	Statuses   types.List `tfsdk:"statuses"`
+}
+
+func (l *cryptoWithdrawalListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var cfg cryptoWithdrawalListConfig
+	diags := req.Config.Get(ctx, &cfg)
+	q := client.ListTransfersQuery{Types: []string{client.TransferTypeCryptoWithdr}, MaxItems: int(req.Limit)}
+	for _, f := range []struct {
+		dst *[]string
+		src types.List
+	}{{&q.ProfileIDs, cfg.ProfileIDs}, {&q.RefIDs, cfg.RefIDs}, {&q.Statuses, cfg.Statuses}} {
+		if !f.src.IsNull() && !f.src.IsUnknown() {
+			diags.Append(f.src.ElementsAs(ctx, f.dst, false)...)
+		}
+	}
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	if l.data == nil {
+		notConfigured(&diags)
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	stream.Results = listResults(ctx, req, l.data.client.Transfers(ctx, q), func(t *client.Transfer) (any, string, string) {
+		var m cryptoWithdrawalModel
+		m.adopt(t)
+		// Exactly one of amount and total is an argument: configuration
+		// generated from the result declares the amount.
+		m.Total = types.StringNull()
+		return &m, t.ID, fmt.Sprintf("%s %s to %s (ref_id %s, %s)", t.Amount, t.Asset,
+			m.DestinationAddress.ValueString(), m.RefID.ValueString(), t.Status)
+	})
+}
+
+func (l *fiatDepositInstructionsListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_fiat_deposit_instructions"
+}
+
+func (l *fiatDepositInstructionsListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *fiatDepositInstructionsListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Finds the fiat deposit instructions of the customer (`GET /transfer/fiat-deposit-instructions`, " +
+			"scope `transfer:read_fiat_deposit_instructions`), newest first. Configuration generated from the " +
+			"results imports them by identity; nothing is created.",
+		Attributes: map[string]listschema.Attribute{
+			"ids":     stringListFilter("Only the instructions with these ids (at most 100)."),
+			"ref_ids": stringListFilter("Only the instructions made with these ref_ids (at most 100)."),
+		},
+	}
+}
+
+// fiatDepositInstructionsListConfig is the configuration of the list resource.
+type fiatDepositInstructionsListConfig struct {
+	IDs    types.List `tfsdk:"ids"`
+	RefIDs types.List `tfsdk:"ref_ids"`
+}
+
+func (l *fiatDepositInstructionsListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var cfg fiatDepositInstructionsListConfig
+	diags := req.Config.Get(ctx, &cfg)
+	q := client.ListFiatDepositInstructionsQuery{MaxItems: int(req.Limit)}
+	for _, f := range []struct {
+		dst *[]string
+		src types.List
+	}{{&q.IDs, cfg.IDs}, {&q.RefIDs, cfg.RefIDs}} {
+		if !f.src.IsNull() && !f.src.IsUnknown() {
+			diags.Append(f.src.ElementsAs(ctx, f.dst, false)...)
+		}
+	}
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	if l.data == nil {
+		notConfigured(&diags)
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	stream.Results = listResults(ctx, req, l.data.client.FiatDepositInstructionsList(ctx, q), func(f *client.FiatDepositInstructions) (any, string, string) {
+		m := newFiatDepositInstructionsModel()
+		m.fromAPI(f, false)
+		return &m, f.ID, fmt.Sprintf("%s instructions, memo_id %s (%s)", m.FiatNetwork.ValueString(), f.MemoID, f.Status)
+	})
+}
+
+// listResults turns the objects of a client list into list results: the
+// identity of each, its display name, and its state when Terraform asks
+// for it.
+func listResults[T any](ctx context.Context, req list.ListRequest, items iter.Seq2[*T, error], describe func(*T) (model any, id, display string)) iter.Seq[list.ListResult] {
+	return func(push func(list.ListResult) bool) {
+		for it, err := range items {
+			res := req.NewListResult(ctx)
+			if err != nil {
+				res.Diagnostics.AddError("Listing failed", err.Error())
+				push(res)
+				return
+			}
+			model, id, display := describe(it)
+			res.DisplayName = display
+			res.Diagnostics.Append(res.Identity.SetAttribute(ctx, path.Root("id"), id)...)
+			if req.IncludeResource {
+				res.Diagnostics.Append(res.Resource.Set(ctx, model)...)
+			}
+			if !push(res) {
+				return
+			}
+		}
+	}
+}

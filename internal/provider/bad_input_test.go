@@ -53,6 +53,8 @@ var validArgs = map[string][]string{
 	"data platform_deposit_addresses":             nil,
 	"data platform_reward_claims":                 nil,
 	"data platform_stablecoin_conversion":         {`id = "123e4567-e89b-42d3-a456-426614174000"`},
+	"data platform_transfer":                      {`id = "transfer-1"`},
+	"data platform_transfers":                     nil,
 	"data platform_top_of_book":                   {`market = "BTC-USD"`},
 	"data platform_order_book":                    {`market = "BTC-USD"`},
 	"ephemeral platform_access_token":             {`scopes = ["transfer:read_fiat_account"]`},
@@ -243,6 +245,18 @@ func resourceAndDataBadInputs() []badInput {
 	conv := func(args, attr, want string) { add("data", "platform_stablecoin_conversion", args, attr, want) }
 	conv(`id = "conversion-1"`, "id", `Attribute id must be a UUID such as 123e4567-e89b-42d3-a456-426614174000, got: conversion-1`)
 	conv(`id = ""`, "id", `Attribute id must be a UUID`)
+
+	add("data", "platform_transfer", `id = ""`, "id", `Attribute id string length must be at least 1`)
+	arrays("platform_transfers", "ids", "ref_ids", "profile_ids", "identity_ids", "account_ids", "group_ids",
+		"crypto_tx_hashes", "types", "statuses")
+	add("data", "platform_transfers", `statuses = ["DONE"]`, "statuses",
+		`Attribute statuses\[0\] value must be one of: \["PENDING" "COMPLETED" "FAILED"\], got: "DONE"`)
+	createdAt("platform_transfers")
+	add("data", "platform_transfers", `updated_at = { gte = "yesterday" }`, "", `updated_at.gte `+rfc+`, got "yesterday"`)
+	common("platform_transfers")
+	add("data", "platform_transfers", `order_by = "AMOUNT"`, "order_by",
+		`Attribute order_by value must be one of: \["CREATED_AT" "UPDATED_AT"\], got: "AMOUNT"`)
+	maxItems("platform_transfers")
 
 	for _, typ := range []string{"platform_top_of_book", "platform_order_book"} {
 		add("data", typ, `market = ""`, "market", `Attribute market string length must be at least 1`)

@@ -112,17 +112,24 @@ func arrayFilterAttribute(description string, enum ...string) schema.ListAttribu
 
 // createdAtAttribute is the created_at = { lt, lte, eq, gte, gt } filter.
 func createdAtAttribute(what string) schema.SingleNestedAttribute {
+	return timeRangeAttribute("created_at", "created", "creation time", what)
+}
+
+// timeRangeAttribute is the field = { lt, lte, eq, gte, gt } filter of a
+// time field: what is the items, verb and noun say what the time is
+// ("created", "creation time").
+func timeRangeAttribute(field, verb, noun, what string) schema.SingleNestedAttribute {
 	bound := func(rule string) schema.StringAttribute {
 		return schema.StringAttribute{
 			Optional:            true,
-			MarkdownDescription: "Only " + what + " created " + rule + " this time (RFC 3339, for example `2024-01-02T15:04:05Z`).",
+			MarkdownDescription: "Only " + what + " " + verb + " " + rule + " this time (RFC 3339, for example `2024-01-02T15:04:05Z`).",
 			Validators:          []validator.String{rfc3339Validator{}},
 		}
 	}
 	return schema.SingleNestedAttribute{
 		Optional: true,
-		MarkdownDescription: "Filter on the creation time of the " + what + ". Every bound that is set applies " +
-			"(`created_at.lt`, `created_at.lte`, `created_at.eq`, `created_at.gte`, `created_at.gt`).",
+		MarkdownDescription: "Filter on the " + noun + " of the " + what + ". Every bound that is set applies " +
+			"(`" + field + ".lt`, `" + field + ".lte`, `" + field + ".eq`, `" + field + ".gte`, `" + field + ".gt`).",
 		Attributes: map[string]schema.Attribute{
 			"lt":  bound("strictly before"),
 			"lte": bound("at or before"),
@@ -206,15 +213,21 @@ type createdAtModel struct {
 
 // filter converts m (nil: no filter) to the client's filter.
 func (m *createdAtModel) filter(diags *diag.Diagnostics) client.CreatedAtFilter {
+	return m.filterAt("created_at", diags)
+}
+
+// filterAt converts m (nil: no filter), the filter of the time field
+// attribute, to the client's filter.
+func (m *createdAtModel) filterAt(field string, diags *diag.Diagnostics) client.CreatedAtFilter {
 	var f client.CreatedAtFilter
 	if m == nil {
 		return f
 	}
-	f.LT = parseTime(m.LT, path.Root("created_at").AtName("lt"), diags)
-	f.LTE = parseTime(m.LTE, path.Root("created_at").AtName("lte"), diags)
-	f.EQ = parseTime(m.EQ, path.Root("created_at").AtName("eq"), diags)
-	f.GTE = parseTime(m.GTE, path.Root("created_at").AtName("gte"), diags)
-	f.GT = parseTime(m.GT, path.Root("created_at").AtName("gt"), diags)
+	f.LT = parseTime(m.LT, path.Root(field).AtName("lt"), diags)
+	f.LTE = parseTime(m.LTE, path.Root(field).AtName("lte"), diags)
+	f.EQ = parseTime(m.EQ, path.Root(field).AtName("eq"), diags)
+	f.GTE = parseTime(m.GTE, path.Root(field).AtName("gte"), diags)
+	f.GT = parseTime(m.GT, path.Root(field).AtName("gt"), diags)
 	return f
 }
 

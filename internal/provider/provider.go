@@ -318,6 +318,7 @@ func (p *platformProvider) DataSources(_ context.Context) []func() datasource.Da
 		NewRewardClaimsDataSource,
 		NewStablecoinConversionDataSource,
 		NewTransferDataSource,
+		NewTransfersDataSource,
 	}
 }
 

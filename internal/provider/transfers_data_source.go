@@ -1,0 +1,191 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+var _ datasource.DataSourceWithConfigure = (*transfersDataSource)(nil)
+
+// NewTransfersDataSource is the platform_transfers data source.
+func NewTransfersDataSource() datasource.DataSource { return &transfersDataSource{} }
+
+// transfersDataSource lists transfers (GET /transfer/transfers).
+type transfersDataSource struct {
+	data *providerData
+}
+
+// transfersModel is the configuration of platform_transfers.
+type transfersModel struct {
+	IDs            types.List      `tfsdk:"ids"`
+	RefIDs         types.List      `tfsdk:"ref_ids"`
+	ProfileIDs     types.List      `tfsdk:"profile_ids"`
+	IdentityIDs    types.List      `tfsdk:"identity_ids"`
+	AccountIDs     types.List      `tfsdk:"account_ids"`
+	GroupIDs       types.List      `tfsdk:"group_ids"`
+	CryptoTxHashes types.List      `tfsdk:"crypto_tx_hashes"`
+	Types          types.List      `tfsdk:"types"`
+	Statuses       types.List      `tfsdk:"statuses"`
+	CreatedAt      *createdAtModel `tfsdk:"created_at"`
+	UpdatedAt      *createdAtModel `tfsdk:"updated_at"`
+	Order          types.String    `tfsdk:"order"`
+	OrderBy        types.String    `tfsdk:"order_by"`
+	MaxItems       types.Int64     `tfsdk:"max_items"`
+	ID             types.String    `tfsdk:"id"`
+	Items          types.List      `tfsdk:"items"`
+}
+
+// jsonField is a free-form JSON object of the API, as a JSON string (read
+// it with jsondecode()), null when absent.
+func jsonField[T any](name, description string, get func(*T) json.RawMessage) itemField[T] {
+	return itemField[T]{
+		name: name,
+		attr: schema.StringAttribute{Computed: true,
+			MarkdownDescription: description + " JSON object (read it with `jsondecode()`); null when absent."},
+		write: func(w *mpWriter, v *T) {
+			raw := get(v)
+			if len(raw) == 0 || string(raw) == "null" {
+				w.null()
+				return
+			}
+			w.str(string(raw))
+		},
+	}
+}
+
+// requiredString is a string field the API always sends; empty is null.
+func requiredString[T any](name, description string, get func(*T) string) itemField[T] {
+	return stringField(name, description, func(v *T) *string { s := get(v); return &s })
+}
+
+// requiredTime is a time field the API always sends; zero is null.
+func requiredTime[T any](name, description string, get func(*T) time.Time) itemField[T] {
+	return timeField(name, description, func(v *T) *time.Time {
+		t := get(v)
+		if t.IsZero() {
+			return nil
+		}
+		return &t
+	})
+}
+
+var transferShape = itemShape[client.Transfer]{
+	requiredString("id", "Transfer id.", func(t *client.Transfer) string { return t.ID }),
+	stringField("ref_id", "Client-specified id the transfer was made with.", func(t *client.Transfer) *string { return t.RefID }),
+	requiredString("customer_id", transferAttributeDescriptions["customer_id"], func(t *client.Transfer) string { return t.CustomerID }),
+	requiredString("profile_id", transferAttributeDescriptions["profile_id"], func(t *client.Transfer) string { return t.ProfileID }),
+	stringField("identity_id", transferAttributeDescriptions["identity_id"], func(t *client.Transfer) *string { return t.IdentityID }),
+	stringField("account_id", transferAttributeDescriptions["account_id"], func(t *client.Transfer) *string { return t.AccountID }),
+	requiredString("amount", transferAttributeDescriptions["amount"], func(t *client.Transfer) string { return t.Amount }),
+	requiredString("total", transferAttributeDescriptions["total"], func(t *client.Transfer) string { return t.Total }),
+	requiredString("fee", transferAttributeDescriptions["fee"], func(t *client.Transfer) string { return t.Fee }),
+	requiredString("asset", transferAttributeDescriptions["asset"], func(t *client.Transfer) string { return t.Asset }),
+	stringField("balance_asset", transferAttributeDescriptions["balance_asset"], func(t *client.Transfer) *string { return t.BalanceAsset }),
+	requiredString("direction", transferAttributeDescriptions["direction"], func(t *client.Transfer) string { return t.Direction }),
+	requiredString("type", transferAttributeDescriptions["type"], func(t *client.Transfer) string { return t.Type }),
+	requiredString("status", transferAttributeDescriptions["status"], func(t *client.Transfer) string { return t.Status }),
+	jsonField("secondary_status", "More granular explanation of the status.", func(t *client.Transfer) json.RawMessage { return t.SecondaryStatus }),
+	jsonField("status_details", "Why the transfer is in its state.", func(t *client.Transfer) json.RawMessage { return t.StatusDetails }),
+	requiredTime("created_at", "Creation time", func(t *client.Transfer) time.Time { return t.CreatedAt }),
+	requiredTime("updated_at", "Time of the last update", func(t *client.Transfer) time.Time { return t.UpdatedAt }),
+	stringMapField("metadata", "Client-specified key/value pairs.", func(t *client.Transfer) map[string]string { return t.Metadata }),
+	stringField("destination_address", transferAttributeDescriptions["destination_address"], func(t *client.Transfer) *string { return t.DestinationAddress }),
+	stringField("crypto_network", transferAttributeDescriptions["crypto_network"], func(t *client.Transfer) *string { return t.CryptoNetwork }),
+	stringField("crypto_tx_hash", transferAttributeDescriptions["crypto_tx_hash"], func(t *client.Transfer) *string { return t.CryptoTxHash }),
+	stringField("crypto_tx_index", transferAttributeDescriptions["crypto_tx_index"], func(t *client.Transfer) *string { return t.CryptoTxIndex }),
+	jsonField("auto_conversion", "Auto-conversion details.", func(t *client.Transfer) json.RawMessage { return t.AutoConversion }),
+	stringField("group_id", transferAttributeDescriptions["group_id"], func(t *client.Transfer) *string { return t.GroupID }),
+	stringField("fiat_account_id", transferAttributeDescriptions["fiat_account_id"], func(t *client.Transfer) *string { return t.FiatAccountID }),
+	stringField("notional_value", transferAttributeDescriptions["notional_value"], func(t *client.Transfer) *string { return t.NotionalValue }),
+	stringField("memo", transferAttributeDescriptions["memo"], func(t *client.Transfer) *string { return t.Memo }),
+}
+
+func (d *transfersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_transfers"
+}
+
+func (d *transfersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	order := orderAttribute()
+	order.MarkdownDescription = "Order of `items`: `DESC` (newest first) or `ASC`. Unset leaves the service's " +
+		"default, which is `DESC`."
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists the customer's transfers (`GET /transfer/transfers`, scope `transfer:read_transfer`): " +
+			"withdrawals, deposits, internal transfers and more, following the API's pages to the end with the " +
+			"largest page the API allows (1,000 items). Every filter is optional; all the filters that are set " +
+			"apply together.",
+		Attributes: map[string]schema.Attribute{
+			"ids":              arrayFilterAttribute("Only the transfers with these ids."),
+			"ref_ids":          arrayFilterAttribute("Only the transfers made with these client-specified ids."),
+			"profile_ids":      arrayFilterAttribute("Only the transfers of these profiles."),
+			"identity_ids":     arrayFilterAttribute("Only the transfers of these identities."),
+			"account_ids":      arrayFilterAttribute("Only the transfers of these accounts."),
+			"group_ids":        arrayFilterAttribute("Only the transfers of these internal transfer groups."),
+			"crypto_tx_hashes": arrayFilterAttribute("Only the transfers with these on-chain transaction hashes."),
+			"types": arrayFilterAttribute("Only the transfers of these types (sent as `type`), for example " +
+				"`CRYPTO_WITHDRAWAL`, `CRYPTO_DEPOSIT`, `WIRE_DEPOSIT`, `WIRE_WITHDRAWAL`, `INTERNAL_TRANSFER_DEBIT`, " +
+				"`INTERNAL_TRANSFER_CREDIT` or `RTP_DEPOSIT`. The service adds types over time, so any value is " +
+				"sent as given."),
+			"statuses":   arrayFilterAttribute("Only the transfers with these statuses.", client.TransferStatuses...),
+			"created_at": createdAtAttribute("transfers"),
+			"updated_at": timeRangeAttribute("updated_at", "updated", "time of the last update", "transfers"),
+			"order":      order,
+			"order_by": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Time that `order` sorts by: `CREATED_AT` or `UPDATED_AT`. Unset leaves the " +
+					"service's default, `CREATED_AT`.",
+				Validators: []validator.String{stringvalidator.OneOf(client.TransferOrderBys...)},
+			},
+			"max_items": maxItemsAttribute(),
+			"id":        listIDAttribute(),
+			"items": transferShape.listAttribute("The transfers, in the order the API returns them. Fields the API " +
+				"leaves out are null."),
+		},
+	}
+}
+
+func (d *transfersDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *transfersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m transfersModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.data == nil {
+		notConfigured(&resp.Diagnostics)
+		return
+	}
+	filters := []arrayFilter{
+		listStrings(ctx, m.IDs, &resp.Diagnostics), listStrings(ctx, m.RefIDs, &resp.Diagnostics),
+		listStrings(ctx, m.ProfileIDs, &resp.Diagnostics), listStrings(ctx, m.IdentityIDs, &resp.Diagnostics),
+		listStrings(ctx, m.AccountIDs, &resp.Diagnostics), listStrings(ctx, m.GroupIDs, &resp.Diagnostics),
+		listStrings(ctx, m.CryptoTxHashes, &resp.Diagnostics), listStrings(ctx, m.Types, &resp.Diagnostics),
+		listStrings(ctx, m.Statuses, &resp.Diagnostics),
+	}
+	q := client.ListTransfersQuery{
+		IDs: filters[0].values, RefIDs: filters[1].values, ProfileIDs: filters[2].values,
+		IdentityIDs: filters[3].values, AccountIDs: filters[4].values, GroupIDs: filters[5].values,
+		CryptoTxHashes: filters[6].values, Types: filters[7].values, Statuses: filters[8].values,
+		CreatedAt: m.CreatedAt.filterAt("created_at", &resp.Diagnostics),
+		UpdatedAt: m.UpdatedAt.filterAt("updated_at", &resp.Diagnostics),
+		Order:     m.Order.ValueString(),
+		OrderBy:   m.OrderBy.ValueString(),
+		MaxItems:  int64Value(m.MaxItems),
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	readList(ctx, req, resp, filtersID("transfers", q), transferShape, d.data.client.Transfers(ctx, q),
+		matchesNothing(filters...), "transfers")
+}

@@ -77,7 +77,9 @@ func TestAccTransfers_filters(t *testing.T) {
 			}), requests: 1},
 			{args: "ids = " + hclStrings(someIDs...), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool { return slices.Contains(someIDs, tr.ID) }), requests: 1},
 			{args: "ref_ids = " + hclStrings(refIDs...), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool { return tr.RefID != nil && slices.Contains(refIDs, *tr.RefID) }), requests: 1},
-			{args: "crypto_tx_hashes = " + hclStrings(hashes...), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool { return tr.CryptoTxHash != nil && slices.Contains(hashes, *tr.CryptoTxHash) }), requests: 1},
+			{args: "crypto_tx_hashes = " + hclStrings(hashes...), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool {
+				return tr.CryptoTxHash != nil && slices.Contains(hashes, *tr.CryptoTxHash)
+			}), requests: 1},
 			{args: "group_ids = " + hclStrings(group), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool { return tr.GroupID != nil && *tr.GroupID == group }), requests: 1},
 			{args: fmt.Sprintf("created_at = {\n  gt = %q\n  lte = %q\n}", rfc3339(from), rfc3339(to)), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool {
 				return tr.CreatedAt.After(from) && !tr.CreatedAt.After(to)

@@ -282,6 +282,7 @@ resource "platform_fiat_deposit_instructions" "bench" {
   count        = %d
   profile_id   = "bench-profile"
   fiat_network = "WIRE"
+  metadata     = { set = "bench-${count.index}" }
 }
 `, manyResources))
 	if err != nil {

@@ -51,8 +51,9 @@ type listResult struct {
 
 // rssResult is what a peak-RSS child reports.
 type rssResult struct {
-	Items   int    `json:"items"`
-	VmHWMKB uint64 `json:"vmhwm_kb"`
+	Items      int    `json:"items"`
+	VmHWMKB    uint64 `json:"vmhwm_kb"`
+	StateBytes int    `json:"state_bytes,omitempty"`
 }
 
 // listReaders holds the two contenders of figure 1.

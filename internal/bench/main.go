@@ -16,6 +16,8 @@
 //     stream.FetchTopOfBook against a bare gorilla/websocket loop.
 //  4. terraform plan of an empty configuration with the provider configured
 //     against one without any provider.
+//  5. The peak RSS of a fresh process reading 100,000 seeded items of each
+//     list data source through the protocol server, against 150 MiB.
 //
 // The list-read measurements run in child processes (this binary re-run
 // with -child) so that the emulator's own work and memory stay out of them.
@@ -34,6 +36,7 @@ import (
 	"time"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
+	"github.com/platform/terraform-provider-platform/internal/provider"
 )
 
 // errNotRegistered says a provider type a figure needs does not exist yet.
@@ -50,7 +53,7 @@ func main() {
 	flag.DurationVar(&lo.budget, "budget", 0, "internal: time budget of the list child's timed reads")
 	flag.StringVar(&lo.profileDir, "profile-dir", "", "internal: where the list child writes profiles of its warm-up read")
 	wrapOut := flag.String("wrap-out", "", "internal: where the wrap child writes the provider's peak RSS")
-	figures := flag.String("figures", "1,2,3,4", "figures to run, comma-separated")
+	figures := flag.String("figures", "1,2,3,4,5", "figures to run, comma-separated")
 	readme := flag.String("readme", "", "also write the table into this README's Benchmarks section")
 	flag.Parse()
 
@@ -84,11 +87,17 @@ func runChild(mode string, lo listChildOptions, wrapOut string, args []string) i
 		res any
 		err error
 	)
+	if mode != "rss-plain" {
+		// The provider's children run as the provider process does.
+		provider.TuneRuntime()
+	}
 	switch mode {
 	case "list":
 		res, err = runListChild(ctx, ep, lo)
 	case "rss-provider", "rss-plain":
 		res, err = runRSSChild(ctx, ep, mode == "rss-plain")
+	case "rss-list":
+		res, err = runListRSSChild(ctx, ep)
 	default:
 		err = fmt.Errorf("unknown child mode %q", mode)
 	}
@@ -195,6 +204,11 @@ func run(ctx context.Context, figures, readme string) error {
 	if want["4"] {
 		if err := b.figureOverhead(ctx); err != nil {
 			return fmt.Errorf("figure 4: %w", err)
+		}
+	}
+	if want["5"] {
+		if err := b.figureListRSS(ctx); err != nil {
+			return fmt.Errorf("figure 5: %w", err)
 		}
 	}
 	m.elapsed = time.Since(start)

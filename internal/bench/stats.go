@@ -55,6 +55,9 @@ func fmtMB(b uint64) string {
 	return fmt.Sprintf("%.0f MB", mb)
 }
 
+// fmtMiB prints b in mebibytes, with one decimal.
+func fmtMiB(b uint64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
 // fmtCount prints n with thousands separators.
 func fmtCount(n uint64) string {
 	s := fmt.Sprint(n)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"iter"
 	"math"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -178,21 +177,9 @@ func readList[T any](ctx context.Context, req datasource.ReadRequest, resp *data
 	}
 	w.endArray(count, n)
 	b := w.bytes()
-	if len(b) >= largeState {
-		// The chunks just joined are garbage now. Hand their memory back
-		// before the gRPC layer makes its own copy of the state, so that
-		// the process holds about two copies of the state at its peak, not
-		// three plus the garbage of the pages decoded.
-		debug.FreeOSMemory()
-	}
 	tflog.Debug(ctx, "listed "+what, map[string]any{"items": n, "state_bytes": len(b)})
 	setState(ctx, b, resp)
 }
-
-// largeState is the size of a state from which readList returns the
-// memory of its chunks to the operating system at once (about 25,000
-// fiat accounts).
-const largeState = 16 << 20
 
 // Item shapes: the schema and the encoder of list items, from one list of
 // fields.
@@ -353,8 +340,13 @@ type mpWriter struct {
 	size   int
 }
 
-// mpChunk is the size from which seal starts a new chunk.
-const mpChunk = 1 << 20
+// mpChunk is the size from which seal starts a new chunk, and mpSlack the
+// room left after it for the item that crosses it (an item larger than
+// that grows its chunk once).
+const (
+	mpChunk = 1 << 20
+	mpSlack = 64 << 10
+)
 
 // seal starts a new chunk when the current one has reached mpChunk bytes.
 // Call it between whole values only.
@@ -364,9 +356,9 @@ func (w *mpWriter) seal() {
 	}
 	w.sealed = append(w.sealed, w.b)
 	w.size += len(w.b)
-	// Room for the largest item after the chunk is full, so that a chunk
-	// is never copied to grow.
-	w.b = make([]byte, 0, mpChunk+mpChunk/4)
+	// Room for the item that fills the chunk, so that a chunk is rarely
+	// copied to grow, without leaving much of it unused.
+	w.b = make([]byte, 0, mpChunk+mpSlack)
 }
 
 // bytes returns everything written, in one slice of the exact size. The

@@ -96,6 +96,8 @@ type Config struct {
 	// RetryWaitMin and RetryWaitMax bound the backoff between attempts.
 	// Zero means DefaultRetryWaitMin and DefaultRetryWaitMax.
 	RetryWaitMin, RetryWaitMax time.Duration
+	// ListLimits bound one list read; zero fields take the defaults.
+	ListLimits ListLimits
 	// UserAgent is sent with every request. Empty means DefaultUserAgent.
 	UserAgent string
 	// HTTPClient optionally provides the base transport. Its Transport is
@@ -130,8 +132,11 @@ type Client struct {
 	pinned    []string
 	userAgent string
 
-	httpClient   *http.Client
-	retryMax     int
+	httpClient *http.Client
+	retryMax   int
+	listLimits ListLimits
+	// scrubber removes every spelling of the client secret.
+	scrubber     *scrubber
 	retryWaitMin time.Duration
 	retryWaitMax time.Duration
 	log          Logger
@@ -222,23 +227,21 @@ func New(cfg Config) (*Client, error) {
 		pinned:       pinned,
 		userAgent:    cfg.UserAgent,
 		retryMax:     cfg.MaxRetries,
+		listLimits:   cfg.ListLimits.withDefaults(),
 		retryWaitMin: cfg.RetryWaitMin,
 		retryWaitMax: cfg.RetryWaitMax,
 		tokens:       map[string]*tokenEntry{},
+		scrubber: newScrubber(append(secretSpellings(cfg.ClientSecret),
+			basicAuthSpellings(cfg.ClientID, cfg.ClientSecret)...)...),
 	}
 	if cfg.Logger != nil {
-		c.log = &scrubLogger{next: cfg.Logger, secret: cfg.ClientSecret}
+		c.log = &scrubLogger{next: cfg.Logger, scrubber: c.scrubber}
 	}
 	c.backoff = defaultBackoff
 	c.httpClient = &http.Client{
-		Transport: &loggingTransport{base: baseTransport, log: c.log, userAgent: cfg.UserAgent},
-		Timeout:   cfg.RequestTimeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 {
-				return errors.New("stopped after 5 redirects")
-			}
-			return CheckURL("redirect", req.URL.String())
-		},
+		Transport:     &loggingTransport{base: baseTransport, log: c.log, userAgent: cfg.UserAgent},
+		Timeout:       cfg.RequestTimeout,
+		CheckRedirect: c.redirectError,
 	}
 	return c, nil
 }
@@ -250,40 +253,57 @@ func (c *Client) logf(ctx context.Context, level Level, msg string, fields map[s
 	}
 }
 
-// scrub removes the client secret from s.
+// scrub removes every spelling of the client secret, and of its Basic
+// authorization with the client id, from s.
 func (c *Client) scrub(s string) string {
-	return scrubSecret(s, c.secret)
-}
-
-func scrubSecret(s, secret string) string {
-	if secret == "" || !strings.Contains(s, secret) {
-		return s
-	}
-	return strings.ReplaceAll(s, secret, redacted)
+	return c.scrubber.scrub(s)
 }
 
 // scrubLogger removes the client secret from every string it forwards, as a
 // last line of defence behind the redaction of the logging transport.
 type scrubLogger struct {
-	next   Logger
-	secret string
+	next     Logger
+	scrubber *scrubber
 }
 
 func (l *scrubLogger) Log(ctx context.Context, level Level, msg string, fields map[string]any) {
 	out := make(map[string]any, len(fields))
 	for k, v := range fields {
-		switch v := v.(type) {
-		case string:
-			out[k] = scrubSecret(v, l.secret)
-		case error:
-			out[k] = scrubSecret(v.Error(), l.secret)
-		case fmt.Stringer:
-			out[k] = scrubSecret(v.String(), l.secret)
-		default:
-			out[k] = v
-		}
+		out[k] = l.value(v)
 	}
-	l.next.Log(ctx, level, scrubSecret(msg, l.secret), out)
+	l.next.Log(ctx, level, l.scrubber.scrub(msg), out)
+}
+
+// value scrubs one field, inside maps and slices too.
+func (l *scrubLogger) value(v any) any {
+	switch v := v.(type) {
+	case string:
+		return l.scrubber.scrub(v)
+	case error:
+		return l.scrubber.scrub(v.Error())
+	case fmt.Stringer:
+		return l.scrubber.scrub(v.String())
+	case []string:
+		out := make([]string, len(v))
+		for i, s := range v {
+			out[i] = l.scrubber.scrub(s)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = l.value(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = l.value(e)
+		}
+		return out
+	default:
+		return v
+	}
 }
 
 // IsLoopbackURL reports whether raw parses as an absolute URL whose host is
@@ -501,17 +521,18 @@ func (c *Client) tokenError(scope string, err error) error {
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) && re.Response != nil {
 		ae := newAPIError(http.MethodPost, c.tokenURL, re.Response.StatusCode, re.Response.Header, re.Body)
-		if re.ErrorCode != "" {
-			ae.Code = re.ErrorCode
-		}
-		if re.ErrorDescription != "" {
-			ae.Message = re.ErrorDescription
-		}
+		// The OAuth error code and description only, never the body as
+		// the server sent it (it may echo the request).
+		ae.Code, ae.Message = re.ErrorCode, re.ErrorDescription
 		ae.Code = c.scrub(ae.Code)
 		ae.Message = c.scrub(ae.Message)
 		ae.Scope = scope
 		ae.token = true
 		return fmt.Errorf("obtaining an access token for scope %q: %w", scope, ae)
+	}
+	var redirect *RedirectError
+	if errors.As(err, &redirect) {
+		return fmt.Errorf("obtaining an access token for scope %q: %w", scope, redirect)
 	}
 	return &scrubbedError{
 		msg: fmt.Sprintf("obtaining an access token for scope %q from %s: %s", scope, c.tokenURL, c.scrub(err.Error())),

@@ -141,6 +141,47 @@ func checkOrder(o string) error {
 	return fmt.Errorf("order must be ASC or DESC, got %q", o)
 }
 
+// ListLimits are the ceilings of one list read. Only a repeated cursor
+// ends a list otherwise, so a service (or anything between) that keeps
+// answering pages with fresh cursors would page on until memory runs out;
+// Terraform sets no deadline on a data source's read.
+type ListLimits struct {
+	// MaxItems is the most items one read takes (default
+	// DefaultMaxListItems).
+	MaxItems int
+	// MaxPages is the most pages one read takes (default
+	// DefaultMaxListPages).
+	MaxPages int
+	// MaxEmptyPages is the most pages in a row without items that still
+	// carry a cursor (default DefaultMaxEmptyPages).
+	MaxEmptyPages int
+}
+
+// The default ceilings of a list read: room for the largest honest lists
+// (two million items; a million reward claims in pages of 100), far below
+// what exhausts a machine.
+const (
+	DefaultMaxListItems  = 2_000_000
+	DefaultMaxListPages  = 25_000
+	DefaultMaxEmptyPages = 20
+)
+
+func (l ListLimits) withDefaults() ListLimits {
+	if l.MaxItems <= 0 {
+		l.MaxItems = DefaultMaxListItems
+	}
+	if l.MaxPages <= 0 {
+		l.MaxPages = DefaultMaxListPages
+	}
+	if l.MaxEmptyPages <= 0 {
+		l.MaxEmptyPages = DefaultMaxEmptyPages
+	}
+	return l
+}
+
+// ErrListTooLong is the error of a list read that reached a ceiling.
+var ErrListTooLong = errors.New("list read stopped at its ceiling")
+
 // listCall describes one list operation.
 type listCall struct {
 	path     string
@@ -170,8 +211,15 @@ func list[T any](ctx context.Context, c *Client, lc listCall) iter.Seq2[*T, erro
 		}
 		seen := map[string]int{}
 		cursor := ""
-		count := 0
+		count, empty := 0, 0
+		limits := c.listLimits
 		for pageNo := 1; ; pageNo++ {
+			if pageNo > limits.MaxPages {
+				yield(nil, fmt.Errorf("GET %s: %w: %d pages (%d items) read and the service still sends a next "+
+					"page; no honest list of this provider is that long. Narrow the filters (or set max_items) "+
+					"and check that the base_url names the service", lc.path, ErrListTooLong, limits.MaxPages, count))
+				return
+			}
 			remaining := -1
 			if lc.maxItems > 0 {
 				remaining = lc.maxItems - count
@@ -197,6 +245,12 @@ func list[T any](ctx context.Context, c *Client, lc listCall) iter.Seq2[*T, erro
 				return
 			}
 			for _, it := range p.Items {
+				if count >= limits.MaxItems {
+					yield(nil, fmt.Errorf("GET %s: %w: %d items read and the service sends more; no honest list of "+
+						"this provider is that long. Narrow the filters (or set max_items) and check that the "+
+						"base_url names the service", lc.path, ErrListTooLong, limits.MaxItems))
+					return
+				}
 				if !yield(it, nil) {
 					return
 				}
@@ -210,6 +264,17 @@ func list[T any](ctx context.Context, c *Client, lc listCall) iter.Seq2[*T, erro
 				next = *p.NextPageCursor
 			}
 			if next == "" {
+				return
+			}
+			if len(p.Items) == 0 {
+				empty++
+			} else {
+				empty = 0
+			}
+			if empty >= limits.MaxEmptyPages {
+				yield(nil, fmt.Errorf("GET %s: %w: %d pages in a row without items, each with a cursor to a "+
+					"next page; the service is not making progress. Check that the base_url names the service",
+					lc.path, ErrListTooLong, empty))
 				return
 			}
 			if prev, dup := seen[next]; dup {

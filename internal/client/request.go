@@ -139,6 +139,9 @@ func (c *Client) send(ctx context.Context, cl call, target, token string) (*http
 			if ctx.Err() != nil {
 				return false, ctx.Err()
 			}
+			if isRedirect(err) {
+				return false, nil
+			}
 			retry, _ := retryablehttp.DefaultRetryPolicy(ctx, resp, err)
 			if !retry {
 				return false, nil
@@ -177,7 +180,11 @@ func (c *Client) send(ctx context.Context, cl call, target, token string) (*http
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, attempts, fmt.Errorf("%s %s: %w", cl.method, cl.path, ctxErr)
 		}
-		msg := scrubSecret(scrubSecret(err.Error(), token), c.secret)
+		var redirect *RedirectError
+		if errors.As(err, &redirect) {
+			return nil, attempts, redirect
+		}
+		msg := c.scrub(scrubSecret(err.Error(), token))
 		switch {
 		case attempts > retryMax && retryMax > 0:
 			msg = fmt.Sprintf("%s %s: gave up after %d attempts: %s", cl.method, cl.path, attempts, msg)

@@ -272,6 +272,12 @@ func bulletList(lines []string) string {
 // answer of the service that refuses the request (a 4xx, or a failed token
 // request, which means the request was never sent).
 func createOutcomeUnknown(err error, opPath string) bool {
+	var redirect *client.RedirectError
+	if errors.As(err, &redirect) {
+		// The service answered with a redirect, which is never followed:
+		// the request was not processed, and nothing reached the target.
+		return false
+	}
 	var ae *client.APIError
 	if !errors.As(err, &ae) {
 		return true

@@ -198,6 +198,17 @@ func Dial(ctx context.Context, wsURL, token string, opts Options) (*Conn, error)
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("stream dial %s: %w", redactURL(u), ctx.Err())
 		}
+		if resp != nil && resp.StatusCode >= 300 && resp.StatusCode < 400 {
+			// Never followed: the handshake carries the access token.
+			to := "no location"
+			if loc, lerr := resp.Location(); lerr == nil {
+				to = "host " + loc.Host
+			}
+			return nil, fmt.Errorf("stream dial %s: the server answered %d %s, a redirect to %s. The provider never "+
+				"follows redirects (the handshake carries the access token): the configured ws_url is probably "+
+				"wrong; it must name the service's stream endpoint itself",
+				redactURL(u), resp.StatusCode, http.StatusText(resp.StatusCode), to)
+		}
 		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
 			return nil, &HandshakeError{StatusCode: resp.StatusCode}
 		}

@@ -1,0 +1,152 @@
+package client
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Every spelling of a secret is scrubbed, not only the literal one: a token
+// endpoint (or anything between) may echo the client secret as it was sent
+// in the form body (query-escaped), path-escaped, JSON-escaped (with or
+// without HTML escaping) or base64-encoded (alone, or as the Basic
+// authorization of client_id:client_secret), and percent-escapes may come
+// back in either case.
+
+// secretSpellings are the spellings of secret to scrub, longest first.
+func secretSpellings(secret string) []string {
+	if secret == "" {
+		return nil
+	}
+	set := map[string]bool{secret: true}
+	add := func(s string) {
+		if s != "" {
+			set[s] = true
+		}
+	}
+	q := url.QueryEscape(secret)
+	add(q)
+	add(strings.ReplaceAll(q, "+", "%20"))
+	add(url.PathEscape(secret))
+	if b, err := json.Marshal(secret); err == nil {
+		add(string(b[1 : len(b)-1]))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(secret) == nil {
+		b := bytes.TrimSpace(buf.Bytes())
+		add(string(b[1 : len(b)-1]))
+	}
+	for _, e := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		add(e.EncodeToString([]byte(secret)))
+	}
+	out := make([]string, 0, len(set))
+	for s := range set {
+		out = append(out, s)
+	}
+	// Longest first, so that a spelling that contains another goes whole.
+	sortByLengthDesc(out)
+	return out
+}
+
+// basicAuthSpellings are the base64 spellings of the Basic authorization
+// of id and secret, raw and query-escaped (as the oauth2 package sends it).
+func basicAuthSpellings(id, secret string) []string {
+	if id == "" || secret == "" {
+		return nil
+	}
+	var out []string
+	for _, pair := range []string{id + ":" + secret, url.QueryEscape(id) + ":" + url.QueryEscape(secret)} {
+		for _, e := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding} {
+			out = append(out, e.EncodeToString([]byte(pair)))
+		}
+	}
+	return out
+}
+
+func sortByLengthDesc(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && (len(s[j]) > len(s[j-1]) || len(s[j]) == len(s[j-1]) && s[j] < s[j-1]); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// scrubber replaces every spelling of some secrets by "[REDACTED]".
+type scrubber struct {
+	re *regexp.Regexp // nil: nothing to scrub
+}
+
+// newScrubber builds the scrubber of the given spellings. Percent-escapes
+// match in either case.
+func newScrubber(spellings ...string) *scrubber {
+	var parts []string
+	seen := map[string]bool{}
+	for _, s := range spellings {
+		if s == "" || seen[s] {
+			continue
+		}
+		seen[s] = true
+		parts = append(parts, spellingPattern(s))
+	}
+	if len(parts) == 0 {
+		return &scrubber{}
+	}
+	return &scrubber{re: regexp.MustCompile(strings.Join(parts, "|"))}
+}
+
+// spellingPattern is the pattern of s, with the hex digits of its
+// percent-escapes in either case.
+func spellingPattern(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			fmt.Fprintf(&b, "%%%s%s", hexClass(s[i+1]), hexClass(s[i+2]))
+			i += 2
+			continue
+		}
+		b.WriteString(regexp.QuoteMeta(s[i : i+1]))
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func hexClass(c byte) string {
+	if c >= '0' && c <= '9' {
+		return string(c)
+	}
+	lower := c | 0x20
+	return "[" + string(lower) + string(lower-0x20) + "]"
+}
+
+func (s *scrubber) scrub(text string) string {
+	if s == nil || s.re == nil || text == "" {
+		return text
+	}
+	return s.re.ReplaceAllLiteralString(text, redacted)
+}
+
+// scrubbers caches the scrubber of each secret for scrubSecret.
+var scrubbers sync.Map
+
+// scrubSecret removes every spelling of secret from s.
+func scrubSecret(s, secret string) string {
+	if secret == "" || s == "" {
+		return s
+	}
+	v, ok := scrubbers.Load(secret)
+	if !ok {
+		v, _ = scrubbers.LoadOrStore(secret, newScrubber(secretSpellings(secret)...))
+	}
+	sc, _ := v.(*scrubber)
+	return sc.scrub(s)
+}

@@ -61,7 +61,7 @@ func (d *depositAddressesDataSource) Metadata(_ context.Context, req datasource.
 }
 
 func (d *depositAddressesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+	resp.Schema = listSchema(schema.Schema{
 		MarkdownDescription: "Lists the crypto deposit addresses of the customer, following the API's pages to the " +
 			"end with the largest page the API allows (1,000 items). Every filter is optional; all the filters " +
 			"that are set apply together.",
@@ -79,7 +79,7 @@ func (d *depositAddressesDataSource) Schema(_ context.Context, _ datasource.Sche
 			"items": depositAddressShape.listAttribute("The deposit addresses, in the order the API returns them. " +
 				"Fields the API leaves out are null."),
 		},
-	}
+	})
 }
 
 func (d *depositAddressesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {

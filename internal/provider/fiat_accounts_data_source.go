@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/tfmsgpack"
 )
 
 var _ datasource.DataSourceWithConfigure = (*fiatAccountsDataSource)(nil)
@@ -39,7 +40,7 @@ type fiatAccountsModel struct {
 // from fiat_instructions_types.go); the wire object of a fiat account has
 // status and metadata besides.
 var (
-	addressShape = shapeOf(addressAttr(""), map[string]func(*mpWriter, *client.Address){
+	addressShape = shapeOf(addressAttr(""), map[string]func(*tfmsgpack.Writer, *client.Address){
 		"country":  writeString(func(a *client.Address) *string { return a.Country }),
 		"address1": writeString(func(a *client.Address) *string { return a.Address1 }),
 		"address2": writeString(func(a *client.Address) *string { return a.Address2 }),
@@ -47,15 +48,15 @@ var (
 		"province": writeString(func(a *client.Address) *string { return a.Province }),
 		"zip_code": writeString(func(a *client.Address) *string { return a.ZipCode }),
 	})
-	personDetailsShape = shapeOf(personDetailsAttr(""), map[string]func(*mpWriter, *client.PersonDetails){
+	personDetailsShape = shapeOf(personDetailsAttr(""), map[string]func(*tfmsgpack.Writer, *client.PersonDetails){
 		"first_name": writeString(func(p *client.PersonDetails) *string { return p.FirstName }),
 		"last_name":  writeString(func(p *client.PersonDetails) *string { return p.LastName }),
 	})
-	fiatAccountOwnerShape = shapeOf(fiatAccountOwnerAttr(""), map[string]func(*mpWriter, *client.FiatAccountOwner){
+	fiatAccountOwnerShape = shapeOf(fiatAccountOwnerAttr(""), map[string]func(*tfmsgpack.Writer, *client.FiatAccountOwner){
 		"person_details": writeObject(func(o *client.FiatAccountOwner) *client.PersonDetails { return o.PersonDetails },
 			personDetailsShape),
 	})
-	routingDetailsShape = shapeOf(routingDetailsAttr(""), map[string]func(*mpWriter, *client.RoutingDetails){
+	routingDetailsShape = shapeOf(routingDetailsAttr(""), map[string]func(*tfmsgpack.Writer, *client.RoutingDetails){
 		"routing_number_type": writeString(func(r *client.RoutingDetails) *string { return r.RoutingNumberType }),
 		"routing_number":      writeString(func(r *client.RoutingDetails) *string { return r.RoutingNumber }),
 		"bank_name":           writeString(func(r *client.RoutingDetails) *string { return r.BankName }),
@@ -101,7 +102,7 @@ func (d *fiatAccountsDataSource) Metadata(_ context.Context, req datasource.Meta
 }
 
 func (d *fiatAccountsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+	resp.Schema = listSchema(schema.Schema{
 		MarkdownDescription: "Lists the fiat (bank) accounts of the customer, following the API's pages to the " +
 			"end with the largest page the API allows (1,000 items). Every filter is optional; all the filters " +
 			"that are set apply together. Deleted accounts are left out unless `include_deleted` is true.",
@@ -119,7 +120,7 @@ func (d *fiatAccountsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"items": fiatAccountShape.listAttribute("The fiat accounts, in the order the API returns them. " +
 				"Fields the API leaves out are null."),
 		},
-	}
+	})
 }
 
 func (d *fiatAccountsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {

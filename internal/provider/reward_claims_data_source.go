@@ -78,7 +78,7 @@ func (d *rewardClaimsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			Validators:          []validator.String{rfc3339Validator{}},
 		}
 	}
-	resp.Schema = schema.Schema{
+	resp.Schema = listSchema(schema.Schema{
 		MarkdownDescription: "Lists reward claim transactions, in the order the API returns them, following the API's pages to the end. " +
 			"Every filter is optional; all the filters that are set apply together.",
 		Attributes: map[string]schema.Attribute{
@@ -94,7 +94,7 @@ func (d *rewardClaimsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"items": rewardClaimShape.listAttribute("The reward claims, in the order the API returns them. " +
 				"Fields the API leaves out are null."),
 		},
-	}
+	})
 }
 
 func (d *rewardClaimsDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {

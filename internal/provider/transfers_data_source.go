@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/tfmsgpack"
 )
 
 var _ datasource.DataSourceWithConfigure = (*transfersDataSource)(nil)
@@ -51,13 +52,13 @@ func jsonField[T any](name, description string, get func(*T) json.RawMessage) it
 		name: name,
 		attr: schema.StringAttribute{Computed: true,
 			MarkdownDescription: description + " JSON object (read it with `jsondecode()`); null when absent."},
-		write: func(w *mpWriter, v *T) {
+		write: func(w *tfmsgpack.Writer, v *T) {
 			raw := get(v)
 			if len(raw) == 0 || string(raw) == "null" {
-				w.null()
+				w.Null()
 				return
 			}
-			w.str(string(raw))
+			w.Str(string(raw))
 		},
 	}
 }
@@ -115,7 +116,7 @@ func (d *transfersDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	order := orderAttribute()
 	order.MarkdownDescription = "Order of `items`: `DESC` (newest first) or `ASC`. Unset leaves the service's " +
 		"default, which is `DESC`."
-	resp.Schema = schema.Schema{
+	resp.Schema = listSchema(schema.Schema{
 		MarkdownDescription: "Lists the customer's transfers (`GET /transfer/transfers`, scope `transfer:read_transfer`): " +
 			"withdrawals, deposits, internal transfers and more, following the API's pages to the end with the " +
 			"largest page the API allows (1,000 items). Every filter is optional; all the filters that are set " +
@@ -149,7 +150,7 @@ func (d *transfersDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 				"`auto_conversion` (read one transfer with `platform_transfer` for it), so that 100,000 of them " +
 				"are read in about 150 MiB. Fields the API leaves out are null."),
 		},
-	}
+	})
 }
 
 func (d *transfersDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {

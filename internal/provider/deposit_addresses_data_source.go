@@ -37,7 +37,7 @@ type depositAddressesModel struct {
 	Items       types.List      `tfsdk:"items"`
 }
 
-var depositAddressShape = itemShape[client.DepositAddress]{
+var depositAddressShape = objectShape[client.DepositAddress]{
 	stringField("id", "Deposit address id (UUID).", func(d *client.DepositAddress) *string { return d.ID }),
 	stringField("profile_id", "Profile credited by deposits to the address.",
 		func(d *client.DepositAddress) *string { return d.ProfileID }),

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
-	"github.com/platform/terraform-provider-platform/internal/tfmsgpack"
 )
 
 var _ datasource.DataSourceWithConfigure = (*fiatAccountsDataSource)(nil)
@@ -36,58 +35,34 @@ type fiatAccountsModel struct {
 }
 
 // Shapes of the objects of a fiat account. The address, owner and routing
-// details are the objects of fiat deposit instructions (their schema comes
-// from fiat_instructions_types.go); the wire object of a fiat account has
+// details are the objects of fiat deposit instructions
+// (fiat_instructions_types.go); the wire object of a fiat account has
 // status and metadata besides.
 var (
-	addressShape = shapeOf(addressAttr(""), map[string]func(*tfmsgpack.Writer, *client.Address){
-		"country":  writeString(func(a *client.Address) *string { return a.Country }),
-		"address1": writeString(func(a *client.Address) *string { return a.Address1 }),
-		"address2": writeString(func(a *client.Address) *string { return a.Address2 }),
-		"city":     writeString(func(a *client.Address) *string { return a.City }),
-		"province": writeString(func(a *client.Address) *string { return a.Province }),
-		"zip_code": writeString(func(a *client.Address) *string { return a.ZipCode }),
-	})
-	personDetailsShape = shapeOf(personDetailsAttr(""), map[string]func(*tfmsgpack.Writer, *client.PersonDetails){
-		"first_name": writeString(func(p *client.PersonDetails) *string { return p.FirstName }),
-		"last_name":  writeString(func(p *client.PersonDetails) *string { return p.LastName }),
-	})
-	fiatAccountOwnerShape = shapeOf(fiatAccountOwnerAttr(""), map[string]func(*tfmsgpack.Writer, *client.FiatAccountOwner){
-		"person_details": writeObject(func(o *client.FiatAccountOwner) *client.PersonDetails { return o.PersonDetails },
-			personDetailsShape),
-	})
-	routingDetailsShape = shapeOf(routingDetailsAttr(""), map[string]func(*tfmsgpack.Writer, *client.RoutingDetails){
-		"routing_number_type": writeString(func(r *client.RoutingDetails) *string { return r.RoutingNumberType }),
-		"routing_number":      writeString(func(r *client.RoutingDetails) *string { return r.RoutingNumber }),
-		"bank_name":           writeString(func(r *client.RoutingDetails) *string { return r.BankName }),
-		"bank_address": writeObject(func(r *client.RoutingDetails) *client.Address { return r.BankAddress },
-			addressShape),
-	})
-	fiatAccountWireShape = itemShape[client.WireInstructions]{
+	fiatAccountWireShape = objectShape[client.WireInstructions]{
 		stringField("account_number", "Bank account number; may be partly masked.",
 			func(w *client.WireInstructions) *string { return w.AccountNumber }),
-		sharedObjectField("fiat_account_owner_address",
-			addressAttr("Address of the account owner; null when the service does not give it."),
+		objectField("fiat_account_owner_address", "Address of the account owner; null when the service does not give it.",
 			func(w *client.WireInstructions) *client.Address { return w.FiatAccountOwnerAddress }, addressShape),
-		sharedObjectField("routing_details", routingDetailsAttr("Routing details of the account's bank."),
+		objectField("routing_details", "Routing details of the account's bank.",
 			func(w *client.WireInstructions) *client.RoutingDetails { return w.RoutingDetails }, routingDetailsShape),
 		stringField("status", "Status of the account's wire details, for example `PENDING`.",
 			func(w *client.WireInstructions) *string { return w.Status }),
 		anyMapField("metadata", "Metadata of the account's wire details.",
 			func(w *client.WireInstructions) map[string]any { return w.Metadata }),
 	}
-	fiatAccountNetworkShape = itemShape[client.FiatNetworkInstructions]{
+	fiatAccountNetworkShape = objectShape[client.FiatNetworkInstructions]{
 		objectField("wire", "Wire (`WIRE`) details of the account; null when the account has none.",
 			func(f *client.FiatNetworkInstructions) *client.WireInstructions { return f.Wire }, fiatAccountWireShape),
 	}
-	fiatAccountShape = itemShape[client.FiatAccount]{
+	fiatAccountShape = objectShape[client.FiatAccount]{
 		stringField("id", "Fiat account id (UUID).", func(a *client.FiatAccount) *string { return a.ID }),
 		stringField("ref_id", "Client-specified id given when the account was created.",
 			func(a *client.FiatAccount) *string { return a.RefID }),
 		stringField("identity_id", "Identity of the account.", func(a *client.FiatAccount) *string { return a.IdentityID }),
 		stringField("account_id", "Account the fiat account belongs to.",
 			func(a *client.FiatAccount) *string { return a.AccountID }),
-		sharedObjectField("fiat_account_owner", fiatAccountOwnerAttr("Owner of the account."),
+		objectField("fiat_account_owner", "Owner of the account.",
 			func(a *client.FiatAccount) *client.FiatAccountOwner { return a.FiatAccountOwner }, fiatAccountOwnerShape),
 		objectField("fiat_network_instructions", "Network details of the account.",
 			func(a *client.FiatAccount) *client.FiatNetworkInstructions { return a.FiatNetworkInstructions },

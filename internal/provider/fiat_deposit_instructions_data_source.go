@@ -68,9 +68,8 @@ func (d *fiatDepositInstructionsDataSource) Schema(_ context.Context, _ datasour
 			Computed:            true,
 		},
 	}
-	for name, a := range fiatDepositInstructionsComputed() {
-		attrs[name] = a.dataSourceAttribute()
-	}
+	attrs["fiat_account_owner"] = fiatAccountOwnerShape.dataSourceObject(fdiOwnerDescription)
+	attrs["fiat_network_instructions"] = fiatNetworkInstructionsShape.dataSourceObject(fdiNetworkInstructionsDescription)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one set of fiat deposit instructions by id " +
 			"(`GET /transfer/fiat-deposit-instructions/{id}`), for example instructions created outside this " +

@@ -125,7 +125,7 @@ func TestFiatDepositInstructionsFromAPI(t *testing.T) {
 		"address2 (empty)":         {addr["address2"], types.StringNull()},
 		"city (absent)":            {addr["city"], types.StringNull()},
 		"country":                  {addr["country"], types.StringValue("US")},
-		"bank_address (absent)":    {routing["bank_address"], types.ObjectNull(addressAttr("").objectType().AttrTypes)},
+		"bank_address (absent)":    {routing["bank_address"], addressShape.null()},
 		"owner from instructions":  {owner["first_name"], types.StringValue("Ada")},
 		"owner last name (absent)": {owner["last_name"], types.StringNull()},
 		"metadata number as JSON":  {meta["n"], types.StringValue("1.5")},

@@ -152,9 +152,8 @@ func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.S
 			PlanModifiers:       stable,
 		},
 	}
-	for name, a := range fiatDepositInstructionsComputed() {
-		attrs[name] = a.resourceAttribute()
-	}
+	attrs["fiat_account_owner"] = fiatAccountOwnerShape.resourceObject(fdiOwnerDescription)
+	attrs["fiat_network_instructions"] = fiatNetworkInstructionsShape.resourceObject(fdiNetworkInstructionsDescription)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A set of fiat deposit instructions: where and how to send a fiat deposit to a " +
 			"profile (`POST /transfer/fiat-deposit-instructions`, read back with `GET …/{id}`).\n\n" +
@@ -428,12 +427,11 @@ func (m *fiatDepositInstructionsModel) clearUnknown() {
 	if m.CreatedAt.IsUnknown() {
 		m.CreatedAt = timetypes.NewRFC3339Null()
 	}
-	computed := fiatDepositInstructionsComputed()
 	if m.FiatAccountOwner.IsUnknown() {
-		m.FiatAccountOwner = types.ObjectNull(computed["fiat_account_owner"].objectType().AttrTypes)
+		m.FiatAccountOwner = fiatAccountOwnerShape.null()
 	}
 	if m.FiatNetworkInstructions.IsUnknown() {
-		m.FiatNetworkInstructions = types.ObjectNull(computed["fiat_network_instructions"].objectType().AttrTypes)
+		m.FiatNetworkInstructions = fiatNetworkInstructionsShape.null()
 	}
 }
 

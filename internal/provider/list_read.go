@@ -20,7 +20,7 @@ import (
 // dropped. skip means a filter matches nothing: items is empty and no
 // request is sent. what names the items in messages ("fiat accounts").
 func readList[T any](ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse,
-	id string, shape itemShape[T], seq iter.Seq2[*T, error], skip bool, what string,
+	id string, shape objectShape[T], seq iter.Seq2[*T, error], skip bool, what string,
 ) {
 	w := tfmsgpack.New()
 	objType, ok := req.Config.Raw.Type().(tftypes.Object)

@@ -56,11 +56,10 @@ func stringListFilter(desc string, vals ...validator.List) listschema.ListAttrib
 // newFiatDepositInstructionsModel is an empty model whose values all have
 // their types, for instructions read from a list.
 func newFiatDepositInstructionsModel() fiatDepositInstructionsModel {
-	computed := fiatDepositInstructionsComputed()
 	return fiatDepositInstructionsModel{
 		Metadata:                types.MapNull(types.StringType),
-		FiatAccountOwner:        types.ObjectNull(computed["fiat_account_owner"].objectType().AttrTypes),
-		FiatNetworkInstructions: types.ObjectNull(computed["fiat_network_instructions"].objectType().AttrTypes),
+		FiatAccountOwner:        fiatAccountOwnerShape.null(),
+		FiatNetworkInstructions: fiatNetworkInstructionsShape.null(),
 	}
 }
 

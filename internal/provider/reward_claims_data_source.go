@@ -42,7 +42,7 @@ type rewardClaimsModel struct {
 	Items           types.List   `tfsdk:"items"`
 }
 
-var rewardClaimShape = itemShape[client.RewardClaim]{
+var rewardClaimShape = objectShape[client.RewardClaim]{
 	stringField("id", "Claim id.", func(c *client.RewardClaim) *string { return c.ID }),
 	stringField("payout_group_id", "Payout group of the claim.", func(c *client.RewardClaim) *string { return c.PayoutGroupID }),
 	stringField("claim_schedule_id", "Claim schedule.", func(c *client.RewardClaim) *string { return c.ClaimScheduleID }),

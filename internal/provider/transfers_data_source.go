@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
-	"github.com/platform/terraform-provider-platform/internal/tfmsgpack"
 )
 
 var _ datasource.DataSourceWithConfigure = (*transfersDataSource)(nil)
@@ -45,41 +44,7 @@ type transfersModel struct {
 	Items          types.List      `tfsdk:"items"`
 }
 
-// jsonField is a free-form JSON object of the API, as a JSON string (read
-// it with jsondecode()), null when absent.
-func jsonField[T any](name, description string, get func(*T) json.RawMessage) itemField[T] {
-	return itemField[T]{
-		name: name,
-		attr: schema.StringAttribute{Computed: true,
-			MarkdownDescription: description + " JSON object (read it with `jsondecode()`); null when absent."},
-		write: func(w *tfmsgpack.Writer, v *T) {
-			raw := get(v)
-			if len(raw) == 0 || string(raw) == "null" {
-				w.Null()
-				return
-			}
-			w.Str(string(raw))
-		},
-	}
-}
-
-// requiredString is a string field the API always sends; empty is null.
-func requiredString[T any](name, description string, get func(*T) string) itemField[T] {
-	return stringField(name, description, func(v *T) *string { s := get(v); return &s })
-}
-
-// requiredTime is a time field the API always sends; zero is null.
-func requiredTime[T any](name, description string, get func(*T) time.Time) itemField[T] {
-	return timeField(name, description, func(v *T) *time.Time {
-		t := get(v)
-		if t.IsZero() {
-			return nil
-		}
-		return &t
-	})
-}
-
-var transferShape = itemShape[client.Transfer]{
+var transferShape = objectShape[client.Transfer]{
 	requiredString("id", "Transfer id.", func(t *client.Transfer) string { return t.ID }),
 	stringField("ref_id", "Client-specified id the transfer was made with.", func(t *client.Transfer) *string { return t.RefID }),
 	requiredString("profile_id", transferAttributeDescriptions["profile_id"], func(t *client.Transfer) string { return t.ProfileID }),

@@ -1,0 +1,221 @@
+package provider
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/tfmsgpack"
+)
+
+// Computed objects read from the API, described once.
+//
+// An objectShape[T] lists the computed attributes of an object read from
+// the client type T, each with its name, description and getter. From that
+// one list come the data source schema, the resource schema, the framework
+// value (for resources and single-object data sources) and the MessagePack
+// encoder (for list data sources, see list_read.go). Adding a field to an
+// object is adding one line to its shape.
+//
+// Absent or empty API values are null, never "".
+
+// field is one computed attribute of an object read from T.
+type field[T any] struct {
+	name string
+	// dattr and rattr are its data source and resource schema.
+	dattr dschema.Attribute
+	rattr rschema.Attribute
+	typ   attr.Type
+	// value is its framework value in v (not nil).
+	value func(v *T, diags *diag.Diagnostics) attr.Value
+	// write writes its value in v (not nil).
+	write func(w *tfmsgpack.Writer, v *T)
+}
+
+// objectShape is the attributes of an object read from T, in the order
+// they are written.
+type objectShape[T any] []field[T]
+
+// attributes is the data source schema of the object's attributes.
+func (s objectShape[T]) attributes() map[string]dschema.Attribute {
+	out := make(map[string]dschema.Attribute, len(s))
+	for _, f := range s {
+		out[f.name] = f.dattr
+	}
+	return out
+}
+
+// resourceAttributes is the resource schema of the object's attributes.
+func (s objectShape[T]) resourceAttributes() map[string]rschema.Attribute {
+	out := make(map[string]rschema.Attribute, len(s))
+	for _, f := range s {
+		out[f.name] = f.rattr
+	}
+	return out
+}
+
+// objectType is the framework type of the object.
+func (s objectShape[T]) objectType() types.ObjectType {
+	ts := make(map[string]attr.Type, len(s))
+	for _, f := range s {
+		ts[f.name] = f.typ
+	}
+	return types.ObjectType{AttrTypes: ts}
+}
+
+// null is the null object of this shape.
+func (s objectShape[T]) null() types.Object { return types.ObjectNull(s.objectType().AttrTypes) }
+
+// value is v as a framework object, or null when v is nil.
+func (s objectShape[T]) value(v *T, diags *diag.Diagnostics) types.Object {
+	if v == nil {
+		return s.null()
+	}
+	vals := make(map[string]attr.Value, len(s))
+	for _, f := range s {
+		vals[f.name] = f.value(v, diags)
+	}
+	o, d := types.ObjectValue(s.objectType().AttrTypes, vals)
+	diags.Append(d...)
+	return o
+}
+
+// write writes v as an object, or null when v is nil.
+func (s objectShape[T]) write(w *tfmsgpack.Writer, v *T) {
+	if v == nil {
+		w.Null()
+		return
+	}
+	w.MapHeader(len(s))
+	for _, f := range s {
+		w.Str(f.name)
+		f.write(w, v)
+	}
+}
+
+// dataSourceObject is the object as a computed data source attribute.
+func (s objectShape[T]) dataSourceObject(description string) dschema.SingleNestedAttribute {
+	return dschema.SingleNestedAttribute{Computed: true, MarkdownDescription: description, Attributes: s.attributes()}
+}
+
+// resourceObject is the object as a computed resource attribute.
+func (s objectShape[T]) resourceObject(description string) rschema.SingleNestedAttribute {
+	return rschema.SingleNestedAttribute{Computed: true, MarkdownDescription: description, Attributes: s.resourceAttributes()}
+}
+
+// listAttribute is the computed items attribute of a list data source.
+func (s objectShape[T]) listAttribute(description string) dschema.ListNestedAttribute {
+	return dschema.ListNestedAttribute{
+		Computed:            true,
+		MarkdownDescription: description,
+		NestedObject:        dschema.NestedAttributeObject{Attributes: s.attributes()},
+	}
+}
+
+// stringLike is a computed attribute of string type written by write and
+// valued by value.
+func stringLike[T any](name, description string, value func(*T) types.String, write func(*tfmsgpack.Writer, *T)) field[T] {
+	return field[T]{
+		name:  name,
+		dattr: dschema.StringAttribute{Computed: true, MarkdownDescription: description},
+		rattr: rschema.StringAttribute{Computed: true, MarkdownDescription: description},
+		typ:   types.StringType,
+		value: func(v *T, _ *diag.Diagnostics) attr.Value { return value(v) },
+		write: write,
+	}
+}
+
+func stringField[T any](name, description string, get func(*T) *string) field[T] {
+	return stringLike(name, description, func(v *T) types.String { return stringValue(get(v)) },
+		func(w *tfmsgpack.Writer, v *T) { w.StrPtr(get(v)) })
+}
+
+func timeField[T any](name, description string, get func(*T) *time.Time) field[T] {
+	return stringLike(name, description+" (RFC 3339).", func(v *T) types.String { return timeValue(get(v)) },
+		func(w *tfmsgpack.Writer, v *T) { w.TimePtr(get(v)) })
+}
+
+// jsonField is a free-form JSON object of the API, as a JSON string (read
+// it with jsondecode()), null when absent.
+func jsonField[T any](name, description string, get func(*T) json.RawMessage) field[T] {
+	raw := func(v *T) *string {
+		b := get(v)
+		if len(b) == 0 || string(b) == "null" {
+			return nil
+		}
+		s := string(b)
+		return &s
+	}
+	return stringLike(name, description+" JSON object (read it with `jsondecode()`); null when absent.",
+		func(v *T) types.String { return stringValue(raw(v)) },
+		func(w *tfmsgpack.Writer, v *T) { w.StrPtr(raw(v)) })
+}
+
+// requiredString is a string field the API always sends; empty is null.
+func requiredString[T any](name, description string, get func(*T) string) field[T] {
+	return stringField(name, description, func(v *T) *string { s := get(v); return &s })
+}
+
+// requiredTime is a time field the API always sends; zero is null.
+func requiredTime[T any](name, description string, get func(*T) time.Time) field[T] {
+	return timeField(name, description, func(v *T) *time.Time {
+		t := get(v)
+		if t.IsZero() {
+			return nil
+		}
+		return &t
+	})
+}
+
+func stringListField[T any](name, description string, get func(*T) []string) field[T] {
+	return field[T]{
+		name:  name,
+		dattr: dschema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: description},
+		rattr: rschema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: description},
+		typ:   types.ListType{ElemType: types.StringType},
+		value: func(v *T, _ *diag.Diagnostics) attr.Value { return stringListValue(get(v)) },
+		write: func(w *tfmsgpack.Writer, v *T) { w.StringList(get(v)) },
+	}
+}
+
+func stringMapField[T any](name, description string, get func(*T) map[string]string) field[T] {
+	return field[T]{
+		name:  name,
+		dattr: dschema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: description},
+		rattr: rschema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: description},
+		typ:   types.MapType{ElemType: types.StringType},
+		value: func(v *T, _ *diag.Diagnostics) attr.Value { return stringMapValue(get(v)) },
+		write: func(w *tfmsgpack.Writer, v *T) { w.StringMap(get(v)) },
+	}
+}
+
+// anyMapField is a map of free-form values, rendered as a map of strings:
+// strings as they are, other values as JSON, null when empty.
+func anyMapField[T any](name, description string, get func(*T) map[string]any) field[T] {
+	description += " Values that are not strings are rendered as JSON."
+	return field[T]{
+		name:  name,
+		dattr: dschema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: description},
+		rattr: rschema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: description},
+		typ:   types.MapType{ElemType: types.StringType},
+		value: func(v *T, _ *diag.Diagnostics) attr.Value { return anyMapValue(get(v)) },
+		write: func(w *tfmsgpack.Writer, v *T) { w.AnyMap(get(v)) },
+	}
+}
+
+// objectField is a nested object, null when get returns nil.
+func objectField[T, U any](name, description string, get func(*T) *U, shape objectShape[U]) field[T] {
+	return field[T]{
+		name:  name,
+		dattr: shape.dataSourceObject(description),
+		rattr: shape.resourceObject(description),
+		typ:   shape.objectType(),
+		value: func(v *T, diags *diag.Diagnostics) attr.Value { return shape.value(get(v), diags) },
+		write: func(w *tfmsgpack.Writer, v *T) { shape.write(w, get(v)) },
+	}
+}

@@ -2,10 +2,8 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"reflect"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -319,31 +317,6 @@ func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.Crea
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 	}
-}
-
-// jsonValue is raw as a normalized JSON value, null when it is absent.
-func jsonValue(raw json.RawMessage) jsontypes.Normalized {
-	if len(raw) == 0 || string(raw) == "null" {
-		return jsontypes.NewNormalizedNull()
-	}
-	return jsontypes.NewNormalizedValue(string(raw))
-}
-
-// rfc3339OrNull is t as an RFC 3339 value with its fractional seconds, if
-// any, or null when t is zero.
-func rfc3339OrNull(t time.Time) timetypes.RFC3339 {
-	if t.IsZero() {
-		return timetypes.NewRFC3339Null()
-	}
-	return timetypes.NewRFC3339ValueMust(t.Format(time.RFC3339Nano))
-}
-
-// keepOr is v when it is known and not null, otherwise answered.
-func keepOr(v, answered types.String) types.String {
-	if v.IsNull() || v.IsUnknown() {
-		return answered
-	}
-	return v
 }
 
 // fromTransfer sets the computed attributes of m from the service's answer.

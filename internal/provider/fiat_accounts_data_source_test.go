@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -61,18 +60,6 @@ func (want itemIDs) CheckValue(v any) error {
 
 func (want itemIDs) String() string { return fmt.Sprintf("%d items with the expected ids", len(want)) }
 
-// expectRequests checks that key reached the emulator n times since the
-// step's PreConfig reset the counters: that is, during the one read of the
-// step's apply, which happens before the checks run.
-func expectRequests(emu *emulator.Server, key string, n int) resource.TestCheckFunc {
-	return func(_ *terraform.State) error {
-		if got := emu.Counters.Requests(key); got != n {
-			return fmt.Errorf("%s: %d requests, want %d", key, got, n)
-		}
-		return nil
-	}
-}
-
 // filterCase is one configuration of a list data source and what it must
 // read: exactly the items with ids want, in order, in this many requests.
 type filterCase struct {
@@ -104,9 +91,11 @@ func filterCasesStep(env *accEnv, typeName, key string, cases []filterCase) reso
 		requests += c.requests
 	}
 	return resource.TestStep{
-		PreConfig:         env.emu.Counters.Reset,
-		Config:            env.config(blocks...),
-		Check:             expectRequests(env.emu, key, requests),
+		PreConfig: env.emu.Counters.Reset,
+		Config:    env.config(blocks...),
+		// The step's PreConfig reset the counters: these are the requests
+		// of the one read of the step's apply.
+		Check:             checkRequests(env.emu, key, requests, fmt.Sprintf("%s: %%d requests, want %d", key, requests)),
 		ConfigStateChecks: checks,
 	}
 }

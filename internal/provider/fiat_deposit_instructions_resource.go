@@ -74,7 +74,7 @@ func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.S
 			PlanModifiers:       replace,
 		},
 		"fiat_network": schema.StringAttribute{
-			MarkdownDescription: "Fiat network of the deposits: one of " + enumDescription(client.FiatNetworks) +
+			MarkdownDescription: "Fiat network of the deposits: one of " + codeList(client.FiatNetworks) +
 				". The service documents the instructions of `WIRE` only; for other networks " +
 				"`fiat_network_instructions.wire` is null." + newInstructionsNote,
 			Required:   true,
@@ -116,7 +116,7 @@ func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.S
 		},
 		"routing_number_type": schema.StringAttribute{
 			MarkdownDescription: "Kind of routing number of `WIRE` instructions: one of " +
-				enumDescription(client.RoutingNumberTypes) + ". When unset, the kind the service chose is " +
+				codeList(client.RoutingNumberTypes) + ". When unset, the kind the service chose is " +
 				"recorded." + newInstructionsNote,
 			Optional:      true,
 			Computed:      true,

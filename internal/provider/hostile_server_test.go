@@ -165,9 +165,9 @@ func (h *hostileAPI) serveList(w http.ResponseWriter, name string) {
 // nothing secret, and that they stay readable.
 func checkHostileDiags(t *testing.T, h *hostileAPI, diags string, want string) {
 	t.Helper()
-	t.Logf("diagnostics:\n%s", truncateText(diags, 1000))
+	t.Logf("diagnostics:\n%s", truncate(diags, 1000))
 	if !regexp.MustCompile(want).MatchString(diags) {
-		t.Errorf("diagnostics do not match %s:\n%s", want, truncateText(diags, 2000))
+		t.Errorf("diagnostics do not match %s:\n%s", want, truncate(diags, 2000))
 	}
 	if strings.Contains(diags, h.token) {
 		t.Errorf("diagnostics hold the access token:\n%s", diags)

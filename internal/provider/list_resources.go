@@ -79,7 +79,7 @@ func (l *cryptoWithdrawalListResource) ListResourceConfigSchema(_ context.Contex
 		Attributes: map[string]listschema.Attribute{
 			"profile_ids": stringListFilter("Only withdrawals from these profiles (at most 100)."),
 			"ref_ids":     stringListFilter("Only withdrawals made with these ref_ids (at most 100)."),
-			"statuses": stringListFilter("Only withdrawals with these statuses: "+enumDescription(client.TransferStatuses)+".",
+			"statuses": stringListFilter("Only withdrawals with these statuses: "+codeList(client.TransferStatuses)+".",
 				listvalidator.ValueStringsAre(stringvalidator.OneOf(client.TransferStatuses...))),
 		},
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -178,103 +179,33 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	if resp.Diagnostics.HasError() {
 		return
 	}
-
+	diags := &resp.Diagnostics
 	cfg, wsURL := client.Config{}, ""
-	str := func(v types.String, attr, env string) string {
-		if v.IsUnknown() {
-			resp.Diagnostics.AddAttributeError(path.Root(attr), "Unknown provider configuration value",
-				fmt.Sprintf("The value of %q is not known until apply. Set it to a value known at plan time, "+
-					"or leave it unset and use the %s environment variable.", attr, env))
-			return ""
-		}
-		if !v.IsNull() {
-			return v.ValueString()
-		}
-		return os.Getenv(env)
+	// Every string argument falls back to its environment variable.
+	settings := []stringSetting{
+		{attr: "client_id", env: EnvClientID, value: m.ClientID, dst: &cfg.ClientID, required: "an OAuth 2.0 client id"},
+		{attr: "client_secret", env: EnvClientSecret, value: m.ClientSecret, dst: &cfg.ClientSecret,
+			required: "an OAuth 2.0 client secret"},
+		{attr: "base_url", env: EnvBaseURL, value: m.BaseURL, dst: &cfg.BaseURL,
+			required: "the base URL of the HTTP API", schemes: []string{"https", "http"}},
+		{attr: "auth_url", env: EnvAuthURL, value: m.AuthURL, dst: &cfg.AuthURL,
+			required: "the base URL of the OAuth 2.0 server", schemes: []string{"https", "http"}},
+		{attr: "ws_url", env: EnvWSURL, value: m.WSURL, dst: &wsURL, schemes: []string{"wss", "ws"}},
 	}
-	required := func(val, attr, env, what string) {
-		if val == "" {
-			resp.Diagnostics.AddAttributeError(path.Root(attr), "Missing "+what,
-				fmt.Sprintf("The provider needs %s. Set %q in the provider block or the %s environment variable.",
-					what, attr, env))
-		}
+	for _, s := range settings {
+		s.read(diags)
 	}
-
-	cfg.ClientID = str(m.ClientID, "client_id", EnvClientID)
-	cfg.ClientSecret = str(m.ClientSecret, "client_secret", EnvClientSecret)
-	cfg.BaseURL = strings.TrimRight(str(m.BaseURL, "base_url", EnvBaseURL), "/")
-	cfg.AuthURL = strings.TrimRight(str(m.AuthURL, "auth_url", EnvAuthURL), "/")
-	wsURL = str(m.WSURL, "ws_url", EnvWSURL)
-	if resp.Diagnostics.HasError() {
+	if diags.HasError() {
 		return
 	}
-	required(cfg.ClientID, "client_id", EnvClientID, "an OAuth 2.0 client id")
-	required(cfg.ClientSecret, "client_secret", EnvClientSecret, "an OAuth 2.0 client secret")
-	required(cfg.BaseURL, "base_url", EnvBaseURL, "the base URL of the HTTP API")
-	required(cfg.AuthURL, "auth_url", EnvAuthURL, "the base URL of the OAuth 2.0 server")
-
-	checkURL := func(val, attr, env string, schemes ...string) {
-		if val == "" {
-			return
-		}
-		if err := client.CheckURL(attr, val, schemes...); err != nil {
-			msg := err.Error()
-			var ce *client.ConfigError
-			if errors.As(err, &ce) {
-				msg = ce.Msg
-			}
-			resp.Diagnostics.AddAttributeError(path.Root(attr), "Invalid "+attr,
-				fmt.Sprintf("%s (from the provider block or %s): %s.", attr, env, strings.TrimSuffix(msg, ".")))
-		}
+	for _, s := range settings {
+		s.require(diags)
+		s.check(diags)
 	}
-	checkURL(cfg.BaseURL, "base_url", EnvBaseURL, "https", "http")
-	checkURL(cfg.AuthURL, "auth_url", EnvAuthURL, "https", "http")
-	checkURL(wsURL, "ws_url", EnvWSURL, "wss", "ws")
-
-	// scopes
-	switch {
-	case m.Scopes.IsUnknown():
-		resp.Diagnostics.AddAttributeError(path.Root("scopes"), "Unknown provider configuration value",
-			"The value of \"scopes\" is not known until apply. Set it to a value known at plan time.")
-	case !m.Scopes.IsNull():
-		resp.Diagnostics.Append(m.Scopes.ElementsAs(ctx, &cfg.Scopes, false)...)
-	default:
-		if env := os.Getenv(EnvScopes); env != "" {
-			cfg.Scopes = strings.FieldsFunc(env, func(r rune) bool { return r == ',' || r == ' ' })
-		}
-	}
-
-	// request_timeout
-	cfg.RequestTimeout = defaultRequestTimeout
-	if raw := str(m.RequestTimeout, "request_timeout", EnvRequestTimeout); raw != "" {
-		d, err := time.ParseDuration(raw)
-		if err != nil || d <= 0 {
-			resp.Diagnostics.AddAttributeError(path.Root("request_timeout"), "Invalid request_timeout",
-				fmt.Sprintf("request_timeout (from the provider block or %s) must be a positive Go duration "+
-					"such as \"30s\" or \"2m\", got %q.", EnvRequestTimeout, raw))
-		}
-		cfg.RequestTimeout = d
-	}
-
-	// max_retries
-	cfg.MaxRetries = defaultMaxRetries
-	switch {
-	case m.MaxRetries.IsUnknown():
-		resp.Diagnostics.AddAttributeError(path.Root("max_retries"), "Unknown provider configuration value",
-			"The value of \"max_retries\" is not known until apply. Set it to a value known at plan time.")
-	case !m.MaxRetries.IsNull():
-		cfg.MaxRetries = int(m.MaxRetries.ValueInt64())
-	default:
-		if raw := os.Getenv(EnvMaxRetries); raw != "" {
-			n, err := strconv.Atoi(raw)
-			if err != nil || n < 0 || n > maxMaxRetries {
-				resp.Diagnostics.AddAttributeError(path.Root("max_retries"), "Invalid max_retries",
-					fmt.Sprintf("%s must be a whole number from 0 to %d, got %q.", EnvMaxRetries, maxMaxRetries, raw))
-			}
-			cfg.MaxRetries = n
-		}
-	}
-	if resp.Diagnostics.HasError() {
+	cfg.Scopes = configScopes(ctx, m.Scopes, diags)
+	cfg.RequestTimeout = configRequestTimeout(stringSetting{attr: "request_timeout", env: EnvRequestTimeout, value: m.RequestTimeout}, diags)
+	cfg.MaxRetries = configMaxRetries(m.MaxRetries, diags)
+	if diags.HasError() {
 		return
 	}
 
@@ -299,6 +230,124 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	resp.EphemeralResourceData = data
 	resp.ActionData = data
 	resp.ListResourceData = data
+}
+
+// stringSetting is a string argument of the provider block with its
+// environment variable fallback.
+type stringSetting struct {
+	attr, env string
+	value     types.String
+	dst       *string
+	// required, when set, says what a missing value is ("an OAuth 2.0
+	// client id").
+	required string
+	// schemes, when set, makes the value a URL with one of these schemes.
+	schemes []string
+}
+
+// raw is the configured value, or the environment variable's when the
+// argument is unset.
+func (s stringSetting) raw(diags *diag.Diagnostics) string {
+	if s.value.IsUnknown() {
+		diags.AddAttributeError(path.Root(s.attr), "Unknown provider configuration value",
+			fmt.Sprintf("The value of %q is not known until apply. Set it to a value known at plan time, "+
+				"or leave it unset and use the %s environment variable.", s.attr, s.env))
+		return ""
+	}
+	if !s.value.IsNull() {
+		return s.value.ValueString()
+	}
+	return os.Getenv(s.env)
+}
+
+// read sets *dst from the configuration or the environment (URLs without
+// a trailing slash).
+func (s stringSetting) read(diags *diag.Diagnostics) {
+	v := s.raw(diags)
+	if s.schemes != nil {
+		v = strings.TrimRight(v, "/")
+	}
+	*s.dst = v
+}
+
+// require reports a missing required value.
+func (s stringSetting) require(diags *diag.Diagnostics) {
+	if *s.dst == "" && s.required != "" {
+		diags.AddAttributeError(path.Root(s.attr), "Missing "+s.required,
+			fmt.Sprintf("The provider needs %s. Set %q in the provider block or the %s environment variable.",
+				s.required, s.attr, s.env))
+	}
+}
+
+// check validates a URL setting.
+func (s stringSetting) check(diags *diag.Diagnostics) {
+	if s.schemes == nil || *s.dst == "" {
+		return
+	}
+	if err := client.CheckURL(s.attr, *s.dst, s.schemes...); err != nil {
+		msg := err.Error()
+		var ce *client.ConfigError
+		if errors.As(err, &ce) {
+			msg = ce.Msg
+		}
+		diags.AddAttributeError(path.Root(s.attr), "Invalid "+s.attr,
+			fmt.Sprintf("%s (from the provider block or %s): %s.", s.attr, s.env, strings.TrimSuffix(msg, ".")))
+	}
+}
+
+// configScopes is the scopes argument, or PLATFORM_SCOPES (comma- or
+// space-separated) when it is unset.
+func configScopes(ctx context.Context, v types.List, diags *diag.Diagnostics) []string {
+	var out []string
+	switch {
+	case v.IsUnknown():
+		diags.AddAttributeError(path.Root("scopes"), "Unknown provider configuration value",
+			"The value of \"scopes\" is not known until apply. Set it to a value known at plan time.")
+	case !v.IsNull():
+		diags.Append(v.ElementsAs(ctx, &out, false)...)
+	default:
+		if env := os.Getenv(EnvScopes); env != "" {
+			out = strings.FieldsFunc(env, func(r rune) bool { return r == ',' || r == ' ' })
+		}
+	}
+	return out
+}
+
+// configRequestTimeout is the request_timeout setting, or its default.
+func configRequestTimeout(s stringSetting, diags *diag.Diagnostics) time.Duration {
+	raw := s.raw(diags)
+	if raw == "" {
+		return defaultRequestTimeout
+	}
+	d, err := time.ParseDuration(raw)
+	if err != nil || d <= 0 {
+		diags.AddAttributeError(path.Root("request_timeout"), "Invalid request_timeout",
+			fmt.Sprintf("request_timeout (from the provider block or %s) must be a positive Go duration "+
+				"such as \"30s\" or \"2m\", got %q.", EnvRequestTimeout, raw))
+	}
+	return d
+}
+
+// configMaxRetries is the max_retries argument, or PLATFORM_MAX_RETRIES,
+// or its default.
+func configMaxRetries(v types.Int64, diags *diag.Diagnostics) int {
+	switch {
+	case v.IsUnknown():
+		diags.AddAttributeError(path.Root("max_retries"), "Unknown provider configuration value",
+			"The value of \"max_retries\" is not known until apply. Set it to a value known at plan time.")
+	case !v.IsNull():
+		return int(v.ValueInt64())
+	default:
+		if raw := os.Getenv(EnvMaxRetries); raw != "" {
+			n, err := strconv.Atoi(raw)
+			if err != nil || n < 0 || n > maxMaxRetries {
+				diags.AddAttributeError(path.Root("max_retries"), "Invalid max_retries",
+					fmt.Sprintf("%s must be a whole number from 0 to %d, got %q.", EnvMaxRetries, maxMaxRetries, raw))
+			}
+			return n
+		}
+	}
+	return defaultMaxRetries
 }
 
 func (p *platformProvider) Resources(_ context.Context) []func() resource.Resource {

@@ -324,7 +324,7 @@ resource "platform_crypto_withdrawal" "forbidden" {
 	if found := scan.find(logBytes); len(found) > 0 {
 		for _, line := range strings.Split(string(logBytes), "\n") {
 			if f := scan.find([]byte(line)); len(f) > 0 {
-				t.Errorf("log line holds %s: %s", strings.Join(f, ", "), truncateText(line, 400))
+				t.Errorf("log line holds %s: %s", strings.Join(f, ", "), truncate(line, 400))
 			}
 		}
 	}

@@ -3,10 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -58,37 +56,4 @@ func configuredData(raw any, diags *diag.Diagnostics) *providerData {
 func notConfigured(diags *diag.Diagnostics) {
 	diags.AddError("Provider not configured",
 		"The platform provider has not been configured. Check the provider block and its environment variables.")
-}
-
-// durationValidator checks that a string is a Go duration.
-type durationValidator struct {
-	positive bool
-	max      time.Duration
-}
-
-var _ validator.String = durationValidator{}
-
-func (v durationValidator) Description(_ context.Context) string {
-	s := "must be a Go duration such as \"10s\" or \"1m30s\""
-	if v.positive {
-		s += ", greater than zero"
-	}
-	if v.max > 0 {
-		s += ", at most " + v.max.String()
-	}
-	return s
-}
-
-func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v durationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	raw := req.ConfigValue.ValueString()
-	d, err := time.ParseDuration(raw)
-	if err != nil || (v.positive && d <= 0) || (v.max > 0 && d > v.max) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
-			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), raw))
-	}
 }

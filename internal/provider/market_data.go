@@ -131,7 +131,7 @@ func sortedLevels(levels []stream.Level, bids bool) ([]pricedLevel, error) {
 	for _, l := range levels {
 		p, err := decimal.NewFromString(l.Price)
 		if err != nil {
-			return nil, fmt.Errorf("%s price %q is not a decimal number", side, truncateText(l.Price, 40))
+			return nil, fmt.Errorf("%s price %q is not a decimal number", side, truncate(l.Price, 40))
 		}
 		out = append(out, pricedLevel{Level: l, price: p})
 	}
@@ -210,15 +210,6 @@ func amountOf(l *pricedLevel) types.String {
 		return types.StringNull()
 	}
 	return types.StringValue(l.Amount)
-}
-
-// truncateText caps text from the server before it goes into a diagnostic.
-func truncateText(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }
 
 // streamPhase is the step of a stream read that failed.
@@ -389,11 +380,11 @@ func (r streamRead) diagnose(err error) (summary, detail string) {
 		reason := ""
 		switch {
 		case ce.Code != "" && ce.Message != "":
-			reason = ": " + truncateText(ce.Code, 64) + " (" + truncateText(ce.Message, 200) + ")"
+			reason = ": " + truncate(ce.Code, 64) + " (" + truncate(ce.Message, 200) + ")"
 		case ce.Code != "":
-			reason = ": " + truncateText(ce.Code, 64)
+			reason = ": " + truncate(ce.Code, 64)
 		case ce.Message != "":
-			reason = ": " + truncateText(ce.Message, 200)
+			reason = ": " + truncate(ce.Message, 200)
 		default:
 			reason = " (success false, no reason given)"
 		}
@@ -407,15 +398,15 @@ func (r streamRead) diagnose(err error) (summary, detail string) {
 		}
 		msg := ""
 		if se.Message != "" {
-			msg = " (" + truncateText(se.Message, 200) + ")"
+			msg = " (" + truncate(se.Message, 200) + ")"
 		}
 		op := "a"
 		if se.Op != "" {
-			op = "the " + truncateText(se.Op, 64)
+			op = "the " + truncate(se.Op, 64)
 		}
-		return "Stream error " + truncateText(code, 64),
+		return "Stream error " + truncate(code, 64),
 			fmt.Sprintf("The stream answered %s request for market %s with error code %s%s. %s",
-				op, market, truncateText(code, 64), msg, serverErrorHint(se.Code))
+				op, market, truncate(code, 64), msg, serverErrorHint(se.Code))
 	case errors.Is(re.err, stream.ErrConnectionClosed):
 		return "Stream connection closed",
 			fmt.Sprintf("The stream connection closed before a %s for market %s arrived: %s. The server or "+

@@ -4,16 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
@@ -50,37 +47,10 @@ type withdrawalArgument struct {
 	mapValidators    []validator.Map
 }
 
-// decimalValidator checks amounts against the spec's decimal pattern.
-func decimalValidator() validator.String {
-	return stringvalidator.RegexMatches(decimalRegexp,
-		"must be a decimal number written with digits and at most one dot, such as `0.5` "+
-			"(pattern `"+client.DecimalPattern+"`)")
-}
-
-// metadataValidators enforce the spec's limits on metadata: at most
-// client.MaxMetadataPairs pairs, keys and values of at most
-// client.MaxMetadataLength characters.
-func metadataValidators() []validator.Map {
-	return []validator.Map{
-		mapvalidator.SizeAtMost(client.MaxMetadataPairs),
-		mapvalidator.KeysAre(stringvalidator.LengthAtMost(client.MaxMetadataLength)),
-		mapvalidator.ValueStringsAre(stringvalidator.LengthAtMost(client.MaxMetadataLength)),
-	}
-}
-
 // metadataDescription is the description of a metadata argument.
 func metadataDescription(what string) string {
 	return fmt.Sprintf("Client-specified key/value pairs attached to %s: at most %d pairs, each key and "+
 		"value at most %d characters.", what, client.MaxMetadataPairs, client.MaxMetadataLength)
-}
-
-// enumDescription lists the allowed values of an enum as Markdown code.
-func enumDescription(vals []string) string {
-	quoted := make([]string, len(vals))
-	for i, v := range vals {
-		quoted[i] = "`" + v + "`"
-	}
-	return strings.Join(quoted, ", ")
 }
 
 // withdrawalArguments lists every argument of a crypto withdrawal, in the
@@ -95,7 +65,7 @@ func withdrawalArguments() []withdrawalArgument {
 		{name: "asset", required: true, description: "Asset to withdraw, for example `BTC`.",
 			stringValidators: []validator.String{nonEmpty}},
 		{name: "crypto_network", required: true,
-			description:      "Network to send the withdrawal on: one of " + enumDescription(client.CryptoNetworks) + ".",
+			description:      "Network to send the withdrawal on: one of " + codeList(client.CryptoNetworks) + ".",
 			stringValidators: []validator.String{stringvalidator.OneOf(client.CryptoNetworks...)}},
 		{name: "amount", computedWhenUnset: true,
 			description: "Amount to send, as a decimal string. Exactly one of `amount` and `total` must be set; " +
@@ -152,14 +122,6 @@ type cryptoWithdrawalArgs struct {
 	Memo               types.String         `tfsdk:"memo"`
 }
 
-// knownString is the value of s, or "" when it is null or unknown.
-func knownString(s types.String) string {
-	if s.IsNull() || s.IsUnknown() {
-		return ""
-	}
-	return s.ValueString()
-}
-
 // request builds the client request of the arguments with the given ref_id
 // (which overrides a.RefID). Unknown values are left out.
 func (a cryptoWithdrawalArgs) request(ctx context.Context, refID string) (client.CryptoWithdrawalRequest, diag.Diagnostics) {
@@ -186,99 +148,4 @@ func (a cryptoWithdrawalArgs) request(ctx context.Context, refID string) (client
 		req.Beneficiary = json.RawMessage(a.Beneficiary.ValueString())
 	}
 	return req, diags
-}
-
-// jsonObjectValidator checks that a JSON string holds an object.
-type jsonObjectValidator struct{}
-
-var _ validator.String = jsonObjectValidator{}
-
-func (jsonObjectValidator) Description(context.Context) string {
-	return "must be a JSON object, such as `jsonencode({ name = \"...\" })`"
-}
-
-func (v jsonObjectValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v jsonObjectValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	var obj map[string]any
-	if err := json.Unmarshal([]byte(req.ConfigValue.ValueString()), &obj); err != nil || obj == nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid JSON object",
-			fmt.Sprintf("%s %s; got %q.", req.Path, v.Description(ctx), truncateForMessage(req.ConfigValue.ValueString(), 80)))
-	}
-}
-
-// truncateForMessage caps s at n runes for an error message.
-func truncateForMessage(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
-}
-
-// withdrawalWords are the words of a crypto withdrawal's create.
-var withdrawalWords = createWords{
-	kind:         "crypto_withdrawal",
-	resourceType: "platform_crypto_withdrawal",
-	noun:         "crypto withdrawal",
-	plural:       "crypto withdrawals",
-	title:        "Crypto withdrawal",
-	made:         "sent",
-	path:         client.PathCryptoWithdrawals,
-	scope:        client.ScopeWriteCryptoWithdrawal,
-}
-
-// derivedRefID is the ref_id derived from the arguments (see
-// idempotent_create.go); ok is false when an argument is unknown.
-func (a cryptoWithdrawalArgs) derivedRefID(ctx context.Context) (string, bool) {
-	req, diags := a.request(ctx, "")
-	if diags.HasError() {
-		return "", false
-	}
-	return derivedRefID(withdrawalWords.kind, req)
-}
-
-// summary describes the withdrawal of a in a few words, for messages.
-func (a cryptoWithdrawalArgs) summary() string {
-	what := knownString(a.Amount) + " " + knownString(a.Asset)
-	if knownString(a.Amount) == "" {
-		what = "total " + knownString(a.Total) + " " + knownString(a.Asset)
-	}
-	return fmt.Sprintf("%s on %s to %s from profile %s", what, knownString(a.CryptoNetwork),
-		knownString(a.DestinationAddress), knownString(a.ProfileID))
-}
-
-// sendCryptoWithdrawal is the one call that sends a crypto withdrawal, for
-// the resource and the action alike: it builds the request of args with
-// refID (which overrides args.RefID), sends it, and sorts the answer (see
-// createRun.run).
-func sendCryptoWithdrawal(ctx context.Context, c *client.Client, args cryptoWithdrawalArgs, refID string) (createResult[*client.Transfer], diag.Diagnostics) {
-	body, diags := args.request(ctx, refID)
-	if diags.HasError() {
-		return createResult[*client.Transfer]{}, diags
-	}
-	tflog.Info(ctx, "sending crypto withdrawal", map[string]any{
-		"ref_id": refID, "asset": body.Asset, "crypto_network": body.CryptoNetwork,
-		"amount": body.Amount, "total": body.Total,
-	})
-	res, d := createRun[*client.Transfer]{
-		words: withdrawalWords,
-		refID: refID,
-		send: func(ctx context.Context) (*client.Transfer, error) {
-			return c.CreateCryptoWithdrawal(ctx, body)
-		},
-		existing:    client.ExistingTransfer,
-		differences: func(t *client.Transfer) []string { return withdrawalDifferences(body, t) },
-		id:          func(t *client.Transfer) string { return t.ID },
-	}.run(ctx)
-	diags.Append(d...)
-	if res.outcome == outcomeConfirmed || res.outcome == outcomeAdopted {
-		tflog.Info(ctx, "crypto withdrawal recorded", map[string]any{"ref_id": refID, "id": res.obj.ID, "status": res.obj.Status})
-	}
-	return res, diags
 }

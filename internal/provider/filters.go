@@ -6,13 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -30,60 +28,6 @@ import (
 // never "" (lists excepted: an empty list the API sent stays empty).
 
 // Conversions of optional client values to framework values.
-
-// stringValue is p as a string, or null when p is nil or empty.
-func stringValue(p *string) types.String {
-	if p == nil || *p == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(*p)
-}
-
-// optionalString is s, or null when it is empty.
-func optionalString(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
-
-// timeValue is t in RFC 3339 (with its fractional seconds, if any), or null
-// when t is nil.
-func timeValue(t *time.Time) types.String {
-	if t == nil {
-		return types.StringNull()
-	}
-	return types.StringValue(formatTime(*t))
-}
-
-// formatTime renders t in RFC 3339 with as many fractional digits as it
-// carries, keeping its offset.
-func formatTime(t time.Time) string { return t.Format(time.RFC3339Nano) }
-
-// stringListValue is s as a list of strings, or null when s is nil. An empty,
-// non-nil slice (the API sent []) is an empty list.
-func stringListValue(s []string) types.List {
-	if s == nil {
-		return types.ListNull(types.StringType)
-	}
-	elems := make([]attr.Value, len(s))
-	for i, v := range s {
-		elems[i] = types.StringValue(v)
-	}
-	return types.ListValueMust(types.StringType, elems)
-}
-
-// stringMapValue is m as a map of strings, or null when m is empty.
-func stringMapValue(m map[string]string) types.Map {
-	if len(m) == 0 {
-		return types.MapNull(types.StringType)
-	}
-	elems := make(map[string]attr.Value, len(m))
-	for k, v := range m {
-		elems[k] = types.StringValue(v)
-	}
-	return types.MapValueMust(types.StringType, elems)
-}
 
 // Filter schema.
 
@@ -166,37 +110,6 @@ func listIDAttribute() schema.StringAttribute {
 		Computed: true,
 		MarkdownDescription: "Identifier of this read: a hash of the filters, so that the same filters " +
 			"always give the same id.",
-	}
-}
-
-func codeList(vals []string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = "`" + v + "`"
-	}
-	return strings.Join(q, ", ")
-}
-
-// rfc3339Validator checks that a string is an RFC 3339 date-time, naming the
-// attribute in its error.
-type rfc3339Validator struct{}
-
-var _ validator.String = rfc3339Validator{}
-
-func (rfc3339Validator) Description(context.Context) string {
-	return "must be an RFC 3339 date-time such as 2024-01-02T15:04:05Z"
-}
-
-func (v rfc3339Validator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v rfc3339Validator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	raw := req.ConfigValue.ValueString()
-	if _, err := time.Parse(time.RFC3339Nano, raw); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid date-time",
-			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), raw))
 	}
 }
 

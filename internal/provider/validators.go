@@ -1,0 +1,115 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+// Validators of arguments that the framework's validator packages do not
+// have: they name the attribute and what is allowed.
+
+// durationValidator checks that a string is a Go duration.
+type durationValidator struct {
+	positive bool
+	max      time.Duration
+}
+
+var _ validator.String = durationValidator{}
+
+func (v durationValidator) Description(_ context.Context) string {
+	s := "must be a Go duration such as \"10s\" or \"1m30s\""
+	if v.positive {
+		s += ", greater than zero"
+	}
+	if v.max > 0 {
+		s += ", at most " + v.max.String()
+	}
+	return s
+}
+
+func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v durationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	raw := req.ConfigValue.ValueString()
+	d, err := time.ParseDuration(raw)
+	if err != nil || (v.positive && d <= 0) || (v.max > 0 && d > v.max) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
+			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), raw))
+	}
+}
+
+// rfc3339Validator checks that a string is an RFC 3339 date-time, naming the
+// attribute in its error.
+type rfc3339Validator struct{}
+
+var _ validator.String = rfc3339Validator{}
+
+func (rfc3339Validator) Description(context.Context) string {
+	return "must be an RFC 3339 date-time such as 2024-01-02T15:04:05Z"
+}
+
+func (v rfc3339Validator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v rfc3339Validator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	raw := req.ConfigValue.ValueString()
+	if _, err := time.Parse(time.RFC3339Nano, raw); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid date-time",
+			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), raw))
+	}
+}
+
+// decimalValidator checks amounts against the spec's decimal pattern.
+func decimalValidator() validator.String {
+	return stringvalidator.RegexMatches(decimalRegexp,
+		"must be a decimal number written with digits and at most one dot, such as `0.5` "+
+			"(pattern `"+client.DecimalPattern+"`)")
+}
+
+// metadataValidators enforce the spec's limits on metadata: at most
+// client.MaxMetadataPairs pairs, keys and values of at most
+// client.MaxMetadataLength characters.
+func metadataValidators() []validator.Map {
+	return []validator.Map{
+		mapvalidator.SizeAtMost(client.MaxMetadataPairs),
+		mapvalidator.KeysAre(stringvalidator.LengthAtMost(client.MaxMetadataLength)),
+		mapvalidator.ValueStringsAre(stringvalidator.LengthAtMost(client.MaxMetadataLength)),
+	}
+}
+
+// jsonObjectValidator checks that a JSON string holds an object.
+type jsonObjectValidator struct{}
+
+var _ validator.String = jsonObjectValidator{}
+
+func (jsonObjectValidator) Description(context.Context) string {
+	return "must be a JSON object, such as `jsonencode({ name = \"...\" })`"
+}
+
+func (v jsonObjectValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v jsonObjectValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(req.ConfigValue.ValueString()), &obj); err != nil || obj == nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid JSON object",
+			fmt.Sprintf("%s %s; got %q.", req.Path, v.Description(ctx), truncate(req.ConfigValue.ValueString(), 80)))
+	}
+}

@@ -1,0 +1,122 @@
+package provider
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Values: conversions between the client's Go values and framework values,
+// shared by resources and data sources. Absent or empty API values are
+// null, never "".
+
+// stringValue is p as a string, or null when p is nil or empty.
+func stringValue(p *string) types.String {
+	if p == nil || *p == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(*p)
+}
+
+// optionalString is s, or null when it is empty.
+func optionalString(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+// timeValue is t in RFC 3339 (with its fractional seconds, if any), or null
+// when t is nil.
+func timeValue(t *time.Time) types.String {
+	if t == nil {
+		return types.StringNull()
+	}
+	return types.StringValue(stateTime(*t))
+}
+
+// stateTime renders t for the state: RFC 3339 with as many fractional
+// digits as it carries, keeping its offset.
+func stateTime(t time.Time) string { return t.Format(time.RFC3339Nano) }
+
+// stringListValue is s as a list of strings, or null when s is nil. An empty,
+// non-nil slice (the API sent []) is an empty list.
+func stringListValue(s []string) types.List {
+	if s == nil {
+		return types.ListNull(types.StringType)
+	}
+	elems := make([]attr.Value, len(s))
+	for i, v := range s {
+		elems[i] = types.StringValue(v)
+	}
+	return types.ListValueMust(types.StringType, elems)
+}
+
+// stringMapValue is m as a map of strings, or null when m is empty.
+func stringMapValue(m map[string]string) types.Map {
+	if len(m) == 0 {
+		return types.MapNull(types.StringType)
+	}
+	elems := make(map[string]attr.Value, len(m))
+	for k, v := range m {
+		elems[k] = types.StringValue(v)
+	}
+	return types.MapValueMust(types.StringType, elems)
+}
+
+// codeList lists values as Markdown code: `A`, `B`.
+func codeList(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = "`" + v + "`"
+	}
+	return strings.Join(q, ", ")
+}
+
+// truncate caps s at n runes, for text from the server or the
+// configuration quoted in a diagnostic.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// jsonValue is raw as a normalized JSON value, null when it is absent.
+func jsonValue(raw json.RawMessage) jsontypes.Normalized {
+	if len(raw) == 0 || string(raw) == "null" {
+		return jsontypes.NewNormalizedNull()
+	}
+	return jsontypes.NewNormalizedValue(string(raw))
+}
+
+// rfc3339OrNull is t as an RFC 3339 value with its fractional seconds, if
+// any, or null when t is zero.
+func rfc3339OrNull(t time.Time) timetypes.RFC3339 {
+	if t.IsZero() {
+		return timetypes.NewRFC3339Null()
+	}
+	return timetypes.NewRFC3339ValueMust(t.Format(time.RFC3339Nano))
+}
+
+// keepOr is v when it is known and not null, otherwise answered.
+func keepOr(v, answered types.String) types.String {
+	if v.IsNull() || v.IsUnknown() {
+		return answered
+	}
+	return v
+}
+
+// knownString is the value of s, or "" when it is null or unknown.
+func knownString(s types.String) string {
+	if s.IsNull() || s.IsUnknown() {
+		return ""
+	}
+	return s.ValueString()
+}

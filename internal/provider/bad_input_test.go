@@ -168,7 +168,7 @@ func resourceAndDataBadInputs() []badInput {
 	p(`scopes = [""]`, "scopes", `Attribute scopes\[0\] string length must be at least 1`)
 	p(`scopes = ["rewards:read_claims", "rewards:read_claims"]`, "scopes", `This attribute contains duplicate values of: "rewards:read_claims"`)
 	p(`scopes = ["rewards:read_claims", null]`, "scopes", `Null List Value.*This attribute contains a null value`)
-	p(`request_timeout = "soon"`, "request_timeout", `request_timeout must be a Go duration such as "10s" or "1m30s", greater than zero, got "soon"`)
+	p(`request_timeout = "soon"`, "request_timeout", `Invalid Time Duration String Value.*Given Value: soon`)
 	p(`request_timeout = "0s"`, "request_timeout", `request_timeout must be a Go duration .*greater than zero, got "0s"`)
 	p(`request_timeout = "-5s"`, "request_timeout", `request_timeout must be a Go duration .*greater than zero, got "-5s"`)
 	p(`max_retries = 11`, "max_retries", `Attribute max_retries value must be between 0 and 10, got: 11`)
@@ -192,6 +192,7 @@ func resourceAndDataBadInputs() []badInput {
 
 	// The filters shared by the lists.
 	rfc := `must be an RFC 3339 date-time such as 2024-01-02T15:04:05Z`
+	rfcType := `Invalid RFC3339 String Value.*Given Value:`
 	arrays := func(typ string, names ...string) {
 		for _, n := range names {
 			add("data", typ, n+" = "+hclList(101), n, `Attribute `+n+` list must contain at most 100 elements, got: 101`)
@@ -236,8 +237,8 @@ func resourceAndDataBadInputs() []badInput {
 	arrays("platform_reward_claims", "onchain_statuses")
 	claims(`onchain_statuses = ["DONE"]`, "onchain_statuses",
 		`Attribute onchain_statuses\[0\] value must be one of: \["PENDING" "SUBMITTED" "CONFIRMED" "FAILED"\]`)
-	claims(`start_time = "last week"`, "start_time", `start_time `+rfc+`, got "last week"`)
-	claims(`end_time = "2024-02-30T00:00:00Z"`, "end_time", `end_time `+rfc)
+	claims(`start_time = "last week"`, "start_time", rfcType+` last week`)
+	claims(`end_time = "2024-02-30T00:00:00Z"`, "end_time", rfcType+` 2024-02-30T00:00:00Z`)
 	claims("start_time = \"2024-03-01T00:00:00Z\"\nend_time = \"2024-02-01T00:00:00Z\"", "start_time",
 		`Invalid time window.*start_time \(2024-03-01T00:00:00Z\) is after end_time \(2024-02-01T00:00:00Z\)`)
 	maxItems("platform_reward_claims")
@@ -260,7 +261,7 @@ func resourceAndDataBadInputs() []badInput {
 
 	for _, typ := range []string{"platform_top_of_book", "platform_order_book"} {
 		add("data", typ, `market = ""`, "market", `Attribute market string length must be at least 1`)
-		add("data", typ, `timeout = "soon"`, "timeout", `timeout must be a Go duration such as "10s" or "1m30s", greater than zero, at most 5m0s, got "soon"`)
+		add("data", typ, `timeout = "soon"`, "timeout", `Invalid Time Duration String Value.*Given Value: soon`)
 		add("data", typ, `timeout = "0s"`, "timeout", `timeout must be a Go duration .*got "0s"`)
 		add("data", typ, `timeout = "-1s"`, "timeout", `timeout must be a Go duration .*got "-1s"`)
 		add("data", typ, `timeout = "6m"`, "timeout", `timeout must be a Go duration .*at most 5m0s, got "6m"`)
@@ -355,6 +356,12 @@ func splitDiags(out string) []terraformDiag {
 			end = idx[i+1][0]
 		}
 		d := terraformDiag{text: out[loc[0]:end]}
+		if len(diags) > 0 && diagWith.FindStringSubmatch(d.text) == nil {
+			// A line of a detail that starts with "Error:" (as the
+			// timetypes' details do), not a diagnostic of its own.
+			diags[len(diags)-1].text += d.text
+			continue
+		}
 		if m := diagWith.FindStringSubmatch(d.text); m != nil {
 			d.addr = m[1]
 		}

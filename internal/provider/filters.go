@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -144,7 +145,8 @@ func (m *createdAtModel) filterAt(field string, diags *diag.Diagnostics) client.
 	return f
 }
 
-// parseTime parses an RFC 3339 attribute; null is the zero time.
+// parseTime parses a time filter bound (see rfc3339Validator); null is the
+// zero time.
 func parseTime(v types.String, p path.Path, diags *diag.Diagnostics) time.Time {
 	if v.IsNull() || v.IsUnknown() {
 		return time.Time{}
@@ -153,6 +155,18 @@ func parseTime(v types.String, p path.Path, diags *diag.Diagnostics) time.Time {
 	if err != nil {
 		diags.AddAttributeError(p, "Invalid date-time",
 			fmt.Sprintf("%s must be an RFC 3339 date-time such as 2024-01-02T15:04:05Z, got %q.", p, v.ValueString()))
+	}
+	return t
+}
+
+// rfc3339Time is the time of an RFC 3339 argument; null is the zero time.
+func rfc3339Time(v timetypes.RFC3339, p path.Path, diags *diag.Diagnostics) time.Time {
+	if v.IsNull() || v.IsUnknown() {
+		return time.Time{}
+	}
+	t, d := v.ValueRFC3339Time()
+	for _, e := range d {
+		diags.AddAttributeError(p, e.Summary(), e.Detail())
 	}
 	return t
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -51,12 +52,13 @@ func streamTimeoutAttribute(what string) schema.StringAttribute {
 			"subscription and waiting for the %s), as a Go duration such as `10s` or `1m`. Default `%s`, "+
 			"at most `%s`. When it runs out the read fails with an error naming the market.",
 			what, defaultStreamTimeout, maxStreamTimeout),
+		CustomType: timetypes.GoDurationType{},
 		Validators: []validator.String{durationValidator{positive: true, max: maxStreamTimeout}},
 	}
 }
 
 // streamTimeout returns the configured timeout, or the default when unset.
-func streamTimeout(v types.String, diags *diag.Diagnostics) time.Duration {
+func streamTimeout(v timetypes.GoDuration, diags *diag.Diagnostics) time.Duration {
 	if v.IsNull() || v.IsUnknown() {
 		return defaultStreamTimeout
 	}

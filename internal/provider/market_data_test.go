@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -160,7 +161,7 @@ func TestTopOfBookStreamTimeout(t *testing.T) {
 		{types.StringValue("soon"), 0, true},
 	} {
 		var diags diag.Diagnostics
-		got := streamTimeout(tt.in, &diags)
+		got := streamTimeout(timetypes.GoDuration{StringValue: tt.in}, &diags)
 		if diags.HasError() != tt.err || got != tt.want {
 			t.Errorf("streamTimeout(%s) = %v, %v; want %v, error %v", tt.in, got, diags, tt.want, tt.err)
 		}

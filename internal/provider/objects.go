@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -135,9 +136,26 @@ func stringField[T any](name, description string, get func(*T) *string) field[T]
 		func(w *tfmsgpack.Writer, v *T) { w.StrPtr(get(v)) })
 }
 
+// timeField is a time, an RFC 3339 string (timetypes.RFC3339) that keeps
+// its offset and fractional seconds.
 func timeField[T any](name, description string, get func(*T) *time.Time) field[T] {
-	return stringLike(name, description+" (RFC 3339).", func(v *T) types.String { return timeValue(get(v)) },
-		func(w *tfmsgpack.Writer, v *T) { w.TimePtr(get(v)) })
+	description += " (RFC 3339)."
+	return field[T]{
+		name: name,
+		dattr: dschema.StringAttribute{Computed: true, MarkdownDescription: description,
+			CustomType: timetypes.RFC3339Type{}},
+		rattr: rschema.StringAttribute{Computed: true, MarkdownDescription: description,
+			CustomType: timetypes.RFC3339Type{}},
+		typ: timetypes.RFC3339Type{},
+		value: func(v *T, _ *diag.Diagnostics) attr.Value {
+			t := get(v)
+			if t == nil {
+				return timetypes.NewRFC3339Null()
+			}
+			return timetypes.NewRFC3339ValueMust(stateTime(*t))
+		},
+		write: func(w *tfmsgpack.Writer, v *T) { w.TimePtr(get(v)) },
+	}
 }
 
 // jsonField is a free-form JSON object of the API, as a JSON string (read

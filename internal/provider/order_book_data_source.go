@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -37,17 +38,17 @@ type orderBookDataSource struct {
 
 // orderBookModel is the state of platform_order_book.
 type orderBookModel struct {
-	ID           types.String `tfsdk:"id"`
-	Market       types.String `tfsdk:"market"`
-	Depth        types.Int64  `tfsdk:"depth"`
-	Timeout      types.String `tfsdk:"timeout"`
-	Timestamp    types.String `tfsdk:"timestamp"`
-	Bids         types.List   `tfsdk:"bids"`
-	Asks         types.List   `tfsdk:"asks"`
-	BestBidPrice types.String `tfsdk:"best_bid_price"`
-	BestAskPrice types.String `tfsdk:"best_ask_price"`
-	Spread       types.String `tfsdk:"spread"`
-	MidPrice     types.String `tfsdk:"mid_price"`
+	ID           types.String         `tfsdk:"id"`
+	Market       types.String         `tfsdk:"market"`
+	Depth        types.Int64          `tfsdk:"depth"`
+	Timeout      timetypes.GoDuration `tfsdk:"timeout"`
+	Timestamp    types.String         `tfsdk:"timestamp"`
+	Bids         types.List           `tfsdk:"bids"`
+	Asks         types.List           `tfsdk:"asks"`
+	BestBidPrice types.String         `tfsdk:"best_bid_price"`
+	BestAskPrice types.String         `tfsdk:"best_ask_price"`
+	Spread       types.String         `tfsdk:"spread"`
+	MidPrice     types.String         `tfsdk:"mid_price"`
 }
 
 func (d *orderBookDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {

@@ -179,7 +179,7 @@ data "platform_order_book" "x" {
 }
 `),
 		PlanOnly:    true,
-		ExpectError: diagRegexp(`got "0.5"`),
+		ExpectError: diagRegexp(`Invalid Time Duration String Value`),
 	})
 	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
 	if n, w := env.emu.Counters.TotalTokens(), env.emu.Counters.Requests("GET /ws"); n != 0 || w != 0 {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -73,14 +74,14 @@ func New(version string) func() provider.Provider {
 
 // providerModel is the provider configuration.
 type providerModel struct {
-	ClientID       types.String `tfsdk:"client_id"`
-	ClientSecret   types.String `tfsdk:"client_secret"`
-	BaseURL        types.String `tfsdk:"base_url"`
-	AuthURL        types.String `tfsdk:"auth_url"`
-	WSURL          types.String `tfsdk:"ws_url"`
-	Scopes         types.List   `tfsdk:"scopes"`
-	RequestTimeout types.String `tfsdk:"request_timeout"`
-	MaxRetries     types.Int64  `tfsdk:"max_retries"`
+	ClientID       types.String         `tfsdk:"client_id"`
+	ClientSecret   types.String         `tfsdk:"client_secret"`
+	BaseURL        types.String         `tfsdk:"base_url"`
+	AuthURL        types.String         `tfsdk:"auth_url"`
+	WSURL          types.String         `tfsdk:"ws_url"`
+	Scopes         types.List           `tfsdk:"scopes"`
+	RequestTimeout timetypes.GoDuration `tfsdk:"request_timeout"`
+	MaxRetries     types.Int64          `tfsdk:"max_retries"`
 }
 
 // providerData is what resources and data sources receive from Configure.
@@ -159,6 +160,7 @@ func (p *platformProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				MarkdownDescription: "Timeout of one HTTP attempt, as a Go duration such as `30s` or `1m`. " +
 					"Default `30s`. Environment variable `" + EnvRequestTimeout + "`.",
 				Optional:   true,
+				CustomType: timetypes.GoDurationType{},
 				Validators: []validator.String{durationValidator{positive: true}},
 			},
 			"max_retries": schema.Int64Attribute{
@@ -203,7 +205,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 		s.check(diags)
 	}
 	cfg.Scopes = configScopes(ctx, m.Scopes, diags)
-	cfg.RequestTimeout = configRequestTimeout(stringSetting{attr: "request_timeout", env: EnvRequestTimeout, value: m.RequestTimeout}, diags)
+	cfg.RequestTimeout = configRequestTimeout(stringSetting{attr: "request_timeout", env: EnvRequestTimeout, value: m.RequestTimeout.StringValue}, diags)
 	cfg.MaxRetries = configMaxRetries(m.MaxRetries, diags)
 	if diags.HasError() {
 		return

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -31,15 +32,15 @@ type rewardClaimsDataSource struct {
 
 // rewardClaimsModel is the configuration of platform_reward_claims.
 type rewardClaimsModel struct {
-	PayoutGroupID   types.String `tfsdk:"payout_group_id"`
-	OnchainStatuses types.List   `tfsdk:"onchain_statuses"`
-	Chain           types.String `tfsdk:"chain"`
-	Jurisdiction    types.String `tfsdk:"jurisdiction"`
-	StartTime       types.String `tfsdk:"start_time"`
-	EndTime         types.String `tfsdk:"end_time"`
-	MaxItems        types.Int64  `tfsdk:"max_items"`
-	ID              types.String `tfsdk:"id"`
-	Items           types.List   `tfsdk:"items"`
+	PayoutGroupID   types.String      `tfsdk:"payout_group_id"`
+	OnchainStatuses types.List        `tfsdk:"onchain_statuses"`
+	Chain           types.String      `tfsdk:"chain"`
+	Jurisdiction    types.String      `tfsdk:"jurisdiction"`
+	StartTime       timetypes.RFC3339 `tfsdk:"start_time"`
+	EndTime         timetypes.RFC3339 `tfsdk:"end_time"`
+	MaxItems        types.Int64       `tfsdk:"max_items"`
+	ID              types.String      `tfsdk:"id"`
+	Items           types.List        `tfsdk:"items"`
 }
 
 var rewardClaimShape = objectShape[client.RewardClaim]{
@@ -75,7 +76,7 @@ func (d *rewardClaimsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		return schema.StringAttribute{
 			Optional:            true,
 			MarkdownDescription: description + " (RFC 3339, for example `2024-01-02T15:04:05Z`).",
-			Validators:          []validator.String{rfc3339Validator{}},
+			CustomType:          timetypes.RFC3339Type{},
 		}
 	}
 	resp.Schema = listSchema(schema.Schema{
@@ -98,15 +99,15 @@ func (d *rewardClaimsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 }
 
 func (d *rewardClaimsDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var start, end types.String
+	var start, end timetypes.RFC3339
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("start_time"), &start)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("end_time"), &end)...)
 	if resp.Diagnostics.HasError() || start.IsNull() || start.IsUnknown() || end.IsNull() || end.IsUnknown() {
 		return
 	}
 	var diags diag.Diagnostics
-	s := parseTime(start, path.Root("start_time"), &diags)
-	e := parseTime(end, path.Root("end_time"), &diags)
+	s := rfc3339Time(start, path.Root("start_time"), &diags)
+	e := rfc3339Time(end, path.Root("end_time"), &diags)
 	if diags.HasError() {
 		return // The attributes' own validators report it.
 	}
@@ -137,8 +138,8 @@ func (d *rewardClaimsDataSource) Read(ctx context.Context, req datasource.ReadRe
 		OnchainStatuses: statuses.values,
 		Chain:           m.Chain.ValueString(),
 		Jurisdiction:    m.Jurisdiction.ValueString(),
-		StartTime:       parseTime(m.StartTime, path.Root("start_time"), &resp.Diagnostics),
-		EndTime:         parseTime(m.EndTime, path.Root("end_time"), &resp.Diagnostics),
+		StartTime:       rfc3339Time(m.StartTime, path.Root("start_time"), &resp.Diagnostics),
+		EndTime:         rfc3339Time(m.EndTime, path.Root("end_time"), &resp.Diagnostics),
 		MaxItems:        int64Value(m.MaxItems),
 	}
 	if resp.Diagnostics.HasError() {

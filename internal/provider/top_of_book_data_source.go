@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -27,16 +28,16 @@ type topOfBookDataSource struct {
 
 // topOfBookModel is the state of platform_top_of_book.
 type topOfBookModel struct {
-	ID            types.String `tfsdk:"id"`
-	Market        types.String `tfsdk:"market"`
-	Timeout       types.String `tfsdk:"timeout"`
-	Timestamp     types.String `tfsdk:"timestamp"`
-	Bids          types.List   `tfsdk:"bids"`
-	Asks          types.List   `tfsdk:"asks"`
-	BestBidPrice  types.String `tfsdk:"best_bid_price"`
-	BestBidAmount types.String `tfsdk:"best_bid_amount"`
-	BestAskPrice  types.String `tfsdk:"best_ask_price"`
-	BestAskAmount types.String `tfsdk:"best_ask_amount"`
+	ID            types.String         `tfsdk:"id"`
+	Market        types.String         `tfsdk:"market"`
+	Timeout       timetypes.GoDuration `tfsdk:"timeout"`
+	Timestamp     types.String         `tfsdk:"timestamp"`
+	Bids          types.List           `tfsdk:"bids"`
+	Asks          types.List           `tfsdk:"asks"`
+	BestBidPrice  types.String         `tfsdk:"best_bid_price"`
+	BestBidAmount types.String         `tfsdk:"best_bid_amount"`
+	BestAskPrice  types.String         `tfsdk:"best_ask_price"`
+	BestAskAmount types.String         `tfsdk:"best_ask_amount"`
 }
 
 const topOfBookWhat = "top-of-book message"

@@ -304,7 +304,7 @@ func TestAccTopOfBookDataSource_invalidArguments(t *testing.T) {
 	for _, tt := range []struct{ args, want string }{
 		{`timeout = "0s"`, `timeout must be a Go duration such as "10s" or "1m30s", greater than zero, at most 5m0s, got "0s"`},
 		{`timeout = "-1s"`, `got "-1s"`},
-		{`timeout = "soon"`, `got "soon"`},
+		{`timeout = "soon"`, `Invalid Time Duration String Value`},
 		{`timeout = "5m1s"`, `at most 5m0s, got "5m1s"`},
 		{`market = ""`, `Attribute market string length must be at least 1, got: 0`},
 	} {

@@ -16,7 +16,9 @@ import (
 // Validators of arguments that the framework's validator packages do not
 // have: they name the attribute and what is allowed.
 
-// durationValidator checks that a string is a Go duration.
+// durationValidator checks the range of a Go duration (a value of
+// timetypes.GoDurationType, whose own validation rejects what does not
+// parse).
 type durationValidator struct {
 	positive bool
 	max      time.Duration
@@ -43,31 +45,11 @@ func (v durationValidator) ValidateString(ctx context.Context, req validator.Str
 	}
 	raw := req.ConfigValue.ValueString()
 	d, err := time.ParseDuration(raw)
-	if err != nil || (v.positive && d <= 0) || (v.max > 0 && d > v.max) {
+	if err != nil {
+		return // The type reports it.
+	}
+	if (v.positive && d <= 0) || (v.max > 0 && d > v.max) {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
-			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), raw))
-	}
-}
-
-// rfc3339Validator checks that a string is an RFC 3339 date-time, naming the
-// attribute in its error.
-type rfc3339Validator struct{}
-
-var _ validator.String = rfc3339Validator{}
-
-func (rfc3339Validator) Description(context.Context) string {
-	return "must be an RFC 3339 date-time such as 2024-01-02T15:04:05Z"
-}
-
-func (v rfc3339Validator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v rfc3339Validator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	raw := req.ConfigValue.ValueString()
-	if _, err := time.Parse(time.RFC3339Nano, raw); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid date-time",
 			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), raw))
 	}
 }
@@ -111,5 +93,31 @@ func (v jsonObjectValidator) ValidateString(ctx context.Context, req validator.S
 	if err := json.Unmarshal([]byte(req.ConfigValue.ValueString()), &obj); err != nil || obj == nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid JSON object",
 			fmt.Sprintf("%s %s; got %q.", req.Path, v.Description(ctx), truncate(req.ConfigValue.ValueString(), 80)))
+	}
+}
+
+// rfc3339Validator checks that a string is an RFC 3339 date-time, naming the
+// attribute in its error. The bounds of the time filters use it instead of
+// timetypes.RFC3339Type: they are nested in an object, for which Terraform
+// shows only the block's line, and the type's message does not name the
+// bound.
+type rfc3339Validator struct{}
+
+var _ validator.String = rfc3339Validator{}
+
+func (rfc3339Validator) Description(context.Context) string {
+	return "must be an RFC 3339 date-time such as 2024-01-02T15:04:05Z"
+}
+
+func (v rfc3339Validator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v rfc3339Validator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	raw := req.ConfigValue.ValueString()
+	if _, err := time.Parse(time.RFC3339Nano, raw); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid date-time",
+			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), raw))
 	}
 }

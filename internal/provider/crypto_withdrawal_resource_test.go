@@ -3,7 +3,6 @@ package provider
 import (
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -49,28 +48,6 @@ resource "platform_crypto_withdrawal" "test" {
 %s
 }
 `, cwDestination, extra)
-}
-
-// requireTFAcc skips a test whose own assertions follow resource.Test, which
-// runs nothing unless TF_ACC is set.
-func requireTFAcc(t *testing.T) {
-	t.Helper()
-	if os.Getenv(resource.EnvTfAcc) == "" {
-		t.Skipf("acceptance test: set %s=1 to run it", resource.EnvTfAcc)
-	}
-}
-
-// stateAttr reads one flat attribute of a resource from the state.
-func stateAttr(s *terraform.State, addr, attr string) (string, error) {
-	rs, ok := s.RootModule().Resources[addr]
-	if !ok {
-		return "", fmt.Errorf("%s not in state", addr)
-	}
-	v, ok := rs.Primary.Attributes[attr]
-	if !ok {
-		return "", fmt.Errorf("%s has no attribute %s", addr, attr)
-	}
-	return v, nil
 }
 
 // btcFeePlus is amount plus the emulator's BTC fee.

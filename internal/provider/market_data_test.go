@@ -255,16 +255,6 @@ func TestTopOfBookStreamReadDiagnose(t *testing.T) {
 	}
 }
 
-// diagRegexp matches text in Terraform's output, where long diagnostics
-// are wrapped: each space may be any run of white space.
-func diagRegexp(text string) *regexp.Regexp {
-	words := strings.Fields(text)
-	for i, w := range words {
-		words[i] = regexp.QuoteMeta(w)
-	}
-	return regexp.MustCompile(strings.Join(words, `\s+`))
-}
-
 // dataSourceCheck is a state check running f on the attribute values of
 // the data source at addr (for example "data.platform_top_of_book.btc").
 func dataSourceCheck(addr string, f func(attrs map[string]any) error) statecheck.StateCheck {

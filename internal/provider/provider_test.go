@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -10,7 +11,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
@@ -111,4 +115,192 @@ func checkRequests(emu *emulator.Server, key string, want int, msg string) resou
 		}
 		return nil
 	}
+}
+
+// Helpers shared by the acceptance tests.
+
+// requireTFAcc skips a test whose own assertions follow resource.Test, which
+// runs nothing unless TF_ACC is set.
+func requireTFAcc(t *testing.T) {
+	t.Helper()
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skipf("acceptance test: set %s=1 to run it", resource.EnvTfAcc)
+	}
+}
+
+// stateAttr reads one flat attribute of a resource from the state.
+func stateAttr(s *terraform.State, addr, attr string) (string, error) {
+	rs, ok := s.RootModule().Resources[addr]
+	if !ok {
+		return "", fmt.Errorf("%s not in state", addr)
+	}
+	v, ok := rs.Primary.Attributes[attr]
+	if !ok {
+		return "", fmt.Errorf("%s has no attribute %s", addr, attr)
+	}
+	return v, nil
+}
+
+// errorRe matches the words of msg in a Terraform diagnostic, whatever the
+// line wrapping.
+func errorRe(msg string) *regexp.Regexp {
+	words := strings.Fields(msg)
+	for i, w := range words {
+		words[i] = regexp.QuoteMeta(w)
+	}
+	return regexp.MustCompile(strings.Join(words, `\s+`))
+}
+
+// rfc3339 is t as the provider renders times.
+func rfc3339(t time.Time) string { return t.Format(time.RFC3339Nano) }
+
+// strOrNull is the expected value of an optional string: null when absent
+// or empty.
+func strOrNull(s string) knownvalue.Check {
+	if s == "" {
+		return knownvalue.Null()
+	}
+	return knownvalue.StringExact(s)
+}
+
+func ptrOrNull(p *string) knownvalue.Check {
+	if p == nil {
+		return knownvalue.Null()
+	}
+	return strOrNull(*p)
+}
+
+// testRejectedAtPlan plans the data source typeName with each of the
+// arguments in cases and expects the error of the case, which must also
+// show the argument (Terraform prints the offending line), and no request
+// at all.
+func testRejectedAtPlan(t *testing.T, env *accEnv, typeName string, cases []struct{ args, err string }) {
+	t.Helper()
+	steps := make([]resource.TestStep, len(cases))
+	for i, c := range cases {
+		name := strings.TrimSpace(strings.SplitN(c.args, "=", 2)[0])
+		re := errorRe(c.err)
+		if !strings.Contains(c.err, name) {
+			// The message does not name the argument: Terraform's snippet
+			// of the configuration, printed after the summary, must show it.
+			re = regexp.MustCompile(`(?s)` + re.String() + `.*` + regexp.QuoteMeta(name) + `\s*=`)
+		}
+		steps[i] = resource.TestStep{
+			Config:      env.config(fmt.Sprintf("data %q \"test\" {\n%s\n}\n", typeName, c.args)),
+			ExpectError: re,
+			PlanOnly:    true,
+		}
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	if env.emu != nil {
+		if n := env.emu.Counters.APIRequests(); n != 0 {
+			t.Fatalf("%d API requests were sent for configurations rejected at plan time", n)
+		}
+	}
+}
+
+// hclStrings renders ss as an HCL list of strings.
+func hclStrings(ss ...string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// hclManyStrings is an HCL list of n distinct strings.
+func hclManyStrings(n int) string {
+	ss := make([]string, n)
+	for i := range ss {
+		ss[i] = fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
+	}
+	return hclStrings(ss...)
+}
+
+// itemsPath is the path of attr of items[i].
+func itemsPath(i int, attrs ...string) tfjsonpath.Path {
+	p := tfjsonpath.New("items").AtSliceIndex(i)
+	for _, a := range attrs {
+		p = p.AtMapKey(a)
+	}
+	return p
+}
+
+// filterCasesStep reads every case in one configuration, one data block
+// per case (c0, c1, ...): each must hold exactly its items, and key must
+// reach the emulator as many times as the cases add up to, during the one
+// read of the step's apply.
+func filterCasesStep(env *accEnv, typeName, key string, cases []filterCase) resource.TestStep {
+	var blocks []string
+	var checks []statecheck.StateCheck
+	requests := 0
+	for i, c := range cases {
+		name := fmt.Sprintf("c%d", i)
+		blocks = append(blocks, fmt.Sprintf("data %q %q {\n%s\n}\n", typeName, name, c.args))
+		addr := "data." + typeName + "." + name
+		checks = append(checks, expectIDs(addr, c.want)...)
+		checks = append(checks, statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"),
+			knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{32}$`))))
+		if c.extra != nil {
+			checks = append(checks, c.extra(addr)...)
+		}
+		requests += c.requests
+	}
+	return resource.TestStep{
+		PreConfig: env.emu.Counters.Reset,
+		Config:    env.config(blocks...),
+		// The step's PreConfig reset the counters: these are the requests
+		// of the one read of the step's apply.
+		Check:             checkRequests(env.emu, key, requests, fmt.Sprintf("%s: %%d requests, want %d", key, requests)),
+		ConfigStateChecks: checks,
+	}
+}
+
+// expectIDs checks that the data source addr has exactly the items with
+// these ids, in this order; an empty ids means an empty list, not null.
+func expectIDs(addr string, ids []string) []statecheck.StateCheck {
+	return []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, tfjsonpath.New("items"), itemIDs(ids))}
+}
+
+// diagRegexp matches text in Terraform's output, where long diagnostics
+// are wrapped: each space may be any run of white space.
+func diagRegexp(text string) *regexp.Regexp {
+	words := strings.Fields(text)
+	for i, w := range words {
+		words[i] = regexp.QuoteMeta(w)
+	}
+	return regexp.MustCompile(strings.Join(words, `\s+`))
+}
+
+// filterCase is one configuration of a list data source and what it must
+// read: exactly the items with ids want, in order, in this many requests.
+type filterCase struct {
+	args     string
+	want     []string
+	requests int
+	// extra, when set, returns more checks of the data source at addr.
+	extra func(addr string) []statecheck.StateCheck
+}
+
+// itemIDs is a knownvalue.Check of a list of objects: their id attributes
+// must be exactly ids, in order.
+type itemIDs []string
+
+func (want itemIDs) String() string { return fmt.Sprintf("%d items with the expected ids", len(want)) }
+
+func (want itemIDs) CheckValue(v any) error {
+	items, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("expected a list of %d items, got %T", len(want), v)
+	}
+	if len(items) != len(want) {
+		return fmt.Errorf("expected %d items, got %d", len(want), len(items))
+	}
+	for i, it := range items {
+		obj, _ := it.(map[string]any)
+		if id, _ := obj["id"].(string); id != want[i] {
+			return fmt.Errorf("items[%d].id is %q, want %q", i, id, want[i])
+		}
+	}
+	return nil
 }

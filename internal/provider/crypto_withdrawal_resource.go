@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
@@ -264,18 +263,8 @@ func (r *cryptoWithdrawalResource) planRefID(ctx context.Context, req resource.M
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	refID := knownString(cfg.RefID)
-	derived := refID == ""
-	if derived {
-		var ok bool
-		if refID, ok = cfg.derivedRefID(ctx); !ok {
-			return
-		}
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("ref_id"), refID)...)
-	} else {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(true))...)
-	}
-	claimPlannedRefID(r.data, withdrawalWords, refID, cfg.summary(), derived, &resp.Diagnostics)
+	planCreateRefID(ctx, r.data, withdrawalWords, cfg.RefID, func() (string, bool) { return cfg.derivedRefID(ctx) },
+		cfg.summary(), true, resp)
 }
 
 func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -290,19 +290,9 @@ func (r *fiatDepositInstructionsResource) planRefID(ctx context.Context, req res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	refID := knownString(cfg.RefID)
-	derived := refID == ""
-	if derived {
-		var ok bool
-		if refID, ok = cfg.derivedRefID(ctx, ""); !ok {
-			return
-		}
-	} else {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(true))...)
-	}
-	claimPlannedRefID(r.data, instructionsWords, refID,
+	planCreateRefID(ctx, r.data, instructionsWords, cfg.RefID, func() (string, bool) { return cfg.derivedRefID(ctx, "") },
 		fmt.Sprintf("%s instructions for profile %s", knownString(cfg.FiatNetwork), knownString(cfg.ProfileID)),
-		derived, &resp.Diagnostics)
+		false, resp)
 }
 
 func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

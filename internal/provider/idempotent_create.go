@@ -11,6 +11,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -130,6 +132,31 @@ func claimPlannedRefID(data *providerData, words createWords, refID, what string
 			"If you mean two, give each its own ref_id, for example ref_id = \"payout-${count.index}\" with count, "+
 			"or ref_id = \"payout-${each.key}\" with for_each. If you mean one, declare it once.",
 			words.resourceType, what, words.resourceType, other, refID, why, words.noun))
+}
+
+// planCreateRefID plans the ref_id of a new object, for both resources:
+// the configured one (recorded in the plan's private state, see
+// checkUnconfirmedOrigin), or the one derive returns, which is set in the
+// plan when show is set; either is claimed against the other creates of
+// the plan. what describes the object in messages.
+func planCreateRefID(ctx context.Context, data *providerData, w createWords, configured types.String,
+	derive func() (string, bool), what string, show bool, resp *resource.ModifyPlanResponse,
+) {
+	refID := knownString(configured)
+	derived := refID == ""
+	switch {
+	case !derived:
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(true))...)
+	default:
+		var ok bool
+		if refID, ok = derive(); !ok {
+			return
+		}
+		if show {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("ref_id"), refID)...)
+		}
+	}
+	claimPlannedRefID(data, w, refID, what, derived, &resp.Diagnostics)
 }
 
 // createWords are what differs between the callers of createRun.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -96,21 +97,9 @@ func (l *cryptoWithdrawalListResource) List(ctx context.Context, req list.ListRe
 	var cfg cryptoWithdrawalListConfig
 	diags := req.Config.Get(ctx, &cfg)
 	q := client.ListTransfersQuery{Types: []string{client.TransferTypeCryptoWithdr}, MaxItems: int(req.Limit)}
-	for _, f := range []struct {
-		dst *[]string
-		src types.List
-	}{{&q.ProfileIDs, cfg.ProfileIDs}, {&q.RefIDs, cfg.RefIDs}, {&q.Statuses, cfg.Statuses}} {
-		if !f.src.IsNull() && !f.src.IsUnknown() {
-			diags.Append(f.src.ElementsAs(ctx, f.dst, false)...)
-		}
-	}
-	if diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
-	}
-	if l.data == nil {
-		notConfigured(&diags)
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
+	readListFilters(ctx, &diags, listFilter{&q.ProfileIDs, cfg.ProfileIDs}, listFilter{&q.RefIDs, cfg.RefIDs},
+		listFilter{&q.Statuses, cfg.Statuses})
+	if !listReady(l.data, &diags, stream) {
 		return
 	}
 	stream.Results = listResults(ctx, req, l.data.client.Transfers(ctx, q), func(t *client.Transfer) (any, string, string) {
@@ -154,21 +143,8 @@ func (l *fiatDepositInstructionsListResource) List(ctx context.Context, req list
 	var cfg fiatDepositInstructionsListConfig
 	diags := req.Config.Get(ctx, &cfg)
 	q := client.ListFiatDepositInstructionsQuery{MaxItems: int(req.Limit)}
-	for _, f := range []struct {
-		dst *[]string
-		src types.List
-	}{{&q.IDs, cfg.IDs}, {&q.RefIDs, cfg.RefIDs}} {
-		if !f.src.IsNull() && !f.src.IsUnknown() {
-			diags.Append(f.src.ElementsAs(ctx, f.dst, false)...)
-		}
-	}
-	if diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
-	}
-	if l.data == nil {
-		notConfigured(&diags)
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
+	readListFilters(ctx, &diags, listFilter{&q.IDs, cfg.IDs}, listFilter{&q.RefIDs, cfg.RefIDs})
+	if !listReady(l.data, &diags, stream) {
 		return
 	}
 	stream.Results = listResults(ctx, req, l.data.client.FiatDepositInstructionsList(ctx, q), func(f *client.FiatDepositInstructions) (any, string, string) {
@@ -176,6 +152,34 @@ func (l *fiatDepositInstructionsListResource) List(ctx context.Context, req list
 		m.fromAPI(f, false)
 		return &m, f.ID, fmt.Sprintf("%s instructions, memo_id %s (%s)", m.FiatNetwork.ValueString(), f.MemoID, f.Status)
 	})
+}
+
+// listFilter is a list filter of a list resource and where its values go.
+type listFilter struct {
+	dst *[]string
+	src types.List
+}
+
+// readListFilters reads the filters that are set.
+func readListFilters(ctx context.Context, diags *diag.Diagnostics, filters ...listFilter) {
+	for _, f := range filters {
+		if !f.src.IsNull() && !f.src.IsUnknown() {
+			diags.Append(f.src.ElementsAs(ctx, f.dst, false)...)
+		}
+	}
+}
+
+// listReady reports whether a list can run; otherwise the stream carries
+// the diagnostics.
+func listReady(data *providerData, diags *diag.Diagnostics, stream *list.ListResultsStream) bool {
+	if !diags.HasError() && data == nil {
+		notConfigured(diags)
+	}
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(*diags)
+		return false
+	}
+	return true
 }
 
 // listResults turns the objects of a client list into list results: the

@@ -23,6 +23,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -180,11 +181,7 @@ func (w *Writer) StringMap(m map[string]string) {
 		w.Null()
 		return
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	w.MapHeader(len(keys))
 	for _, k := range keys {
 		w.Str(k)
@@ -199,11 +196,7 @@ func (w *Writer) AnyMap(m map[string]any) {
 		w.Null()
 		return
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	w.MapHeader(len(keys))
 	for _, k := range keys {
 		w.Str(k)

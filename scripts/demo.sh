@@ -1,11 +1,26 @@
 #!/usr/bin/env bash
 # make demo: build the provider, start the emulator on loopback, apply the
 # demo configuration (examples/demo) against it, print its outputs, stop the
-# emulator and clean up. Needs only Go and Terraform on PATH.
+# emulator and clean up. Needs only Go and Terraform or OpenTofu on PATH:
+# TF names the CLI (TF=tofu make demo); by default terraform, or tofu when
+# only tofu is on PATH.
 set -euo pipefail
 start=$(date +%s)
 cd "$(dirname "$0")/.."
 root=$(pwd)
+
+tf="${TF:-}"
+if [ -z "$tf" ]; then
+	if command -v terraform >/dev/null 2>&1; then
+		tf=terraform
+	elif command -v tofu >/dev/null 2>&1; then
+		tf=tofu
+	else
+		echo "make demo needs terraform or tofu on PATH (or TF=/path/to/either)"
+		exit 1
+	fi
+fi
+command -v "$tf" >/dev/null 2>&1 || { echo "TF=$tf: no such command"; exit 1; }
 demo="$root/.demo"
 rm -rf "$demo"
 mkdir -p "$demo/bin" "$demo/work"
@@ -41,10 +56,13 @@ set -a
 set +a
 echo "   base_url=$PLATFORM_BASE_URL ws_url=$PLATFORM_WS_URL"
 
+# source = "platform/platform" means registry.terraform.io/platform/platform
+# to Terraform and registry.opentofu.org/platform/platform to OpenTofu.
 cat >"$demo/terraformrc" <<RC
 provider_installation {
   dev_overrides {
     "registry.terraform.io/platform/platform" = "$demo/bin"
+    "registry.opentofu.org/platform/platform" = "$demo/bin"
   }
   direct {}
 }
@@ -62,14 +80,14 @@ fi
 
 cp examples/demo/*.tf "$demo/work/"
 cd "$demo/work"
-echo "== terraform apply"
-if ! terraform apply -auto-approve -input=false -no-color >"$demo/apply.log" 2>&1; then
+echo "== $("$tf" version | head -1): apply"
+if ! "$tf" apply -auto-approve -input=false -no-color >"$demo/apply.log" 2>&1; then
 	cat "$demo/apply.log"
-	echo "terraform apply failed"
+	echo "$tf apply failed"
 	exit 1
 fi
 # Show what happened, not the whole plan (it is in the log on failure).
 grep -E '^(Plan:|Apply complete!)|: (Creation|Read|Opening) complete' "$demo/apply.log" | sed 's/^/   /'
 echo "== outputs"
-terraform output -no-color
+"$tf" output -no-color
 echo "== done in $(($(date +%s) - start))s; stopping the emulator"

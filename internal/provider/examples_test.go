@@ -409,6 +409,9 @@ func TestAccExamples(t *testing.T) {
 		t.Run(ex.name, func(t *testing.T) {
 			t.Parallel()
 			info := parseExample(t, ex.files)
+			if info.actions && strings.Contains(filepath.Base(tf), "tofu") {
+				t.Skipf("uses actions, which OpenTofu does not have (running OpenTofu %s); they need Terraform 1.14 or later", tfVersion)
+			}
 			if info.actions && tfVersion.LessThan(tfversion.Version1_14_0) {
 				t.Skipf("uses actions, which need Terraform 1.14 or later (running %s)", tfVersion)
 			}
@@ -702,9 +705,13 @@ func serveProvider(t *testing.T) servedProvider {
 		Protocol: string(rc.Protocol), ProtocolVersion: rc.ProtocolVersion, Pid: rc.Pid, Test: true,
 		Addr: addr{Network: rc.Addr.Network(), String: rc.Addr.String()},
 	}
+	// The same server under both registries' addresses: Terraform reads
+	// registry.terraform.io, OpenTofu registry.opentofu.org.
 	env, err := json.Marshal(map[string]reattach{
 		"registry.terraform.io/platform/platform":  ra,
 		"registry.terraform.io/hashicorp/platform": ra,
+		"registry.opentofu.org/platform/platform":  ra,
+		"registry.opentofu.org/hashicorp/platform": ra,
 	})
 	if err != nil {
 		stop()

@@ -69,7 +69,12 @@ func (c *Client) RewardClaims(ctx context.Context, q ListRewardClaimsQuery) iter
 	if q.PayoutGroupID != "" {
 		v.Set("payout_group_id", q.PayoutGroupID)
 	}
-	err := addArrays(v, map[string][]string{"onchain_statuses": q.OnchainStatuses})
+	// The on-chain status filter's query key is statuses, as the API
+	// reference publishes it (the spec calls it onchain_statuses).
+	err := addArrays(v, map[string][]string{"statuses": q.OnchainStatuses})
+	if q.AssetType != "" {
+		v.Set("asset_type", q.AssetType)
+	}
 	if q.Chain != "" {
 		v.Set("chain", q.Chain)
 	}

@@ -291,7 +291,7 @@ func TestQueryEncoding(t *testing.T) {
 		{"profile_ids": {"p1", "p2"}, "identity_ids": {"i"}, "ids": {"x"}, "ref_ids": {"r"}, "account_ids": {"acc"},
 			"networks": {"BITCOIN", "SOLANA"}, "created_at.eq": {"2024-01-02T02:04:05Z"}, "created_at.lte": {"2024-01-02T02:04:05Z"},
 			"created_at.gt": {"2024-01-02T02:04:05Z"}, "limit": {"1000"}},
-		{"payout_group_id": {"pg"}, "onchain_statuses": {"PENDING", "FAILED"}, "chain": {"solana"}, "jurisdiction": {"US"},
+		{"payout_group_id": {"pg"}, "statuses": {"PENDING", "FAILED"}, "chain": {"solana"}, "jurisdiction": {"US"},
 			"start_time": {"2024-01-02T02:04:05Z"}, "end_time": {"2024-05-06T07:08:09.12Z"}},
 		{"limit": {"1000"}},
 	}

@@ -37,6 +37,9 @@ var FiatNetworks = []string{"WIRE", "DBS_ACT", "CUBIX", "SCB", "RTP"}
 // RoutingNumberTypes lists every routing_number_type value of the spec.
 var RoutingNumberTypes = []string{"ABA", "SWIFT"}
 
+// ClaimTypes lists every claim_type of a reward claim.
+var ClaimTypes = []string{"CLAIM_ALL", "CLAIM_FOR_ADDRESSES", "CLAIM_UNREGISTER"}
+
 // ClaimOnchainStatuses lists every onchain status of a reward claim.
 var ClaimOnchainStatuses = []string{"PENDING", "SUBMITTED", "CONFIRMED", "FAILED"}
 
@@ -208,6 +211,8 @@ type RewardClaim struct {
 	ErrorMessage    *string    `json:"error_message,omitempty"`
 	Blockchain      *string    `json:"blockchain,omitempty"`
 	AssetType       *string    `json:"asset_type,omitempty"`
+	OnchainStatus   *string    `json:"onchain_status,omitempty"`
+	ClaimType       *string    `json:"claim_type,omitempty"`
 	SubmittedAt     *time.Time `json:"submitted_at,omitempty"`
 	ConfirmedAt     *time.Time `json:"confirmed_at,omitempty"`
 	CreatedAt       *time.Time `json:"created_at,omitempty"`
@@ -266,6 +271,7 @@ type ListDepositAddressesQuery struct {
 type ListRewardClaimsQuery struct {
 	PayoutGroupID   string
 	OnchainStatuses []string
+	AssetType       string
 	Chain           string
 	Jurisdiction    string
 	StartTime       time.Time

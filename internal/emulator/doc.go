@@ -101,10 +101,14 @@
 //   - Claims: start_time and end_time (inclusive) bound created_at, and
 //     start_time after end_time answers 400. chain matches the claim's
 //     blockchain field exactly (values: ethereum, solana, polygon, cosmos).
-//     The onchain status and the jurisdiction (US, EU, SG, UK) that the
-//     onchain_statuses and jurisdiction filters match are not part of the
-//     claim item and are not sent (RewardClaim.OnchainStatus and
-//     RewardClaim.Jurisdiction).
+//     The on-chain status is filtered by statuses, as the API reference
+//     names the query key (the spec says onchain_statuses, which is
+//     accepted too), and sent as onchain_status with claim_type
+//     (CLAIM_ALL, CLAIM_FOR_ADDRESSES, CLAIM_UNREGISTER), which the
+//     reference's claim item has and the spec's does not. asset_type (API
+//     reference) matches the claim's asset exactly. The jurisdiction (US,
+//     EU, SG, UK) the jurisdiction filter matches is not sent
+//     (RewardClaim.Jurisdiction).
 //   - Deposit addresses: account_ids matches an account that is not sent in
 //     the item (DepositAddress.AccountID).
 //   - The response is {"items":[...],"next_page_cursor":"..."}, with
@@ -154,6 +158,18 @@
 //	POST /admin/counters/reset              zero the counters (204)
 //	POST /admin/transfers/{id}/status       {"status": "COMPLETED", "crypto_tx_hash": "0x..."}:
 //	                                        move a withdrawal made through the API (204)
+//
+// # Published reference and the spec
+//
+// Where the service's API reference and the spec differ, the emulator
+// follows the reference, which is what the service does:
+//
+//   - Claims: the on-chain status filter is statuses (spec:
+//     onchain_statuses, still accepted); items carry onchain_status and
+//     claim_type; asset_type filters (spec: neither).
+//   - A reused withdrawal ref_id answers 409 with the problem body and
+//     meta.existing (spec: "replay protection", no answer shown); see
+//     Create operations.
 //
 // # Reads the spec leaves out
 //

@@ -406,7 +406,10 @@ func (s *Server) handleListDepositAddresses(w http.ResponseWriter, r *http.Reque
 func (s *Server) handleListRewardClaims(w http.ResponseWriter, r *http.Request, _ string) {
 	q := newQuery(r)
 	group := q.str("payout_group_id")
-	statuses := set(q.list("onchain_statuses", onchainStatuses))
+	// statuses, as the API reference names it; onchain_statuses, as the
+	// spec does, is accepted too.
+	statuses := set(append(q.list("statuses", onchainStatuses), q.list("onchain_statuses", onchainStatuses)...))
+	assetType := q.str("asset_type")
 	chain := q.str("chain")
 	jurisdiction := q.str("jurisdiction")
 	start := q.time("start_time")
@@ -419,6 +422,7 @@ func (s *Server) handleListRewardClaims(w http.ResponseWriter, r *http.Request, 
 		c := &items[i]
 		return (group == "" || c.PayoutGroupID == group) &&
 			(statuses == nil || statuses[c.OnchainStatus]) &&
+			(assetType == "" || c.AssetType == assetType) &&
 			(chain == "" || c.Blockchain == chain) &&
 			(jurisdiction == "" || c.Jurisdiction == jurisdiction) &&
 			(start == nil || !c.CreatedAt.Before(*start)) &&

@@ -218,7 +218,7 @@ func TestListRewardClaims(t *testing.T) {
 	}{
 		{"all", url.Values{}, func(*RewardClaim) bool { return true }},
 		{"payout group", url.Values{"payout_group_id": {c0.PayoutGroupID}}, func(c *RewardClaim) bool { return c.PayoutGroupID == c0.PayoutGroupID }},
-		{"statuses", url.Values{"onchain_statuses": {"CONFIRMED", "FAILED"}}, func(c *RewardClaim) bool {
+		{"statuses", url.Values{"statuses": {"CONFIRMED", "FAILED"}}, func(c *RewardClaim) bool {
 			return c.OnchainStatus == "CONFIRMED" || c.OnchainStatus == "FAILED"
 		}},
 		{"chain", url.Values{"chain": {"solana"}}, func(c *RewardClaim) bool { return c.Blockchain == "solana" }},

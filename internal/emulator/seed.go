@@ -297,6 +297,7 @@ var (
 		{"ethereum", "ETH"}, {"solana", "SOL"}, {"polygon", "POL"}, {"cosmos", "ATOM"},
 	}
 	claimJurisdictions = []string{"US", "EU", "SG", "UK"}
+	claimTypes         = []string{"CLAIM_ALL", "CLAIM_FOR_ADDRESSES", "CLAIM_UNREGISTER"}
 )
 
 // seedRewardClaims generates n reward claims in creation order.
@@ -327,6 +328,9 @@ func seedRewardClaims(seed int64, n int) []RewardClaim {
 			c.Addresses = append(c.Addresses, "0x"+g.hex(40))
 		}
 		c.OnchainStatus = g.pick(onchainStatuses)
+		// By position, so that the generator's draws, and every other
+		// seeded value, stay as they were.
+		c.ClaimType = claimTypes[i%len(claimTypes)]
 		if c.OnchainStatus != "PENDING" {
 			sub := c.CreatedAt.Add(time.Duration(1+g.intn(30)) * time.Minute)
 			c.SubmittedAt = &sub

@@ -236,9 +236,12 @@ type RewardClaim struct {
 	ConfirmedAt     *time.Time `json:"confirmed_at,omitempty"`
 	CreatedAt       time.Time  `json:"created_at"`
 	UpdatedAt       time.Time  `json:"updated_at"`
-	// OnchainStatus is what the onchain_statuses filter matches; the spec's
-	// claim item has no such field, so it is not sent.
-	OnchainStatus string `json:"-"`
+	// OnchainStatus is what the statuses filter matches; the API
+	// reference's claim item carries it (the spec's does not).
+	OnchainStatus string `json:"onchain_status"`
+	// ClaimType is CLAIM_ALL, CLAIM_FOR_ADDRESSES or CLAIM_UNREGISTER (API
+	// reference).
+	ClaimType string `json:"claim_type"`
 	// Jurisdiction is what the jurisdiction filter matches; not sent.
 	Jurisdiction string `json:"-"`
 }

@@ -276,7 +276,7 @@ func TestListStatePinned(t *testing.T) {
 	for typ, want := range map[string]string{
 		"platform_fiat_accounts":     "c167f96fa408deebd406ec798c2bd7d80bc04cee787a68ae0c2a601a2cf8f391",
 		"platform_deposit_addresses": "8c89a105f1d3ea7e12352c9cc6ca58fbed2495fd8a3f3b2b494461fb317fb45e",
-		"platform_reward_claims":     "5b3ca6cffa25f93d380477836296c487847ea639a0d899d241c50909972e8455",
+		"platform_reward_claims":     "1c6b6686700c318ad0165bfcc38b87a473fede5c8e11df4b34698cc18be38011", // with onchain_status, claim_type and the asset_type filter
 	} {
 		resp := h.readRaw(t, t.Context(), typ, nil)
 		failOnDiags(t, typ, resp.Diagnostics)

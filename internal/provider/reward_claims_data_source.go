@@ -34,6 +34,7 @@ type rewardClaimsDataSource struct {
 type rewardClaimsModel struct {
 	PayoutGroupID   types.String      `tfsdk:"payout_group_id"`
 	OnchainStatuses types.List        `tfsdk:"onchain_statuses"`
+	AssetType       types.String      `tfsdk:"asset_type"`
 	Chain           types.String      `tfsdk:"chain"`
 	Jurisdiction    types.String      `tfsdk:"jurisdiction"`
 	StartTime       timetypes.RFC3339 `tfsdk:"start_time"`
@@ -54,6 +55,10 @@ var rewardClaimShape = objectShape[client.RewardClaim]{
 		func(c *client.RewardClaim) *string { return c.ErrorMessage }),
 	stringField("blockchain", "Blockchain of the claim.", func(c *client.RewardClaim) *string { return c.Blockchain }),
 	stringField("asset_type", "Asset of the claim.", func(c *client.RewardClaim) *string { return c.AssetType }),
+	stringField("onchain_status", "On-chain status: "+codeList(client.ClaimOnchainStatuses)+".",
+		func(c *client.RewardClaim) *string { return c.OnchainStatus }),
+	stringField("claim_type", "Kind of claim: "+codeList(client.ClaimTypes)+".",
+		func(c *client.RewardClaim) *string { return c.ClaimType }),
 	timeField("submitted_at", "Submission time", func(c *client.RewardClaim) *time.Time { return c.SubmittedAt }),
 	timeField("confirmed_at", "Confirmation time", func(c *client.RewardClaim) *time.Time { return c.ConfirmedAt }),
 	timeField("created_at", "Creation time", func(c *client.RewardClaim) *time.Time { return c.CreatedAt }),
@@ -84,8 +89,9 @@ func (d *rewardClaimsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"Every filter is optional; all the filters that are set apply together.",
 		Attributes: map[string]schema.Attribute{
 			"payout_group_id": stringFilter("Only the claims of this payout group."),
-			"onchain_statuses": arrayFilterAttribute("Only the claims in these on-chain statuses.",
-				client.ClaimOnchainStatuses...),
+			"onchain_statuses": arrayFilterAttribute("Only the claims in these on-chain statuses (sent as the "+
+				"query key `statuses`, as the API reference publishes it).", client.ClaimOnchainStatuses...),
+			"asset_type":   stringFilter("Only the claims of this asset, for example `USDG`."),
 			"chain":        stringFilter("Only the claims on this chain."),
 			"jurisdiction": stringFilter("Only the claims of this jurisdiction."),
 			"start_time":   timeFilter("Only the claims created at or after this time"),
@@ -136,6 +142,7 @@ func (d *rewardClaimsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	q := client.ListRewardClaimsQuery{
 		PayoutGroupID:   m.PayoutGroupID.ValueString(),
 		OnchainStatuses: statuses.values,
+		AssetType:       m.AssetType.ValueString(),
 		Chain:           m.Chain.ValueString(),
 		Jurisdiction:    m.Jurisdiction.ValueString(),
 		StartTime:       rfc3339Time(m.StartTime, path.Root("start_time"), &resp.Diagnostics),

@@ -33,6 +33,8 @@ func rewardClaimKnown(c emulator.RewardClaim) knownvalue.Check {
 		"error_message":     ptrOrNull(c.ErrorMessage),
 		"blockchain":        strOrNull(c.Blockchain),
 		"asset_type":        strOrNull(c.AssetType),
+		"onchain_status":    strOrNull(c.OnchainStatus),
+		"claim_type":        strOrNull(c.ClaimType),
 		"submitted_at":      timePtrKnown(c.SubmittedAt),
 		"confirmed_at":      timePtrKnown(c.ConfirmedAt),
 		"created_at":        knownvalue.StringExact(rfc3339(c.CreatedAt)),
@@ -84,7 +86,7 @@ func TestAccRewardClaims_filters(t *testing.T) {
 		return checks
 	}
 
-	group, chain, jurisdiction := all[0].PayoutGroupID, all[3].Blockchain, all[7].Jurisdiction
+	group, chain, jurisdiction, asset := all[0].PayoutGroupID, all[3].Blockchain, all[7].Jurisdiction, all[5].AssetType
 	statuses := []string{"CONFIRMED", "FAILED"}
 	from, to := all[20].CreatedAt, all[40].CreatedAt
 
@@ -94,6 +96,10 @@ func TestAccRewardClaims_filters(t *testing.T) {
 			{args: "", want: newest, requests: 1, extra: whole},
 			{args: fmt.Sprintf("payout_group_id = %q", group), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return c.PayoutGroupID == group }), requests: 1},
 			{args: "onchain_statuses = " + hclStrings(statuses...), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return slices.Contains(statuses, c.OnchainStatus) }), requests: 1},
+			{args: fmt.Sprintf("asset_type = %q", asset), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return c.AssetType == asset }), requests: 1},
+			{args: fmt.Sprintf("asset_type = %q\nonchain_statuses = %s", asset, hclStrings(statuses...)), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool {
+				return c.AssetType == asset && slices.Contains(statuses, c.OnchainStatus)
+			}), requests: 1},
 			{args: fmt.Sprintf("chain = %q", chain), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return c.Blockchain == chain }), requests: 1},
 			{args: fmt.Sprintf("jurisdiction = %q", jurisdiction), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return c.Jurisdiction == jurisdiction }), requests: 1},
 			// Both bounds are inclusive.

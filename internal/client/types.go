@@ -25,10 +25,13 @@ const (
 	FiatDepositInstrStatusDeprecated = "DEPRECATED"
 )
 
-// CryptoNetworks lists every crypto_network value of the spec.
+// CryptoNetworks lists every crypto_network value of the API reference
+// (the spec's 11 and AVALANCHE, DOGECOIN, SUI, ROBINHOOD and BNB). The
+// list grows between versions of the service.
 var CryptoNetworks = []string{
 	"BITCOIN", "ETHEREUM", "BITCOIN_CASH", "LITECOIN", "SOLANA", "POLYGON_POS",
 	"BASE", "ARBITRUM_ONE", "STELLAR", "INK", "XLAYER",
+	"AVALANCHE", "DOGECOIN", "SUI", "ROBINHOOD", "BNB",
 }
 
 // FiatNetworks lists every fiat_network value of the spec.

@@ -167,6 +167,8 @@
 //   - Claims: the on-chain status filter is statuses (spec:
 //     onchain_statuses, still accepted); items carry onchain_status and
 //     claim_type; asset_type filters (spec: neither).
+//   - Crypto networks: the reference's 16 (spec: 11, without AVALANCHE,
+//     DOGECOIN, SUI, ROBINHOOD and BNB).
 //   - A reused withdrawal ref_id answers 409 with the problem body and
 //     meta.existing (spec: "replay protection", no answer shown); see
 //     Create operations.

@@ -10,6 +10,7 @@ var (
 	cryptoNetworks = []string{
 		"BITCOIN", "ETHEREUM", "BITCOIN_CASH", "LITECOIN", "SOLANA", "POLYGON_POS",
 		"BASE", "ARBITRUM_ONE", "STELLAR", "INK", "XLAYER",
+		"AVALANCHE", "DOGECOIN", "SUI", "ROBINHOOD", "BNB",
 	}
 	fiatNetworks       = []string{"WIRE", "DBS_ACT", "CUBIX", "SCB", "RTP"}
 	routingNumberTypes = []string{"ABA", "SWIFT"}

@@ -472,7 +472,7 @@ func TestCryptoWithdrawalAction_validation(t *testing.T) {
 		{"amount two dots", baseArgs(cwaArgs{"amount": "1.2.3"}), "amount", "decimal"},
 		{"amount negative", baseArgs(cwaArgs{"amount": "-1"}), "amount", "decimal"},
 		{"total not decimal", baseArgs(cwaArgs{"amount": nil, "total": "ten"}), "total", "decimal"},
-		{"unknown network", baseArgs(cwaArgs{"crypto_network": "DOGECOIN"}), "crypto_network", "BITCOIN"},
+		{"empty network", baseArgs(cwaArgs{"crypto_network": ""}), "crypto_network", "length"},
 		{"empty profile_id", baseArgs(cwaArgs{"profile_id": ""}), "profile_id", "length"},
 		{"empty destination_address", baseArgs(cwaArgs{"destination_address": ""}), "destination_address", "length"},
 		{"empty asset", baseArgs(cwaArgs{"asset": ""}), "asset", "length"},

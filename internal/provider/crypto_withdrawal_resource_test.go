@@ -259,7 +259,7 @@ func TestAccCryptoWithdrawal_validation(t *testing.T) {
 		{"total not a decimal", `total = "1,5"`, `Attribute total must be a decimal number`},
 		{"both amount and total", "amount = \"1\"\ntotal = \"2\"", `2 attributes specified when one \(and only one\) of`},
 		{"neither amount nor total", ``, `No attribute specified when one \(and only one\) of`},
-		{"unknown crypto network", "amount = \"1\"\ncrypto_network = \"DOGECOIN\"", `Attribute crypto_network value must be one of`},
+		{"empty crypto network", "amount = \"1\"\ncrypto_network = \"\"", `Attribute crypto_network string length must be at least 1`},
 		{"metadata seven pairs", "amount = \"1\"\nmetadata = {" + strings.Join(sevenPairs, ", ") + "}", `Attribute metadata map must contain at most 6 elements`},
 		{"metadata key too long", fmt.Sprintf("amount = \"1\"\nmetadata = { %s = \"v\" }", longKey), `string length must be at most 100`},
 		{"metadata value too long", fmt.Sprintf("amount = \"1\"\nmetadata = { k = %q }", longValue), `string length must be at most 100`},

@@ -71,11 +71,13 @@ func (d *depositAddressesDataSource) Schema(_ context.Context, _ datasource.Sche
 			"ids":          arrayFilterAttribute("Only the addresses with these ids (UUIDs)."),
 			"ref_ids":      arrayFilterAttribute("Only the addresses with these client-specified ids."),
 			"account_ids":  arrayFilterAttribute("Only the addresses of these accounts."),
-			"networks":     arrayFilterAttribute("Only the addresses on these crypto networks.", client.CryptoNetworks...),
-			"created_at":   createdAtAttribute("addresses"),
-			"order":        orderAttribute(),
-			"max_items":    maxItemsAttribute(),
-			"id":           listIDAttribute(),
+			"networks": withListValidators(arrayFilterAttribute("Only the addresses on these crypto networks, for "+
+				"example "+codeList(client.CryptoNetworks)+". A network this provider version does not know is a "+
+				"warning, not an error: the service adds networks over time."), cryptoNetworkValues),
+			"created_at": createdAtAttribute("addresses"),
+			"order":      orderAttribute(),
+			"max_items":  maxItemsAttribute(),
+			"id":         listIDAttribute(),
 			"items": depositAddressShape.listAttribute("The deposit addresses, in the order the API returns them. " +
 				"Fields the API leaves out are null."),
 		},

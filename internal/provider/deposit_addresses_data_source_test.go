@@ -158,8 +158,6 @@ func TestAccDepositAddresses_invalidFilters(t *testing.T) {
 		{"ids = " + hclManyStrings(101), "Attribute ids list must contain at most 100 elements, got: 101"},
 		{"ref_ids = " + hclManyStrings(101), "Attribute ref_ids list must contain at most 100 elements, got: 101"},
 		{"account_ids = " + hclManyStrings(101), "Attribute account_ids list must contain at most 100 elements, got: 101"},
-		{`networks = ["BITCOIN", "DOGECOIN"]`, `Attribute networks[1] value must be one of`},
-		{`networks = ["ethereum"]`, `Attribute networks[0] value must be one of`},
 		{`account_ids = [""]`, `Attribute account_ids[0] string length must be at least 1, got: 0`},
 		{`created_at = { gte = "2024-01-01T00:00:00" }`, `created_at.gte must be an RFC 3339 date-time`},
 		{`order = "NEWEST"`, `Attribute order value must be one of`},

@@ -432,3 +432,67 @@ func TestAccExactlyOnce_configuredRefIDRetried(t *testing.T) {
 	}
 	checkStateHolds(t, w, onlyTransfer(t, emu))
 }
+
+// TestAccCryptoNetworks_newAndUnknown: a network of the API reference that
+// the spec lacks (AVALANCHE) plans and sends; one this version does not
+// know is a warning at plan, not an error, for a withdrawal and for the
+// deposit addresses filter, and the service's refusal sends nothing.
+func TestAccCryptoNetworks_newAndUnknown(t *testing.T) {
+	emu := emulator.StartTest(t, emulator.Options{DepositAddresses: 20})
+	w := newCLIWorkdir(t)
+	avalanche := strings.Replace(strings.Replace(eoWithdrawal, `"BITCOIN"`, `"AVALANCHE"`, 1), `"BTC"`, `"AVAX"`, 1)
+	w.write(emulatorProviderBlock(emu, ""), avalanche+`
+data "platform_deposit_addresses" "new_network" {
+  networks = ["AVALANCHE", "SUI"]
+}
+`)
+	r := w.mustRun(0, "apply", "-auto-approve")
+	if strings.Contains(r.output(), "Unknown crypto network") {
+		t.Errorf("a network of the API reference is warned about:\n%s", r.output())
+	}
+	if tr := onlyTransfer(t, emu); tr.CryptoNetwork == nil || *tr.CryptoNetwork != "AVALANCHE" {
+		t.Fatalf("transfer %+v, want one on AVALANCHE", tr)
+	}
+
+	unknown := newCLIWorkdir(t)
+	unknown.write(emulatorProviderBlock(emu, ""), strings.Replace(avalanche, `"AVALANCHE"`, `"MONAD"`, 1)+`
+data "platform_deposit_addresses" "future" {
+  networks = ["MONAD"]
+}
+`)
+	// Validation warns and goes on (a plan would read the data source, which
+	// the service, not knowing the network either, refuses).
+	r = unknown.mustRun(0, "validate", "-json")
+	var v struct {
+		Valid       bool `json:"valid"`
+		Diagnostics []struct {
+			Severity string `json:"severity"`
+			Summary  string `json:"summary"`
+			Detail   string `json:"detail"`
+		} `json:"diagnostics"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+		t.Fatalf("validate -json: %v\n%s", err, r.stdout)
+	}
+	found := map[string]bool{}
+	for _, d := range v.Diagnostics {
+		if d.Severity == "warning" && d.Summary == "Unknown crypto network" {
+			for _, attr := range []string{`crypto_network is "MONAD"`, `networks[0] is "MONAD"`} {
+				found[attr] = found[attr] || strings.Contains(d.Detail, attr)
+			}
+		}
+	}
+	if !v.Valid || len(found) != 2 || !found[`crypto_network is "MONAD"`] || !found[`networks[0] is "MONAD"`] {
+		t.Errorf("validate: valid %v, warnings found %v:\n%s", v.Valid, found, r.stdout)
+	}
+	// The service refuses the withdrawal: nothing is sent.
+	unknown.write(emulatorProviderBlock(emu, ""), strings.Replace(avalanche, `"AVALANCHE"`, `"MONAD"`, 1))
+	r = unknown.mustRun(1, "apply", "-auto-approve")
+	if !strings.Contains(r.output(), "Warning: Unknown crypto network") {
+		t.Errorf("the plan of the apply does not warn:\n%s", r.output())
+	}
+	if !strings.Contains(r.output(), "Crypto withdrawal rejected") {
+		t.Errorf("apply output:\n%s", r.output())
+	}
+	onlyTransfer(t, emu)
+}

@@ -55,6 +55,12 @@ func arrayFilterAttribute(description string, enum ...string) schema.ListAttribu
 	}
 }
 
+// withListValidators adds validators to a list attribute.
+func withListValidators(a schema.ListAttribute, vs ...validator.List) schema.ListAttribute {
+	a.Validators = append(a.Validators, vs...)
+	return a
+}
+
 // createdAtAttribute is the created_at = { lt, lte, eq, gte, gt } filter.
 func createdAtAttribute(what string) schema.SingleNestedAttribute {
 	return timeRangeAttribute("created_at", "created", "creation time", what)

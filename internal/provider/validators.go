@@ -4,11 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
@@ -121,3 +126,56 @@ func (v rfc3339Validator) ValidateString(ctx context.Context, req validator.Stri
 			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), raw))
 	}
 }
+
+// knownValues warns, without refusing, about a value that this provider
+// version does not know: for enums the service extends between versions
+// (crypto networks), where a plan-time error would block users until a
+// release. The service refuses a wrong value, and nothing is sent then.
+type knownValues struct {
+	what   string
+	values []string
+}
+
+var (
+	_ validator.String = knownValues{}
+	_ validator.List   = knownValues{}
+)
+
+func (v knownValues) Description(context.Context) string {
+	return "one of " + strings.Join(v.values, ", ") + ", or a " + v.what + " the service added since (a warning)"
+}
+
+func (v knownValues) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v knownValues) check(p path.Path, value string, diags *diag.Diagnostics) {
+	if slices.Contains(v.values, value) {
+		return
+	}
+	diags.AddAttributeWarning(p, "Unknown "+v.what,
+		fmt.Sprintf("%s is %q, which this provider version does not know (it knows %s). It is sent as given: if "+
+			"the service does not know it either, it refuses the request and nothing is sent. Check the "+
+			"spelling, or upgrade the provider.", p, value, strings.Join(v.values, ", ")))
+}
+
+func (v knownValues) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	v.check(req.Path, req.ConfigValue.ValueString(), &resp.Diagnostics)
+}
+
+func (v knownValues) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	for i, e := range req.ConfigValue.Elements() {
+		s, ok := e.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			continue
+		}
+		v.check(req.Path.AtListIndex(i), s.ValueString(), &resp.Diagnostics)
+	}
+}
+
+// cryptoNetworkValues are the crypto networks this version knows.
+var cryptoNetworkValues = knownValues{what: "crypto network", values: client.CryptoNetworks}

@@ -65,8 +65,10 @@ func withdrawalArguments() []withdrawalArgument {
 		{name: "asset", required: true, description: "Asset to withdraw, for example `BTC`.",
 			stringValidators: []validator.String{nonEmpty}},
 		{name: "crypto_network", required: true,
-			description:      "Network to send the withdrawal on: one of " + codeList(client.CryptoNetworks) + ".",
-			stringValidators: []validator.String{stringvalidator.OneOf(client.CryptoNetworks...)}},
+			description: "Network to send the withdrawal on, for example " + codeList(client.CryptoNetworks) +
+				". The service adds networks over time: a network this provider version does not know is a " +
+				"warning at plan, not an error, and the service refuses it if it is wrong (nothing is sent then).",
+			stringValidators: []validator.String{stringvalidator.LengthAtLeast(1), cryptoNetworkValues}},
 		{name: "amount", computedWhenUnset: true,
 			description: "Amount to send, as a decimal string. Exactly one of `amount` and `total` must be set; " +
 				"when `total` is set, `amount` is computed (total minus fee).",

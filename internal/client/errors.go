@@ -50,6 +50,8 @@ type APIError struct {
 	Existing json.RawMessage
 
 	token bool
+	// throttled: a 429 without Retry-After.
+	throttled bool
 }
 
 // Error reads like
@@ -84,6 +86,10 @@ func (e *APIError) Error() string {
 		b.WriteString("; check the client id and client secret")
 	case e.Status == http.StatusUnauthorized:
 		b.WriteString("; the access token was rejected even after renewing it")
+	case e.throttled:
+		b.WriteString("; the service throttles this address for up to 5 minutes once its rate limit is " +
+			"exceeded (per endpoint and IP, averaged over 5 minutes: 1 request/s to the token endpoint, 20/s " +
+			"to crypto withdrawals, 50/s elsewhere), so the request was not retried; apply again after that")
 	}
 	return b.String()
 }
@@ -191,6 +197,30 @@ func parseErrorBody(contentType string, body []byte) (code, msg, requestID strin
 	return "", cleanText(string(trimmed), maxMessageLen), ""
 }
 
+// problemType is the code of an RFC 7807 problem, as the API reference
+// publishes error bodies ({type, title, status, detail, meta}): the last
+// segment of its type, for example insufficient-funds for
+// ".../problems/insufficient-funds"; "" for other bodies.
+func problemType(m map[string]any) string {
+	t, ok := m["type"].(string)
+	if !ok || t == "" || t == "about:blank" {
+		return ""
+	}
+	if _, hasStatus := m["status"]; !hasStatus {
+		if _, hasTitle := m["title"]; !hasTitle {
+			return ""
+		}
+	}
+	t = strings.TrimRight(t, "/")
+	if i := strings.LastIndexAny(t, "/#"); i >= 0 {
+		t = t[i+1:]
+	}
+	if !isCodeLike(t) {
+		return ""
+	}
+	return t
+}
+
 func fromObject(m map[string]any, depth int) (code, msg, requestID string) {
 	for _, k := range messageKeys {
 		v, ok := lookup(m, k)
@@ -264,6 +294,9 @@ func fromObject(m map[string]any, depth int) (code, msg, requestID string) {
 				break
 			}
 		}
+	}
+	if code == "" {
+		code = problemType(m)
 	}
 	if requestID == "" {
 		for _, k := range requestIDKeys {

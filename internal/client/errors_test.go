@@ -37,7 +37,10 @@ func TestErrorMapping(t *testing.T) {
 		{"403 names the scope", 403, "application/json", `{"message":"missing scope"}`, nil, ErrForbidden,
 			`POST /transfer/crypto-withdrawals: 403 Forbidden: missing scope; the operation needs a token with the OAuth scope "transfer:write_crypto_withdrawal" granted to these client credentials`},
 		{"429 plain text", 429, "text/plain", "  too many\n requests  ", nil, ErrRateLimited,
-			"POST /transfer/crypto-withdrawals: 429 Too Many Requests: too many requests"},
+			"POST /transfer/crypto-withdrawals: 429 Too Many Requests: too many requests; the service throttles this " +
+				"address for up to 5 minutes once its rate limit is exceeded (per endpoint and IP, averaged over 5 " +
+				"minutes: 1 request/s to the token endpoint, 20/s to crypto withdrawals, 50/s elsewhere), so the " +
+				"request was not retried; apply again after that"},
 		{"500 html page", 500, "text/html", "<!DOCTYPE html><html><body><h1>Internal Server Error</h1><p>nginx</p></body></html>", nil, ErrServer,
 			"POST /transfer/crypto-withdrawals: 500 Internal Server Error"},
 		{"502 html without content type", 502, "", "<html><head><title>502</title></head></html>", nil, ErrServer,

@@ -89,6 +89,7 @@ func (c *Client) finish(cl call, resp *http.Response, attempts int, token string
 	body, _ := readBody(resp.Body, maxErrorBodyBytes)
 	ae := newAPIError(cl.method, cl.path, resp.StatusCode, resp.Header, body)
 	ae.Scope = cl.scope
+	ae.throttled = resp.StatusCode == http.StatusTooManyRequests && resp.Header.Get("Retry-After") == ""
 	ae.Message = scrubSecret(c.scrub(ae.Message), token)
 	ae.Code = scrubSecret(c.scrub(ae.Code), token)
 	if attempts > 1 && isRetryableStatus(resp.StatusCode) {
@@ -140,6 +141,11 @@ func (c *Client) send(ctx context.Context, cl call, target, token string) (*http
 				return false, ctx.Err()
 			}
 			if isRedirect(err) {
+				return false, nil
+			}
+			if resp != nil && resp.StatusCode == http.StatusTooManyRequests && resp.Header.Get("Retry-After") == "" {
+				// The service throttles the whole address for up to five
+				// minutes: a retry within seconds only extends it.
 				return false, nil
 			}
 			retry, _ := retryablehttp.DefaultRetryPolicy(ctx, resp, err)

@@ -327,3 +327,25 @@ func TestBackoffBounds(t *testing.T) {
 		t.Error("negative Retry-After accepted")
 	}
 }
+
+// TestTooManyRequestsWithoutRetryAfterFailsFast: a 429 without
+// Retry-After is the published throttle of the whole address for up to
+// five minutes, not a transient error: one attempt, and an error that
+// says so.
+func TestTooManyRequestsWithoutRetryAfterFailsFast(t *testing.T) {
+	f := newFake(t)
+	f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
+		writeJSON(w, http.StatusTooManyRequests, `{"type":"https://x/problems/rate-limited","title":"Too Many Requests","status":429}`)
+	}
+	c, _ := newTestClient(t, f, nil)
+	_, err := c.GetFiatDepositInstructions(t.Context(), "fdi-1")
+	if !errors.Is(err, ErrRateLimited) {
+		t.Fatalf("err = %v, want ErrRateLimited", err)
+	}
+	if n := len(f.apiRequests()); n != 1 {
+		t.Errorf("%d attempts, want 1", n)
+	}
+	if !strings.Contains(err.Error(), "throttles this address for up to 5 minutes") {
+		t.Errorf("error %q does not explain the throttle", err)
+	}
+}

@@ -169,6 +169,17 @@
 //     claim_type; asset_type filters (spec: neither).
 //   - Crypto networks: the reference's 16 (spec: 11, without AVALANCHE,
 //     DOGECOIN, SUI, ROBINHOOD and BNB).
+//   - Errors are RFC 7807 problems in the reference ({type, title,
+//     status, detail, meta}, application/problem+json). The emulator answers
+//     the replayed ref_id (409) and a refused withdrawal
+//     (Faults.RefuseWithdrawals: 403, for example type
+//     .../problems/insufficient-funds) that way; its other errors keep the
+//     {code, message, field} body described under Errors, which clients
+//     read just as well.
+//   - Rate limits (reference): per endpoint and IP, averaged over 5
+//     minutes; a 429 throttles the address for 5 minutes.
+//     Faults.TooManyRequests with a negative wait answers 429 without
+//     Retry-After, as that throttle does.
 //   - A reused withdrawal ref_id answers 409 with the problem body and
 //     meta.existing (spec: "replay protection", no answer shown); see
 //     Create operations.

@@ -14,7 +14,8 @@ type Faults struct {
 	mu sync.Mutex
 	// Latency is added before every /v2 response.
 	latency time.Duration
-	// Next N /v2 requests answer 429 with Retry-After retryAfter seconds.
+	// Next N /v2 requests answer 429 with Retry-After retryAfter seconds
+	// (no Retry-After when negative).
 	tooMany    int
 	retryAfter int
 	// Next N /v2 requests answer serverErrorStatus (default 503).
@@ -27,6 +28,12 @@ type Faults struct {
 	hangFor        time.Duration
 	// Next N stream connections are dropped: before the first data message.
 	dropWS int
+	// Next N valid withdrawals are refused with 403 and the problem of
+	// type refuseType (for example insufficient-funds), as the API
+	// reference answers a withdrawal the balance does not cover.
+	refuse       int
+	refuseType   string
+	refuseDetail string
 	// Path filter: when non-empty, the 429, 5xx, accept-then-fail and
 	// accept-then-hang switches apply only to request paths with this prefix
 	// (for example "/v2/transfer/fiat-accounts"). Latency applies everywhere.
@@ -106,6 +113,25 @@ func (f *Faults) AcceptThenHang(n int, d time.Duration) {
 	f.mu.Unlock()
 }
 
+// RefuseWithdrawals makes the next n valid withdrawals answer 403 with the
+// problem of the given type (for example insufficient-funds) and detail.
+func (f *Faults) RefuseWithdrawals(n int, problemType, detail string) {
+	f.mu.Lock()
+	f.refuse, f.refuseType, f.refuseDetail = n, problemType, detail
+	f.mu.Unlock()
+}
+
+// takeRefusal reports whether a withdrawal is to be refused, and how.
+func (f *Faults) takeRefusal() (problemType, detail string, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.refuse <= 0 {
+		return "", "", false
+	}
+	f.refuse--
+	return f.refuseType, f.refuseDetail, true
+}
+
 // DropWS makes the next n stream connections drop before their first data message.
 func (f *Faults) DropWS(n int) { f.mu.Lock(); f.dropWS = n; f.mu.Unlock() }
 
@@ -144,7 +170,7 @@ func (f *Faults) takeFailure(path string) (failure, bool) {
 	}
 	if f.tooMany > 0 {
 		f.tooMany--
-		return failure{status: http.StatusTooManyRequests, retryAfter: max(f.retryAfter, 0)}, true
+		return failure{status: http.StatusTooManyRequests, retryAfter: f.retryAfter}, true
 	}
 	if f.serverErrors > 0 {
 		f.serverErrors--

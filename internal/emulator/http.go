@@ -166,7 +166,11 @@ func (s *Server) serveV2(w http.ResponseWriter, r *http.Request) {
 	}
 	if f, ok := s.Faults.takeFailure(r.URL.Path); ok {
 		if f.status == http.StatusTooManyRequests {
-			w.Header().Set("Retry-After", strconv.Itoa(f.retryAfter))
+			// A negative wait sends no Retry-After, as the service does when
+			// it throttles the address for up to five minutes.
+			if f.retryAfter >= 0 {
+				w.Header().Set("Retry-After", strconv.Itoa(f.retryAfter))
+			}
 			writeError(w, &apiError{status: f.status, body: ErrorBody{Code: "RESOURCE_EXHAUSTED", Message: "rate limit exceeded; retry later"}})
 			return
 		}

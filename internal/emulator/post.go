@@ -149,6 +149,11 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 		writeError(w, e)
 		return
 	}
+	if typ, detail, ok := s.Faults.takeRefusal(); ok {
+		b, _ := json.Marshal(Problem{Type: problemTypeBase + typ, Title: "Forbidden", Status: http.StatusForbidden, Detail: detail})
+		writeBody(w, http.StatusForbidden, "application/problem+json", b)
+		return
+	}
 	fee := WithdrawalFee(req.Asset)
 	var amount, total string
 	if req.Amount != "" {

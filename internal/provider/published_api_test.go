@@ -1,0 +1,51 @@
+package provider
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+// The service as its API reference publishes it, where the spec differs.
+
+func TestAccPublished_insufficientFundsProblem(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	emu := env.emu
+	emu.Faults.RefuseWithdrawals(1, "insufficient-funds", "the balance of profile prof-1 does not cover 0.5001 BTC")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(eoWithdrawal),
+			ExpectError: regexp.MustCompile(`(?s)Crypto withdrawal refused.*nothing was sent.*403\s+Forbidden:\s+insufficient-funds:\s+the\s+balance\s+of\s+profile\s+prof-1\s+does\s+not\s+cover\s+0.5001\s+BTC`),
+		}},
+		CheckDestroy: func(*terraform.State) error {
+			if n := len(emu.Transfers()); n != 0 {
+				t.Errorf("the emulator holds %d transfers, want 0", n)
+			}
+			return nil
+		},
+	})
+}
+
+func TestAccPublished_throttledWithoutRetryAfter(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{FiatAccounts: 5})
+	env.needEmulator(t)
+	emu := env.emu
+	emu.Faults.OnlyPath("/v2/transfer/fiat-accounts")
+	emu.Faults.TooManyRequests(5, -1)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      env.config(`data "platform_fiat_accounts" "all" {}`),
+			ExpectError: regexp.MustCompile(`(?s)429\s+Too\s+Many\s+Requests.*throttles\s+this\s+address\s+for\s+up\s+to\s+5\s+minutes`),
+		}},
+	})
+	if n := emu.Counters.Requests("GET /v2/transfer/fiat-accounts"); n != 1 {
+		t.Errorf("%d list requests, want 1: a 429 without Retry-After is not retried", n)
+	}
+}

@@ -184,8 +184,36 @@ type FiatAccount struct {
 	AccountID               *string                  `json:"account_id,omitempty"`
 	FiatAccountOwner        *FiatAccountOwner        `json:"fiat_account_owner,omitempty"`
 	FiatNetworkInstructions *FiatNetworkInstructions `json:"fiat_network_instructions,omitempty"`
-	CreatedAt               *time.Time               `json:"created_at,omitempty"`
-	UpdatedAt               *time.Time               `json:"updated_at,omitempty"`
+	// Status and Metadata are at the top level in the API reference's
+	// schema; its example has them under wire (see AccountStatus).
+	Status    *string        `json:"status,omitempty"`
+	Metadata  map[string]any `json:"metadata,omitempty"`
+	CreatedAt *time.Time     `json:"created_at,omitempty"`
+	UpdatedAt *time.Time     `json:"updated_at,omitempty"`
+}
+
+// AccountStatus is the status of the account: at the top level of the
+// item, or else under its wire details.
+func (a *FiatAccount) AccountStatus() *string {
+	if a.Status != nil && *a.Status != "" {
+		return a.Status
+	}
+	if n := a.FiatNetworkInstructions; n != nil && n.Wire != nil {
+		return n.Wire.Status
+	}
+	return nil
+}
+
+// AccountMetadata is the metadata of the account: at the top level of the
+// item, or else under its wire details.
+func (a *FiatAccount) AccountMetadata() map[string]any {
+	if len(a.Metadata) > 0 {
+		return a.Metadata
+	}
+	if n := a.FiatNetworkInstructions; n != nil && n.Wire != nil {
+		return n.Wire.Metadata
+	}
+	return nil
 }
 
 // DepositAddress is an item of List Deposit Addresses.

@@ -167,6 +167,11 @@
 //   - Claims: the on-chain status filter is statuses (spec:
 //     onchain_statuses, still accepted); items carry onchain_status and
 //     claim_type; asset_type filters (spec: neither).
+//   - Fiat accounts: status (PENDING, APPROVED, REJECTED) and metadata
+//     are at the top level of the item, as the reference's schema has them
+//     (its example and the spec nest them under wire, with the spec's
+//     ACTIVE for APPROVED); Options.FiatAccountStatusNested serves the
+//     nested form.
 //   - Crypto networks: the reference's 16 (spec: 11, without AVALANCHE,
 //     DOGECOIN, SUI, ROBINHOOD and BNB).
 //   - Errors are RFC 7807 problems in the reference ({type, title,

@@ -69,6 +69,11 @@ type Options struct {
 	WSPingInterval time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// FiatAccountStatusNested serves the status and metadata of fiat
+	// accounts under fiat_network_instructions.wire, as the API reference's
+	// example shows them, instead of at the top level of the item, as its
+	// schema has them (the default).
+	FiatAccountStatusNested bool
 	// WithdrawalReplay is the answer to a crypto withdrawal whose ref_id
 	// is already used; default ReplayConflict, as the API reference
 	// publishes it.

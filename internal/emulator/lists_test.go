@@ -134,8 +134,12 @@ func TestListFiatAccountsDefaultLimitAndShape(t *testing.T) {
 		if strings.Contains(wire["account_number"].(string), "*") { //nolint:forcetypeassert // Test.
 			masked++
 		}
-		if _, ok := wire["status"].(string); !ok {
-			t.Errorf("wire status missing")
+		// The status is at the top level of the item, as published.
+		if _, ok := it["status"].(string); !ok {
+			t.Errorf("top-level status missing")
+		}
+		if _, ok := wire["status"]; ok {
+			t.Errorf("wire status present in the published form")
 		}
 	}
 	if nullPerson == 0 || nullAddr == 0 || masked == 0 {

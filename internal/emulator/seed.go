@@ -391,3 +391,21 @@ func seedConversions(seed int64, n int) []StablecoinConversion {
 	}
 	return out
 }
+
+// publishFiatAccountStatus moves the status and metadata of the seeded fiat
+// accounts from their wire details to the top level of the item, where the
+// API reference's schema has them (a wire status ACTIVE is APPROVED there).
+func publishFiatAccountStatus(accounts []FiatAccount) {
+	for i := range accounts {
+		a := &accounts[i]
+		if a.FiatNetworkInstructions == nil || a.FiatNetworkInstructions.Wire == nil {
+			continue
+		}
+		w := a.FiatNetworkInstructions.Wire
+		a.Status, a.Metadata = w.Status, w.Metadata
+		if a.Status == "ACTIVE" {
+			a.Status = "APPROVED"
+		}
+		w.Status, w.Metadata = "", nil
+	}
+}

@@ -45,7 +45,8 @@ func TestSeedVariety(t *testing.T) {
 		if w.RoutingDetails.BankAddress == nil {
 			nullBank++
 		}
-		if w.Status == "PENDING" {
+		// Published form: the status is at the top level, not under wire.
+		if a.Status == "PENDING" && w.Status == "" && w.Metadata == nil {
 			pending++
 		}
 	}
@@ -100,5 +101,30 @@ func TestSeedLargeIsFast(t *testing.T) {
 	}
 	if !raceEnabled && d > 3*time.Second {
 		t.Errorf("generation took %v", d)
+	}
+}
+
+// TestFiatAccountStatusNested: the spec's form keeps the status and metadata
+// under wire, with the same values as the published form's top level.
+func TestFiatAccountStatusNested(t *testing.T) {
+	published := New(Options{FiatAccounts: 200}).FiatAccounts()
+	nested := New(Options{FiatAccounts: 200, FiatAccountStatusNested: true}).FiatAccounts()
+	statuses := map[string]bool{}
+	for i := range published {
+		p, n := published[i], nested[i].FiatNetworkInstructions.Wire
+		if nested[i].Status != "" || nested[i].Metadata != nil {
+			t.Fatalf("nested form has a top-level status %q", nested[i].Status)
+		}
+		want := n.Status
+		if want == "ACTIVE" {
+			want = "APPROVED"
+		}
+		if p.Status != want || len(p.Metadata) != len(n.Metadata) {
+			t.Fatalf("account %d: published %q %v, nested %q %v", i, p.Status, p.Metadata, n.Status, n.Metadata)
+		}
+		statuses[p.Status] = true
+	}
+	if !statuses["PENDING"] || !statuses["APPROVED"] || !statuses["REJECTED"] {
+		t.Errorf("statuses %v", statuses)
 	}
 }

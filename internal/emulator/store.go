@@ -75,6 +75,9 @@ func newStore(opts Options) *store {
 	wg.Go(func() { st.conversions = seedConversions(opts.Seed, max(opts.StablecoinConversions, 0)) })
 	wg.Go(func() { st.seededTransfers = seedTransfers(opts.Seed, max(opts.Transfers, 0), st.customerID) })
 	wg.Wait()
+	if !opts.FiatAccountStatusNested {
+		publishFiatAccountStatus(st.fiatAccounts)
+	}
 	st.fiatJSON = newJSONCache(len(st.fiatAccounts))
 	st.addressJSON = newJSONCache(len(st.depositAddresses))
 	st.claimJSON = newJSONCache(len(st.rewardClaims))

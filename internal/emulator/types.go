@@ -198,8 +198,13 @@ type FiatAccount struct {
 	AccountID               *string                         `json:"account_id,omitempty"`
 	FiatAccountOwner        *FiatAccountOwner               `json:"fiat_account_owner"`
 	FiatNetworkInstructions *FiatAccountNetworkInstructions `json:"fiat_network_instructions"`
-	CreatedAt               time.Time                       `json:"created_at"`
-	UpdatedAt               time.Time                       `json:"updated_at"`
+	// Status (PENDING, APPROVED, REJECTED) and Metadata are at the top
+	// level of the item in the API reference; only its example nests them
+	// under wire (Options.FiatAccountStatusNested).
+	Status    string         `json:"status,omitempty"`
+	Metadata  map[string]any `json:"metadata,omitempty"`
+	CreatedAt time.Time      `json:"created_at"`
+	UpdatedAt time.Time      `json:"updated_at"`
 	// Deleted accounts are listed only with include_deleted=true. Not sent.
 	Deleted bool `json:"-"`
 }

@@ -67,6 +67,11 @@ var (
 		objectField("fiat_network_instructions", "Network details of the account.",
 			func(a *client.FiatAccount) *client.FiatNetworkInstructions { return a.FiatNetworkInstructions },
 			fiatAccountNetworkShape),
+		stringField("status", "Status of the account: `PENDING`, `APPROVED` or `REJECTED`. Read from the top level "+
+			"of the item, where the API reference puts it, or else from the wire details.",
+			func(a *client.FiatAccount) *string { return a.AccountStatus() }),
+		anyMapField("metadata", "Metadata of the account, read from the top level of the item or else from the "+
+			"wire details.", func(a *client.FiatAccount) map[string]any { return a.AccountMetadata() }),
 		timeField("created_at", "Creation time", func(a *client.FiatAccount) *time.Time { return a.CreatedAt }),
 		timeField("updated_at", "Time of the last update", func(a *client.FiatAccount) *time.Time { return a.UpdatedAt }),
 	}

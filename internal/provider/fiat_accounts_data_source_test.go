@@ -91,7 +91,15 @@ func fiatAccountKnown(tb testing.TB, a emulator.FiatAccount) knownvalue.Check {
 		}
 		fni = knownvalue.ObjectExact(map[string]knownvalue.Check{"wire": wire})
 	}
+	// The account's status and metadata: at the top level of the item, or
+	// else under wire.
+	status, metadata := a.Status, a.Metadata
+	if n := a.FiatNetworkInstructions; status == "" && n != nil && n.Wire != nil {
+		status, metadata = n.Wire.Status, n.Wire.Metadata
+	}
 	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"status":                    strOrNull(status),
+		"metadata":                  anyMapKnown(tb, metadata),
 		"id":                        knownvalue.StringExact(a.ID),
 		"ref_id":                    ptrOrNull(a.RefID),
 		"identity_id":               ptrOrNull(a.IdentityID),
@@ -149,7 +157,7 @@ func TestAccFiatAccounts_filters(t *testing.T) {
 				return a.FiatNetworkInstructions.Wire.RoutingDetails.BankAddress == nil
 			},
 			"nested metadata": func(a emulator.FiatAccount) bool {
-				_, ok := a.FiatNetworkInstructions.Wire.Metadata["review"]
+				_, ok := a.Metadata["review"]
 				return ok
 			},
 			"empty address2": func(a emulator.FiatAccount) bool {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -47,5 +49,44 @@ func TestAccPublished_throttledWithoutRetryAfter(t *testing.T) {
 	})
 	if n := emu.Counters.Requests("GET /v2/transfer/fiat-accounts"); n != 1 {
 		t.Errorf("%d list requests, want 1: a 429 without Retry-After is not retried", n)
+	}
+}
+
+// TestAccPublished_fiatAccountStatusEitherPlace reads the status and
+// metadata of fiat accounts from the top level of the item (the API
+// reference's schema) and from wire (its example), never null when either
+// holds them.
+func TestAccPublished_fiatAccountStatusEitherPlace(t *testing.T) {
+	for name, nested := range map[string]bool{"top level": false, "under wire": true} {
+		t.Run(name, func(t *testing.T) {
+			env := newAccEnv(t, emulator.Options{FiatAccounts: 30, FiatAccountStatusNested: nested})
+			env.needEmulator(t)
+			all := env.emu.FiatAccounts()
+			var checks []statecheck.StateCheck
+			i := 0
+			for j := len(all) - 1; j >= 0 && i < 5; j-- {
+				a := all[j]
+				if a.Deleted {
+					continue
+				}
+				status := a.Status
+				if nested {
+					status = a.FiatNetworkInstructions.Wire.Status
+				}
+				if status == "" {
+					t.Fatalf("account %s has no status in the emulator", a.ID)
+				}
+				checks = append(checks, statecheck.ExpectKnownValue("data.platform_fiat_accounts.all",
+					itemsPath(i).AtMapKey("status"), knownvalue.StringExact(status)))
+				i++
+			}
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:            env.config(`data "platform_fiat_accounts" "all" {}`),
+					ConfigStateChecks: checks,
+				}},
+			})
+		})
 	}
 }

@@ -49,5 +49,5 @@ variable "payout_group_id" {
 variable "market" {
   description = "Market to quote."
   type        = string
-  default     = "ETH-USD"
+  default     = "ETHUSD"
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/platform/terraform-provider-platform/internal/stream"
 )
 
-const streamMarket = "BTC-USD"
+const streamMarket = "BTCUSD"
 
 // figureStream is figure 3: connect-to-first-top-of-book latency.
 func (b *bench) figureStream(ctx context.Context) error {

@@ -172,6 +172,8 @@
 //     (its example and the spec nest them under wire, with the spec's
 //     ACTIVE for APPROVED); Options.FiatAccountStatusNested serves the
 //     nested form.
+//   - Markets have no dash (BTCUSD, ETHUSD, SOLUSD), as the reference
+//     writes them (the spec's examples write BTC-USD).
 //   - Crypto networks: the reference's 16 (spec: 11, without AVALANCHE,
 //     DOGECOIN, SUI, ROBINHOOD and BNB).
 //   - Errors are RFC 7807 problems in the reference ({type, title,

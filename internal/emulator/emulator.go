@@ -57,7 +57,7 @@ type Options struct {
 	Clients map[string]ClientCredentials
 	// TokenTTL is the lifetime of issued tokens (expires_in); default 1h.
 	TokenTTL time.Duration
-	// Markets served on the stream; default BTC-USD, ETH-USD, SOL-USD.
+	// Markets served on the stream; default BTCUSD, ETHUSD, SOLUSD.
 	Markets []string
 	// HeartbeatInterval of the heartbeat channel; default 1s.
 	HeartbeatInterval time.Duration
@@ -152,7 +152,7 @@ func New(opts Options) *Server {
 		opts.TokenTTL = time.Hour
 	}
 	if len(opts.Markets) == 0 {
-		opts.Markets = []string{"BTC-USD", "ETH-USD", "SOL-USD"}
+		opts.Markets = []string{"BTCUSD", "ETHUSD", "SOLUSD"}
 	}
 	if opts.HeartbeatInterval <= 0 {
 		opts.HeartbeatInterval = time.Second

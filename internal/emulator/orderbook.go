@@ -29,11 +29,11 @@ type marketSpec struct {
 
 func specFor(market string) marketSpec {
 	switch market {
-	case "BTC-USD":
+	case "BTCUSD":
 		return marketSpec{base: 6_000_000, spacing: 50, maxAmt: 50_000}
-	case "ETH-USD":
+	case "ETHUSD":
 		return marketSpec{base: 300_000, spacing: 10, maxAmt: 400_000}
-	case "SOL-USD":
+	case "SOLUSD":
 		return marketSpec{base: 15_000, spacing: 1, maxAmt: 2_000_000}
 	default:
 		return marketSpec{base: 10_000, spacing: 1, maxAmt: 1_000_000}

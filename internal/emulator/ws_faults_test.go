@@ -9,8 +9,8 @@ func TestWSHoldStreamData(t *testing.T) {
 	s := startWS(t, Options{BookInterval: 2 * time.Millisecond, HeartbeatInterval: 2 * time.Millisecond})
 	s.HoldStreamData(true)
 	c := mustDial(t, s)
-	send(t, c, `{"type":"subscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"BTC-USD"}},`+
-		`{"type":"market_data","params":{"market":"ETH-USD"}},{"type":"heartbeat"}]}`)
+	send(t, c, `{"type":"subscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"BTCUSD"}},`+
+		`{"type":"market_data","params":{"market":"ETHUSD"}},{"type":"heartbeat"}]}`)
 	if f := readFrame(t, c); f.Type != "subscribe" || len(f.Channels) != 3 || !successes(f)[0] || !successes(f)[1] || !successes(f)[2] {
 		t.Fatalf("subscribe reply while holding: %+v", f)
 	}
@@ -27,7 +27,7 @@ func TestWSHoldStreamData(t *testing.T) {
 		t.Fatal("no round trip made")
 	}
 	s.HoldStreamData(false)
-	if p := readData(t, c, chanTopOfBook); p.Type != "TOP_OF_BOOK" || p.Market != "BTC-USD" {
+	if p := readData(t, c, chanTopOfBook); p.Type != "TOP_OF_BOOK" || p.Market != "BTCUSD" {
 		t.Fatalf("top of book after release: %+v", p)
 	}
 }

@@ -216,12 +216,12 @@ func TestWSSubscribeUnsubscribeList(t *testing.T) {
 		t.Fatalf("initial list: %+v", f)
 	}
 
-	send(t, c, `{"type":"subscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"ETH-USD"}},{"type":"heartbeat"}]}`)
+	send(t, c, `{"type":"subscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"ETHUSD"}},{"type":"heartbeat"}]}`)
 	f := readReply(t, c)
 	if f.Type != "subscribe" || len(f.Channels) != 2 {
 		t.Fatalf("subscribe reply: %+v", f)
 	}
-	if f.Channels[0].Type != chanTopOfBook || string(f.Channels[0].Params) != `{"market":"ETH-USD"}` || f.Channels[1].Type != chanHeartbeat {
+	if f.Channels[0].Type != chanTopOfBook || string(f.Channels[0].Params) != `{"market":"ETHUSD"}` || f.Channels[1].Type != chanHeartbeat {
 		t.Fatalf("echo: %+v", f.Channels)
 	}
 	if got := successes(f); !got[0] || !got[1] {
@@ -232,11 +232,11 @@ func TestWSSubscribeUnsubscribeList(t *testing.T) {
 	f = readReply(t, c)
 	if f.Type != "subscription_list" || len(f.Channels) != 2 ||
 		f.Channels[0].Type != chanHeartbeat || f.Channels[0].Params != nil ||
-		f.Channels[1].Type != chanTopOfBook || string(f.Channels[1].Params) != `{"market":"ETH-USD"}` {
+		f.Channels[1].Type != chanTopOfBook || string(f.Channels[1].Params) != `{"market":"ETHUSD"}` {
 		t.Fatalf("list: %+v", f)
 	}
 
-	send(t, c, `{"type":"unsubscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"ETH-USD"}}]}`)
+	send(t, c, `{"type":"unsubscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"ETHUSD"}}]}`)
 	f = readReply(t, c)
 	if f.Type != "unsubscribe" || len(f.Channels) != 1 || !successes(f)[0] {
 		t.Fatalf("unsubscribe: %+v", f)
@@ -252,14 +252,14 @@ func TestWSMultiChannelMixed(t *testing.T) {
 	s := startWS(t, Options{})
 	c := mustDial(t, s)
 	send(t, c, `{"type":"subscribe","channels":[
-		{"type":"execution_data","params":{"market":"SOL-USD"}},
+		{"type":"execution_data","params":{"market":"SOLUSD"}},
 		{"type":"market_data","params":{"market":"DOGE-USD"}},
-		{"type":"order_book","params":{"market":"BTC-USD"}},
+		{"type":"order_book","params":{"market":"BTCUSD"}},
 		{"type":"market_data.top_of_book"},
-		{"type":"market_data.top_of_book","params":{"market":"BTC-USD","depth":5}},
-		{"type":"heartbeat","params":{"market":"BTC-USD"}},
+		{"type":"market_data.top_of_book","params":{"market":"BTCUSD","depth":5}},
+		{"type":"heartbeat","params":{"market":"BTCUSD"}},
 		{"type":"heartbeat","params":{}},
-		{"type":"execution_data","params":{"market":"SOL-USD"}}
+		{"type":"execution_data","params":{"market":"SOLUSD"}}
 	]}`)
 	f := readReply(t, c)
 	want := []struct {
@@ -340,7 +340,7 @@ func TestWSErrorCodes(t *testing.T) {
 	})
 
 	t.Run("no effect", func(t *testing.T) {
-		sub := `{"type":"subscribe","channels":[{"type":"execution_data","params":{"market":"BTC-USD"}}]}`
+		sub := `{"type":"subscribe","channels":[{"type":"execution_data","params":{"market":"BTCUSD"}}]}`
 		send(t, c, sub)
 		if f := readReply(t, c); !successes(f)[0] {
 			t.Fatalf("first subscribe: %+v", f)
@@ -350,7 +350,7 @@ func TestWSErrorCodes(t *testing.T) {
 		if successes(f)[0] || f.Channels[0].Error == nil || f.Channels[0].Error.Code != codeNoEffect {
 			t.Fatalf("duplicate subscribe: %+v", f)
 		}
-		send(t, c, `{"type":"unsubscribe","channels":[{"type":"execution_data","params":{"market":"ETH-USD"}}]}`)
+		send(t, c, `{"type":"unsubscribe","channels":[{"type":"execution_data","params":{"market":"ETHUSD"}}]}`)
 		f = readReply(t, c)
 		if successes(f)[0] || f.Channels[0].Error == nil || f.Channels[0].Error.Code != codeNoEffect {
 			t.Fatalf("unsubscribe of a channel not subscribed: %+v", f)
@@ -369,7 +369,7 @@ func TestWSErrorCodes(t *testing.T) {
 func TestWSSnapshotThenUpdates(t *testing.T) {
 	s := startWS(t, Options{BookInterval: 5 * time.Millisecond})
 	c := mustDial(t, s)
-	send(t, c, `{"type":"subscribe","channels":[{"type":"market_data","params":{"market":"BTC-USD"}}]}`)
+	send(t, c, `{"type":"subscribe","channels":[{"type":"market_data","params":{"market":"BTCUSD"}}]}`)
 	if f := readFrame(t, c); f.Type != "subscribe" || !successes(f)[0] {
 		t.Fatalf("the reply must come first: %+v", f)
 	}
@@ -378,7 +378,7 @@ func TestWSSnapshotThenUpdates(t *testing.T) {
 	if err := json.Unmarshal(first.Payload, &snap); err != nil {
 		t.Fatal(err)
 	}
-	if first.Channel != chanMarketData || snap.Type != "SNAPSHOT" || snap.Market != "BTC-USD" {
+	if first.Channel != chanMarketData || snap.Type != "SNAPSHOT" || snap.Market != "BTCUSD" {
 		t.Fatalf("first data message: %+v %+v", first, snap)
 	}
 	if len(snap.Bids) != bookDepth || len(snap.Asks) != bookDepth {
@@ -416,7 +416,7 @@ func TestWSSnapshotThenUpdates(t *testing.T) {
 			t.Fatalf("crossed book: bid %v ask %v", best(bids, true), best(asks, false))
 		}
 		if best(bids, true) < 50000 || best(asks, false) > 70000 {
-			t.Fatalf("BTC-USD far from 60000: %v", best(bids, true))
+			t.Fatalf("BTCUSD far from 60000: %v", best(bids, true))
 		}
 	}
 }
@@ -438,14 +438,14 @@ func best(side map[string]string, highest bool) float64 {
 func TestWSTopOfBook(t *testing.T) {
 	s := startWS(t, Options{BookInterval: 5 * time.Millisecond})
 	c := mustDial(t, s)
-	send(t, c, `{"type":"subscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"SOL-USD"}}]}`)
+	send(t, c, `{"type":"subscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"SOLUSD"}}]}`)
 	if f := readFrame(t, c); !successes(f)[0] {
 		t.Fatalf("subscribe: %+v", f)
 	}
 	var prev payload
 	for i := range 10 {
 		p := readData(t, c, chanTopOfBook)
-		if p.Type != "TOP_OF_BOOK" || p.Market != "SOL-USD" || len(p.Bids) != 1 || len(p.Asks) != 1 {
+		if p.Type != "TOP_OF_BOOK" || p.Market != "SOLUSD" || len(p.Bids) != 1 || len(p.Asks) != 1 {
 			t.Fatalf("message %d: %+v", i, p)
 		}
 		if _, err := time.Parse(time.RFC3339Nano, p.Timestamp); err != nil {
@@ -465,7 +465,7 @@ func TestWSTopOfBook(t *testing.T) {
 func TestWSExecutionAndHeartbeat(t *testing.T) {
 	s := startWS(t, Options{BookInterval: 5 * time.Millisecond, HeartbeatInterval: 10 * time.Millisecond})
 	c := mustDial(t, s)
-	send(t, c, `{"type":"subscribe","channels":[{"type":"heartbeat"},{"type":"execution_data","params":{"market":"ETH-USD"}}]}`)
+	send(t, c, `{"type":"subscribe","channels":[{"type":"heartbeat"},{"type":"execution_data","params":{"market":"ETHUSD"}}]}`)
 	if f := readFrame(t, c); len(f.Channels) != 2 || !successes(f)[0] || !successes(f)[1] {
 		t.Fatalf("subscribe: %+v", f)
 	}
@@ -482,7 +482,7 @@ func TestWSExecutionAndHeartbeat(t *testing.T) {
 		last = ts
 	}
 	e := readData(t, c, chanExecution)
-	if e.Market != "ETH-USD" || e.Price == "" || e.Amount == "" || e.Amount == "0" {
+	if e.Market != "ETHUSD" || e.Price == "" || e.Amount == "" || e.Amount == "0" {
 		t.Fatalf("execution %+v", e)
 	}
 	if _, err := time.Parse(time.RFC3339Nano, e.ExecutedAt); err != nil {
@@ -494,7 +494,7 @@ func TestWSDropFault(t *testing.T) {
 	s := startWS(t, Options{})
 	s.Faults.DropWS(1)
 	c := mustDial(t, s)
-	send(t, c, `{"type":"subscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"BTC-USD"}}]}`)
+	send(t, c, `{"type":"subscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"BTCUSD"}}]}`)
 	if f := readFrame(t, c); f.Type != "subscribe" || !successes(f)[0] {
 		t.Fatalf("the reply still arrives: %+v", f)
 	}
@@ -514,7 +514,7 @@ func TestWSDropFault(t *testing.T) {
 	}
 	// The switch is used up: the next connection gets its data.
 	c2 := mustDial(t, s)
-	send(t, c2, `{"type":"subscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"BTC-USD"}}]}`)
+	send(t, c2, `{"type":"subscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"BTCUSD"}}]}`)
 	if p := readData(t, c2, chanTopOfBook); p.Type != "TOP_OF_BOOK" {
 		t.Fatalf("second connection: %+v", p)
 	}
@@ -569,7 +569,7 @@ func TestWSCloseLeavesNoGoroutines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		send(t, c, `{"type":"subscribe","channels":[{"type":"heartbeat"},{"type":"market_data","params":{"market":"BTC-USD"}}]}`)
+		send(t, c, `{"type":"subscribe","channels":[{"type":"heartbeat"},{"type":"market_data","params":{"market":"BTCUSD"}}]}`)
 		if f := readFrame(t, c); !successes(f)[0] {
 			t.Fatalf("subscribe: %+v", f)
 		}
@@ -601,8 +601,8 @@ func TestWSCloseLeavesNoGoroutines(t *testing.T) {
 }
 
 func TestOrderBookDeterministicAndSane(t *testing.T) {
-	a, b := newOrderBook(7, "ETH-USD"), newOrderBook(7, "ETH-USD")
-	other := newOrderBook(8, "ETH-USD")
+	a, b := newOrderBook(7, "ETHUSD"), newOrderBook(7, "ETHUSD")
+	other := newOrderBook(8, "ETHUSD")
 	differs := false
 	for i := range 2000 {
 		ab, aa, at := a.step()
@@ -619,7 +619,7 @@ func TestOrderBookDeterministicAndSane(t *testing.T) {
 			t.Fatalf("step %d: bid %+v ask %+v", i, bid, ask)
 		}
 		if bid.price < 270_000 || ask.price > 330_000 {
-			t.Fatalf("step %d: ETH-USD drifted to %d", i, bid.price)
+			t.Fatalf("step %d: ETHUSD drifted to %d", i, bid.price)
 		}
 		if at != nil && at.price != bid.price && at.price != ask.price {
 			t.Fatalf("trade off the top of book: %+v", at)

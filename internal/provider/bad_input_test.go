@@ -55,8 +55,8 @@ var validArgs = map[string][]string{
 	"data platform_stablecoin_conversion":         {`id = "123e4567-e89b-42d3-a456-426614174000"`},
 	"data platform_transfer":                      {`id = "transfer-1"`},
 	"data platform_transfers":                     nil,
-	"data platform_top_of_book":                   {`market = "BTC-USD"`},
-	"data platform_order_book":                    {`market = "BTC-USD"`},
+	"data platform_top_of_book":                   {`market = "BTCUSD"`},
+	"data platform_order_book":                    {`market = "BTCUSD"`},
 	"ephemeral platform_access_token":             {`scopes = ["transfer:read_fiat_account"]`},
 }
 

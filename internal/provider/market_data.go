@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -38,7 +39,8 @@ const (
 func marketAttribute(channel string) schema.StringAttribute {
 	return schema.StringAttribute{
 		Required: true,
-		MarkdownDescription: "Market identifier, for example `BTC-USD`. It is sent as `params.market` of the `" +
+		MarkdownDescription: "Market identifier, without a dash as the service writes them, for example `BTCUSD` " +
+			"or `ETHUSD`. It is sent as `params.market` of the `" +
 			channel + "` subscription; a market the stream refuses is an error.",
 		Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 	}
@@ -390,9 +392,13 @@ func (r streamRead) diagnose(err error) (summary, detail string) {
 		default:
 			reason = " (success false, no reason given)"
 		}
+		hint := ""
+		if strings.Contains(market, "-") {
+			hint = fmt.Sprintf(" Market identifiers have no dash: %s, not %s.", strings.ReplaceAll(market, "-", ""), market)
+		}
 		return fmt.Sprintf("Market %s refused by the stream", market),
 			fmt.Sprintf("market %s was refused by the stream%s. Check the market identifier (for example "+
-				"BTC-USD) and that it is offered on this environment.", market, reason)
+				"BTCUSD) and that it is offered on this environment.%s", market, reason, hint)
 	case errors.As(re.err, &se):
 		code := se.Code
 		if code == "" {
@@ -428,7 +434,7 @@ func serverErrorHint(code string) string {
 	case stream.CodeInternalServerError:
 		return "The service had an internal error; try again later."
 	case stream.CodeUnknownChannelParamsConfiguration:
-		return "Check the market identifier (for example BTC-USD)."
+		return "Check the market identifier (for example BTCUSD)."
 	case stream.CodeNoEffectAction:
 		return "The subscription had no effect; try again."
 	}

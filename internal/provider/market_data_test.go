@@ -170,7 +170,7 @@ func TestTopOfBookStreamTimeout(t *testing.T) {
 
 func TestTopOfBookStreamReadDiagnose(t *testing.T) {
 	r := streamRead{
-		dataSource: "platform_top_of_book", channel: stream.ChannelTopOfBook, market: "BTC-USD",
+		dataSource: "platform_top_of_book", channel: stream.ChannelTopOfBook, market: "BTCUSD",
 		timeout: 2 * time.Second, what: "top-of-book message",
 	}
 	tokenErr := &client.APIError{Method: "POST", Path: "http://127.0.0.1/oauth2/token", Status: 400,
@@ -182,8 +182,8 @@ func TestTopOfBookStreamReadDiagnose(t *testing.T) {
 	}{
 		{name: "timeout while waiting",
 			err:     &streamReadError{phase: phaseSubscribe, timedOut: true, err: context.DeadlineExceeded},
-			summary: `^No top-of-book message for market "BTC-USD" within 2s$`,
-			detail:  `^No top-of-book message for market "BTC-USD" within 2s: the timeout ran out while subscribing to market_data.top_of_book and waiting`},
+			summary: `^No top-of-book message for market "BTCUSD" within 2s$`,
+			detail:  `^No top-of-book message for market "BTCUSD" within 2s: the timeout ran out while subscribing to market_data.top_of_book and waiting`},
 		{name: "timeout while connecting",
 			err:     &streamReadError{phase: phaseConnect, timedOut: true, err: context.DeadlineExceeded},
 			summary: `within 2s$`, detail: `while connecting to the stream \(ws_url\)`},
@@ -209,22 +209,22 @@ func TestTopOfBookStreamReadDiagnose(t *testing.T) {
 			summary: `^Stream connection refused$`, detail: `404 Not Found`},
 		{name: "market refused with code and message",
 			err: &streamReadError{phase: phaseSubscribe, err: &stream.ChannelError{Op: "subscribe",
-				Channel: stream.Channel{Type: stream.ChannelTopOfBook, Market: "BTC-USD"},
-				Code:    stream.CodeUnknownChannelParamsConfiguration, Message: "unknown market BTC-USD"}},
-			summary: `^Market "BTC-USD" refused by the stream$`,
-			detail:  `^market "BTC-USD" was refused by the stream: UNKNOWN_CHANNEL_PARAMS_CONFIGURATION \(unknown market BTC-USD\)\. Check the market`},
+				Channel: stream.Channel{Type: stream.ChannelTopOfBook, Market: "BTCUSD"},
+				Code:    stream.CodeUnknownChannelParamsConfiguration, Message: "unknown market BTCUSD"}},
+			summary: `^Market "BTCUSD" refused by the stream$`,
+			detail:  `^market "BTCUSD" was refused by the stream: UNKNOWN_CHANNEL_PARAMS_CONFIGURATION \(unknown market BTCUSD\)\. Check the market`},
 		{name: "market refused without reason",
 			err:     &streamReadError{phase: phaseSubscribe, err: &stream.ChannelError{Op: "subscribe"}},
-			summary: `^Market "BTC-USD" refused`,
-			detail:  `^market "BTC-USD" was refused by the stream \(success false, no reason given\)\.`},
+			summary: `^Market "BTCUSD" refused`,
+			detail:  `^market "BTCUSD" was refused by the stream \(success false, no reason given\)\.`},
 		{name: "market refused with code only",
 			err:    &streamReadError{phase: phaseSubscribe, err: &stream.ChannelError{Op: "subscribe", Code: "NOPE"}},
-			detail: `^market "BTC-USD" was refused by the stream: NOPE\.`},
+			detail: `^market "BTCUSD" was refused by the stream: NOPE\.`},
 		{name: "internal server error code",
 			err: &streamReadError{phase: phaseSubscribe, err: &stream.ServerError{Op: "subscribe",
 				Code: stream.CodeInternalServerError, Message: "internal server error"}},
 			summary: `^Stream error INTERNAL_SERVER_ERROR$`,
-			detail:  `^The stream answered the subscribe request for market "BTC-USD" with error code INTERNAL_SERVER_ERROR \(internal server error\)\. The service had an internal error; try again later\.$`},
+			detail:  `^The stream answered the subscribe request for market "BTCUSD" with error code INTERNAL_SERVER_ERROR \(internal server error\)\. The service had an internal error; try again later\.$`},
 		{name: "malformed request code",
 			err:     &streamReadError{phase: phaseSubscribe, err: &stream.ServerError{Code: stream.CodeMalformedRequest}},
 			summary: `^Stream error MALFORMED_REQUEST$`, detail: `answered a request .* MALFORMED_REQUEST\. .*defect of the provider`},
@@ -234,13 +234,13 @@ func TestTopOfBookStreamReadDiagnose(t *testing.T) {
 		{name: "dropped connection",
 			err:     &streamReadError{phase: phaseSubscribe, err: fmt.Errorf("waiting: %w", stream.ErrConnectionClosed)},
 			summary: `^Stream connection closed$`,
-			detail:  `closed before a top-of-book message for market "BTC-USD" arrived: waiting: stream connection closed`},
+			detail:  `closed before a top-of-book message for market "BTCUSD" arrived: waiting: stream connection closed`},
 		{name: "dial failure",
 			err:     &streamReadError{phase: phaseConnect, err: errors.New("stream dial ws://127.0.0.1:1/ws: connection refused")},
 			summary: `^Unable to connect to the stream$`, detail: `connection refused`},
 		{name: "anything else",
 			err:     errors.New("odd"),
-			summary: `^Unable to read the stream$`, detail: `for market "BTC-USD" failed: odd\.$`},
+			summary: `^Unable to read the stream$`, detail: `for market "BTCUSD" failed: odd\.$`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -414,7 +414,7 @@ func TestTopOfBookStreamReadTimeout(t *testing.T) {
 	const timeout = 300 * time.Millisecond
 	read := func(data *providerData) (*streamReadError, time.Duration) {
 		t.Helper()
-		r := streamRead{dataSource: "platform_top_of_book", channel: stream.ChannelTopOfBook, market: "BTC-USD",
+		r := streamRead{dataSource: "platform_top_of_book", channel: stream.ChannelTopOfBook, market: "BTCUSD",
 			timeout: timeout, what: topOfBookWhat}
 		start := time.Now()
 		m, err := r.run(t.Context(), data)
@@ -481,7 +481,7 @@ func TestTopOfBookStreamReadCancelled(t *testing.T) {
 	data := streamTestData(t, emu)
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
-	r := streamRead{dataSource: "platform_top_of_book", channel: stream.ChannelTopOfBook, market: "BTC-USD",
+	r := streamRead{dataSource: "platform_top_of_book", channel: stream.ChannelTopOfBook, market: "BTCUSD",
 		timeout: time.Minute, what: topOfBookWhat}
 	start := time.Now()
 	_, err := r.run(ctx, data)

@@ -107,26 +107,26 @@ func TestAccOrderBookDataSource(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: env.config(`
 data "platform_order_book" "btc_full" {
-  market = "BTC-USD"
+  market = "BTCUSD"
   depth  = 1000
 }
 
 data "platform_order_book" "btc_top3" {
-  market  = "BTC-USD"
+  market  = "BTCUSD"
   depth   = 3
   timeout = "5s"
 }
 
 data "platform_order_book" "eth_default" {
-  market = "ETH-USD"
+  market = "ETHUSD"
 }
 
 data "platform_top_of_book" "btc" {
-  market = "BTC-USD"
+  market = "BTCUSD"
 }
 `),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(full, tfjsonpath.New("id"), knownvalue.StringExact("BTC-USD")),
+				statecheck.ExpectKnownValue(full, tfjsonpath.New("id"), knownvalue.StringExact("BTCUSD")),
 				statecheck.ExpectKnownValue(full, tfjsonpath.New("timestamp"), rfc3339Nano),
 				statecheck.ExpectKnownValue("data.platform_order_book.eth_default", tfjsonpath.New("depth"), knownvalue.Null()),
 				// A depth above the book's size returns the whole book.
@@ -163,7 +163,7 @@ func TestAccOrderBookDataSource_invalidDepth(t *testing.T) {
 		steps = append(steps, resource.TestStep{
 			Config: env.config(fmt.Sprintf(`
 data "platform_order_book" "x" {
-  market = "BTC-USD"
+  market = "BTCUSD"
   depth  = %s
 }
 `, depth)),
@@ -174,7 +174,7 @@ data "platform_order_book" "x" {
 	steps = append(steps, resource.TestStep{
 		Config: env.config(`
 data "platform_order_book" "x" {
-  market  = "BTC-USD"
+  market  = "BTCUSD"
   timeout = "0.5"
 }
 `),
@@ -219,11 +219,11 @@ func TestAccOrderBookDataSource_timeout(t *testing.T) {
 				},
 				Config: env.config(`
 data "platform_order_book" "x" {
-  market  = "SOL-USD"
+  market  = "SOLUSD"
   timeout = "1s"
 }
 `),
-				ExpectError: regexp.MustCompile(`No order book snapshot for market "SOL-USD" within 1s`),
+				ExpectError: regexp.MustCompile(`No order book snapshot for market "SOLUSD" within 1s`),
 			},
 			{
 				PreConfig: func() { elapsed = time.Since(start) },

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
@@ -89,4 +90,26 @@ func TestAccPublished_fiatAccountStatusEitherPlace(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestAccPublished_marketsWithoutDash: market data by the published
+// identifier (BTCUSD), and a dashed one refused with the hint.
+func TestAccPublished_marketsWithoutDash(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(`data "platform_top_of_book" "btc" { market = "BTCUSD" }`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("best_bid_price"), knownvalue.NotNull()),
+				},
+			},
+			{
+				Config:      env.config(`data "platform_top_of_book" "btc" { market = "BTC-USD" }`),
+				ExpectError: regexp.MustCompile(`(?s)Market "BTC-USD" refused by the stream.*identifiers have no\s+dash: "BTCUSD", not "BTC-USD"`),
+			},
+		},
+	})
 }

@@ -807,7 +807,7 @@ func TestReliability_streamDroppedBeforeTopOfBook(t *testing.T) {
 		p.mustConfigure(t, providerArgs(emu.AuthURL(), nil))
 		start := time.Now()
 		_, diags := p.readData(t, "platform_top_of_book", map[string]tftypes.Value{
-			"market":  tfStr("ETH-USD"),
+			"market":  tfStr("ETHUSD"),
 			"timeout": tfStr(timeout.String()),
 		})
 		elapsed := time.Since(start)
@@ -815,8 +815,8 @@ func TestReliability_streamDroppedBeforeTopOfBook(t *testing.T) {
 			t.Fatal("the read succeeded on a dropped connection")
 		}
 		text := diagText(diags)
-		if !regexp.MustCompile(`(?s)Stream connection closed.*"ETH-USD"`).MatchString(text) {
-			t.Errorf("the diagnostic does not say the connection closed for market ETH-USD:\n%s", text)
+		if !regexp.MustCompile(`(?s)Stream connection closed.*"ETHUSD"`).MatchString(text) {
+			t.Errorf("the diagnostic does not say the connection closed for market ETHUSD:\n%s", text)
 		}
 		if strings.Contains(text, "within "+timeout.String()) {
 			t.Errorf("a drop was reported as a timeout:\n%s", text)

@@ -210,7 +210,7 @@ resource "platform_fiat_deposit_instructions" "f" {
 `
 	reads := `
 data "platform_top_of_book" "btc" {
-  market = "BTC-USD"
+  market = "BTCUSD"
 }
 
 # A token handed to the configuration, used by a precondition.
@@ -406,7 +406,7 @@ data "platform_fiat_deposit_instructions" "f" {
 }
 
 data "platform_top_of_book" "btc" {
-  market  = "BTC-USD"
+  market  = "BTCUSD"
   timeout = "3s"
 }
 `

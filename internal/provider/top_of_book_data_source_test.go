@@ -87,20 +87,20 @@ func TestAccTopOfBookDataSource(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: env.config(`
 data "platform_top_of_book" "btc" {
-  market = "BTC-USD"
+  market = "BTCUSD"
 }
 
 data "platform_top_of_book" "sol" {
-  market  = "SOL-USD"
+  market  = "SOLUSD"
   timeout = "5s"
 }
 `),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("id"), knownvalue.StringExact("BTC-USD")),
-				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("market"), knownvalue.StringExact("BTC-USD")),
+				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("id"), knownvalue.StringExact("BTCUSD")),
+				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("market"), knownvalue.StringExact("BTCUSD")),
 				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("timeout"), knownvalue.Null()),
 				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("timestamp"), rfc3339Nano),
-				statecheck.ExpectKnownValue("data.platform_top_of_book.sol", tfjsonpath.New("id"), knownvalue.StringExact("SOL-USD")),
+				statecheck.ExpectKnownValue("data.platform_top_of_book.sol", tfjsonpath.New("id"), knownvalue.StringExact("SOLUSD")),
 				statecheck.ExpectKnownValue("data.platform_top_of_book.sol", tfjsonpath.New("timeout"), knownvalue.StringExact("5s")),
 				statecheck.ExpectKnownValue("data.platform_top_of_book.sol", tfjsonpath.New("timestamp"), rfc3339Nano),
 				statecheck.CompareValuePairs(
@@ -111,8 +111,8 @@ data "platform_top_of_book" "sol" {
 					"data.platform_top_of_book.btc", tfjsonpath.New("best_ask_amount"),
 					"data.platform_top_of_book.btc", tfjsonpath.New("asks").AtSliceIndex(0).AtMapKey("amount"),
 					compare.ValuesSame()),
-				// The emulator's BTC-USD book stays within 5% (plus two
-				// levels) of 60000, SOL-USD within 5% of 150.
+				// The emulator's BTCUSD book stays within 5% (plus two
+				// levels) of 60000, SOLUSD within 5% of 150.
 				checkTopOfBook("data.platform_top_of_book.btc", emu, "56000", "64000"),
 				checkTopOfBook("data.platform_top_of_book.sol", emu, "140", "160"),
 			},
@@ -157,7 +157,7 @@ func TestAccTopOfBookDataSource_missingScope(t *testing.T) {
 				// the token endpoint refuses the scope.
 				Config: emulatorProviderBlockFor(env.emu, "no-stream", "no-stream-secret", "") + `
 data "platform_top_of_book" "x" {
-  market = "BTC-USD"
+  market = "BTCUSD"
 }
 `,
 				ExpectError: regexp.MustCompile(`(?s)Unable to get an access token for the stream.*` +
@@ -168,7 +168,7 @@ data "platform_top_of_book" "x" {
 				// answers 403.
 				Config: emulatorProviderBlock(env.emu, `  scopes = ["transfer:read_fiat_account"]`+"\n") + `
 data "platform_top_of_book" "x" {
-  market = "BTC-USD"
+  market = "BTCUSD"
 }
 `,
 				ExpectError: regexp.MustCompile(`(?s)` +
@@ -194,7 +194,7 @@ func TestAccTopOfBookDataSource_timeout(t *testing.T) {
 	config := func(timeout string) string {
 		return env.config(fmt.Sprintf(`
 data "platform_top_of_book" "x" {
-  market  = "ETH-USD"
+  market  = "ETHUSD"
   timeout = %q
 }
 `, timeout))
@@ -208,7 +208,7 @@ data "platform_top_of_book" "x" {
 					start = time.Now()
 				},
 				Config:      config(timeout.String()),
-				ExpectError: diagRegexp(`No top-of-book message for market "ETH-USD" within 2s`),
+				ExpectError: diagRegexp(`No top-of-book message for market "ETHUSD" within 2s`),
 			},
 			{
 				// Runs right after the failed step: measure it, then let
@@ -240,11 +240,11 @@ func TestAccTopOfBookDataSource_droppedConnection(t *testing.T) {
 			PreConfig: func() { env.emu.Faults.DropWS(1) },
 			Config: env.config(`
 data "platform_top_of_book" "x" {
-  market = "BTC-USD"
+  market = "BTCUSD"
 }
 `),
 			ExpectError: regexp.MustCompile(`(?s)Stream connection closed.*` +
-				diagRegexp(`closed before a top-of-book message for market "BTC-USD" arrived`).String()),
+				diagRegexp(`closed before a top-of-book message for market "BTCUSD" arrived`).String()),
 		}},
 	})
 	waitNoStreamConnections(t, env.emu)
@@ -259,11 +259,11 @@ func TestAccTopOfBookDataSource_errorCode(t *testing.T) {
 			PreConfig: func() { env.emu.FailNextStreamOps(1) },
 			Config: env.config(`
 data "platform_top_of_book" "x" {
-  market = "BTC-USD"
+  market = "BTCUSD"
 }
 `),
 			ExpectError: regexp.MustCompile(`(?s)Stream error INTERNAL_SERVER_ERROR.*` +
-				diagRegexp(`The stream answered the subscribe request for market "BTC-USD" with error code INTERNAL_SERVER_ERROR`).String()),
+				diagRegexp(`The stream answered the subscribe request for market "BTCUSD" with error code INTERNAL_SERVER_ERROR`).String()),
 		}},
 	})
 	waitNoStreamConnections(t, env.emu)
@@ -285,7 +285,7 @@ provider "platform" {
 }
 
 data "platform_top_of_book" "x" {
-  market = "BTC-USD"
+  market = "BTCUSD"
 }
 `, emulator.DefaultClientID, emulator.DefaultClientSecret, env.emu.BaseURL(), env.emu.AuthURL()),
 			ExpectError: regexp.MustCompile(`(?s)Missing ws_url.*` +
@@ -308,7 +308,7 @@ func TestAccTopOfBookDataSource_invalidArguments(t *testing.T) {
 		{`timeout = "5m1s"`, `at most 5m0s, got "5m1s"`},
 		{`market = ""`, `Attribute market string length must be at least 1, got: 0`},
 	} {
-		market := `market = "BTC-USD"`
+		market := `market = "BTCUSD"`
 		if tt.args[:6] == "market" {
 			market = ""
 		}

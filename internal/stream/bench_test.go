@@ -34,7 +34,7 @@ func BenchmarkTopOfBookSnapshot(b *testing.B) {
 	var lat []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		tob, err := FetchTopOfBook(b.Context(), e.s.WSURL(), e.token, "BTC-USD", Options{})
+		tob, err := FetchTopOfBook(b.Context(), e.s.WSURL(), e.token, "BTCUSD", Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func BenchmarkTopOfBookSnapshot(b *testing.B) {
 func BenchmarkBareDialSubscribe(b *testing.B) {
 	e := newEnv(b, emulator.Options{})
 	h := http.Header{"Authorization": {"Bearer " + e.token}}
-	sub := []byte(`{"type":"subscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"BTC-USD"}}]}`)
+	sub := []byte(`{"type":"subscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"BTCUSD"}}]}`)
 	var lat []time.Duration
 	for b.Loop() {
 		start := time.Now()

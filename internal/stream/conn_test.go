@@ -92,7 +92,7 @@ func TestSubscribeUnsubscribeList(t *testing.T) {
 	if err != nil || len(subs) != 0 {
 		t.Fatalf("initial list %v %v", subs, err)
 	}
-	top := Channel{Type: ChannelTopOfBook, Market: "ETH-USD"}
+	top := Channel{Type: ChannelTopOfBook, Market: "ETHUSD"}
 	hb := Channel{Type: ChannelHeartbeat}
 	res, err := c.Subscribe(ctx, top, hb)
 	if err != nil {
@@ -118,9 +118,9 @@ func TestMultiChannelReply(t *testing.T) {
 	e := newEnv(t, emulator.Options{})
 	c := e.dial(t, Options{})
 	chans := []Channel{
-		{Type: ChannelTopOfBook, Market: "BTC-USD"},
+		{Type: ChannelTopOfBook, Market: "BTCUSD"},
 		{Type: ChannelMarketData, Market: "DOGE-USD"},
-		{Type: "order_book", Market: "BTC-USD"},
+		{Type: "order_book", Market: "BTCUSD"},
 		{Type: ChannelHeartbeat},
 	}
 	res, err := c.Subscribe(t.Context(), chans...)
@@ -151,8 +151,8 @@ func TestMultiChannelReply(t *testing.T) {
 }
 
 func TestMatchResultsByEcho(t *testing.T) {
-	a := Channel{Type: ChannelTopOfBook, Market: "BTC-USD"}
-	b := Channel{Type: ChannelTopOfBook, Market: "ETH-USD"}
+	a := Channel{Type: ChannelTopOfBook, Market: "BTCUSD"}
+	b := Channel{Type: ChannelTopOfBook, Market: "ETHUSD"}
 	h := Channel{Type: ChannelHeartbeat}
 	// Reply in another order than the request, with one channel missing.
 	entries := []ChannelStatus{
@@ -195,7 +195,7 @@ func TestErrorCodes(t *testing.T) {
 		return se
 	}
 
-	_, err := c.Subscribe(ctx, Channel{Type: "order_book", Market: "BTC-USD"})
+	_, err := c.Subscribe(ctx, Channel{Type: "order_book", Market: "BTCUSD"})
 	if got := channelCode(err); got != CodeUnknownChannel {
 		t.Errorf("unknown channel: %s", got)
 	}
@@ -207,7 +207,7 @@ func TestErrorCodes(t *testing.T) {
 	if got := channelCode(err); got != CodeUnknownChannelParamsConfiguration {
 		t.Errorf("missing market: %s", got)
 	}
-	sol := Channel{Type: ChannelExecution, Market: "SOL-USD"}
+	sol := Channel{Type: ChannelExecution, Market: "SOLUSD"}
 	if _, err := c.Subscribe(ctx, sol); err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestErrorCodes(t *testing.T) {
 	if got := channelCode(err); got != CodeNoEffectAction {
 		t.Errorf("duplicate subscribe: %s", got)
 	}
-	_, err = c.Unsubscribe(ctx, Channel{Type: ChannelExecution, Market: "ETH-USD"})
+	_, err = c.Unsubscribe(ctx, Channel{Type: ChannelExecution, Market: "ETHUSD"})
 	if got := channelCode(err); got != CodeNoEffectAction {
 		t.Errorf("unsubscribe not subscribed: %s", got)
 	}
@@ -252,12 +252,12 @@ func TestSnapshotMarketDataLeavesConnectionUsable(t *testing.T) {
 	c := e.dial(t, Options{})
 	ctx := t.Context()
 	for range 2 {
-		m, err := Snapshot(ctx, c, ChannelMarketData, "BTC-USD", nil)
+		m, err := Snapshot(ctx, c, ChannelMarketData, "BTCUSD", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		md, ok := m.(*MarketData)
-		if !ok || md.Type != TypeSnapshot || md.Market != "BTC-USD" || len(md.Bids) != 10 || len(md.Asks) != 10 {
+		if !ok || md.Type != TypeSnapshot || md.Market != "BTCUSD" || len(md.Bids) != 10 || len(md.Asks) != 10 {
 			t.Fatalf("snapshot %+v", m)
 		}
 		subs, err := c.Subscriptions(ctx)
@@ -265,11 +265,11 @@ func TestSnapshotMarketDataLeavesConnectionUsable(t *testing.T) {
 			t.Fatalf("subscriptions after snapshot: %v %v", subs, err)
 		}
 	}
-	m, err := Snapshot(ctx, c, ChannelExecution, "ETH-USD", nil)
-	if ex, ok := m.(*Execution); err != nil || !ok || ex.Market != "ETH-USD" || ex.Price == "" {
+	m, err := Snapshot(ctx, c, ChannelExecution, "ETHUSD", nil)
+	if ex, ok := m.(*Execution); err != nil || !ok || ex.Market != "ETHUSD" || ex.Price == "" {
 		t.Fatalf("execution %+v %v", m, err)
 	}
-	m, err = Snapshot(ctx, c, ChannelMarketData, "ETH-USD", func(m Message) bool {
+	m, err = Snapshot(ctx, c, ChannelMarketData, "ETHUSD", func(m Message) bool {
 		md, ok := m.(*MarketData)
 		return ok && md.Type == TypeUpdate
 	})
@@ -292,7 +292,7 @@ func decimal(t *testing.T, s string) float64 {
 
 func TestFetchTopOfBook(t *testing.T) {
 	e := newEnv(t, emulator.Options{})
-	for _, market := range []string{"BTC-USD", "ETH-USD", "SOL-USD"} {
+	for _, market := range []string{"BTCUSD", "ETHUSD", "SOLUSD"} {
 		tob, err := FetchTopOfBook(t.Context(), e.s.WSURL(), e.token, market, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -323,7 +323,7 @@ func TestDroppedConnectionMidWait(t *testing.T) {
 	e.s.Faults.DropWS(1)
 	c := e.dial(t, Options{})
 	start := time.Now()
-	_, err := Snapshot(t.Context(), c, ChannelTopOfBook, "BTC-USD", nil)
+	_, err := Snapshot(t.Context(), c, ChannelTopOfBook, "BTCUSD", nil)
 	if !errors.Is(err, ErrConnectionClosed) {
 		t.Fatalf("err %v", err)
 	}
@@ -393,7 +393,7 @@ func TestContextCancelWaitingForData(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := Snapshot(ctx, c, ChannelTopOfBook, "BTC-USD", func(Message) bool { return false })
+	_, err := Snapshot(ctx, c, ChannelTopOfBook, "BTCUSD", func(Message) bool { return false })
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
 		t.Fatalf("err %v after %v", err, time.Since(start))
 	}
@@ -469,7 +469,7 @@ func TestServerCloseEndsConnection(t *testing.T) {
 func TestSlowConsumer(t *testing.T) {
 	e := newEnv(t, emulator.Options{BookInterval: time.Millisecond})
 	c := e.dial(t, Options{MessageBuffer: 2})
-	if _, err := c.Subscribe(t.Context(), Channel{Type: ChannelMarketData, Market: "BTC-USD"}); err != nil {
+	if _, err := c.Subscribe(t.Context(), Channel{Type: ChannelMarketData, Market: "BTCUSD"}); err != nil {
 		t.Fatal(err)
 	}
 	select {

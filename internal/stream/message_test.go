@@ -6,13 +6,13 @@ import (
 
 func TestDecodeMessage(t *testing.T) {
 	t.Run("market data", func(t *testing.T) {
-		m, err := DecodeMessage([]byte(`{"channel":"market_data","payload":{"market":"BTC-USD","type":"UPDATE","time":"2024-01-02T03:04:05.123Z",
+		m, err := DecodeMessage([]byte(`{"channel":"market_data","payload":{"market":"BTCUSD","type":"UPDATE","time":"2024-01-02T03:04:05.123Z",
 			"bids":[{"price":"60000.00","amount":"0"}],"asks":[["60001.5", 2]]}}`))
 		md, ok := m.(*MarketData)
 		if err != nil || !ok {
 			t.Fatalf("%T %v", m, err)
 		}
-		if md.Market != "BTC-USD" || md.Type != TypeUpdate || md.Time != "2024-01-02T03:04:05.123Z" ||
+		if md.Market != "BTCUSD" || md.Type != TypeUpdate || md.Time != "2024-01-02T03:04:05.123Z" ||
 			len(md.Bids) != 1 || md.Bids[0] != (Level{"60000.00", "0"}) || md.Asks[0] != (Level{"60001.5", "2"}) {
 			t.Fatalf("%+v", md)
 		}
@@ -21,7 +21,7 @@ func TestDecodeMessage(t *testing.T) {
 		}
 	})
 	t.Run("top of book", func(t *testing.T) {
-		m, err := DecodeMessage([]byte(`{"channel":"market_data.top_of_book","payload":{"market":"ETH-USD","type":"TOP_OF_BOOK",
+		m, err := DecodeMessage([]byte(`{"channel":"market_data.top_of_book","payload":{"market":"ETHUSD","type":"TOP_OF_BOOK",
 			"timestamp":"2024-01-02T03:04:05.123456789Z","bids":[{"price":"2999.90","amount":"1.5"}],"asks":[{"price":"3000.10","amount":"2"}]}}`))
 		tb, ok := m.(*TopOfBook)
 		if err != nil || !ok {
@@ -34,7 +34,7 @@ func TestDecodeMessage(t *testing.T) {
 		}
 	})
 	t.Run("execution and heartbeat", func(t *testing.T) {
-		m, err := DecodeMessage([]byte(`{"channel":"execution_data","payload":{"market":"SOL-USD","price":"150.01","amount":"3","executed_at":"2024-01-02T03:04:05Z"}}`))
+		m, err := DecodeMessage([]byte(`{"channel":"execution_data","payload":{"market":"SOLUSD","price":"150.01","amount":"3","executed_at":"2024-01-02T03:04:05Z"}}`))
 		if ex, ok := m.(*Execution); err != nil || !ok || ex.Price != "150.01" || ex.ExecutedAt == "" {
 			t.Fatalf("%+v %v", m, err)
 		}
@@ -47,7 +47,7 @@ func TestDecodeMessage(t *testing.T) {
 		m, err := DecodeMessage([]byte(`{"type":"subscribe","channels":[
 			{"type":"heartbeat","success":true},
 			{"type":"market_data","params":{"market":"X"},"success":false,"error":{"code":"UNKNOWN_CHANNEL_PARAMS_CONFIGURATION","message":"unknown market"}},
-			{"type":"execution_data","params":{"market":"BTC-USD"},"success":false}]}`))
+			{"type":"execution_data","params":{"market":"BTCUSD"},"success":false}]}`))
 		r, ok := m.(*Reply)
 		if err != nil || !ok || r.Type != OpSubscribe || len(r.Channels) != 3 {
 			t.Fatalf("%+v %v", m, err)
@@ -97,9 +97,9 @@ func TestDecodeMessage(t *testing.T) {
 
 func FuzzDecodeMessage(f *testing.F) {
 	for _, seed := range []string{
-		`{"channel":"market_data","payload":{"market":"BTC-USD","type":"SNAPSHOT","time":"t","bids":[{"price":"1","amount":"2"}],"asks":[["3","4"]]}}`,
-		`{"channel":"market_data.top_of_book","payload":{"market":"BTC-USD","type":"TOP_OF_BOOK","timestamp":"t","bids":[],"asks":[]}}`,
-		`{"channel":"execution_data","payload":{"market":"BTC-USD","price":"1","amount":"2","executed_at":"t"}}`,
+		`{"channel":"market_data","payload":{"market":"BTCUSD","type":"SNAPSHOT","time":"t","bids":[{"price":"1","amount":"2"}],"asks":[["3","4"]]}}`,
+		`{"channel":"market_data.top_of_book","payload":{"market":"BTCUSD","type":"TOP_OF_BOOK","timestamp":"t","bids":[],"asks":[]}}`,
+		`{"channel":"execution_data","payload":{"market":"BTCUSD","price":"1","amount":"2","executed_at":"t"}}`,
 		`{"channel":"heartbeat","payload":{"timestamp":"t"}}`,
 		`{"type":"subscribe","channels":[{"type":"heartbeat","success":true},{"type":"x","params":{"market":1},"success":"no","error":"e"}]}`,
 		`{"type":"error","code":"MALFORMED_REQUEST","message":"m","request_type":"subscribe"}`,

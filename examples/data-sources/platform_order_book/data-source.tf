@@ -1,7 +1,7 @@
-# The five best levels on each side of the ETH-USD order book at the moment
+# The five best levels on each side of the ETHUSD order book at the moment
 # of the read, with the spread and mid price computed exactly.
 data "platform_order_book" "eth" {
-  market = "ETH-USD"
+  market = "ETHUSD"
   depth  = 5 # default 10, from 1 to 1000
 
   # Optional: fail when no snapshot arrives within this time. Default "10s".

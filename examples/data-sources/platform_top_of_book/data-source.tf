@@ -1,9 +1,9 @@
-# The best bid and best ask of BTC-USD at the moment of the read, and the
+# The best bid and best ask of BTCUSD at the moment of the read, and the
 # spread between them. The provider needs ws_url (or PLATFORM_WS_URL) and
 # client credentials allowed the scope
 # exchange:read_aggregated_marketdata_stream.
 data "platform_top_of_book" "btc" {
-  market = "BTC-USD"
+  market = "BTCUSD"
 
   # Optional: fail when no top-of-book message arrives within this time
   # (token, connection and subscription included). Default "10s".
@@ -42,6 +42,6 @@ output "btc_spread" {
 check "btc_spread_tight" {
   assert {
     condition     = (local.btc_ask - local.btc_bid) / local.btc_bid < 0.001
-    error_message = "The BTC-USD spread is wider than 10 basis points."
+    error_message = "The BTCUSD spread is wider than 10 basis points."
   }
 }

@@ -172,6 +172,10 @@
 //     (its example and the spec nest them under wire, with the spec's
 //     ACTIVE for APPROVED); Options.FiatAccountStatusNested serves the
 //     nested form.
+//   - A refused channel of a subscribe reply carries its code as a bare
+//     string, "error":"UNKNOWN_CHANNEL_PARAMS_CONFIGURATION", as the
+//     reference shows it; Options.ChannelErrorObject sends the
+//     {code, message} object instead.
 //   - Markets have no dash (BTCUSD, ETHUSD, SOLUSD), as the reference
 //     writes them (the spec's examples write BTC-USD).
 //   - Crypto networks: the reference's 16 (spec: 11, without AVALANCHE,

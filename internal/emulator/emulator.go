@@ -74,6 +74,10 @@ type Options struct {
 	// example shows them, instead of at the top level of the item, as its
 	// schema has them (the default).
 	FiatAccountStatusNested bool
+	// ChannelErrorObject answers a failed channel of a subscribe or
+	// unsubscribe with "error":{"code":...,"message":...} instead of the
+	// bare code string the API reference shows.
+	ChannelErrorObject bool
 	// WithdrawalReplay is the answer to a crypto withdrawal whose ref_id
 	// is already used; default ReplayConflict, as the API reference
 	// publishes it.

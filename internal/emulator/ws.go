@@ -18,7 +18,9 @@ package emulator
 //   - Replies to subscribe and unsubscribe echo every requested channel in
 //     request order: {"type":"subscribe","channels":[{"type":...,
 //     "params":<as sent>,"success":true|false}]}. A failed entry also
-//     carries "error":{"code":...,"message":...} with code UNKNOWN_CHANNEL
+//     carries "error":<code>, a bare string as the API reference shows it
+//     (or "error":{"code":...,"message":...} with
+//     Options.ChannelErrorObject), with code UNKNOWN_CHANNEL
 //     (unknown channel type), UNKNOWN_CHANNEL_PARAMS_CONFIGURATION (bad or
 //     missing params, unknown market) or NO_EFFECT_ACTION (already
 //     subscribed, or unsubscribing a channel that is not subscribed). The
@@ -370,7 +372,9 @@ type wsChannelReply struct {
 	Type    string          `json:"type"`
 	Params  json.RawMessage `json:"params,omitempty"`
 	Success *bool           `json:"success,omitempty"`
-	Error   *wsError        `json:"error,omitempty"`
+	// Error is the failure's code as a bare string (API reference), or
+	// the {code, message} object (Options.ChannelErrorObject).
+	Error any `json:"error,omitempty"`
 }
 
 type wsReply struct {
@@ -550,7 +554,15 @@ func (h *wsHub) subscribe(c *wsConn, on bool, chans []wsChannelReq) {
 			delete(c.subs, sub)
 		}
 		ok := e == nil
-		reply.Channels = append(reply.Channels, wsChannelReply{Type: ch.Type, Params: ch.Params, Success: &ok, Error: e})
+		entry := wsChannelReply{Type: ch.Type, Params: ch.Params, Success: &ok}
+		switch {
+		case e == nil:
+		case h.s.opts.ChannelErrorObject:
+			entry.Error = e
+		default:
+			entry.Error = e.Code
+		}
+		reply.Channels = append(reply.Channels, entry)
 	}
 	c.enqueue(wsFrame{data: mustJSON(reply)})
 	for _, sub := range added {

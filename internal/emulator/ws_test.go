@@ -101,7 +101,7 @@ type frameChannel struct {
 	Type    string          `json:"type"`
 	Params  json.RawMessage `json:"params"`
 	Success *bool           `json:"success"`
-	Error   *wsError        `json:"error"`
+	Error   *channelError   `json:"error"`
 }
 
 type payload struct {
@@ -655,4 +655,25 @@ func TestFormatFixed(t *testing.T) {
 			t.Errorf("formatFixed(%d, 4) = %q, want %q", v, got, want[1])
 		}
 	}
+}
+
+// channelError is the error of a failed channel: a bare code string (the
+// published form) or a {code, message} object.
+type channelError struct {
+	Code    string
+	Message string
+}
+
+func (e *channelError) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		e.Code = s
+		return nil
+	}
+	var o wsError
+	if err := json.Unmarshal(b, &o); err != nil {
+		return err
+	}
+	e.Code, e.Message = o.Code, o.Message
+	return nil
 }

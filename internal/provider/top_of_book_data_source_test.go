@@ -121,25 +121,35 @@ data "platform_top_of_book" "sol" {
 	waitNoStreamConnections(t, env.emu)
 }
 
+// TestAccTopOfBookDataSource_unknownMarket: a refused channel's code is
+// recognised whether the service sends it as a bare string (the API
+// reference's form) or in an error object, so that its hint appears.
 func TestAccTopOfBookDataSource_unknownMarket(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	want := diagRegexp(`market "DOGE-XYZ" was refused by the stream`)
-	if env.emu != nil {
-		// The emulator's reason for an unknown market.
-		want = diagRegexp(`market "DOGE-XYZ" was refused by the stream: UNKNOWN_CHANNEL_PARAMS_CONFIGURATION (unknown market DOGE-XYZ)`)
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	for name, object := range map[string]bool{"bare code": false, "error object": true} {
+		t.Run(name, func(t *testing.T) {
+			env := newAccEnv(t, emulator.Options{ChannelErrorObject: object})
+			want := diagRegexp(`market "DOGE-XYZ" was refused by the stream`)
+			switch {
+			case env.emu == nil:
+			case object:
+				want = diagRegexp(`market "DOGE-XYZ" was refused by the stream: UNKNOWN_CHANNEL_PARAMS_CONFIGURATION (unknown market DOGE-XYZ). Check the market identifier (for example BTCUSD)`)
+			default:
+				want = diagRegexp(`market "DOGE-XYZ" was refused by the stream: UNKNOWN_CHANNEL_PARAMS_CONFIGURATION. Check the market identifier (for example BTCUSD)`)
+			}
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: env.config(`
 data "platform_top_of_book" "x" {
   market = "DOGE-XYZ"
 }
 `),
-			ExpectError: want,
-		}},
-	})
-	waitNoStreamConnections(t, env.emu)
+					ExpectError: want,
+				}},
+			})
+			waitNoStreamConnections(t, env.emu)
+		})
+	}
 }
 
 func TestAccTopOfBookDataSource_missingScope(t *testing.T) {

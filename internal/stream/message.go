@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 )
 
 // Channel types of the streaming API.
@@ -218,15 +219,24 @@ type frame struct {
 	RequestType json.RawMessage `json:"request_type"`
 }
 
-// errorDetail reads an error object {"code":..., "message":...}; a bare
-// string is taken as the message.
+// codeLike matches an error code such as UNKNOWN_CHANNEL.
+var codeLike = regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
+
+// errorDetail reads an error object {"code":..., "message":...}. A bare
+// string is the code when it is written like one (as the API reference
+// shows per-channel failures: "error":"UNKNOWN_CHANNEL_PARAMS_CONFIGURATION"),
+// and the message otherwise.
 func errorDetail(raw json.RawMessage) (code, msg string) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", ""
 	}
 	if raw[0] == '"' {
-		return "", stringField(raw)
+		s := stringField(raw)
+		if codeLike.MatchString(s) {
+			return s, ""
+		}
+		return "", s
 	}
 	var o struct {
 		Code    json.RawMessage `json:"code"`

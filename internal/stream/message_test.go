@@ -141,3 +141,24 @@ func FuzzDecodeMessage(f *testing.F) {
 		}
 	})
 }
+
+// TestChannelErrorBareCode: the API reference shows a refused channel's
+// error as the bare code; a bare text that is not a code is the message.
+func TestChannelErrorBareCode(t *testing.T) {
+	m, err := DecodeMessage([]byte(`{"type":"subscribe","channels":[
+		{"type":"market_data","params":{"market":"X"},"success":false,"error":"UNKNOWN_CHANNEL_PARAMS_CONFIGURATION"},
+		{"type":"market_data","params":{"market":"Y"},"success":false,"error":"market Y is closed"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, ok := m.(*Reply)
+	if !ok || len(r.Channels) != 2 {
+		t.Fatalf("decoded %#v", m)
+	}
+	if c := r.Channels[0]; c.Code != CodeUnknownChannelParamsConfiguration || c.Message != "" {
+		t.Errorf("bare code decoded as code %q message %q", c.Code, c.Message)
+	}
+	if c := r.Channels[1]; c.Code != "" || c.Message != "market Y is closed" {
+		t.Errorf("bare text decoded as code %q message %q", c.Code, c.Message)
+	}
+}

@@ -152,11 +152,27 @@ type WireInstructions struct {
 }
 
 // FiatNetworkInstructions holds the per-network instructions. Only the WIRE
-// shape is described by the spec.
+// shape is modelled; the API reference has more (DBS_ACT, CUBIX, SCB, RTP,
+// wire.intermediary_routing_details), which Raw keeps as the service sent
+// them.
 type FiatNetworkInstructions struct {
 	Wire             *WireInstructions `json:"wire,omitempty"`
 	FiatAccountOwner *FiatAccountOwner `json:"fiat_account_owner,omitempty"`
 	Metadata         map[string]any    `json:"metadata,omitempty"`
+	// Raw is the object as the service sent it.
+	Raw json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the modelled fields and keeps the whole object.
+func (n *FiatNetworkInstructions) UnmarshalJSON(b []byte) error {
+	type plain FiatNetworkInstructions
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*n = FiatNetworkInstructions(p)
+	n.Raw = append(json.RawMessage(nil), b...)
+	return nil
 }
 
 // FiatDepositInstructions is the response of Create and Get Fiat Deposit

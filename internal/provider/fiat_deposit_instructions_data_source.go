@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -70,6 +71,8 @@ func (d *fiatDepositInstructionsDataSource) Schema(_ context.Context, _ datasour
 	}
 	attrs["fiat_account_owner"] = fiatAccountOwnerShape.dataSourceObject(fdiOwnerDescription)
 	attrs["fiat_network_instructions"] = fiatNetworkInstructionsShape.dataSourceObject(fdiNetworkInstructionsDescription)
+	attrs["fiat_network_instructions_json"] = schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{},
+		MarkdownDescription: fdiNetworkInstructionsJSONDescription}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one set of fiat deposit instructions by id " +
 			"(`GET /transfer/fiat-deposit-instructions/{id}`), for example instructions created outside this " +

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -154,6 +155,8 @@ func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.S
 	}
 	attrs["fiat_account_owner"] = fiatAccountOwnerShape.resourceObject(fdiOwnerDescription)
 	attrs["fiat_network_instructions"] = fiatNetworkInstructionsShape.resourceObject(fdiNetworkInstructionsDescription)
+	attrs["fiat_network_instructions_json"] = schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{},
+		MarkdownDescription: fdiNetworkInstructionsJSONDescription}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A set of fiat deposit instructions: where and how to send a fiat deposit to a " +
 			"profile (`POST /transfer/fiat-deposit-instructions`, read back with `GET …/{id}`).\n\n" +
@@ -422,6 +425,9 @@ func (m *fiatDepositInstructionsModel) clearUnknown() {
 	}
 	if m.FiatNetworkInstructions.IsUnknown() {
 		m.FiatNetworkInstructions = fiatNetworkInstructionsShape.null()
+	}
+	if m.FiatNetworkInstructionsJSON.IsUnknown() {
+		m.FiatNetworkInstructionsJSON = jsontypes.NewNormalizedNull()
 	}
 }
 

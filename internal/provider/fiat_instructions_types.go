@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sort"
 
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -73,8 +74,12 @@ var (
 const (
 	fdiOwnerDescription = "Owner of the account the deposit is credited to. When the service gives it only inside " +
 		"`fiat_network_instructions`, it is taken from there."
-	fdiNetworkInstructionsDescription = "How to send a deposit, per fiat network. The service documents only the " +
-		"`wire` shape; for other networks `wire` is null."
+	fdiNetworkInstructionsDescription = "How to send a deposit, per fiat network. The `wire` shape is modelled; " +
+		"for other networks `wire` is null, and `fiat_network_instructions_json` holds what the service sent."
+	fdiNetworkInstructionsJSONDescription = "`fiat_network_instructions` as the service sent it, as a JSON object " +
+		"(read it with `jsondecode()`): the instructions of every network, `DBS_ACT`, `CUBIX`, `SCB` and `RTP` " +
+		"included, and fields the modelled `wire` object leaves out (such as " +
+		"`wire.intermediary_routing_details`). Null when the service sends none."
 )
 
 // anyMapValue renders free-form metadata as a map of strings: strings as
@@ -128,6 +133,9 @@ type fiatDepositInstructionsModel struct {
 	CreatedAt               timetypes.RFC3339 `tfsdk:"created_at"`
 	FiatAccountOwner        types.Object      `tfsdk:"fiat_account_owner"`
 	FiatNetworkInstructions types.Object      `tfsdk:"fiat_network_instructions"`
+	// FiatNetworkInstructionsJSON is fiat_network_instructions as the
+	// service sent it, every network included.
+	FiatNetworkInstructionsJSON jsontypes.Normalized `tfsdk:"fiat_network_instructions_json"`
 }
 
 // Descriptions shared by the resource and the data source.
@@ -201,5 +209,9 @@ func (m *fiatDepositInstructionsModel) fromAPI(f *client.FiatDepositInstructions
 	}
 	m.FiatAccountOwner = fiatAccountOwnerShape.value(owner, &diags)
 	m.FiatNetworkInstructions = fiatNetworkInstructionsShape.value(f.FiatNetworkInstructions, &diags)
+	m.FiatNetworkInstructionsJSON = jsontypes.NewNormalizedNull()
+	if n := f.FiatNetworkInstructions; n != nil && len(n.Raw) > 0 {
+		m.FiatNetworkInstructionsJSON = jsonValue(n.Raw)
+	}
 	return diags
 }

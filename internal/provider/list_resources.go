@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -58,9 +59,10 @@ func stringListFilter(desc string, vals ...validator.List) listschema.ListAttrib
 // their types, for instructions read from a list.
 func newFiatDepositInstructionsModel() fiatDepositInstructionsModel {
 	return fiatDepositInstructionsModel{
-		Metadata:                types.MapNull(types.StringType),
-		FiatAccountOwner:        fiatAccountOwnerShape.null(),
-		FiatNetworkInstructions: fiatNetworkInstructionsShape.null(),
+		Metadata:                    types.MapNull(types.StringType),
+		FiatAccountOwner:            fiatAccountOwnerShape.null(),
+		FiatNetworkInstructions:     fiatNetworkInstructionsShape.null(),
+		FiatNetworkInstructionsJSON: jsontypes.NewNormalizedNull(),
 	}
 }
 

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"encoding/json"
+	"fmt"
 	"regexp"
 	"testing"
 
@@ -111,5 +113,45 @@ func TestAccPublished_marketsWithoutDash(t *testing.T) {
 				ExpectError: regexp.MustCompile(`(?s)Market "BTC-USD" refused by the stream.*identifiers have no\s+dash: "BTCUSD", not "BTC-USD"`),
 			},
 		},
+	})
+}
+
+// TestAccPublished_nonWireInstructions: instructions of a network other than
+// WIRE come back with the fields the service sends, in
+// fiat_network_instructions_json.
+func TestAccPublished_nonWireInstructions(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	emu := env.emu
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(`
+resource "platform_fiat_deposit_instructions" "rtp" {
+  profile_id   = "prof-1"
+  fiat_network = "RTP"
+}
+`),
+			Check: func(s *terraform.State) error {
+				raw, err := stateAttr(s, "platform_fiat_deposit_instructions.rtp", "fiat_network_instructions_json")
+				if err != nil {
+					return err
+				}
+				var got map[string]map[string]any
+				if err := json.Unmarshal([]byte(raw), &got); err != nil {
+					return fmt.Errorf("fiat_network_instructions_json %q: %w", raw, err)
+				}
+				fdis := emu.FiatDepositInstructions()
+				if len(fdis) != 1 || fdis[0].FiatNetworkInstructions.RTP == nil {
+					return fmt.Errorf("the emulator holds %+v", fdis)
+				}
+				want := fdis[0].FiatNetworkInstructions.RTP
+				rtp := got["rtp"]
+				if rtp["account_number"] != want.AccountNumber || rtp["bank_name"] != want.BankName || rtp["reference"] != want.Reference {
+					return fmt.Errorf("rtp instructions %v, the service sent %+v", rtp, want)
+				}
+				return nil
+			},
+		}},
 	})
 }

@@ -242,6 +242,7 @@ type DepositAddress struct {
 	CryptoNetwork            *string           `json:"crypto_network,omitempty"`
 	Address                  *string           `json:"address,omitempty"`
 	ConversionTargetAsset    *string           `json:"conversion_target_asset,omitempty"`
+	AccountID                *string           `json:"account_id,omitempty"`
 	CompatibleCryptoNetworks []string          `json:"compatible_crypto_networks,omitempty"`
 	Metadata                 map[string]string `json:"metadata,omitempty"`
 	CreatedAt                *time.Time        `json:"created_at,omitempty"`

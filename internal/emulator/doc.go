@@ -109,8 +109,10 @@
 //     reference) matches the claim's asset exactly. The jurisdiction (US,
 //     EU, SG, UK) the jurisdiction filter matches is not sent
 //     (RewardClaim.Jurisdiction).
-//   - Deposit addresses: account_ids matches an account that is not sent in
-//     the item (DepositAddress.AccountID).
+//   - Deposit addresses: items carry account_id, which account_ids
+//     matches, and always conversion_target_asset (null when deposits are
+//     not converted), as the API reference has them (the spec lists
+//     neither in the item).
 //   - The response is {"items":[...],"next_page_cursor":"..."}, with
 //     next_page_cursor "" on the last page. A cursor is opaque: base64url of
 //     the list, the position, a hash of the filters and an HMAC with a key

@@ -211,20 +211,22 @@ type FiatAccount struct {
 
 // DepositAddress is an item of List Deposit Addresses.
 type DepositAddress struct {
-	ID                       string            `json:"id"`
-	ProfileID                string            `json:"profile_id"`
-	CustomerID               string            `json:"customer_id"`
-	IdentityID               *string           `json:"identity_id,omitempty"`
-	RefID                    *string           `json:"ref_id,omitempty"`
-	CryptoNetwork            string            `json:"crypto_network"`
-	Address                  string            `json:"address"`
-	ConversionTargetAsset    *string           `json:"conversion_target_asset,omitempty"`
+	ID            string  `json:"id"`
+	ProfileID     string  `json:"profile_id"`
+	CustomerID    string  `json:"customer_id"`
+	IdentityID    *string `json:"identity_id,omitempty"`
+	RefID         *string `json:"ref_id,omitempty"`
+	CryptoNetwork string  `json:"crypto_network"`
+	Address       string  `json:"address"`
+	// ConversionTargetAsset is always present in the API reference: null
+	// when deposits are not converted.
+	ConversionTargetAsset    *string           `json:"conversion_target_asset"`
 	CompatibleCryptoNetworks []string          `json:"compatible_crypto_networks"`
 	Metadata                 map[string]string `json:"metadata,omitempty"`
 	CreatedAt                time.Time         `json:"created_at"`
-	// AccountID is the account the address belongs to; the spec lists no
-	// such item field, only the account_ids filter, so it is not sent.
-	AccountID string `json:"-"`
+	// AccountID is the account the address belongs to: an item field of
+	// the API reference (the spec has only the account_ids filter).
+	AccountID string `json:"account_id"`
 }
 
 // RewardClaim is an item of List claims.

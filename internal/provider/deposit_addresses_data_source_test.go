@@ -46,6 +46,7 @@ func depositAddressKnown(d emulator.DepositAddress) knownvalue.Check {
 		"crypto_network":             strOrNull(d.CryptoNetwork),
 		"address":                    strOrNull(d.Address),
 		"conversion_target_asset":    ptrOrNull(d.ConversionTargetAsset),
+		"account_id":                 strOrNull(d.AccountID),
 		"compatible_crypto_networks": stringsKnown(d.CompatibleCryptoNetworks),
 		"metadata":                   stringMapKnown(d.Metadata),
 		"created_at":                 knownvalue.StringExact(rfc3339(d.CreatedAt)),

@@ -275,7 +275,7 @@ func TestListStatePinned(t *testing.T) {
 	h := newProtoHarness(t, emu, true)
 	for typ, want := range map[string]string{
 		"platform_fiat_accounts":     "dd53209b22a82a1b91244c89d4457555370e2b866a6aff79eb2cafb5380ba05a", // with status and metadata at the top level
-		"platform_deposit_addresses": "8c89a105f1d3ea7e12352c9cc6ca58fbed2495fd8a3f3b2b494461fb317fb45e",
+		"platform_deposit_addresses": "fc523e0bc2c4aad81a39baa32ae696d228c914a2b0412a733626db480ff9605a", // with account_id
 		"platform_reward_claims":     "1c6b6686700c318ad0165bfcc38b87a473fede5c8e11df4b34698cc18be38011", // with onchain_status, claim_type and the asset_type filter
 	} {
 		resp := h.readRaw(t, t.Context(), typ, nil)

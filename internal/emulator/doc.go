@@ -178,6 +178,8 @@
 //     string, "error":"UNKNOWN_CHANNEL_PARAMS_CONFIGURATION", as the
 //     reference shows it; Options.ChannelErrorObject sends the
 //     {code, message} object instead.
+//   - Reply entries echo params; Options.RepliesWithoutParams leaves them
+//     out, as an older page of the docs shows replies.
 //   - Markets have no dash (BTCUSD, ETHUSD, SOLUSD), as the reference
 //     writes them (the spec's examples write BTC-USD).
 //   - Crypto networks: the reference's 16 (spec: 11, without AVALANCHE,

@@ -74,6 +74,10 @@ type Options struct {
 	// example shows them, instead of at the top level of the item, as its
 	// schema has them (the default).
 	FiatAccountStatusNested bool
+	// RepliesWithoutParams leaves params out of the entries of subscribe
+	// and unsubscribe replies, as an older page of the service's docs shows
+	// them.
+	RepliesWithoutParams bool
 	// ChannelErrorObject answers a failed channel of a subscribe or
 	// unsubscribe with "error":{"code":...,"message":...} instead of the
 	// bare code string the API reference shows.

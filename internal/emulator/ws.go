@@ -555,6 +555,9 @@ func (h *wsHub) subscribe(c *wsConn, on bool, chans []wsChannelReq) {
 		}
 		ok := e == nil
 		entry := wsChannelReply{Type: ch.Type, Params: ch.Params, Success: &ok}
+		if h.s.opts.RepliesWithoutParams {
+			entry.Params = nil
+		}
 		switch {
 		case e == nil:
 		case h.s.opts.ChannelErrorObject:

@@ -155,3 +155,26 @@ resource "platform_fiat_deposit_instructions" "rtp" {
 		}},
 	})
 }
+
+// TestAccPublished_repliesWithoutParams: subscribe replies whose entries do
+// not echo params (an older page of the docs) are matched by type.
+func TestAccPublished_repliesWithoutParams(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{RepliesWithoutParams: true})
+	env.needEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(`
+data "platform_top_of_book" "btc" { market = "BTCUSD" }
+data "platform_order_book" "eth" {
+  market = "ETHUSD"
+  depth  = 5
+}
+`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("best_ask_price"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue("data.platform_order_book.eth", tfjsonpath.New("bids"), knownvalue.ListSizeExact(5)),
+			},
+		}},
+	})
+}

@@ -369,7 +369,9 @@ func (p *pendingOp) accepts(m Message) bool {
 		}
 		for _, want := range p.chans {
 			for _, got := range v.Channels {
-				if got.Channel == want {
+				// An entry without params (an older form of the
+				// service's replies) is matched by type.
+				if got.Channel == want || got.Channel.Type == want.Type && got.Channel.Market == "" && len(got.Params) == 0 {
 					return true
 				}
 			}
@@ -503,21 +505,38 @@ func (c *Conn) channelOp(ctx context.Context, op string, chans []Channel) (*Repl
 }
 
 // matchResults pairs each requested channel with the reply entry echoing the
-// same type and market (each entry used once), whatever the order.
+// same type and market (each entry used once), whatever the order. Entries
+// without params (as an older page of the service's docs shows replies)
+// are then matched by type alone, in order, to the requests of that type
+// still unmatched.
 func matchResults(requested []Channel, entries []ChannelStatus) []ChannelResult {
 	used := make([]bool, len(entries))
-	out := make([]ChannelResult, 0, len(requested))
-	for _, want := range requested {
-		res := ChannelResult{Channel: want, Message: "the server's reply does not mention this channel"}
+	matched := make([]bool, len(requested))
+	out := make([]ChannelResult, len(requested))
+	pair := func(r, i int) {
+		used[i], matched[r] = true, true
+		e := entries[i]
+		out[r] = ChannelResult{Channel: requested[r], Success: e.Success, Code: e.Code, Message: e.Message}
+	}
+	for r, want := range requested {
+		out[r] = ChannelResult{Channel: want, Message: "the server's reply does not mention this channel"}
 		for i, e := range entries {
-			if used[i] || e.Channel != want {
-				continue
+			if !used[i] && e.Channel == want {
+				pair(r, i)
+				break
 			}
-			used[i] = true
-			res = ChannelResult{Channel: want, Success: e.Success, Code: e.Code, Message: e.Message}
-			break
 		}
-		out = append(out, res)
+	}
+	for r, want := range requested {
+		if matched[r] {
+			continue
+		}
+		for i, e := range entries {
+			if !used[i] && e.Channel.Type == want.Type && e.Channel.Market == "" && len(e.Params) == 0 {
+				pair(r, i)
+				break
+			}
+		}
 	}
 	return out
 }

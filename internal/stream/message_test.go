@@ -162,3 +162,23 @@ func TestChannelErrorBareCode(t *testing.T) {
 		t.Errorf("bare text decoded as code %q message %q", c.Code, c.Message)
 	}
 }
+
+// TestMatchResultsWithoutParams: reply entries that do not echo params are
+// matched by type, in order.
+func TestMatchResultsWithoutParams(t *testing.T) {
+	req := []Channel{{Type: "market_data", Market: "BTCUSD"}, {Type: "market_data.top_of_book", Market: "ETHUSD"}, {Type: "market_data", Market: "ETHUSD"}}
+	entries := []ChannelStatus{
+		{Channel: Channel{Type: "market_data.top_of_book"}, Success: true},
+		{Channel: Channel{Type: "market_data"}, Success: true},
+		{Channel: Channel{Type: "market_data"}, Success: false, Code: CodeNoEffectAction},
+	}
+	got := matchResults(req, entries)
+	if !got[0].Success || !got[1].Success || got[2].Success || got[2].Code != CodeNoEffectAction {
+		t.Errorf("results %+v", got)
+	}
+	// An entry with params for another market is never taken for this one.
+	other := matchResults(req[:1], []ChannelStatus{{Channel: Channel{Type: "market_data", Market: "SOLUSD"}, Params: []byte(`{"market":"SOLUSD"}`), Success: true}})
+	if other[0].Success {
+		t.Errorf("matched an entry of another market: %+v", other)
+	}
+}

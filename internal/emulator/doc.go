@@ -178,6 +178,9 @@
 //     string, "error":"UNKNOWN_CHANNEL_PARAMS_CONFIGURATION", as the
 //     reference shows it; Options.ChannelErrorObject sends the
 //     {code, message} object instead.
+//   - The first market_data message of a subscription is its SNAPSHOT,
+//     sent once; Options.SnapshotBeforeReply sends it (after an UPDATE)
+//     before the subscribe reply, which the reference allows.
 //   - Reply entries echo params; Options.RepliesWithoutParams leaves them
 //     out, as an older page of the docs shows replies.
 //   - Markets have no dash (BTCUSD, ETHUSD, SOLUSD), as the reference

@@ -74,6 +74,10 @@ type Options struct {
 	// example shows them, instead of at the top level of the item, as its
 	// schema has them (the default).
 	FiatAccountStatusNested bool
+	// SnapshotBeforeReply sends a subscription's first messages (for
+	// market_data an UPDATE, then the SNAPSHOT) before the subscribe reply,
+	// which the service may do.
+	SnapshotBeforeReply bool
 	// RepliesWithoutParams leaves params out of the entries of subscribe
 	// and unsubscribe replies, as an older page of the service's docs shows
 	// them.

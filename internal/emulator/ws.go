@@ -567,18 +567,30 @@ func (h *wsHub) subscribe(c *wsConn, on bool, chans []wsChannelReq) {
 		}
 		reply.Channels = append(reply.Channels, entry)
 	}
-	c.enqueue(wsFrame{data: mustJSON(reply)})
+	early := h.s.opts.SnapshotBeforeReply
+	if !early {
+		c.enqueue(wsFrame{data: mustJSON(reply)})
+	}
 	for _, sub := range added {
 		b := h.books[sub.market]
 		switch sub.typ {
 		case chanMarketData:
 			bids, asks := b.snapshot()
+			if early {
+				// An UPDATE ahead of the snapshot, which is no snapshot.
+				c.enqueue(wsFrame{isData: true, data: mustJSON(wsEnvelope{Channel: chanMarketData, Payload: wsMarketData{
+					Market: sub.market, Type: "UPDATE", Time: h.stamp(), Bids: wireLevels(bids[:1]), Asks: wireLevels(asks[:1]),
+				}})})
+			}
 			c.enqueue(wsFrame{isData: true, data: mustJSON(wsEnvelope{Channel: chanMarketData, Payload: wsMarketData{
 				Market: sub.market, Type: "SNAPSHOT", Time: h.stamp(), Bids: wireLevels(bids), Asks: wireLevels(asks),
 			}})})
 		case chanTopOfBook:
 			c.enqueue(wsFrame{isData: true, data: h.topOfBookFrame(b)})
 		}
+	}
+	if early {
+		c.enqueue(wsFrame{data: mustJSON(reply)})
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -174,6 +175,34 @@ data "platform_order_book" "eth" {
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("best_ask_price"), knownvalue.NotNull()),
 				statecheck.ExpectKnownValue("data.platform_order_book.eth", tfjsonpath.New("bids"), knownvalue.ListSizeExact(5)),
+			},
+		}},
+	})
+}
+
+// TestAccPublished_snapshotBeforeReply: a snapshot that arrives before the
+// subscribe reply, after an UPDATE, is the one taken.
+func TestAccPublished_snapshotBeforeReply(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{SnapshotBeforeReply: true, BookInterval: time.Hour, HeartbeatInterval: time.Hour})
+	env.needEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(`
+data "platform_order_book" "btc" {
+  market  = "BTCUSD"
+  depth   = 10
+  timeout = "5s"
+}
+data "platform_top_of_book" "eth" {
+  market  = "ETHUSD"
+  timeout = "5s"
+}
+`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				// The UPDATE before it holds one level a side; the snapshot ten.
+				statecheck.ExpectKnownValue("data.platform_order_book.btc", tfjsonpath.New("bids"), knownvalue.ListSizeExact(10)),
+				statecheck.ExpectKnownValue("data.platform_top_of_book.eth", tfjsonpath.New("best_bid_price"), knownvalue.NotNull()),
 			},
 		}},
 	})

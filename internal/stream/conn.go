@@ -125,6 +125,8 @@ type Conn struct {
 	wg        sync.WaitGroup
 
 	undecodable atomic.Int64
+	// read is the number of text frames read so far (the seq of the last).
+	read atomic.Uint64
 }
 
 type pendingOp struct {
@@ -304,6 +306,7 @@ func (c *Conn) readLoop() {
 			continue
 		}
 		seq++
+		c.read.Store(seq)
 		m, err := DecodeMessage(data)
 		if err != nil {
 			c.undecodable.Add(1)

@@ -28,8 +28,11 @@ func Snapshot(ctx context.Context, conn *Conn, channelType, market string, want 
 			want = IsBookSnapshot
 		}
 	}
-	reply, _, err := conn.channelOp(ctx, OpSubscribe, []Channel{ch})
-	if err != nil {
+	// Messages read after the subscribe is sent are this subscription's,
+	// even one that arrives before its reply (the service may send the
+	// snapshot first, and only once).
+	sent := conn.read.Load()
+	if _, _, err := conn.channelOp(ctx, OpSubscribe, []Channel{ch}); err != nil {
 		return nil, err
 	}
 	var found Message
@@ -41,7 +44,7 @@ func Snapshot(ctx context.Context, conn *Conn, channelType, market string, want 
 			if !ok {
 				return nil, fmt.Errorf("waiting for a message on %s: %w", ch, conn.closedErr())
 			}
-			if got, isData := channelOf(m); !isData || got != ch || seqOf(m) <= reply.Seq || !want(m) {
+			if got, isData := channelOf(m); !isData || got != ch || seqOf(m) <= sent || !want(m) {
 				continue
 			}
 			found = m

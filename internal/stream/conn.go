@@ -480,22 +480,22 @@ func (c *Conn) do(ctx context.Context, op string, chans []Channel, data []byte) 
 	return m, nil
 }
 
-func (c *Conn) channelOp(ctx context.Context, op string, chans []Channel) (*Reply, []ChannelResult, error) {
+func (c *Conn) channelOp(ctx context.Context, op string, chans []Channel) ([]ChannelResult, error) {
 	wire := make([]map[string]any, 0, len(chans))
 	for _, ch := range chans {
 		wire = append(wire, ch.wire())
 	}
 	data, err := json.Marshal(map[string]any{"type": op, "channels": wire})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	m, err := c.do(ctx, op, chans, data)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	r, ok := m.(*Reply)
 	if !ok {
-		return nil, nil, fmt.Errorf("stream %s: unexpected reply %T", op, m)
+		return nil, fmt.Errorf("stream %s: unexpected reply %T", op, m)
 	}
 	results := matchResults(chans, r.Channels)
 	var errs []error
@@ -504,7 +504,7 @@ func (c *Conn) channelOp(ctx context.Context, op string, chans []Channel) (*Repl
 			errs = append(errs, &ChannelError{Op: op, Channel: res.Channel, Code: res.Code, Message: res.Message})
 		}
 	}
-	return r, results, errors.Join(errs...)
+	return results, errors.Join(errs...)
 }
 
 // matchResults pairs each requested channel with the reply entry echoing the
@@ -549,13 +549,13 @@ func matchResults(requested []Channel, entries []ChannelStatus) []ChannelResult 
 // as a whole was refused, and joins one *ChannelError per refused channel
 // otherwise (the results are returned too).
 func (c *Conn) Subscribe(ctx context.Context, channels ...Channel) ([]ChannelResult, error) {
-	_, res, err := c.channelOp(ctx, OpSubscribe, channels)
+	res, err := c.channelOp(ctx, OpSubscribe, channels)
 	return res, err
 }
 
 // Unsubscribe unsubscribes from channels; results and errors as for Subscribe.
 func (c *Conn) Unsubscribe(ctx context.Context, channels ...Channel) ([]ChannelResult, error) {
-	_, res, err := c.channelOp(ctx, OpUnsubscribe, channels)
+	res, err := c.channelOp(ctx, OpUnsubscribe, channels)
 	return res, err
 }
 

@@ -32,7 +32,7 @@ func Snapshot(ctx context.Context, conn *Conn, channelType, market string, want 
 	// even one that arrives before its reply (the service may send the
 	// snapshot first, and only once).
 	sent := conn.read.Load()
-	if _, _, err := conn.channelOp(ctx, OpSubscribe, []Channel{ch}); err != nil {
+	if _, err := conn.channelOp(ctx, OpSubscribe, []Channel{ch}); err != nil {
 		return nil, err
 	}
 	var found Message
@@ -50,7 +50,7 @@ func Snapshot(ctx context.Context, conn *Conn, channelType, market string, want 
 			found = m
 		}
 	}
-	if _, _, err := conn.channelOp(ctx, OpUnsubscribe, []Channel{ch}); err != nil {
+	if _, err := conn.channelOp(ctx, OpUnsubscribe, []Channel{ch}); err != nil {
 		return found, fmt.Errorf("%w: %w", ErrUnsubscribeFailed, err)
 	}
 	return found, nil

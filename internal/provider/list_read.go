@@ -68,7 +68,11 @@ func readList[T any](ctx context.Context, req datasource.ReadRequest, resp *data
 		}
 	}
 	w.EndArray(count, n)
-	b := w.Bytes()
+	b, err := w.Bytes()
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to build the state", err.Error()+". This is a bug in the provider; please report it.")
+		return
+	}
 	tflog.Debug(ctx, "listed "+what, map[string]any{"items": n, "state_bytes": len(b)})
 	setState(ctx, b, resp)
 }

@@ -8,15 +8,14 @@ import (
 // DefaultMemoryLimit is the soft memory limit of the provider process
 // (runtime/debug.SetMemoryLimit) when GOMEMLIMIT does not set one.
 //
-// A list data source holds its state twice for a moment: written, and
-// joined into the one buffer the protocol carries (and, under Terraform,
-// gRPC copies that buffer again). Without a limit the garbage collector
-// lets the heap grow to twice what is live before it runs, so the pages
-// decoded on the way and the written copy of the state stay resident. With
-// this limit the collector runs as soon as the heap passes it, so the peak
-// stays near twice the state: 100,000 items of any list read in about
-// 150 MB (`make bench`, figure 5). A process that holds less than this,
-// which is every run without a large list, sees no change.
+// A list data source writes its state in compressed chunks and joins them
+// into the one buffer the protocol carries (under Terraform, gRPC copies
+// that buffer again). Without a limit the garbage collector lets the heap
+// grow to twice what is live before it runs, so the pages decoded on the
+// way stay resident. With this limit the collector runs as soon as the
+// heap passes it: 100,000 items of any list are read in about 100 MiB
+// (`make bench`, figure 5). A process that holds less than this, which is
+// every run without a large list, sees no change.
 const DefaultMemoryLimit = 32 << 20
 
 // TuneRuntime sets the process-wide runtime settings of the provider

@@ -19,10 +19,13 @@
 package tfmsgpack
 
 import (
+	"bytes"
+	"compress/flate"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"slices"
@@ -36,21 +39,33 @@ import (
 // encodes them (cty's msgpack encoding): objects and maps as maps keyed by
 // name, lists as arrays, null as nil.
 //
-// A large output is kept in chunks of about mpChunk bytes (see Seal) and
-// joined once by bytes, rather than in one slice that append grows, which
-// would copy it over and over and hold two copies at each growth.
+// A large output is kept in chunks of about mpChunk bytes (see Seal), each
+// compressed (DEFLATE, fastest level) once it is full, and joined once by
+// Bytes. The process then holds the output once and its compressed chunks
+// (a state repeats its attribute names item after item, so they are a small
+// fraction of it), rather than two full copies, or the copies a growing
+// slice makes.
 type Writer struct {
 	// b is the chunk being written.
 	b []byte
-	// sealed are the chunks written before b.
+	// sealed are the compressed chunks written before b, and sizes their
+	// lengths before compression.
 	sealed [][]byte
+	sizes  []int
 	size   int
+	// patches are array lengths to write into sealed chunks (EndArray).
+	patches []patch
+	deflate *flate.Writer
+	err     error
 }
+
+// patch is an array length at an offset of the whole output.
+type patch struct{ at, n int }
 
 // New returns an empty writer.
 func New() *Writer { return &Writer{b: make([]byte, 0, 4096)} }
 
-// mpChunk is the size from which seal starts a new chunk, and mpSlack the
+// mpChunk is the size from which Seal starts a new chunk, and mpSlack the
 // room left after it for the item that crosses it (an item larger than
 // that grows its chunk once).
 const (
@@ -58,33 +73,60 @@ const (
 	mpSlack = 64 << 10
 )
 
-// seal starts a new chunk when the current one has reached mpChunk bytes.
-// Call it between whole values only.
+// Seal starts a new chunk when the current one has reached mpChunk bytes,
+// compressing the full one. Call it between whole values only.
 func (w *Writer) Seal() {
-	if len(w.b) < mpChunk {
+	if len(w.b) < mpChunk || w.err != nil {
 		return
 	}
-	w.sealed = append(w.sealed, w.b)
+	var buf bytes.Buffer
+	buf.Grow(len(w.b) / 4)
+	if w.deflate == nil {
+		w.deflate, w.err = flate.NewWriter(&buf, flate.BestSpeed)
+	} else {
+		w.deflate.Reset(&buf)
+	}
+	if w.err == nil {
+		_, w.err = w.deflate.Write(w.b)
+	}
+	if w.err == nil {
+		w.err = w.deflate.Close()
+	}
+	if w.err != nil {
+		return // Keep writing into b; Bytes reports the error.
+	}
+	w.sealed = append(w.sealed, bytes.Clone(buf.Bytes()))
+	w.sizes = append(w.sizes, len(w.b))
 	w.size += len(w.b)
-	// Room for the item that fills the chunk, so that a chunk is rarely
-	// copied to grow, without leaving much of it unused.
-	w.b = make([]byte, 0, mpChunk+mpSlack)
+	// The chunk's memory is reused for the next one.
+	w.b = w.b[:0]
 }
 
-// bytes returns everything written, in one slice of the exact size. The
+// Bytes returns everything written, in one slice of the exact size. The
 // writer must not be used afterwards.
-func (w *Writer) Bytes() []byte {
+func (w *Writer) Bytes() ([]byte, error) {
+	if w.err != nil {
+		return nil, fmt.Errorf("msgpack: compressing a chunk: %w", w.err)
+	}
 	if len(w.sealed) == 0 {
-		return w.b
+		return w.b, nil
 	}
-	out := make([]byte, 0, w.size+len(w.b))
+	out := make([]byte, w.size+len(w.b))
+	off := 0
 	for i, c := range w.sealed {
-		out = append(out, c...)
-		w.sealed[i] = nil // Let each chunk go as soon as it is copied.
+		r := flate.NewReader(bytes.NewReader(c))
+		if _, err := io.ReadFull(r, out[off:off+w.sizes[i]]); err != nil {
+			return nil, fmt.Errorf("msgpack: joining chunk %d: %w", i, err)
+		}
+		off += w.sizes[i]
+		w.sealed[i] = nil // Let each chunk go as soon as it is joined.
 	}
-	out = append(out, w.b...)
+	copy(out[off:], w.b)
+	for _, p := range w.patches {
+		binary.BigEndian.PutUint32(out[p.at:p.at+4], uint32(p.n)) //nolint:gosec // Checked by EndArray.
+	}
 	w.sealed, w.b = nil, nil
-	return out
+	return out, nil
 }
 
 func (w *Writer) Null() { w.b = append(w.b, 0xc0) }
@@ -143,25 +185,28 @@ func (w *Writer) TimePtr(t *time.Time) {
 func (w *Writer) MapHeader(n int)   { w.header(n, 0x80, 16, 0xde, 0xdf) }
 func (w *Writer) ArrayHeader(n int) { w.header(n, 0x90, 16, 0xdc, 0xdd) }
 
-// ArrayMark is where the length of an array begun by BeginArray goes.
-type ArrayMark struct{ chunk, at int }
+// ArrayMark is where the length of an array begun by BeginArray goes: an
+// offset in the whole output.
+type ArrayMark struct{ at int }
 
-// beginArray starts an array whose length is not known yet and returns
+// BeginArray starts an array whose length is not known yet and returns
 // where to write it (EndArray).
 func (w *Writer) BeginArray() ArrayMark {
 	w.b = append(w.b, 0xdd, 0, 0, 0, 0)
-	return ArrayMark{chunk: len(w.sealed), at: len(w.b) - 4}
+	return ArrayMark{at: w.size + len(w.b) - 4}
 }
 
+// EndArray writes the length n of the array begun at m.
 func (w *Writer) EndArray(m ArrayMark, n int) {
 	if n < 0 || n > math.MaxUint32 {
 		panic(fmt.Sprintf("msgpack: length %d out of range", n))
 	}
-	c := w.b
-	if m.chunk < len(w.sealed) {
-		c = w.sealed[m.chunk]
+	if m.at >= w.size {
+		binary.BigEndian.PutUint32(w.b[m.at-w.size:m.at-w.size+4], uint32(n))
+		return
 	}
-	binary.BigEndian.PutUint32(c[m.at:m.at+4], uint32(n))
+	// In a compressed chunk: written when the chunks are joined.
+	w.patches = append(w.patches, patch{at: m.at, n: n})
 }
 
 func (w *Writer) StringList(s []string) {

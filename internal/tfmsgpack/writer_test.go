@@ -26,7 +26,7 @@ func TestWriterLengthForms(t *testing.T) {
 		s := strings.Repeat("x", n)
 		w := New()
 		w.Str(s)
-		v, err := fromMsgPack(w.Bytes(), tftypes.String)
+		v, err := fromMsgPack(bytesOf(t, w), tftypes.String)
 		if err != nil {
 			t.Fatalf("string of %d bytes: %v", n, err)
 		}
@@ -45,7 +45,7 @@ func TestWriterLengthForms(t *testing.T) {
 		}
 		w = New()
 		w.StringList(elems)
-		lv, err := fromMsgPack(w.Bytes(), listType)
+		lv, err := fromMsgPack(bytesOf(t, w), listType)
 		if err != nil {
 			t.Fatalf("list of %d: %v", n, err)
 		}
@@ -60,7 +60,7 @@ func TestWriterLengthForms(t *testing.T) {
 			w.Seal()
 		}
 		w.EndArray(at, n)
-		b := w.Bytes()
+		b := bytesOf(t, w)
 		open := listOf(t, mustMsgPack(t, b, listType))
 		if len(open) != n {
 			t.Fatalf("open array of %d decoded to %d", n, len(open))
@@ -82,7 +82,7 @@ func TestWriterLengthForms(t *testing.T) {
 		}
 		w = New()
 		w.StringMap(m)
-		mv, err := fromMsgPack(w.Bytes(), mapType)
+		mv, err := fromMsgPack(bytesOf(t, w), mapType)
 		if err != nil {
 			t.Fatalf("map of %d: %v", len(m), err)
 		}
@@ -111,7 +111,7 @@ func TestWriterNullNotEmpty(t *testing.T) {
 	w.AnyMap(map[string]any{"s": "x", "n": 2.0, "b": true, "o": map[string]any{"k": []any{"a"}}, "z": nil})
 	typ := tftypes.Tuple{ElementTypes: []tftypes.Type{tftypes.String, tftypes.String, tftypes.String,
 		tftypes.Map{ElementType: tftypes.String}, tftypes.Map{ElementType: tftypes.String}}}
-	got := listOf(t, mustMsgPack(t, w.Bytes(), typ))
+	got := listOf(t, mustMsgPack(t, bytesOf(t, w), typ))
 	for i, wantNull := range []bool{true, true, false, true, false} {
 		if got[i].IsNull() != wantNull {
 			t.Errorf("element %d: null = %v, want %v", i, got[i].IsNull(), wantNull)
@@ -173,7 +173,49 @@ func TestWriterMatchesTerraformPluginGo(t *testing.T) {
 	w.StringList([]string{"1"})
 	w.Str("d")
 	w.StringMap(map[string]string{"k": "v"})
-	if got := w.Bytes(); string(got) != string(want.MsgPack) {
+	if got := bytesOf(t, w); string(got) != string(want.MsgPack) {
 		t.Errorf("written % x, terraform-plugin-go encodes % x", got, want.MsgPack)
+	}
+}
+
+func bytesOf(tb testing.TB, w *Writer) []byte {
+	tb.Helper()
+	b, err := w.Bytes()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// TestWriterChunks writes enough for several compressed chunks, with the
+// open array's length patched after them, and reads back every element.
+func TestWriterChunks(t *testing.T) {
+	w := New()
+	at := w.BeginArray()
+	const n = 60000
+	for i := range n {
+		w.MapHeader(2)
+		w.Str("name")
+		w.Str(strings.Repeat("x", i%50))
+		w.Str("index")
+		w.Str(string(rune('a' + i%26)))
+		w.Seal()
+	}
+	w.EndArray(at, n)
+	if len(w.sealed) < 2 {
+		t.Fatalf("%d sealed chunks, want several", len(w.sealed))
+	}
+	b := bytesOf(t, w)
+	typ := tftypes.List{ElementType: tftypes.Object{AttributeTypes: map[string]tftypes.Type{"name": tftypes.String, "index": tftypes.String}}}
+	items := listOf(t, mustMsgPack(t, b, typ))
+	if len(items) != n {
+		t.Fatalf("%d items, want %d", len(items), n)
+	}
+	for _, i := range []int{0, 1, 17, n/2 + 3, n - 1} {
+		var attrs map[string]tftypes.Value
+		var name string
+		if err := items[i].As(&attrs); err != nil || attrs["name"].As(&name) != nil || name != strings.Repeat("x", i%50) {
+			t.Fatalf("item %d: %v %q", i, err, name)
+		}
 	}
 }

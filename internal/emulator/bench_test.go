@@ -77,3 +77,10 @@ func benchPaging(b *testing.B, e *env, decode bool) {
 	b.ReportMetric(float64(elapsed)/float64(time.Millisecond)/float64(b.N), "ms/pass")
 	b.ReportMetric(float64(elapsed)/float64(time.Millisecond)/float64(pages), "ms/page")
 }
+
+// BenchmarkSeed seeds 100,000 rows of each data set.
+func BenchmarkSeed(b *testing.B) {
+	for b.Loop() {
+		New(Options{FiatAccounts: 100_000, DepositAddresses: 100_000, RewardClaims: 100_000, StablecoinConversions: 100_000})
+	}
+}

@@ -1,5 +1,0 @@
-//go:build !race
-
-package emulator
-
-const raceEnabled = false

@@ -198,6 +198,11 @@
 //     minutes; a 429 throttles the address for 5 minutes.
 //     Faults.TooManyRequests with a negative wait answers 429 without
 //     Retry-After, as that throttle does.
+//   - Stream subscriptions (reference): one per second per IP address;
+//     excess ones wait silently (spec: "Maximum connections or
+//     subscriptions per client: not shown"). The emulator holds a
+//     subscribe until its turn (Options.SubscriptionInterval, default 1s;
+//     -subscription-interval for cmd/emulator); see ws.go.
 //   - A reused withdrawal ref_id answers 409 with the problem body and
 //     meta.existing (spec: "replay protection", no answer shown); see
 //     Create operations.

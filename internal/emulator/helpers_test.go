@@ -19,8 +19,13 @@ type env struct {
 	token string
 }
 
+// Unless opts sets SubscriptionInterval, subscriptions are not
+// rate-limited.
 func newEnv(t testing.TB, opts Options) *env {
 	t.Helper()
+	if opts.SubscriptionInterval == 0 {
+		opts.SubscriptionInterval = -1
+	}
 	s := StartTest(t, opts)
 	e := &env{t: t, s: s}
 	e.token = e.tokenFor("")

@@ -173,12 +173,13 @@ type wsHub struct {
 	// subscription (see Options.SubscriptionInterval); guarded by subMu.
 	subMu   sync.Mutex
 	nextSub map[string]time.Time
-	// subWaits counts the subscribe requests that had to wait their turn.
-	subWaits atomic.Int64
-	started  bool
-	closed   bool
-	stop     chan struct{}
-	wg       sync.WaitGroup
+	// subWaits counts the subscribe requests that had to wait their turn,
+	// subsMade the channels subscribed.
+	subWaits, subsMade atomic.Int64
+	started            bool
+	closed             bool
+	stop               chan struct{}
+	wg                 sync.WaitGroup
 }
 
 func newWSHub(s *Server) *wsHub {
@@ -563,6 +564,10 @@ func (h *wsHub) awaitTurn(c *wsConn, n int) bool {
 // their turn under Options.SubscriptionInterval.
 func (s *Server) SubscriptionWaits() int64 { return s.ws.subWaits.Load() }
 
+// StreamSubscriptions is the number of channels subscribed so far, on every
+// connection.
+func (s *Server) StreamSubscriptions() int64 { return s.ws.subsMade.Load() }
+
 // truncate caps client-supplied text echoed in error messages.
 func truncate(s string) string {
 	const n = 64
@@ -642,6 +647,7 @@ func (h *wsHub) subscribe(c *wsConn, on bool, chans []wsChannelReq) {
 	if !early {
 		c.enqueue(wsFrame{data: mustJSON(reply)})
 	}
+	h.subsMade.Add(int64(len(added)))
 	for _, sub := range added {
 		b := h.books[sub.market]
 		switch sub.typ {

@@ -184,6 +184,16 @@ func TestTopOfBookStreamReadDiagnose(t *testing.T) {
 			err:     &streamReadError{phase: phaseSubscribe, timedOut: true, err: context.DeadlineExceeded},
 			summary: `^No top-of-book message for market "BTCUSD" within 2s$`,
 			detail:  `^No top-of-book message for market "BTCUSD" within 2s: the timeout ran out while subscribing to market_data.top_of_book and waiting`},
+		{name: "timeout before the subscribe was answered",
+			err:     &streamReadError{phase: phaseSubscribe, timedOut: true, unanswered: true, ahead: 3, err: context.DeadlineExceeded},
+			summary: `^No top-of-book message for market "BTCUSD" within 2s$`,
+			detail: `^No top-of-book message for market "BTCUSD" within 2s: the timeout ran out while subscribing to ` +
+				`market_data.top_of_book, before the stream answered the subscribe\. The wait may come from the ` +
+				`service's limit of one subscription per second per IP address, which makes the excess wait ` +
+				`silently: 3 other subscriptions of this provider were waiting before it\. Raise timeout`},
+		{name: "timeout before the subscribe was answered, none ahead",
+			err:    &streamReadError{phase: phaseSubscribe, timedOut: true, unanswered: true, err: context.DeadlineExceeded},
+			detail: `one subscription per second per IP address.*earlier subscriptions from this address`},
 		{name: "timeout while connecting",
 			err:     &streamReadError{phase: phaseConnect, timedOut: true, err: context.DeadlineExceeded},
 			summary: `within 2s$`, detail: `while connecting to the stream \(ws_url\)`},
@@ -339,13 +349,14 @@ func checkPriceRange(name string, price decimal.Decimal, lo, hi string) error {
 }
 
 // waitNoStreamConnections polls until the emulator holds no stream
-// connection, failing after a deadline: a read must close what it opens.
+// connection, failing after a deadline: the shared connection must close
+// once idle for stream.DefaultHubIdle.
 func waitNoStreamConnections(t *testing.T, emu *emulator.Server) {
 	t.Helper()
 	if emu == nil {
 		return
 	}
-	deadline := time.NewTimer(3 * time.Second)
+	deadline := time.NewTimer(stream.DefaultHubIdle + 3*time.Second)
 	defer deadline.Stop()
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()

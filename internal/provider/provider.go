@@ -29,6 +29,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/stream"
 )
 
 // Environment variables read when an argument is not set in configuration.
@@ -63,6 +64,9 @@ type platformProvider struct {
 	now func() time.Time
 	// retryWaitMin/Max bound the client's backoff; tests shorten them.
 	retryWaitMin, retryWaitMax time.Duration
+	// streams shares the market-data stream among the reads of this
+	// provider process (see market_data_hub.go).
+	streams streamHubs
 }
 
 // New returns a constructor of the provider for the given version.
@@ -99,6 +103,9 @@ type providerData struct {
 	// transferReadWarned: the warning that transfers cannot be read was
 	// given in this run.
 	transferReadWarned transferReadWarned
+	// streams is the stream connection shared by the market-data reads of
+	// this process; nil opens one for each read.
+	streams *stream.Hub
 }
 
 func (p *platformProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -227,6 +234,9 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 
 	data := &providerData{client: c, wsURL: wsURL, requestTimeout: cfg.RequestTimeout, newID: p.newID, now: p.now,
 		planned: &plannedRefIDs{}}
+	if wsURL != "" {
+		data.streams = p.streams.hub(wsURL, cfg.ClientID, c)
+	}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.EphemeralResourceData = data

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/shopspring/decimal"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
@@ -206,4 +207,106 @@ data "platform_top_of_book" "eth" {
 			},
 		}},
 	})
+}
+
+// tenMarketDataReads is ten market-data reads of four (channel, market)
+// pairs, with an output of each best bid and best ask.
+const tenMarketDataReads = `
+data "platform_top_of_book" "btc" {
+  count  = 3
+  market = "BTCUSD"
+}
+data "platform_order_book" "btc" {
+  count  = 3
+  market = "BTCUSD"
+  depth  = count.index + 3
+}
+data "platform_top_of_book" "eth" {
+  count  = 2
+  market = "ETHUSD"
+}
+data "platform_order_book" "eth" {
+  count  = 2
+  market = "ETHUSD"
+}
+output "books" {
+  value = concat(
+    [for d in data.platform_top_of_book.btc : { market = d.market, bid = d.best_bid_price, ask = d.best_ask_price, bids = length(d.bids) }],
+    [for d in data.platform_order_book.btc : { market = d.market, bid = d.best_bid_price, ask = d.best_ask_price, bids = length(d.bids) }],
+    [for d in data.platform_top_of_book.eth : { market = d.market, bid = d.best_bid_price, ask = d.best_ask_price, bids = length(d.bids) }],
+    [for d in data.platform_order_book.eth : { market = d.market, bid = d.best_bid_price, ask = d.best_ask_price, bids = length(d.bids) }],
+  )
+}
+`
+
+// TestAccPublished_tenReadsOneConnection plans ten market-data reads with
+// the CLI, under the published rate of one subscription per second per IP
+// address: the plan opens one WebSocket connection and one subscription per
+// channel and market (counted at the emulator), and every read holds a book
+// of its own market.
+func TestAccPublished_tenReadsOneConnection(t *testing.T) {
+	emu := emulator.StartTest(t, emulator.Options{})
+	w := newCLIWorkdir(t)
+	w.write(emulatorProviderBlock(emu, ""), tenMarketDataReads)
+	w.mustRun(0, "plan", "-out=tfplan")
+	if n := emu.Counters.Requests("GET /ws"); n != 1 {
+		t.Errorf("the plan opened %d WebSocket connections, want 1", n)
+	}
+	if n := emu.StreamSubscriptions(); n != 4 {
+		t.Errorf("the plan made %d subscriptions, want 4 (one per channel and market)", n)
+	}
+	show := w.mustRun(0, "show", "-json", "tfplan")
+	var plan struct {
+		PlannedValues struct {
+			Outputs map[string]struct {
+				Value []struct {
+					Market, Bid, Ask string
+					Bids             int
+				} `json:"value"`
+			} `json:"outputs"`
+		} `json:"planned_values"`
+	}
+	if err := json.Unmarshal([]byte(show.stdout), &plan); err != nil {
+		t.Fatalf("terraform show -json: %v\n%s", err, show.stdout)
+	}
+	books := plan.PlannedValues.Outputs["books"].Value
+	wantMarkets := []string{"BTCUSD", "BTCUSD", "BTCUSD", "BTCUSD", "BTCUSD", "BTCUSD", "ETHUSD", "ETHUSD", "ETHUSD", "ETHUSD"}
+	wantBids := []int{1, 1, 1, 3, 4, 5, 1, 1, 10, 10}
+	if len(books) != len(wantMarkets) {
+		t.Fatalf("%d reads in the plan, want %d: %+v", len(books), len(wantMarkets), books)
+	}
+	for i, b := range books {
+		bid, err1 := decimal.NewFromString(b.Bid)
+		ask, err2 := decimal.NewFromString(b.Ask)
+		if b.Market != wantMarkets[i] || err1 != nil || err2 != nil || !bid.LessThan(ask) || b.Bids != wantBids[i] {
+			t.Errorf("read %d = %+v, want market %s, %d bids and a best bid below the best ask", i, b, wantMarkets[i], wantBids[i])
+		}
+	}
+}
+
+// TestAccPublished_subscriptionRateTimeout: a read whose subscribe the
+// service holds under its subscription rate past the read's timeout fails
+// with an error that says the wait may come from that limit.
+func TestAccPublished_subscriptionRateTimeout(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{SubscriptionInterval: time.Hour})
+	env.needEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(`
+data "platform_top_of_book" "btc" {
+  market  = "BTCUSD"
+  timeout = "1s"
+}
+data "platform_order_book" "eth" {
+  market  = "ETHUSD"
+  timeout = "1s"
+}
+`),
+			ExpectError: regexp.MustCompile(`(?s)No .* for market "(BTCUSD|ETHUSD)" within 1s.*before the stream answered\s+the\s+subscribe.*one\s+subscription\s+per\s+second\s+per\s+IP\s+address`),
+		}},
+	})
+	if n := env.emu.SubscriptionWaits(); n != 1 {
+		t.Errorf("%d subscribes waited their turn, want 1", n)
+	}
 }

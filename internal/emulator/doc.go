@@ -128,7 +128,7 @@
 // Options.Seed determines every seeded row; creation times start at
 // 2024-01-01T00:00:00Z and do not depend on the clock. Fiat accounts: about
 // 10% deleted (listed only with include_deleted=true), 20% with
-// person_details null, 25% with fiat_account_owner_address null, most
+// person_details null and institution_details instead, 25% with fiat_account_owner_address null, most
 // account numbers masked, wire status PENDING, ACTIVE or REJECTED, metadata
 // with free-form values. Deposit addresses spread over 4 profiles, 6
 // identities, 6 accounts and 8 networks. Claims spread over 5 payout
@@ -174,6 +174,10 @@
 //     (its example and the spec nest them under wire, with the spec's
 //     ACTIVE for APPROVED); Options.FiatAccountStatusNested serves the
 //     nested form.
+//   - Fiat account owners: fiat_account_owner.institution_details.name
+//     beside person_details (spec: "fiat_account_owner holds
+//     person_details with first_name and last_name"). Seeded accounts
+//     whose person_details is null are owned by an institution.
 //   - A refused channel of a subscribe reply carries its code as a bare
 //     string, "error":"UNKNOWN_CHANNEL_PARAMS_CONFIGURATION", as the
 //     reference shows it; Options.ChannelErrorObject sends the

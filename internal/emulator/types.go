@@ -115,10 +115,17 @@ type PersonDetails struct {
 	LastName  string `json:"last_name"`
 }
 
+// InstitutionDetails names an owner that is an institution (API
+// reference; the spec has person_details only).
+type InstitutionDetails struct {
+	Name string `json:"name"`
+}
+
 // FiatAccountOwner holds the owner's details. PersonDetails is sent as null
-// when unknown.
+// when unknown; InstitutionDetails only when the owner is an institution.
 type FiatAccountOwner struct {
-	PersonDetails *PersonDetails `json:"person_details"`
+	PersonDetails      *PersonDetails      `json:"person_details"`
+	InstitutionDetails *InstitutionDetails `json:"institution_details,omitempty"`
 }
 
 // RoutingDetails describes how to route a wire. BankAddress is sent as null

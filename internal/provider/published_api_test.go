@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/shopspring/decimal"
 
+	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
@@ -308,5 +309,61 @@ data "platform_order_book" "eth" {
 	})
 	if n := env.emu.SubscriptionWaits(); n != 1 {
 		t.Errorf("%d subscribes waited their turn, want 1", n)
+	}
+}
+
+// legacyInstructions is the configuration of
+// testdata/legacy/fiat_deposit_instructions.tfstate.
+const legacyInstructions = `
+resource "platform_fiat_deposit_instructions" "wire" {
+  profile_id   = "prof-1"
+  fiat_network = "WIRE"
+  ref_id       = "fdi-legacy-1"
+  metadata     = { purpose = "payroll" }
+}
+`
+
+// TestAccPublished_instructionsStateWithoutInstitutionDetails plans over a
+// state written before fiat_account_owner had institution_details: the
+// same configuration plans no change (no replacement), and the refresh
+// fills the new attribute (null for a person) and keeps the rest.
+func TestAccPublished_instructionsStateWithoutInstitutionDetails(t *testing.T) {
+	// A fresh emulator with the seed and clock of the one that served the
+	// state makes the same instructions for the same request.
+	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	emu := emulator.StartTest(t, emulator.Options{Now: func() time.Time { return at }})
+	c, err := client.New(client.Config{
+		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
+		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
+		ProfileID: "prof-1", FiatNetwork: "WIRE", RefID: "fdi-legacy-1", Metadata: map[string]string{"purpose": "payroll"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newCLIWorkdir(t)
+	w.write(emulatorProviderBlock(emu, ""), legacyInstructions)
+	attrs := legacyState(t, w, "fiat_deposit_instructions")
+	if f.ID != attrs["id"] || f.MemoID != attrs["memo_id"] {
+		t.Fatalf("the emulator made %s (memo %s), not the instructions of the state %v", f.ID, f.MemoID, attrs["id"])
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.mustRun(0, "apply", "-auto-approve")
+	st := stateOf(t, w, "platform_fiat_deposit_instructions.wire")
+	owner, _ := st["fiat_account_owner"].(map[string]any)
+	wantOwner := map[string]any{
+		"institution_details": nil,
+		"person_details":      attrs["fiat_account_owner"].(map[string]any)["person_details"], //nolint:forcetypeassert // The pinned state's shape.
+	}
+	if st["id"] != attrs["id"] || st["memo_id"] != attrs["memo_id"] || fmt.Sprint(owner) != fmt.Sprint(wantOwner) {
+		t.Errorf("state after the upgrade: id %v memo %v owner %v; want %v %v %v",
+			st["id"], st["memo_id"], owner, attrs["id"], attrs["memo_id"], wantOwner)
+	}
+	if n := emu.Counters.Requests("POST /v2/transfer/fiat-deposit-instructions"); n != 1 {
+		t.Errorf("%d instruction POSTs, want 1 (the test's own)", n)
 	}
 }

@@ -19,12 +19,20 @@
 //
 // # Errors
 //
-// Every error response has Content-Type application/json and the body
+// Every error response is an RFC 7807 problem, Content-Type
+// application/problem+json, as the API reference publishes error bodies:
+//
+//	{"type":"https://api.platform.example/problems/invalid-argument","title":"Bad Request","status":400,
+//	 "detail":"amount: must match ^[0-9]*\\.?[0-9]+$","meta":{"field":"amount"}}
+//
+// where the type ends in the code below in lower case with dashes, and
+// meta.field is present only when one request field or query parameter is
+// to blame. Options.ErrorBodyCodeMessage answers the same error as
+// Content-Type application/json and
 //
 //	{"code":"INVALID_ARGUMENT","message":"amount: must match ^[0-9]*\\.?[0-9]+$","field":"amount"}
 //
-// where field is present only when one request field or query parameter is
-// to blame. Every response, success or error, carries an X-Request-Id
+// instead. Every response, success or error, carries an X-Request-Id
 // header. Codes and statuses:
 //
 //   - 400 INVALID_ARGUMENT: validation, malformed JSON, unknown JSON fields,
@@ -39,7 +47,8 @@
 //   - 409 CONFLICT: a ref_id of deposit instructions reused with a
 //     different request body (or of a withdrawal, under ReplayOriginal);
 //     the message names the ref_id. A reused withdrawal ref_id answers the
-//     published problem body instead (see Create operations).
+//     published already-exists problem with meta.existing instead (see
+//     Create operations).
 //   - 429 RESOURCE_EXHAUSTED (with Retry-After), 500 INTERNAL,
 //     503 UNAVAILABLE (or another 5xx status): only from the fault switches.
 //
@@ -192,12 +201,14 @@
 //   - Crypto networks: the reference's 16 (spec: 11, without AVALANCHE,
 //     DOGECOIN, SUI, ROBINHOOD and BNB).
 //   - Errors are RFC 7807 problems in the reference ({type, title,
-//     status, detail, meta}, application/problem+json). The emulator answers
-//     the replayed ref_id (409) and a refused withdrawal
-//     (Faults.RefuseWithdrawals: 403, for example type
-//     .../problems/insufficient-funds) that way; its other errors keep the
-//     {code, message, field} body described under Errors, which clients
-//     read just as well.
+//     status, detail, meta}, application/problem+json); the spec says
+//     "HTTP error status codes, error body shape and the mapping from
+//     conditions to codes: not shown". The emulator answers every error
+//     that way (see Errors), a refused withdrawal
+//     (Faults.RefuseWithdrawals) with 403 and, for example, type
+//     .../problems/insufficient-funds; Options.ErrorBodyCodeMessage
+//     answers {code, message, field} instead, which clients read just as
+//     well.
 //   - Rate limits (reference): per endpoint and IP, averaged over 5
 //     minutes; a 429 throttles the address for 5 minutes.
 //     Faults.TooManyRequests with a negative wait answers 429 without

@@ -93,6 +93,11 @@ type Options struct {
 	// unsubscribe with "error":{"code":...,"message":...} instead of the
 	// bare code string the API reference shows.
 	ChannelErrorObject bool
+	// ErrorBodyCodeMessage answers errors under /v2 with the body
+	// {"code": ..., "message": ..., "field": ...} (Content-Type
+	// application/json) instead of the RFC 7807 problem the API reference
+	// publishes (the spec shows no error body).
+	ErrorBodyCodeMessage bool
 	// WithdrawalReplay is the answer to a crypto withdrawal whose ref_id
 	// is already used; default ReplayConflict, as the API reference
 	// publishes it.

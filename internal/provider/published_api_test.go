@@ -367,3 +367,30 @@ func TestAccPublished_instructionsStateWithoutInstitutionDetails(t *testing.T) {
 		t.Errorf("%d instruction POSTs, want 1 (the test's own)", n)
 	}
 }
+
+// TestAccPublished_errorBodyForms reads a list that the service refuses,
+// with the error body as the API reference publishes it (an RFC 7807
+// problem, whose type is the code) and in the {code, message} form: both
+// show the code and the message.
+func TestAccPublished_errorBodyForms(t *testing.T) {
+	for name, c := range map[string]struct {
+		codeMessage bool
+		code        string
+	}{
+		"problem":      {false, "unavailable"},
+		"code message": {true, "UNAVAILABLE"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			emu := emulator.StartTest(t, emulator.Options{FiatAccounts: 3, ErrorBodyCodeMessage: c.codeMessage})
+			emu.Faults.ServerErrors(1, 503)
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: emulatorProviderBlock(emu, "  max_retries = 0\n") + `data "platform_fiat_accounts" "all" {}`,
+					ExpectError: regexp.MustCompile(`503\s+Service\s+Unavailable:\s+` + c.code +
+						`:\s+the\s+service\s+is\s+temporarily\s+unable\s+to\s+answer`),
+				}},
+			})
+		})
+	}
+}

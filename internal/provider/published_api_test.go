@@ -20,6 +20,9 @@ import (
 
 // The service as its API reference publishes it, where the spec differs.
 
+// TestAccPublished_insufficientFundsProblem: a withdrawal refused with 403
+// and the insufficient-funds problem shows its type and detail, and no
+// hint about scopes right after them (the body names its cause).
 func TestAccPublished_insufficientFundsProblem(t *testing.T) {
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
@@ -29,7 +32,7 @@ func TestAccPublished_insufficientFundsProblem(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      env.config(eoWithdrawal),
-			ExpectError: regexp.MustCompile(`(?s)Crypto withdrawal refused.*nothing was sent.*403\s+Forbidden:\s+insufficient-funds:\s+the\s+balance\s+of\s+profile\s+prof-1\s+does\s+not\s+cover\s+0.5001\s+BTC`),
+			ExpectError: regexp.MustCompile(`(?s)Crypto withdrawal refused.*nothing was sent.*403\s+Forbidden:\s+insufficient-funds:\s+the\s+balance\s+of\s+profile\s+prof-1\s+does\s+not\s+cover\s+0.5001\s+BTC\s+\(request\s+id\s+[^)]+\)\.`),
 		}},
 		CheckDestroy: func(*terraform.State) error {
 			if n := len(emu.Transfers()); n != 0 {

@@ -720,7 +720,9 @@ func TestWSSubscriptionRate(t *testing.T) {
 	if third < 3*every {
 		t.Errorf("a request of two channels was answered after %s, before the second channel's turn at %s", third, 3*every)
 	}
-	if n := s.SubscriptionWaits(); n != 2 {
-		t.Errorf("SubscriptionWaits = %d, want 2", n)
+	// The request of two channels waits whatever the timing; the second
+	// request waits unless the test stalled for an interval.
+	if n := s.SubscriptionWaits(); n < 1 || n > 2 {
+		t.Errorf("SubscriptionWaits = %d, want 1 or 2", n)
 	}
 }

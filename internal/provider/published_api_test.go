@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"testing"
@@ -396,4 +397,46 @@ func TestAccPublished_errorBodyForms(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestAccPublished_intermediaryRoutingDetails: the intermediary bank of a
+// SWIFT wire, which the modelled wire object leaves out, comes back in
+// fiat_network_instructions_json as the service sent it.
+func TestAccPublished_intermediaryRoutingDetails(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	emu := env.emu
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(`
+resource "platform_fiat_deposit_instructions" "swift" {
+  profile_id          = "prof-1"
+  fiat_network        = "WIRE"
+  routing_number_type = "SWIFT"
+}
+output "intermediary" {
+  value = jsondecode(platform_fiat_deposit_instructions.swift.fiat_network_instructions_json).wire.intermediary_routing_details
+}
+`),
+			Check: func(s *terraform.State) error {
+				fdis := emu.FiatDepositInstructions()
+				if len(fdis) != 1 || fdis[0].FiatNetworkInstructions.Wire == nil || fdis[0].FiatNetworkInstructions.Wire.IntermediaryRoutingDetails == nil {
+					return fmt.Errorf("the emulator holds %+v", fdis)
+				}
+				want := fdis[0].FiatNetworkInstructions.Wire.IntermediaryRoutingDetails
+				out, ok := s.RootModule().Outputs["intermediary"]
+				if !ok {
+					return errors.New("no output intermediary")
+				}
+				got, _ := out.Value.(map[string]any)
+				addr, _ := got["bank_address"].(map[string]any)
+				if got["routing_number_type"] != want.RoutingNumberType || got["routing_number"] != want.RoutingNumber ||
+					got["bank_name"] != want.BankName || addr["address1"] != want.BankAddress.Address1 {
+					return fmt.Errorf("intermediary_routing_details %v, the service sent %+v", got, want)
+				}
+				return nil
+			},
+		}},
+	})
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"sync"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/stream"
@@ -15,6 +14,11 @@ import (
 // plan cost one connection and one subscription each for the top of book
 // and the order book. The connection closes once no read has used it for
 // stream.DefaultHubIdle.
+//
+// The hub belongs to the provider's configuration: Terraform configures a
+// provider process once, so that is one hub per process, and a provider
+// value configured again (as the in-process test server is, once per test)
+// never reads through a hub of another configuration's credentials.
 
 // sharedStreamDescription tells users of the market-data data sources how
 // their reads share the stream.
@@ -23,30 +27,6 @@ const sharedStreamDescription = "The service allows one subscription per second 
 	"and reads of the same channel and market share one subscription; the connection closes about a second " +
 	"after the last read. When the timeout runs out before the stream answers the subscribe, the error says " +
 	"that the wait may come from this limit."
-
-// streamHubs holds the hubs of a provider process, one per stream URL and
-// client id, so that configuring the provider again reuses the connection.
-type streamHubs struct {
-	mu   sync.Mutex
-	hubs map[string]*stream.Hub
-}
-
-// hub returns the hub of wsURL for clientID, made on first use with c's
-// tokens.
-func (s *streamHubs) hub(wsURL, clientID string, c *client.Client) *stream.Hub {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	key := wsURL + "\x00" + clientID
-	if h := s.hubs[key]; h != nil {
-		return h
-	}
-	if s.hubs == nil {
-		s.hubs = map[string]*stream.Hub{}
-	}
-	h := newStreamHub(wsURL, c)
-	s.hubs[key] = h
-	return h
-}
 
 // newStreamHub is a hub of wsURL whose connections authenticate with a
 // token of c carrying stream.Scope. ws:// is accepted only for loopback

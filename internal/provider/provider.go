@@ -64,9 +64,6 @@ type platformProvider struct {
 	now func() time.Time
 	// retryWaitMin/Max bound the client's backoff; tests shorten them.
 	retryWaitMin, retryWaitMax time.Duration
-	// streams shares the market-data stream among the reads of this
-	// provider process (see market_data_hub.go).
-	streams streamHubs
 }
 
 // New returns a constructor of the provider for the given version.
@@ -104,7 +101,8 @@ type providerData struct {
 	// given in this run.
 	transferReadWarned transferReadWarned
 	// streams is the stream connection shared by the market-data reads of
-	// this process; nil opens one for each read.
+	// this configuration of the provider, that is of the provider process
+	// (see market_data_hub.go); nil opens one for each read.
 	streams *stream.Hub
 }
 
@@ -235,7 +233,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	data := &providerData{client: c, wsURL: wsURL, requestTimeout: cfg.RequestTimeout, newID: p.newID, now: p.now,
 		planned: &plannedRefIDs{}}
 	if wsURL != "" {
-		data.streams = p.streams.hub(wsURL, cfg.ClientID, c)
+		data.streams = newStreamHub(wsURL, c)
 	}
 	resp.DataSourceData = data
 	resp.ResourceData = data

@@ -39,6 +39,8 @@ func run(args []string) error {
 	envFile := fs.String("env-file", "", "once listening, write PLATFORM_* settings to this file")
 	replayFlag := fs.String("withdrawal-replay", "conflict", "answer to a withdrawal whose ref_id is already used: "+
 		"conflict (409 with meta.existing, as published) or original (the original transfer with 200)")
+	subEvery := fs.Duration("subscription-interval", time.Second, "least time between two stream subscriptions "+
+		"from one IP address, as published (one per second); excess ones wait; 0 or less: no limit")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -65,6 +67,7 @@ func run(args []string) error {
 		StablecoinConversions: *conversions,
 		TokenTTL:              *tokenTTL,
 		WithdrawalReplay:      replay,
+		SubscriptionInterval:  subscriptionInterval(*subEvery),
 	})
 	if err := s.Start(*addr); err != nil {
 		return err
@@ -153,4 +156,14 @@ func writeEnvFile(path string, env [][2]string) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// subscriptionInterval maps the -subscription-interval flag to
+// Options.SubscriptionInterval, where only a negative value turns the
+// limit off.
+func subscriptionInterval(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }

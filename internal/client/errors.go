@@ -78,6 +78,9 @@ func (e *APIError) Error() string {
 		fmt.Fprintf(&b, " (request id %s)", e.RequestID)
 	}
 	switch {
+	case e.Status == http.StatusForbidden && !e.permissionCause():
+		// A 403 that names another cause (insufficient-funds, an expired
+		// fee quote): what the body says is the whole story.
 	case e.Status == http.StatusForbidden && e.Scope != "" && !e.token:
 		fmt.Fprintf(&b, "; the operation needs a token with the OAuth scope %q granted to these client credentials", e.Scope)
 	case e.Status == http.StatusForbidden && e.Scope != "":
@@ -92,6 +95,22 @@ func (e *APIError) Error() string {
 			"to crypto withdrawals, 50/s elsewhere), so the request was not retried; apply again after that")
 	}
 	return b.String()
+}
+
+// permissionCause reports whether a 403 may be about permissions: it gives
+// no code, a code of permission or scope, or a message that names a scope
+// or permission. A 403 of the API reference can also refuse a withdrawal
+// for insufficient funds or an expired fee quote, where a hint about scopes
+// would mislead.
+func (e *APIError) permissionCause() bool {
+	code := strings.ToLower(strings.NewReplacer("_", "-", " ", "-").Replace(e.Code))
+	msg := strings.ToLower(e.Message)
+	switch {
+	case code == "", strings.Contains(code, "permission"), strings.Contains(code, "scope"),
+		strings.Contains(code, "forbidden"), strings.Contains(code, "access-denied"), strings.Contains(code, "unauthori"):
+		return true
+	}
+	return strings.Contains(msg, "scope") || strings.Contains(msg, "permission")
 }
 
 // Unwrap returns the sentinel error of the status, or nil.

@@ -36,6 +36,15 @@ func TestErrorMapping(t *testing.T) {
 			"POST /transfer/crypto-withdrawals: 401 Unauthorized: invalid_token: token expired; the access token was rejected even after renewing it"},
 		{"403 names the scope", 403, "application/json", `{"message":"missing scope"}`, nil, ErrForbidden,
 			`POST /transfer/crypto-withdrawals: 403 Forbidden: missing scope; the operation needs a token with the OAuth scope "transfer:write_crypto_withdrawal" granted to these client credentials`},
+		{"403 permission problem names the scope", 403, "application/problem+json",
+			`{"type":"https://api.example/problems/permission-denied","title":"Forbidden","status":403,"detail":"token lacks the required scope"}`, nil, ErrForbidden,
+			`POST /transfer/crypto-withdrawals: 403 Forbidden: permission-denied: token lacks the required scope; the operation needs a token with the OAuth scope "transfer:write_crypto_withdrawal" granted to these client credentials`},
+		{"403 insufficient funds says only what the body says", 403, "application/problem+json",
+			`{"type":"https://api.example/problems/insufficient-funds","title":"Forbidden","status":403,"detail":"balance too low"}`, nil, ErrForbidden,
+			`POST /transfer/crypto-withdrawals: 403 Forbidden: insufficient-funds: balance too low`},
+		{"403 expired fee quote", 403, "application/problem+json",
+			`{"type":"https://api.example/problems/fee-expired","title":"Forbidden","status":403,"detail":"fee quote fee-1 expired"}`, nil, ErrForbidden,
+			`POST /transfer/crypto-withdrawals: 403 Forbidden: fee-expired: fee quote fee-1 expired`},
 		{"429 plain text", 429, "text/plain", "  too many\n requests  ", nil, ErrRateLimited,
 			"POST /transfer/crypto-withdrawals: 429 Too Many Requests: too many requests; the service throttles this " +
 				"address for up to 5 minutes once its rate limit is exceeded (per endpoint and IP, averaged over 5 " +

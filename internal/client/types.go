@@ -128,9 +128,17 @@ type PersonDetails struct {
 	LastName  *string `json:"last_name,omitempty"`
 }
 
-// FiatAccountOwner holds the owner's details; person_details may be null.
+// InstitutionDetails names an owner that is an institution (published
+// reference; the spec shows person_details only).
+type InstitutionDetails struct {
+	Name *string `json:"name,omitempty"`
+}
+
+// FiatAccountOwner holds the owner's details; person_details may be null,
+// and institution_details is set when the owner is an institution.
 type FiatAccountOwner struct {
-	PersonDetails *PersonDetails `json:"person_details,omitempty"`
+	PersonDetails      *PersonDetails      `json:"person_details,omitempty"`
+	InstitutionDetails *InstitutionDetails `json:"institution_details,omitempty"`
 }
 
 // RoutingDetails describes how to route a wire.

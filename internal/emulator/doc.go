@@ -19,12 +19,20 @@
 //
 // # Errors
 //
-// Every error response has Content-Type application/json and the body
+// Every error response is an RFC 7807 problem, Content-Type
+// application/problem+json, as the API reference publishes error bodies:
+//
+//	{"type":"https://api.platform.example/problems/invalid-argument","title":"Bad Request","status":400,
+//	 "detail":"amount: must match ^[0-9]*\\.?[0-9]+$","meta":{"field":"amount"}}
+//
+// where the type ends in the code below in lower case with dashes, and
+// meta.field is present only when one request field or query parameter is
+// to blame. Options.ErrorBodyCodeMessage answers the same error as
+// Content-Type application/json and
 //
 //	{"code":"INVALID_ARGUMENT","message":"amount: must match ^[0-9]*\\.?[0-9]+$","field":"amount"}
 //
-// where field is present only when one request field or query parameter is
-// to blame. Every response, success or error, carries an X-Request-Id
+// instead. Every response, success or error, carries an X-Request-Id
 // header. Codes and statuses:
 //
 //   - 400 INVALID_ARGUMENT: validation, malformed JSON, unknown JSON fields,
@@ -39,7 +47,8 @@
 //   - 409 CONFLICT: a ref_id of deposit instructions reused with a
 //     different request body (or of a withdrawal, under ReplayOriginal);
 //     the message names the ref_id. A reused withdrawal ref_id answers the
-//     published problem body instead (see Create operations).
+//     published already-exists problem with meta.existing instead (see
+//     Create operations).
 //   - 429 RESOURCE_EXHAUSTED (with Retry-After), 500 INTERNAL,
 //     503 UNAVAILABLE (or another 5xx status): only from the fault switches.
 //
@@ -80,7 +89,9 @@
 //     spec's example. For DBS_ACT, CUBIX, SCB and RTP the instructions are
 //     under the lower-case network name (dbs_act, cubix, scb, rtp) with the
 //     fields account_number, account_name, bank_name, bank_code and
-//     reference (equal to memo_id); see LocalInstructions.
+//     reference (equal to memo_id); see LocalInstructions. A SWIFT wire
+//     also names its correspondent bank in
+//     wire.intermediary_routing_details.
 //   - Instructions deleted through the admin API answer 404 and free their
 //     ref_id. Get Stablecoin Conversion answers 400 for an id that is not a
 //     UUID and 404 for an unknown one.
@@ -128,7 +139,7 @@
 // Options.Seed determines every seeded row; creation times start at
 // 2024-01-01T00:00:00Z and do not depend on the clock. Fiat accounts: about
 // 10% deleted (listed only with include_deleted=true), 20% with
-// person_details null, 25% with fiat_account_owner_address null, most
+// person_details null and institution_details instead, 25% with fiat_account_owner_address null, most
 // account numbers masked, wire status PENDING, ACTIVE or REJECTED, metadata
 // with free-form values. Deposit addresses spread over 4 profiles, 6
 // identities, 6 accounts and 8 networks. Claims spread over 5 payout
@@ -164,43 +175,84 @@
 // # Published reference and the spec
 //
 // Where the service's API reference and the spec differ, the emulator
-// follows the reference, which is what the service does:
+// follows the reference, which is what the service does. Each difference,
+// with the spec's wording beside it:
 //
-//   - Claims: the on-chain status filter is statuses (spec:
-//     onchain_statuses, still accepted); items carry onchain_status and
-//     claim_type; asset_type filters (spec: neither).
+//   - Claims filter: the on-chain status filter is the query key statuses
+//     (spec: "List claims | onchain_statuses | array of enum | PENDING,
+//     SUBMITTED, CONFIRMED, FAILED"; onchain_statuses is still accepted),
+//     and asset_type filters by asset, for example USDG (spec: no such
+//     parameter).
+//   - Claim items carry onchain_status and claim_type (CLAIM_ALL,
+//     CLAIM_FOR_ADDRESSES, CLAIM_UNREGISTER) (spec: the claim table lists
+//     id ... updated_at, neither of them).
+//   - Crypto networks: the reference's 16 (spec: "crypto_network | enum |
+//     BITCOIN, ETHEREUM, BITCOIN_CASH, LITECOIN, SOLANA, POLYGON_POS,
+//     BASE, ARBITRUM_ONE, STELLAR, INK, XLAYER", without AVALANCHE,
+//     DOGECOIN, SUI, ROBINHOOD and BNB).
 //   - Fiat accounts: status (PENDING, APPROVED, REJECTED) and metadata
 //     are at the top level of the item, as the reference's schema has them
-//     (its example and the spec nest them under wire, with the spec's
-//     ACTIVE for APPROVED); Options.FiatAccountStatusNested serves the
-//     nested form.
+//     (spec: "fiat_network_instructions | object | Holds wire: ...,
+//     status (string), metadata (object with free-form values)", and
+//     "Allowed values of the wire status of a fiat account beyond PENDING:
+//     not shown"; the reference's example nests them under wire too, and
+//     the emulator's nested form says ACTIVE for APPROVED).
+//     Options.FiatAccountStatusNested serves the nested form.
+//   - Fiat account owners: fiat_account_owner.institution_details.name
+//     beside person_details (spec: "fiat_account_owner holds
+//     person_details with first_name and last_name"). Seeded accounts
+//     whose person_details is null are owned by an institution.
+//   - Deposit addresses: items carry account_id and always
+//     conversion_target_asset, null when deposits are not converted (spec:
+//     the item table has no account_id, and "Which deposit-address fields
+//     are always present: not shown").
+//   - Fiat deposit instructions of DBS_ACT, CUBIX, SCB and RTP, and
+//     wire.intermediary_routing_details, are published (spec: "Instruction
+//     shapes for fiat networks other than WIRE: not shown"). The emulator
+//     sends its own shape for the other networks (LocalInstructions, see
+//     Create operations) and, for SWIFT wires, intermediary_routing_details
+//     shaped like routing_details (a fixed correspondent bank); clients
+//     keep whatever the service sends.
+//   - Errors are RFC 7807 problems ({type, title, status, detail, meta},
+//     application/problem+json) (spec: "HTTP error status codes, error
+//     body shape and the mapping from conditions to codes: not shown").
+//     The emulator answers every error that way (see Errors), and a
+//     refused withdrawal (Faults.RefuseWithdrawals) with 403 and, for
+//     example, type .../problems/insufficient-funds: a 403 is not only a
+//     missing scope. Options.ErrorBodyCodeMessage answers {code, message,
+//     field} instead, which clients read just as well.
+//   - Rate limits: per endpoint and IP address, averaged over 5 minutes,
+//     the token endpoint 1 request/s, crypto withdrawals 20/s, everything
+//     else 50/s; a 429 throttles the address for 5 minutes (spec: "Rate
+//     limits: not shown"). Faults.TooManyRequests with a negative wait
+//     answers 429 without Retry-After, as that throttle does; the emulator
+//     does not count requests itself.
+//   - Markets have no dash: BTCUSD, ETHUSD, SOLUSD (spec: "params.market
+//     is a market identifier string"; the emulator served BTC-USD before).
 //   - A refused channel of a subscribe reply carries its code as a bare
-//     string, "error":"UNKNOWN_CHANNEL_PARAMS_CONFIGURATION", as the
-//     reference shows it; Options.ChannelErrorObject sends the
-//     {code, message} object instead.
+//     string, "error":"UNKNOWN_CHANNEL_PARAMS_CONFIGURATION" (spec: "A
+//     per-channel failure in subscribe or unsubscribe is reported with
+//     success false in that channel's entry" and "The envelope in which a
+//     streaming error code is delivered: not shown");
+//     Options.ChannelErrorObject sends the {code, message} object instead.
+//   - Reply entries echo params (spec: "The response echoes each channel's
+//     type and params"); an older page of the docs shows replies without
+//     them, which Options.RepliesWithoutParams serves.
 //   - The first market_data message of a subscription is its SNAPSHOT,
-//     sent once; Options.SnapshotBeforeReply sends it (after an UPDATE)
-//     before the subscribe reply, which the reference allows.
-//   - Reply entries echo params; Options.RepliesWithoutParams leaves them
-//     out, as an older page of the docs shows replies.
-//   - Markets have no dash (BTCUSD, ETHUSD, SOLUSD), as the reference
-//     writes them (the spec's examples write BTC-USD).
-//   - Crypto networks: the reference's 16 (spec: 11, without AVALANCHE,
-//     DOGECOIN, SUI, ROBINHOOD and BNB).
-//   - Errors are RFC 7807 problems in the reference ({type, title,
-//     status, detail, meta}, application/problem+json). The emulator answers
-//     the replayed ref_id (409) and a refused withdrawal
-//     (Faults.RefuseWithdrawals: 403, for example type
-//     .../problems/insufficient-funds) that way; its other errors keep the
-//     {code, message, field} body described under Errors, which clients
-//     read just as well.
-//   - Rate limits (reference): per endpoint and IP, averaged over 5
-//     minutes; a 429 throttles the address for 5 minutes.
-//     Faults.TooManyRequests with a negative wait answers 429 without
-//     Retry-After, as that throttle does.
-//   - A reused withdrawal ref_id answers 409 with the problem body and
-//     meta.existing (spec: "replay protection", no answer shown); see
-//     Create operations.
+//     sent once, and UPDATEs may come before it (spec: "Initial snapshot
+//     followed by incremental order book updates" and "The type value of
+//     the initial snapshot message in market_data: not shown");
+//     Options.SnapshotBeforeReply sends an UPDATE and the SNAPSHOT before
+//     the subscribe reply.
+//   - Stream subscriptions: one per second per IP address; excess ones
+//     wait silently (spec: "Maximum connections or subscriptions per
+//     client: not shown"). The emulator holds a subscribe until its turn
+//     (Options.SubscriptionInterval, default 1s; -subscription-interval for
+//     cmd/emulator); see ws.go.
+//   - A reused withdrawal ref_id answers 409 with the already-exists
+//     problem and meta.existing (spec: "ref_id | string | no |
+//     Client-specified id for replay protection and lookup", no answer
+//     shown); see Create operations.
 //
 // # Reads the spec leaves out
 //

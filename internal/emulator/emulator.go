@@ -67,6 +67,13 @@ type Options struct {
 	// default 5s. A connection that stays silent (no pong, no frame) for two
 	// intervals plus 500ms is closed.
 	WSPingInterval time.Duration
+	// SubscriptionInterval is the published limit of one stream
+	// subscription per second per IP address: a subscribe that comes
+	// sooner after the previous one from the same address waits silently,
+	// its reply and first messages coming when its turn is due. Each
+	// channel of a subscribe counts as one subscription. Default 1s, as
+	// published; negative means no limit.
+	SubscriptionInterval time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// FiatAccountStatusNested serves the status and metadata of fiat
@@ -86,6 +93,11 @@ type Options struct {
 	// unsubscribe with "error":{"code":...,"message":...} instead of the
 	// bare code string the API reference shows.
 	ChannelErrorObject bool
+	// ErrorBodyCodeMessage answers errors under /v2 with the body
+	// {"code": ..., "message": ..., "field": ...} (Content-Type
+	// application/json) instead of the RFC 7807 problem the API reference
+	// publishes (the spec shows no error body).
+	ErrorBodyCodeMessage bool
 	// WithdrawalReplay is the answer to a crypto withdrawal whose ref_id
 	// is already used; default ReplayConflict, as the API reference
 	// publishes it.
@@ -171,6 +183,9 @@ func New(opts Options) *Server {
 	}
 	if opts.BookInterval <= 0 {
 		opts.BookInterval = 100 * time.Millisecond
+	}
+	if opts.SubscriptionInterval == 0 {
+		opts.SubscriptionInterval = time.Second
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now

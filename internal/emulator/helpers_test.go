@@ -19,8 +19,13 @@ type env struct {
 	token string
 }
 
+// Unless opts sets SubscriptionInterval, subscriptions are not
+// rate-limited.
 func newEnv(t testing.TB, opts Options) *env {
 	t.Helper()
+	if opts.SubscriptionInterval == 0 {
+		opts.SubscriptionInterval = -1
+	}
 	s := StartTest(t, opts)
 	e := &env{t: t, s: s}
 	e.token = e.tokenFor("")
@@ -66,11 +71,24 @@ func (r response) decode(t testing.TB, v any) {
 	}
 }
 
+// errBody reads an error answer, a problem (the default) or an ErrorBody
+// (Options.ErrorBodyCodeMessage), as an ErrorBody: the problem's type
+// gives the code, its detail the message and meta.field the field.
 func (r response) errBody(t testing.TB) ErrorBody {
 	t.Helper()
-	var b ErrorBody
-	r.decode(t, &b)
-	return b
+	if ct := r.header.Get("Content-Type"); ct != "application/problem+json" {
+		var b ErrorBody
+		r.decode(t, &b)
+		return b
+	}
+	var p Problem
+	r.decode(t, &p)
+	code, ok := strings.CutPrefix(p.Type, problemTypeBase)
+	if !ok || p.Status != r.status || p.Title != http.StatusText(r.status) {
+		t.Fatalf("problem %s does not match the answer %d", r.body, r.status)
+	}
+	field, _ := p.Meta["field"].(string)
+	return ErrorBody{Code: strings.ToUpper(strings.ReplaceAll(code, "-", "_")), Message: p.Detail, Field: field}
 }
 
 // call sends a request with token (none when ""); body is sent as is when

@@ -92,9 +92,35 @@ func writeBody(w http.ResponseWriter, status int, contentType string, b []byte) 
 	_, _ = w.Write([]byte{'\n'})
 }
 
+// writeError answers e as an RFC 7807 problem, as the API reference
+// publishes error bodies: {"type": ".../problems/<code>", "title": <status
+// text>, "status": <status>, "detail": <message>, "meta": {"field": ...}},
+// where <code> is the ErrorBody's code in lower case with dashes
+// (INVALID_ARGUMENT: invalid-argument). Under Options.ErrorBodyCodeMessage
+// (see codeMessageWriter) it answers the ErrorBody itself.
 func writeError(w http.ResponseWriter, e *apiError) {
-	b, _ := json.Marshal(e.body)
-	writeRawJSON(w, e.status, b)
+	if _, ok := w.(codeMessageWriter); ok {
+		b, _ := json.Marshal(e.body)
+		writeRawJSON(w, e.status, b)
+		return
+	}
+	p := Problem{
+		Type:   problemTypeBase + strings.ReplaceAll(strings.ToLower(e.body.Code), "_", "-"),
+		Title:  http.StatusText(e.status),
+		Status: e.status,
+		Detail: e.body.Message,
+	}
+	if e.body.Field != "" {
+		p.Meta = map[string]any{"field": e.body.Field}
+	}
+	b, _ := json.Marshal(p)
+	writeBody(w, e.status, "application/problem+json", b)
+}
+
+// codeMessageWriter marks the responses of a server whose errors are
+// {code, message, field} bodies (Options.ErrorBodyCodeMessage).
+type codeMessageWriter struct {
+	http.ResponseWriter
 }
 
 // fail answers err, which is an *apiError or an authorization error.
@@ -161,6 +187,9 @@ func (s *Server) routeFor(method, path string) (rt route, id string, ok bool) {
 
 // serveV2 serves every path under /v2: faults, routing, authorization.
 func (s *Server) serveV2(w http.ResponseWriter, r *http.Request) {
+	if s.opts.ErrorBodyCodeMessage {
+		w = codeMessageWriter{w}
+	}
 	if d := s.Faults.latencyFor(); d > 0 {
 		s.holdOrAbort(r, d)
 	}

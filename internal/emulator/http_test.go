@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -544,4 +545,33 @@ func cloneValues(q url.Values) url.Values {
 		out[k] = append([]string(nil), v...)
 	}
 	return out
+}
+
+// TestErrorBodyForms checks an error answer in the published form, an RFC
+// 7807 problem, and in the {code, message, field} form of
+// Options.ErrorBodyCodeMessage.
+func TestErrorBodyForms(t *testing.T) {
+	const query = "/v2/transfer/fiat-accounts?limit=0"
+	published := newEnv(t, Options{})
+	r := published.call(http.MethodGet, query, published.token, nil)
+	published.wantStatus(r, http.StatusBadRequest)
+	var p map[string]any
+	r.decode(t, &p)
+	want := map[string]any{
+		"type": problemTypeBase + "invalid-argument", "title": "Bad Request", "status": float64(400),
+		"detail": `limit: must be an integer from 1 to 1000, got "0"`, "meta": map[string]any{"field": "limit"},
+	}
+	if ct := r.header.Get("Content-Type"); ct != "application/problem+json" || fmt.Sprint(p) != fmt.Sprint(want) {
+		t.Errorf("published form: %s %v\nwant application/problem+json %v", ct, p, want)
+	}
+
+	legacy := newEnv(t, Options{ErrorBodyCodeMessage: true})
+	r = legacy.call(http.MethodGet, query, legacy.token, nil)
+	legacy.wantStatus(r, http.StatusBadRequest)
+	var b map[string]any
+	r.decode(t, &b)
+	wantB := map[string]any{"code": "INVALID_ARGUMENT", "message": `limit: must be an integer from 1 to 1000, got "0"`, "field": "limit"}
+	if ct := r.header.Get("Content-Type"); ct != "application/json" || fmt.Sprint(b) != fmt.Sprint(wantB) {
+		t.Errorf("code-message form: %s %v\nwant application/json %v", ct, b, wantB)
+	}
 }

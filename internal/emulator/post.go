@@ -251,7 +251,10 @@ var (
 		Country: "US", Address1: "1 Example Plaza", Address2: "Floor 20",
 		City: "New York", Province: "NY", ZipCode: "10004",
 	}
-	localBanks = map[string]string{
+	// correspondentBankAddress is the address of the intermediary bank of
+	// SWIFT wires.
+	correspondentBankAddress = Address{Country: "US", Address1: "270 Example Avenue", City: "New York", Province: "NY", ZipCode: "10017"}
+	localBanks               = map[string]string{
 		"DBS_ACT": "DBS Bank Ltd",
 		"CUBIX":   "Customers Bank",
 		"SCB":     "Standard Chartered Bank",
@@ -320,6 +323,13 @@ func (s *Server) handleCreateInstructions(w http.ResponseWriter, r *http.Request
 		if rt == "SWIFT" {
 			routing = "PLTFUS33XXX"
 		}
+		var intermediary *RoutingDetails
+		if rt == "SWIFT" {
+			// A fixed correspondent, so that no value is drawn.
+			corr := correspondentBankAddress
+			intermediary = &RoutingDetails{RoutingNumberType: "SWIFT", RoutingNumber: "XMPLUS3NXXX",
+				BankName: "Example Correspondent Bank", BankAddress: &corr}
+		}
 		ownerAddr := cities[st.created.intn(len(cities))]
 		bankAddr := receivingBankAddress
 		fni.Wire = &WireInstructions{
@@ -334,6 +344,7 @@ func (s *Server) handleCreateInstructions(w http.ResponseWriter, r *http.Request
 				BankName:          receivingBank,
 				BankAddress:       &bankAddr,
 			},
+			IntermediaryRoutingDetails: intermediary,
 		}
 	} else {
 		local := &LocalInstructions{

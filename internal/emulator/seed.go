@@ -150,8 +150,10 @@ var (
 		{"London", "Greater London", "EC2V 7HH", "GB"},
 		{"Singapore", "Singapore", "048583", "SG"},
 	}
-	streets   = []string{"Main St", "Market St", "Broadway", "King St", "High St", "Pine Ave"}
-	bankNames = []string{"First Platform Bank", "Cross River Example Bank", "Lead Example Bank", "Example Trust Company"}
+	// institutionNames own the fiat accounts that have no person_details.
+	institutionNames = []string{"Example Holdings LLC", "Acme Treasury Inc.", "Northwind Payments Ltd", "Contoso Capital"}
+	streets          = []string{"Main St", "Market St", "Broadway", "King St", "High St", "Pine Ave"}
+	bankNames        = []string{"First Platform Bank", "Cross River Example Bank", "Lead Example Bank", "Example Trust Company"}
 	// fiatAccountWireStatuses are the wire statuses of seeded fiat accounts
 	// (the spec names PENDING only).
 	fiatAccountWireStatuses = []string{"PENDING", "ACTIVE", "ACTIVE", "ACTIVE", "REJECTED"}
@@ -195,6 +197,9 @@ func seedFiatAccounts(seed int64, n int) []FiatAccount {
 		owner := &FiatAccountOwner{}
 		if g.chance(80) {
 			owner.PersonDetails = &PersonDetails{FirstName: g.pick(firstNames), LastName: g.pick(lastNames)}
+		} else {
+			// No draw from g, so that the other rows stay as they were.
+			owner.InstitutionDetails = &InstitutionDetails{Name: institutionNames[i%len(institutionNames)]}
 		}
 		a.FiatAccountOwner = owner
 		acct := g.digits(8 + g.intn(5))

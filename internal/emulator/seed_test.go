@@ -38,6 +38,11 @@ func TestSeedVariety(t *testing.T) {
 		}
 		if a.FiatAccountOwner.PersonDetails == nil {
 			nullPerson++
+			if d := a.FiatAccountOwner.InstitutionDetails; d == nil || d.Name == "" {
+				t.Errorf("fiat account %s has neither person_details nor institution_details", a.ID)
+			}
+		} else if a.FiatAccountOwner.InstitutionDetails != nil {
+			t.Errorf("fiat account %s has both person_details and institution_details", a.ID)
 		}
 		if w.FiatAccountOwnerAddress == nil {
 			nullAddr++

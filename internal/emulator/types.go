@@ -115,10 +115,17 @@ type PersonDetails struct {
 	LastName  string `json:"last_name"`
 }
 
+// InstitutionDetails names an owner that is an institution (API
+// reference; the spec has person_details only).
+type InstitutionDetails struct {
+	Name string `json:"name"`
+}
+
 // FiatAccountOwner holds the owner's details. PersonDetails is sent as null
-// when unknown.
+// when unknown; InstitutionDetails only when the owner is an institution.
 type FiatAccountOwner struct {
-	PersonDetails *PersonDetails `json:"person_details"`
+	PersonDetails      *PersonDetails      `json:"person_details"`
+	InstitutionDetails *InstitutionDetails `json:"institution_details,omitempty"`
 }
 
 // RoutingDetails describes how to route a wire. BankAddress is sent as null
@@ -137,8 +144,11 @@ type WireInstructions struct {
 	AccountNumber           string          `json:"account_number"`
 	FiatAccountOwnerAddress *Address        `json:"fiat_account_owner_address"`
 	RoutingDetails          *RoutingDetails `json:"routing_details"`
-	Status                  string          `json:"status,omitempty"`
-	Metadata                map[string]any  `json:"metadata,omitempty"`
+	// IntermediaryRoutingDetails is the correspondent bank of a SWIFT
+	// wire (API reference; the spec does not show it).
+	IntermediaryRoutingDetails *RoutingDetails `json:"intermediary_routing_details,omitempty"`
+	Status                     string          `json:"status,omitempty"`
+	Metadata                   map[string]any  `json:"metadata,omitempty"`
 }
 
 // LocalInstructions are the emulator's shape for the fiat networks other

@@ -57,6 +57,12 @@ package emulator
 // moving when the first stream connection arrives; the best bid is always
 // strictly below the best ask.
 //
+// Subscription rate: one subscription per second per IP address, as
+// published (Options.SubscriptionInterval). A subscribe that comes sooner
+// waits silently: its reply and first messages come when its turn is due,
+// each channel of the request counting as one subscription, and the
+// connection reads nothing else meanwhile.
+//
 // Keepalive: the server pings every Options.WSPingInterval (default 5s) and
 // closes a connection that sends nothing (not even a pong) for two intervals
 // plus 500ms. Server.Close sends a going-away close frame to every
@@ -68,6 +74,7 @@ package emulator
 import (
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"slices"
 	"sync"
@@ -122,6 +129,7 @@ type wsConn struct {
 	drop bool
 	hold *atomic.Bool   // data frames are discarded while set (see ws_faults.go)
 	subs map[wsSub]bool // guarded by wsHub.mu
+	ip   string         // remote address, for the subscription rate
 }
 
 // kill closes the TCP connection at once (no close frame) and stops the writer.
@@ -161,10 +169,17 @@ type wsHub struct {
 	books   map[string]*orderBook
 	failOps int
 	hold    atomic.Bool // see Server.HoldStreamData
-	started bool
-	closed  bool
-	stop    chan struct{}
-	wg      sync.WaitGroup
+	// nextSub is, per remote IP address, the earliest time of its next
+	// subscription (see Options.SubscriptionInterval); guarded by subMu.
+	subMu   sync.Mutex
+	nextSub map[string]time.Time
+	// subWaits counts the subscribe requests that had to wait their turn,
+	// subsMade the channels subscribed.
+	subWaits, subsMade atomic.Int64
+	started            bool
+	closed             bool
+	stop               chan struct{}
+	wg                 sync.WaitGroup
 }
 
 func newWSHub(s *Server) *wsHub {
@@ -174,6 +189,7 @@ func newWSHub(s *Server) *wsHub {
 		ping:    s.opts.WSPingInterval,
 		conns:   map[*wsConn]struct{}{},
 		books:   map[string]*orderBook{},
+		nextSub: map[string]time.Time{},
 		stop:    make(chan struct{}),
 		upgrader: websocket.Upgrader{
 			HandshakeTimeout: 10 * time.Second,
@@ -238,6 +254,7 @@ func (h *wsHub) serve(w http.ResponseWriter, r *http.Request) {
 		done: make(chan struct{}),
 		hold: &h.hold,
 		subs: map[wsSub]bool{},
+		ip:   remoteIP(r),
 	}
 	if !h.add(c) {
 		_ = ws.WriteControl(websocket.CloseMessage,
@@ -489,8 +506,67 @@ func (h *wsHub) handle(c *wsConn, mt int, data []byte) {
 		h.sendError(c, codeMalformed, "channels must be a non-empty array of {type, params}", typ)
 		return
 	}
+	if typ == "subscribe" && !h.awaitTurn(c, len(chans)) {
+		return
+	}
 	h.subscribe(c, typ == "subscribe", chans)
 }
+
+// remoteIP is the IP address of r's client, without the port.
+func remoteIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// awaitTurn holds a subscribe of n channels from c's address until its
+// turn under the published rate of one subscription per
+// Options.SubscriptionInterval per IP address, silently: nothing is sent
+// meanwhile. It reports false when the connection or the server closed
+// while waiting.
+func (h *wsHub) awaitTurn(c *wsConn, n int) bool {
+	every := h.s.opts.SubscriptionInterval
+	if every <= 0 || n <= 0 {
+		return true
+	}
+	now := time.Now()
+	h.subMu.Lock()
+	slot := h.nextSub[c.ip]
+	if slot.Before(now) {
+		slot = now
+	}
+	// The request is answered when its last channel's turn is due.
+	due := slot.Add(time.Duration(n-1) * every)
+	h.nextSub[c.ip] = slot.Add(time.Duration(n) * every)
+	h.subMu.Unlock()
+	wait := due.Sub(now)
+	if wait <= 0 {
+		return true
+	}
+	h.subWaits.Add(1)
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-c.done:
+		return false
+	case <-h.stop:
+		return false
+	}
+	// Nothing was read while waiting: the client's keepalive still counts.
+	_ = c.ws.SetReadDeadline(time.Now().Add(2*h.ping + 500*time.Millisecond))
+	return true
+}
+
+// SubscriptionWaits is the number of subscribe requests that waited for
+// their turn under Options.SubscriptionInterval.
+func (s *Server) SubscriptionWaits() int64 { return s.ws.subWaits.Load() }
+
+// StreamSubscriptions is the number of channels subscribed so far, on every
+// connection.
+func (s *Server) StreamSubscriptions() int64 { return s.ws.subsMade.Load() }
 
 // truncate caps client-supplied text echoed in error messages.
 func truncate(s string) string {
@@ -571,6 +647,7 @@ func (h *wsHub) subscribe(c *wsConn, on bool, chans []wsChannelReq) {
 	if !early {
 		c.enqueue(wsFrame{data: mustJSON(reply)})
 	}
+	h.subsMade.Add(int64(len(added)))
 	for _, sub := range added {
 		b := h.books[sub.market]
 		switch sub.typ {

@@ -16,8 +16,13 @@ import (
 )
 
 // startWS starts an emulator on 127.0.0.1:0 and closes it when the test ends.
+// Unless opts sets SubscriptionInterval, subscriptions are not rate-limited:
+// the tests of the limit set it.
 func startWS(t *testing.T, opts Options) *Server {
 	t.Helper()
+	if opts.SubscriptionInterval == 0 {
+		opts.SubscriptionInterval = -1
+	}
 	s := New(opts)
 	if err := s.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
@@ -558,7 +563,7 @@ func TestWSSilentClientIsClosed(t *testing.T) {
 
 func TestWSCloseLeavesNoGoroutines(t *testing.T) {
 	ignore := goleak.IgnoreCurrent()
-	s := New(Options{BookInterval: time.Millisecond, HeartbeatInterval: time.Millisecond})
+	s := New(Options{BookInterval: time.Millisecond, HeartbeatInterval: time.Millisecond, SubscriptionInterval: -1})
 	if err := s.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
@@ -676,4 +681,48 @@ func (e *channelError) UnmarshalJSON(b []byte) error {
 	}
 	e.Code, e.Message = o.Code, o.Message
 	return nil
+}
+
+// TestWSSubscriptionRate checks the published limit of one subscription per
+// interval per IP address: subscriptions from two connections of the same
+// address are answered one interval apart, silently (nothing arrives
+// before the reply), and each channel of a request counts as one.
+func TestWSSubscriptionRate(t *testing.T) {
+	const every = 150 * time.Millisecond
+	s := startWS(t, Options{SubscriptionInterval: every})
+	a, b := mustDial(t, s), mustDial(t, s)
+	start := time.Now()
+	replyAt := func(c *websocket.Conn, req string) time.Duration {
+		t.Helper()
+		send(t, c, req)
+		f := readFrame(t, c)
+		if f.Type != "subscribe" {
+			t.Fatalf("first frame after subscribe is %+v, want the reply", f)
+		}
+		for i, ok := range successes(f) {
+			if !ok {
+				t.Fatalf("channel %d refused: %+v", i, f)
+			}
+		}
+		return time.Since(start)
+	}
+	first := replyAt(a, `{"type":"subscribe","channels":[{"type":"heartbeat"}]}`)
+	second := replyAt(b, `{"type":"subscribe","channels":[{"type":"market_data.top_of_book","params":{"market":"BTCUSD"}}]}`)
+	// Two channels: the reply comes when the second one's turn is due.
+	third := replyAt(a, `{"type":"subscribe","channels":[{"type":"market_data","params":{"market":"ETHUSD"}},`+
+		`{"type":"market_data.top_of_book","params":{"market":"ETHUSD"}}]}`)
+	if first >= every {
+		t.Errorf("the first subscription waited %s; only later ones wait", first)
+	}
+	if second < every {
+		t.Errorf("the second subscription was answered after %s, before its turn at %s", second, every)
+	}
+	if third < 3*every {
+		t.Errorf("a request of two channels was answered after %s, before the second channel's turn at %s", third, 3*every)
+	}
+	// The request of two channels waits whatever the timing; the second
+	// request waits unless the test stalled for an interval.
+	if n := s.SubscriptionWaits(); n < 1 || n > 2 {
+		t.Errorf("SubscriptionWaits = %d, want 1 or 2", n)
+	}
 }

@@ -66,7 +66,11 @@ func fiatAccountKnown(tb testing.TB, a emulator.FiatAccount) knownvalue.Check {
 				"last_name":  strOrNull(p.LastName),
 			})
 		}
-		owner = knownvalue.ObjectExact(map[string]knownvalue.Check{"person_details": person})
+		institution := knownvalue.Check(knownvalue.Null())
+		if d := a.FiatAccountOwner.InstitutionDetails; d != nil {
+			institution = knownvalue.ObjectExact(map[string]knownvalue.Check{"name": strOrNull(d.Name)})
+		}
+		owner = knownvalue.ObjectExact(map[string]knownvalue.Check{"person_details": person, "institution_details": institution})
 	}
 	fni := knownvalue.Check(knownvalue.Null())
 	if a.FiatNetworkInstructions != nil {

@@ -37,7 +37,14 @@ var (
 		stringField("first_name", "First name.", func(p *client.PersonDetails) *string { return p.FirstName }),
 		stringField("last_name", "Last name.", func(p *client.PersonDetails) *string { return p.LastName }),
 	}
+	institutionDetailsShape = objectShape[client.InstitutionDetails]{
+		stringField("name", "Name of the institution.", func(d *client.InstitutionDetails) *string { return d.Name }),
+	}
 	fiatAccountOwnerShape = objectShape[client.FiatAccountOwner]{
+		objectField("institution_details", "The owner when it is an institution; null otherwise, or when the "+
+			"service does not give it.",
+			func(o *client.FiatAccountOwner) *client.InstitutionDetails { return o.InstitutionDetails },
+			institutionDetailsShape),
 		objectField("person_details", "Name of the owner; null when the service does not give it.",
 			func(o *client.FiatAccountOwner) *client.PersonDetails { return o.PersonDetails }, personDetailsShape),
 	}

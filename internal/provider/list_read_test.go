@@ -274,7 +274,7 @@ func TestListStatePinned(t *testing.T) {
 	emu := emulator.StartTest(t, emulator.Options{FiatAccounts: 10000, DepositAddresses: 10000, RewardClaims: 10000})
 	h := newProtoHarness(t, emu, true)
 	for typ, want := range map[string]string{
-		"platform_fiat_accounts":     "dd53209b22a82a1b91244c89d4457555370e2b866a6aff79eb2cafb5380ba05a", // with status and metadata at the top level
+		"platform_fiat_accounts":     "d93aaad9377c4a5a205386ca14643b6ebd0326aae1c5428ff1d103066e95975d", // with status and metadata at the top level, and fiat_account_owner.institution_details
 		"platform_deposit_addresses": "fc523e0bc2c4aad81a39baa32ae696d228c914a2b0412a733626db480ff9605a", // with account_id
 		"platform_reward_claims":     "1c6b6686700c318ad0165bfcc38b87a473fede5c8e11df4b34698cc18be38011", // with onchain_status, claim_type and the asset_type filter
 	} {

@@ -1,8 +1,8 @@
 package provider
 
 // Shared code of the market-data data sources (platform_top_of_book and
-// platform_order_book): schema pieces, the timeout, the one-shot stream read
-// (token, dial, subscribe, wait, unsubscribe, close) and the mapping of
+// platform_order_book): schema pieces, the timeout, the stream read through
+// the connection the process shares (market_data_hub.go) and the mapping of
 // stream errors to diagnostics.
 
 import (
@@ -24,7 +24,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/shopspring/decimal"
 
-	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/stream"
 )
 
@@ -235,7 +234,7 @@ func (p streamPhase) String() string {
 	return "subscribe"
 }
 
-// streamRead is one one-shot read of a stream channel for a market.
+// streamRead is one read of a stream channel for a market.
 type streamRead struct {
 	// dataSource is the type name, for diagnostics.
 	dataSource string
@@ -245,8 +244,6 @@ type streamRead struct {
 	// what names the awaited message in diagnostics, for example
 	// "top-of-book message".
 	what string
-	// want accepts the message to return.
-	want func(stream.Message) bool
 }
 
 // streamReadError is a failed stream read.
@@ -256,78 +253,67 @@ type streamReadError struct {
 	timedOut bool
 	// cancelled: Terraform cancelled the operation.
 	cancelled bool
-	err       error
+	// unanswered: the subscribe was sent and not answered yet, which the
+	// service's subscription rate can explain; ahead is how many other
+	// subscriptions were waiting for their answer when it was sent.
+	unanswered bool
+	ahead      int
+	err        error
 }
 
 func (e *streamReadError) Error() string { return e.err.Error() }
 func (e *streamReadError) Unwrap() error { return e.err }
 
-// run reads one message: it gets an access token with stream.Scope, opens
-// the stream, subscribes, waits for the first message that want accepts,
-// unsubscribes and closes. All of it is bounded by r.timeout: the read
-// returns when the timeout runs out, whatever step it is in. The error is a
-// *streamReadError.
+// run reads the current state of the channel for the market through the
+// provider's shared stream connection (see market_data_hub.go): the latest
+// top of book, or the order book. All of it is bounded by r.timeout: the
+// read returns when the timeout runs out, whatever step it is in. The error
+// is a *streamReadError.
 func (r streamRead) run(ctx context.Context, data *providerData) (stream.Message, error) {
 	start := time.Now()
 	tctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	fail := func(phase streamPhase, err error) error {
-		e := &streamReadError{phase: phase, err: err}
-		deadline, _ := tctx.Deadline()
-		switch {
-		case ctx.Err() != nil:
-			e.cancelled = true
-		case tctx.Err() != nil, !time.Now().Before(deadline):
-			// A network deadline derived from tctx can fire a moment
-			// before tctx itself reports it.
-			e.timedOut = true
-		}
-		tflog.Debug(ctx, "stream read failed", map[string]any{
+	hub := data.streams
+	if hub == nil {
+		hub = newStreamHub(data.wsURL, data.client)
+		defer hub.Close()
+	}
+	m, err := hub.Read(tctx, stream.Channel{Type: r.channel, Market: r.market})
+	if err == nil {
+		tflog.Debug(ctx, "stream read done", map[string]any{
 			"data_source": r.dataSource, "channel": r.channel, "market": r.market,
-			"phase": phase.String(), "timed_out": e.timedOut, "elapsed": time.Since(start).String(), "error": err.Error(),
+			"elapsed": time.Since(start).String(), "connections_opened": hub.Dials(),
 		})
-		return e
+		return m, nil
 	}
-
-	token, err := data.client.Token(tctx, stream.Scope)
-	if err != nil {
-		return nil, fail(phaseToken, err)
+	e := &streamReadError{phase: phaseSubscribe, err: err}
+	var re *stream.ReadError
+	if errors.As(err, &re) {
+		e.err = re.Err
+		switch re.Phase {
+		case stream.PhaseToken:
+			e.phase = phaseToken
+		case stream.PhaseConnect:
+			e.phase = phaseConnect
+		case stream.PhaseSubscribe:
+			e.unanswered, e.ahead = true, re.Ahead
+		}
 	}
-	// The provider accepts ws:// only for loopback hosts.
-	opts := stream.Options{AllowInsecure: client.IsLoopbackURL(data.wsURL)}
-	conn, err := stream.Dial(tctx, data.wsURL, token, opts)
-	if err != nil {
-		return nil, fail(phaseConnect, err)
-	}
-	defer closeWithin(tctx, conn)
-	m, err := stream.Snapshot(tctx, conn, r.channel, r.market, r.want)
+	deadline, _ := tctx.Deadline()
 	switch {
-	case err != nil && m != nil && errors.Is(err, stream.ErrUnsubscribeFailed):
-		// The connection is closed next; the message is good.
-		tflog.Debug(ctx, "stream unsubscribe after the snapshot failed; closing the connection", map[string]any{
-			"market": r.market, "error": err.Error(),
-		})
-	case err != nil:
-		return nil, fail(phaseSubscribe, err)
+	case ctx.Err() != nil:
+		e.cancelled = true
+	case tctx.Err() != nil, !time.Now().Before(deadline):
+		// A network deadline derived from tctx can fire a moment before
+		// tctx itself reports it.
+		e.timedOut = true
 	}
-	tflog.Debug(ctx, "stream read done", map[string]any{
-		"data_source": r.dataSource, "channel": r.channel, "market": r.market, "elapsed": time.Since(start).String(),
+	tflog.Debug(ctx, "stream read failed", map[string]any{
+		"data_source": r.dataSource, "channel": r.channel, "market": r.market,
+		"phase": e.phase.String(), "timed_out": e.timedOut, "subscribe_unanswered": e.unanswered,
+		"subscriptions_ahead": e.ahead, "elapsed": time.Since(start).String(), "error": e.err.Error(),
 	})
-	return m, nil
-}
-
-// closeWithin closes conn, waiting no longer than ctx allows; a close that
-// outlasts ctx finishes in the background (Close is bounded on its own).
-func closeWithin(ctx context.Context, conn *stream.Conn) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = conn.Close()
-	}()
-	select {
-	case <-done:
-	case <-ctx.Done():
-	}
+	return nil, e
 }
 
 // diagnose turns a failed read into a diagnostic summary and detail. The
@@ -350,6 +336,14 @@ func (r streamRead) diagnose(err error) (summary, detail string) {
 			phaseConnect:   "while connecting to the stream (ws_url)",
 			phaseSubscribe: "while subscribing to " + r.channel + " and waiting for the first " + r.what,
 		}[re.phase]
+		if re.unanswered {
+			return fmt.Sprintf("No %s for market %s within %s", r.what, market, r.timeout),
+				fmt.Sprintf("No %s for market %s within %s: the timeout ran out while subscribing to %s, "+
+					"before the stream answered the subscribe. The wait may come from the service's limit of "+
+					"one subscription per second per IP address, which makes the excess wait silently: %s. "+
+					"Raise timeout (at most %s), read fewer distinct markets at once, or try again later.",
+					r.what, market, r.timeout, r.channel, subscriptionsAhead(re.ahead), maxStreamTimeout)
+		}
 		return fmt.Sprintf("No %s for market %s within %s", r.what, market, r.timeout),
 			fmt.Sprintf("No %s for market %s within %s: the timeout ran out %s. The market may be "+
 				"inactive or the stream slow to answer; raise timeout (at most %s) or try again later.",
@@ -426,6 +420,19 @@ func (r streamRead) diagnose(err error) (summary, detail string) {
 	}
 	return "Unable to read the stream",
 		fmt.Sprintf("Reading the %s for market %s failed: %s.", r.what, market, re.err)
+}
+
+// subscriptionsAhead says how many subscriptions waited before a read's own.
+func subscriptionsAhead(n int) string {
+	switch n {
+	case 0:
+		return "no other subscription of this provider was waiting for its answer when it was sent, so " +
+			"earlier subscriptions from this address (this provider's, or another client's) may have used " +
+			"the allowance"
+	case 1:
+		return "1 other subscription of this provider was waiting before it"
+	}
+	return fmt.Sprintf("%d other subscriptions of this provider were waiting before it", n)
 }
 
 // serverErrorHint says what the user can do about a stream error code.

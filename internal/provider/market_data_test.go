@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -184,6 +185,16 @@ func TestTopOfBookStreamReadDiagnose(t *testing.T) {
 			err:     &streamReadError{phase: phaseSubscribe, timedOut: true, err: context.DeadlineExceeded},
 			summary: `^No top-of-book message for market "BTCUSD" within 2s$`,
 			detail:  `^No top-of-book message for market "BTCUSD" within 2s: the timeout ran out while subscribing to market_data.top_of_book and waiting`},
+		{name: "timeout before the subscribe was answered",
+			err:     &streamReadError{phase: phaseSubscribe, timedOut: true, unanswered: true, ahead: 3, err: context.DeadlineExceeded},
+			summary: `^No top-of-book message for market "BTCUSD" within 2s$`,
+			detail: `^No top-of-book message for market "BTCUSD" within 2s: the timeout ran out while subscribing to ` +
+				`market_data.top_of_book, before the stream answered the subscribe\. The wait may come from the ` +
+				`service's limit of one subscription per second per IP address, which makes the excess wait ` +
+				`silently: 3 other subscriptions of this provider were waiting before it\. Raise timeout`},
+		{name: "timeout before the subscribe was answered, none ahead",
+			err:    &streamReadError{phase: phaseSubscribe, timedOut: true, unanswered: true, err: context.DeadlineExceeded},
+			detail: `one subscription per second per IP address.*earlier subscriptions from this address`},
 		{name: "timeout while connecting",
 			err:     &streamReadError{phase: phaseConnect, timedOut: true, err: context.DeadlineExceeded},
 			summary: `within 2s$`, detail: `while connecting to the stream \(ws_url\)`},
@@ -339,13 +350,14 @@ func checkPriceRange(name string, price decimal.Decimal, lo, hi string) error {
 }
 
 // waitNoStreamConnections polls until the emulator holds no stream
-// connection, failing after a deadline: a read must close what it opens.
+// connection, failing after a deadline: the shared connection must close
+// once idle for stream.DefaultHubIdle.
 func waitNoStreamConnections(t *testing.T, emu *emulator.Server) {
 	t.Helper()
 	if emu == nil {
 		return
 	}
-	deadline := time.NewTimer(3 * time.Second)
+	deadline := time.NewTimer(stream.DefaultHubIdle + 3*time.Second)
 	defer deadline.Stop()
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
@@ -494,5 +506,33 @@ func TestTopOfBookStreamReadCancelled(t *testing.T) {
 	}
 	if summary, _ := r.diagnose(err); summary != "Stream read cancelled" {
 		t.Errorf("summary = %q", summary)
+	}
+}
+
+// TestStreamHubPerConfiguration configures one provider value twice against
+// the same emulator, first with a wrong client secret and then with the
+// right one (the in-process test server is one provider value configured
+// once per test): the reads of the second configuration use its own
+// credentials, not a connection or token source of the first.
+func TestStreamHubPerConfiguration(t *testing.T) {
+	emu := emulator.StartTest(t, emulator.Options{})
+	p := newProtoProvider(t)
+	read := map[string]tftypes.Value{"market": tfStr("BTCUSD"), "timeout": tfStr("5s")}
+	p.mustConfigure(t, providerArgs(emu.AuthURL(), map[string]tftypes.Value{"client_secret": tfStr("wrong-secret")}))
+	if _, diags := p.readData(t, "platform_top_of_book", read); !hasErrorDiag(diags) || !strings.Contains(diagText(diags), "invalid_client") {
+		t.Fatalf("read with a wrong secret: %s", diagText(diags))
+	}
+	p.mustConfigure(t, providerArgs(emu.AuthURL(), nil))
+	v, diags := p.readData(t, "platform_top_of_book", read)
+	if hasErrorDiag(diags) {
+		t.Fatalf("read with the right secret: %s", diagText(diags))
+	}
+	var attrs map[string]tftypes.Value
+	var bid string
+	if err := v.As(&attrs); err != nil || attrs["best_bid_price"].As(&bid) != nil || bid == "" {
+		t.Errorf("state %v: no best_bid_price", v)
+	}
+	if n := emu.Counters.Requests("GET /ws"); n != 1 {
+		t.Errorf("%d stream handshakes, want 1 (none with the wrong secret)", n)
 	}
 }

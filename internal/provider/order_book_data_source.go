@@ -60,10 +60,12 @@ func (d *orderBookDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		return schema.StringAttribute{Computed: true, MarkdownDescription: description}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Takes one snapshot of the order book of a market from the WebSocket stream: it " +
-			"opens the stream (`ws_url`) with a token carrying the scope `" + stream.Scope + "`, subscribes " +
-			"to `" + stream.ChannelMarketData + "` for the market, keeps the initial snapshot of the book, " +
-			"unsubscribes and closes. Levels are sorted best first and cut to `depth`; the spread and mid " +
+		MarkdownDescription: "Takes one snapshot of the order book of a market from the WebSocket stream " +
+			"(`ws_url`, with a token carrying the scope `" + stream.Scope + "`): the book of the `" +
+			stream.ChannelMarketData + "` subscription for the market, from its initial `SNAPSHOT` (the " +
+			"subscription's first book message; `UPDATE`s before it are ignored) kept up to date by the " +
+			"`UPDATE`s that follow. " + sharedStreamDescription + " Levels are sorted best first and cut to " +
+			"`depth`; the spread and mid " +
 			"price are computed with exact decimal arithmetic. The values are those of the moment of the " +
 			"read and change at every refresh. A refused market, an error code, a refused handshake, a " +
 			"dropped connection or the timeout is an error, never a hang.",
@@ -121,7 +123,6 @@ func (d *orderBookDataSource) Read(ctx context.Context, req datasource.ReadReque
 		market:     m.Market.ValueString(),
 		timeout:    timeout,
 		what:       orderBookWhat,
-		want:       stream.IsBookSnapshot,
 	}
 	msg, err := r.run(ctx, d.data)
 	if err != nil {

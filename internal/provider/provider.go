@@ -29,6 +29,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/stream"
 )
 
 // Environment variables read when an argument is not set in configuration.
@@ -99,6 +100,10 @@ type providerData struct {
 	// transferReadWarned: the warning that transfers cannot be read was
 	// given in this run.
 	transferReadWarned transferReadWarned
+	// streams is the stream connection shared by the market-data reads of
+	// this configuration of the provider, that is of the provider process
+	// (see market_data_hub.go); nil opens one for each read.
+	streams *stream.Hub
 }
 
 func (p *platformProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -227,6 +232,9 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 
 	data := &providerData{client: c, wsURL: wsURL, requestTimeout: cfg.RequestTimeout, newID: p.newID, now: p.now,
 		planned: &plannedRefIDs{}}
+	if wsURL != "" {
+		data.streams = newStreamHub(wsURL, c)
+	}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 	resp.EphemeralResourceData = data

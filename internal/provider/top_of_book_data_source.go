@@ -52,10 +52,10 @@ func (d *topOfBookDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Takes one snapshot of the best bid and best ask of a market from the WebSocket " +
-			"stream: it opens the stream (`ws_url`) with a token carrying the scope `" + stream.Scope + "`, " +
-			"subscribes to `" + stream.ChannelTopOfBook + "` for the market, keeps the first `TOP_OF_BOOK` " +
-			"message, unsubscribes and closes. The values are those of the moment of the read and change at " +
-			"every refresh. A refused market, an error code, a refused handshake, a dropped connection or the " +
+			"stream (`ws_url`, with a token carrying the scope `" + stream.Scope + "`): the latest " +
+			"`TOP_OF_BOOK` message of the `" + stream.ChannelTopOfBook + "` subscription for the market. " +
+			sharedStreamDescription + " The values are those of the moment of the read and change at every " +
+			"refresh. A refused market, an error code, a refused handshake, a dropped connection or the " +
 			"timeout is an error, never a hang.",
 		Attributes: map[string]schema.Attribute{
 			"id":        computed("The market."),
@@ -99,10 +99,6 @@ func (d *topOfBookDataSource) Read(ctx context.Context, req datasource.ReadReque
 		market:     m.Market.ValueString(),
 		timeout:    timeout,
 		what:       topOfBookWhat,
-		want: func(msg stream.Message) bool {
-			t, ok := msg.(*stream.TopOfBook)
-			return ok && t.Type == stream.TypeTopOfBook
-		},
 	}
 	msg, err := r.run(ctx, d.data)
 	if err != nil {

@@ -56,8 +56,13 @@ type testEnv struct {
 	token string
 }
 
+// Unless opts sets SubscriptionInterval, the emulator does not rate-limit
+// subscriptions: the tests of the limit set it.
 func newEnv(tb testing.TB, opts emulator.Options) *testEnv {
 	tb.Helper()
+	if opts.SubscriptionInterval == 0 {
+		opts.SubscriptionInterval = -1
+	}
 	s := emulator.StartTest(tb, opts)
 	return &testEnv{s: s, token: fetchToken(tb, s, Scope)}
 }

@@ -212,15 +212,14 @@ func (h *Hub) Read(ctx context.Context, ch Channel) (Message, error) {
 	for {
 		h.mu.Lock()
 		m, answered, err := sub.state()
-		changed := sub.changed
-		ahead := sub.ahead
+		changed, ahead, refused := sub.changed, sub.ahead, sub.refused
 		h.mu.Unlock()
 		switch {
 		case err != nil:
 			// A refused subscribe, or a connection that ended before the
 			// answer, fails the subscribe; anything later, the wait.
 			phase := PhaseWait
-			if sub.refused || !answered {
+			if refused || !answered {
 				phase = PhaseSubscribe
 			}
 			return nil, &ReadError{Phase: phase, Channel: ch, Err: err}

@@ -98,7 +98,9 @@ func RedactBody(contentType string, body []byte) string {
 		var v any
 		dec := json.NewDecoder(bytes.NewReader(trimmed))
 		dec.UseNumber()
-		if err := dec.Decode(&v); err == nil && !dec.More() {
+		// The value must be the whole body: dec.More is false before a
+		// stray closing bracket, so anything after the value counts.
+		if err := dec.Decode(&v); err == nil && len(bytes.TrimSpace(trimmed[dec.InputOffset():])) == 0 {
 			if !redactJSON(v) {
 				return capText(string(trimmed))
 			}

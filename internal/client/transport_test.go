@@ -78,6 +78,10 @@ func TestRedactBody(t *testing.T) {
 		{"encoded form key", "application/x-www-form-urlencoded", "client%5Fsecret=S", "client_secret=%5BREDACTED%5D"},
 		{"truncated json", "application/json", `{"id":"x","access_token":"AT`, "[REDACTED 28 bytes]"},
 		{"truncated escaped json", "application/json", `{"\u0061ccess_token":"AT`, "[REDACTED 24 bytes]"},
+		// A JSON value that is not the whole body: the rest is not redacted
+		// field by field, so the whole body is withheld.
+		{"stray bracket after the value", "application/json", `{"p":0}},"access_token":"AT"}`, "[REDACTED 29 bytes]"},
+		{"second value", "application/json", `{"a":1} {"access_token":"AT"}`, "[REDACTED 29 bytes]"},
 		{"bad form", "application/x-www-form-urlencoded", "client_secret=S;x", "[REDACTED 17 bytes]"},
 		{"plain", "text/plain", "hello", "hello"},
 		{"empty", "", "  ", ""},

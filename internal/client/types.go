@@ -161,26 +161,13 @@ type WireInstructions struct {
 
 // FiatNetworkInstructions holds the per-network instructions. Only the WIRE
 // shape is modelled; the API reference has more (DBS_ACT, CUBIX, SCB, RTP,
-// wire.intermediary_routing_details), which Raw keeps as the service sent
-// them.
+// wire.intermediary_routing_details), which
+// FiatDepositInstructions.FiatNetworkInstructionsRaw keeps as the service
+// sent them.
 type FiatNetworkInstructions struct {
 	Wire             *WireInstructions `json:"wire,omitempty"`
 	FiatAccountOwner *FiatAccountOwner `json:"fiat_account_owner,omitempty"`
 	Metadata         map[string]any    `json:"metadata,omitempty"`
-	// Raw is the object as the service sent it.
-	Raw json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON decodes the modelled fields and keeps the whole object.
-func (n *FiatNetworkInstructions) UnmarshalJSON(b []byte) error {
-	type plain FiatNetworkInstructions
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*n = FiatNetworkInstructions(p)
-	n.Raw = append(json.RawMessage(nil), b...)
-	return nil
 }
 
 // FiatDepositInstructions is the response of Create and Get Fiat Deposit
@@ -198,6 +185,30 @@ type FiatDepositInstructions struct {
 	FiatAccountOwner        *FiatAccountOwner        `json:"fiat_account_owner,omitempty"`
 	Metadata                map[string]string        `json:"metadata,omitempty"`
 	CustomerID              *string                  `json:"customer_id,omitempty"`
+	// FiatNetworkInstructionsRaw is fiat_network_instructions as the
+	// service sent it, every network's fields included; nil when absent
+	// or null.
+	FiatNetworkInstructionsRaw json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the instructions and keeps
+// fiat_network_instructions as sent. (Fiat accounts, listed by the
+// hundred thousand, decode theirs without a copy.)
+func (f *FiatDepositInstructions) UnmarshalJSON(b []byte) error {
+	type plain FiatDepositInstructions
+	if err := json.Unmarshal(b, (*plain)(f)); err != nil {
+		return err
+	}
+	var raw struct {
+		Instructions json.RawMessage `json:"fiat_network_instructions"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	if len(raw.Instructions) > 0 && string(raw.Instructions) != "null" {
+		f.FiatNetworkInstructionsRaw = raw.Instructions
+	}
+	return nil
 }
 
 // FiatAccount is an item of List Fiat Accounts.

@@ -216,9 +216,6 @@ func (m *fiatDepositInstructionsModel) fromAPI(f *client.FiatDepositInstructions
 	}
 	m.FiatAccountOwner = fiatAccountOwnerShape.value(owner, &diags)
 	m.FiatNetworkInstructions = fiatNetworkInstructionsShape.value(f.FiatNetworkInstructions, &diags)
-	m.FiatNetworkInstructionsJSON = jsontypes.NewNormalizedNull()
-	if n := f.FiatNetworkInstructions; n != nil && len(n.Raw) > 0 {
-		m.FiatNetworkInstructionsJSON = jsonValue(n.Raw)
-	}
+	m.FiatNetworkInstructionsJSON = jsonValue(f.FiatNetworkInstructionsRaw)
 	return diags
 }

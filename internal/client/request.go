@@ -89,7 +89,7 @@ func (c *Client) finish(cl call, resp *http.Response, attempts int, token string
 	body, _ := readBody(resp.Body, maxErrorBodyBytes)
 	ae := newAPIError(cl.method, cl.path, resp.StatusCode, resp.Header, body)
 	ae.Scope = cl.scope
-	ae.throttled = resp.StatusCode == http.StatusTooManyRequests && resp.Header.Get("Retry-After") == ""
+	ae.throttled = throttledForMinutes(resp)
 	ae.Message = scrubSecret(c.scrub(ae.Message), token)
 	ae.Code = scrubSecret(c.scrub(ae.Code), token)
 	if attempts > 1 && isRetryableStatus(resp.StatusCode) {
@@ -143,9 +143,8 @@ func (c *Client) send(ctx context.Context, cl call, target, token string) (*http
 			if isRedirect(err) {
 				return false, nil
 			}
-			if resp != nil && resp.StatusCode == http.StatusTooManyRequests && resp.Header.Get("Retry-After") == "" {
-				// The service throttles the whole address for up to five
-				// minutes: a retry within seconds only extends it.
+			if resp != nil && throttledForMinutes(resp) {
+				// A retry within seconds only extends the throttle.
 				return false, nil
 			}
 			retry, _ := retryablehttp.DefaultRetryPolicy(ctx, resp, err)
@@ -323,3 +322,10 @@ func replaySafeBody(body []byte) bool {
 
 // errInvalidID is returned for a get operation called without a usable id.
 var errInvalidID = errors.New("invalid id: it must be non-empty and not a dot segment")
+
+// throttledForMinutes reports a 429 without Retry-After: the service
+// throttles the whole address for up to five minutes, so it is neither
+// retried nor worded as a transient failure.
+func throttledForMinutes(resp *http.Response) bool {
+	return resp.StatusCode == http.StatusTooManyRequests && resp.Header.Get("Retry-After") == ""
+}

@@ -372,9 +372,7 @@ func (p *pendingOp) accepts(m Message) bool {
 		}
 		for _, want := range p.chans {
 			for _, got := range v.Channels {
-				// An entry without params (an older form of the
-				// service's replies) is matched by type.
-				if got.Channel == want || got.Channel.Type == want.Type && got.Channel.Market == "" && len(got.Params) == 0 {
+				if got.Channel == want || got.answersByType(want) {
 					return true
 				}
 			}
@@ -507,6 +505,13 @@ func (c *Conn) channelOp(ctx context.Context, op string, chans []Channel) ([]Cha
 	return results, errors.Join(errs...)
 }
 
+// answersByType reports whether e, a reply entry without params (an older
+// form of the service's replies, which does not echo them), can answer a
+// request for want: it has want's type.
+func (e ChannelStatus) answersByType(want Channel) bool {
+	return e.Channel.Type == want.Type && e.Channel.Market == "" && len(e.Params) == 0
+}
+
 // matchResults pairs each requested channel with the reply entry echoing the
 // same type and market (each entry used once), whatever the order. Entries
 // without params (as an older page of the service's docs shows replies)
@@ -535,7 +540,7 @@ func matchResults(requested []Channel, entries []ChannelStatus) []ChannelResult 
 			continue
 		}
 		for i, e := range entries {
-			if !used[i] && e.Channel.Type == want.Type && e.Channel.Market == "" && len(e.Params) == 0 {
+			if !used[i] && e.answersByType(want) {
 				pair(r, i)
 				break
 			}

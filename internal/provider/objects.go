@@ -201,29 +201,30 @@ func stringListField[T any](name, description string, get func(*T) []string) fie
 	}
 }
 
-func stringMapField[T any](name, description string, get func(*T) map[string]string) field[T] {
+// stringMapLike is a computed map of strings whose value and encoding are
+// given.
+func stringMapLike[T any](name, description string, value func(*T) types.Map, write func(*tfmsgpack.Writer, *T)) field[T] {
 	return field[T]{
 		name:  name,
 		dattr: dschema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: description},
 		rattr: rschema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: description},
 		typ:   types.MapType{ElemType: types.StringType},
-		value: func(v *T, _ *diag.Diagnostics) attr.Value { return stringMapValue(get(v)) },
-		write: func(w *tfmsgpack.Writer, v *T) { w.StringMap(get(v)) },
+		value: func(v *T, _ *diag.Diagnostics) attr.Value { return value(v) },
+		write: write,
 	}
+}
+
+func stringMapField[T any](name, description string, get func(*T) map[string]string) field[T] {
+	return stringMapLike(name, description, func(v *T) types.Map { return stringMapValue(get(v)) },
+		func(w *tfmsgpack.Writer, v *T) { w.StringMap(get(v)) })
 }
 
 // anyMapField is a map of free-form values, rendered as a map of strings:
 // strings as they are, other values as JSON, null when empty.
 func anyMapField[T any](name, description string, get func(*T) map[string]any) field[T] {
-	description += " Values that are not strings are rendered as JSON."
-	return field[T]{
-		name:  name,
-		dattr: dschema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: description},
-		rattr: rschema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: description},
-		typ:   types.MapType{ElemType: types.StringType},
-		value: func(v *T, _ *diag.Diagnostics) attr.Value { return anyMapValue(get(v)) },
-		write: func(w *tfmsgpack.Writer, v *T) { w.AnyMap(get(v)) },
-	}
+	return stringMapLike(name, description+" Values that are not strings are rendered as JSON.",
+		func(v *T) types.Map { return anyMapValue(get(v)) },
+		func(w *tfmsgpack.Writer, v *T) { w.AnyMap(get(v)) })
 }
 
 // objectField is a nested object, null when get returns nil.

@@ -12,8 +12,9 @@
 //  2. terraform apply and plan of 200 platform_fiat_deposit_instructions
 //     with -parallelism=10 against 200 sequential GETs: requests per
 //     resource, tokens and new TCP connections at the emulator.
-//  3. Stream snapshot latency (p50/p95 over 200 runs) of
-//     stream.FetchTopOfBook against a bare gorilla/websocket loop.
+//  3. Stream latency (p50/p95 over 200 runs) of the first market-data read
+//     of a provider process, through a new stream.Hub, against a bare
+//     gorilla/websocket loop.
 //  4. terraform plan of an empty configuration with the provider configured
 //     against one without any provider.
 //  5. The peak RSS of a fresh process reading 100,000 seeded items of each

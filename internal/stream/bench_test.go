@@ -27,14 +27,14 @@ func reportLatency(b *testing.B, d []time.Duration) {
 	b.ReportMetric(pct(0.95), "p95-ms")
 }
 
-// BenchmarkTopOfBookSnapshot measures FetchTopOfBook: dial, subscribe,
-// first TOP_OF_BOOK, unsubscribe, close.
+// BenchmarkTopOfBookSnapshot measures the first read of a process through
+// a new Hub: dial, subscribe, first TOP_OF_BOOK, close.
 func BenchmarkTopOfBookSnapshot(b *testing.B) {
 	e := newEnv(b, emulator.Options{})
 	var lat []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		tob, err := FetchTopOfBook(b.Context(), e.s.WSURL(), e.token, "BTCUSD", Options{})
+		tob, err := firstTopOfBook(b.Context(), e, "BTCUSD")
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package stream
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -290,10 +291,26 @@ func decimal(t *testing.T, s string) float64 {
 	return f
 }
 
-func TestFetchTopOfBook(t *testing.T) {
+// firstTopOfBook is the first read of a process through a new Hub: dial,
+// subscribe, first TOP_OF_BOOK, close.
+func firstTopOfBook(ctx context.Context, e *testEnv, market string) (*TopOfBook, error) {
+	hub := NewHub(e.s.WSURL(), func(context.Context) (string, error) { return e.token, nil }, HubOptions{})
+	defer hub.Close()
+	m, err := hub.Read(ctx, Channel{Type: ChannelTopOfBook, Market: market})
+	if err != nil {
+		return nil, err
+	}
+	tob, ok := m.(*TopOfBook)
+	if !ok {
+		return nil, fmt.Errorf("read %T", m)
+	}
+	return tob, nil
+}
+
+func TestFirstTopOfBook(t *testing.T) {
 	e := newEnv(t, emulator.Options{})
 	for _, market := range []string{"BTCUSD", "ETHUSD", "SOLUSD"} {
-		tob, err := FetchTopOfBook(t.Context(), e.s.WSURL(), e.token, market, Options{})
+		tob, err := firstTopOfBook(t.Context(), e, market)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -311,7 +328,7 @@ func TestFetchTopOfBook(t *testing.T) {
 	}
 	waitFor(t, "stream connections to end", func() bool { return e.s.StreamConnections() == 0 })
 
-	_, err := FetchTopOfBook(t.Context(), e.s.WSURL(), e.token, "NOPE", Options{})
+	_, err := firstTopOfBook(t.Context(), e, "NOPE")
 	var ce *ChannelError
 	if !errors.As(err, &ce) || ce.Channel.Market != "NOPE" {
 		t.Fatalf("unknown market: %v", err)

@@ -2,7 +2,6 @@ package stream
 
 import (
 	"context"
-	"errors"
 	"fmt"
 )
 
@@ -54,29 +53,4 @@ func Snapshot(ctx context.Context, conn *Conn, channelType, market string, want 
 		return found, fmt.Errorf("%w: %w", ErrUnsubscribeFailed, err)
 	}
 	return found, nil
-}
-
-// FetchTopOfBook dials wsURL with token, subscribes to
-// market_data.top_of_book for market, takes the first TOP_OF_BOOK message,
-// unsubscribes and closes the connection.
-func FetchTopOfBook(ctx context.Context, wsURL, token, market string, opts Options) (*TopOfBook, error) {
-	conn, err := Dial(ctx, wsURL, token, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = conn.Close() }()
-	m, err := Snapshot(ctx, conn, ChannelTopOfBook, market, func(m Message) bool {
-		t, ok := m.(*TopOfBook)
-		return ok && t.Type == TypeTopOfBook
-	})
-	if err != nil && (m == nil || !errors.Is(err, ErrUnsubscribeFailed)) {
-		return nil, err
-	}
-	// The connection is closed right away, so a failed final unsubscribe
-	// does not spoil the data.
-	tob, ok := m.(*TopOfBook)
-	if !ok {
-		return nil, fmt.Errorf("stream top of book: unexpected message %T", m)
-	}
-	return tob, nil
 }

@@ -23,12 +23,8 @@ import (
 
 // This file holds what the list data sources share: the schema of their
 // filters (array filters, created_at, order, max_items), the plan-time
-// validators of those filters, the conversion of filter values to client
-// queries, and the conversions of optional client values (pointers, slices,
-// maps) to framework values, in which an absent or empty value is null,
-// never "" (lists excepted: an empty list the API sent stays empty).
-
-// Conversions of optional client values to framework values.
+// validators of those filters and the conversion of filter values to client
+// queries. Client values become framework values in values.go.
 
 // Filter schema.
 

@@ -102,7 +102,7 @@ func rfc3339OrNull(t time.Time) timetypes.RFC3339 {
 	if t.IsZero() {
 		return timetypes.NewRFC3339Null()
 	}
-	return timetypes.NewRFC3339ValueMust(t.Format(time.RFC3339Nano))
+	return timetypes.NewRFC3339ValueMust(stateTime(t))
 }
 
 // keepOr is v when it is known and not null, otherwise answered.

@@ -64,6 +64,7 @@ func (c *Client) do(ctx context.Context, cl call) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		noteServedAt(ctx, resp)
 		if resp.StatusCode == http.StatusUnauthorized && !renewed {
 			drainAndClose(resp.Body)
 			c.logf(ctx, LevelInfo, "access token rejected, renewing it and repeating the request once", map[string]any{

@@ -49,6 +49,21 @@ func (s *Server) registerAdmin(mux *http.ServeMux) {
 		s.Faults.Set(c)
 		writeJSON(w, http.StatusOK, s.Faults.Get())
 	})
+	mux.HandleFunc("POST /admin/clock/advance", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Seconds int64 `json:"seconds"`
+		}
+		if e := decodeBody(r, &body); e != nil {
+			writeError(w, e)
+			return
+		}
+		if body.Seconds <= 0 {
+			writeError(w, errInvalid("seconds", "seconds must be a positive number of seconds"))
+			return
+		}
+		s.Advance(time.Duration(body.Seconds) * time.Second)
+		writeJSON(w, http.StatusOK, map[string]string{"now": s.now().UTC().Format(time.RFC3339)})
+	})
 	mux.HandleFunc("POST /admin/expire-tokens", func(w http.ResponseWriter, _ *http.Request) {
 		s.ExpireTokens()
 		w.WriteHeader(http.StatusNoContent)

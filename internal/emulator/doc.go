@@ -52,6 +52,14 @@
 //   - 429 RESOURCE_EXHAUSTED (with Retry-After), 500 INTERNAL,
 //     503 UNAVAILABLE (or another 5xx status): only from the fault switches.
 //
+// # Clock
+//
+// Every answer carries a Date header by the emulator's clock (Options.Now
+// plus every Advance, or POST /admin/clock/advance {"seconds": n}), which
+// also dates the objects it makes, so that a test can rehearse a run a
+// month after another: the provider judges the age of an object by its
+// created_at against the Date of the answer that carried it.
+//
 // # Create operations
 //
 //   - Both POSTs answer 201 with the created object. Without ref_id every

@@ -162,6 +162,8 @@ type Server struct {
 	listener net.Listener
 	httpSrv  *http.Server
 	closed   atomic.Bool
+	// clockOffset is added to Options.Now (see Advance).
+	clockOffset atomic.Int64
 }
 
 // New builds an emulator; call Start or use Handler.
@@ -208,7 +210,17 @@ func (s *Server) Handler() http.Handler {
 	s.registerHTTP(mux)  // http.go: /v2/...
 	s.registerWS(mux)    // ws.go: /ws
 	s.registerAdmin(mux) // admin.go: /admin/...
-	return s.countRequests(withRequestID(mux))
+	return s.countRequests(withRequestID(s.withDate(mux)))
+}
+
+// withDate dates every answer by the emulator's clock (Options.Now), as
+// the service dates its answers by its own: a test that moves the clock
+// moves the Date the provider judges the age of objects by.
+func (s *Server) withDate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
+		next.ServeHTTP(w, r)
+	})
 }
 
 // Start listens on addr (for example "127.0.0.1:0") and serves in the
@@ -260,7 +272,19 @@ func (s *Server) BaseURL() string { return "http://" + s.Addr() + "/v2" }
 // WSURL is the provider's ws_url.
 func (s *Server) WSURL() string { return "ws://" + s.Addr() + "/ws" }
 
-func (s *Server) now() time.Time { return s.opts.Now() }
+func (s *Server) now() time.Time { return s.opts.Now().Add(time.Duration(s.clockOffset.Load())) }
+
+// Advance moves the emulator's clock forward by d: objects made from then
+// on, and the Date of every answer, are that much later, as if the service
+// had run for d more. Tests use it to rehearse a run a month after another.
+func (s *Server) Advance(d time.Duration) {
+	if d > 0 {
+		s.clockOffset.Add(int64(d))
+	}
+}
+
+// Now is the emulator's current time (Options.Now plus every Advance).
+func (s *Server) Now() time.Time { return s.now() }
 
 // handleToken implements POST /oauth2/token (client credentials grant).
 func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {

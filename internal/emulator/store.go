@@ -130,6 +130,15 @@ func (s *Server) Transfers() []Transfer {
 	return out
 }
 
+// SeededTransfers returns the seeded transfers (Options.Transfers), of
+// every type, in creation order.
+func (s *Server) SeededTransfers() []Transfer {
+	st := s.data
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return append([]Transfer(nil), st.seededTransfers...)
+}
+
 // FiatDepositInstructions returns the fiat deposit instructions created
 // through the API and not deleted, in creation order.
 func (s *Server) FiatDepositInstructions() []FiatDepositInstructions {

@@ -138,7 +138,7 @@ func (a *cryptoWithdrawalAction) Invoke(ctx context.Context, req action.InvokeRe
 	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf(
 		"Sending crypto withdrawal: %s, ref_id %s (%s).", args.summary(), refID, origin)})
 
-	res, diags := sendCryptoWithdrawal(ctx, a.data.client, args, refID)
+	res, diags := sendCryptoWithdrawal(ctx, a.data, withdrawalSend{args: args, refID: refID})
 	resp.Diagnostics.Append(diags...)
 	switch res.outcome {
 	case outcomeUnconfirmed:

@@ -96,15 +96,23 @@ func replaceUnlessRecordedAfterImport() planmodifier.String {
 type transferReadWarned struct{ once sync.Once }
 
 // refresh reads the transfer of a confirmed withdrawal into m. An object
-// just imported (its arguments are null) takes every argument from the
-// transfer; otherwise only the attributes that follow the transfer's life
-// (status, secondary_status, status_details, crypto_tx_hash,
-// crypto_tx_index, updated_at, fee, notional_value and the like) change.
+// just imported (its arguments are null) must be read: any failure is an
+// error, so that nothing half-adopted enters the state, and the transfer
+// must be the crypto withdrawal asked for; it then takes every argument
+// from the transfer. Otherwise the transfer must be the one the state
+// records (its id, ref_id and arguments), and only the attributes that
+// follow the transfer's life (status, secondary_status, status_details,
+// crypto_tx_hash, crypto_tx_index, updated_at, fee, notional_value and the
+// like) change.
 func (r *cryptoWithdrawalResource) refresh(ctx context.Context, m *cryptoWithdrawalModel, diags *diag.Diagnostics) {
 	id := m.ID.ValueString()
+	importing := m.ProfileID.IsNull()
 	t, err := r.data.client.GetTransfer(ctx, id)
 	switch {
 	case err == nil:
+	case importing:
+		cannotImport(withdrawalWords, id, err, client.ScopeReadTransfer, diags)
+		return
 	case cannotReadTransfers(err):
 		tflog.Warn(ctx, "transfers cannot be read; withdrawal state kept", map[string]any{"id": id, "error": err.Error()})
 		r.data.transferReadWarned.once.Do(func() {
@@ -127,9 +135,24 @@ func (r *cryptoWithdrawalResource) refresh(ctx context.Context, m *cryptoWithdra
 				"provider configuration and the service's availability, then try again.", id, err))
 		return
 	}
-	if m.ProfileID.IsNull() {
+	if importing {
+		if d := importedTransferDifferences(id, t); len(d) > 0 {
+			notImportable(withdrawalWords, id, d, diags)
+			return
+		}
 		m.adopt(t)
 	} else {
+		body, d := m.request(ctx, m.RefID.ValueString())
+		diags.Append(d...)
+		if diags.HasError() {
+			return
+		}
+		differences := recordedDifferences(m.ID, t.ID, nil)
+		differences = append(differences, withdrawalDifferences(body, t)...)
+		if len(differences) > 0 {
+			anotherObject(withdrawalWords, id, differences, diags)
+			return
+		}
 		m.follow(t)
 	}
 	if t.Status == client.TransferStatusFailed {
@@ -143,6 +166,22 @@ func (r *cryptoWithdrawalResource) refresh(ctx context.Context, m *cryptoWithdra
 				"configuration; Terraform then plans a replacement, which sends a new withdrawal.",
 				t.ID, m.RefID.ValueString(), m.summary(), details))
 	}
+}
+
+// importedTransferDifferences lists why the transfer t, read for an import
+// of id, is not the crypto withdrawal asked for.
+func importedTransferDifferences(id string, t *client.Transfer) []string {
+	var d []string
+	if t.ID != id {
+		d = append(d, fmt.Sprintf("id: asked %q, answered %q", id, t.ID))
+	}
+	if t.Type != client.TransferTypeCryptoWithdr {
+		d = append(d, fmt.Sprintf("type: %q, not %s", t.Type, client.TransferTypeCryptoWithdr))
+	}
+	if !strings.EqualFold(t.Direction, "DEBIT") {
+		d = append(d, fmt.Sprintf("direction: %q, not DEBIT", t.Direction))
+	}
+	return d
 }
 
 // cannotReadTransfers reports whether err means that the credentials

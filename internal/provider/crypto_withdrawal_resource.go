@@ -201,6 +201,9 @@ func (r *cryptoWithdrawalResource) ModifyPlan(ctx context.Context, req resource.
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		if refuseUnreadReplacement(withdrawalWords, state.ID, state.ProfileID, &resp.Diagnostics) {
+			return
+		}
 		if r.recordsAfterImport(ctx, req, resp, state) {
 			return
 		}
@@ -249,9 +252,10 @@ func (r *cryptoWithdrawalResource) recordsAfterImport(ctx context.Context, req r
 	return true
 }
 
-// planRefID plans the ref_id of a new withdrawal whose configuration sets
-// none, derived from its arguments, and refuses a ref_id that another new
-// withdrawal of the configuration plans too.
+// planRefID plans a new withdrawal through the core (planNewObject): its
+// ref_id, derived from its arguments when the configuration sets none and
+// shown in the plan, and what the apply will do with a transfer the
+// service already holds under it.
 func (r *cryptoWithdrawalResource) planRefID(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if !req.Config.Raw.IsFullyKnown() {
 		// An argument is known only at apply: so is the ref_id, which the
@@ -263,8 +267,17 @@ func (r *cryptoWithdrawalResource) planRefID(ctx context.Context, req resource.M
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	planCreateRefID(ctx, r.data, withdrawalWords, cfg.RefID, func() (string, bool) { return cfg.derivedRefID(ctx) },
-		cfg.summary(), true, resp)
+	planNewObject(ctx, r.data, newObjectPlan[*client.Transfer]{
+		kind:       withdrawalKind,
+		configured: cfg.RefID,
+		derive:     func() (string, bool) { return cfg.derivedRefID(ctx) },
+		what:       cfg.summary(),
+		show:       true,
+		differences: func(refID string, t *client.Transfer) []string {
+			body, _ := cfg.request(ctx, refID)
+			return withdrawalDifferences(body, t)
+		},
+	}, resp)
 }
 
 func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -290,7 +303,10 @@ func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.Crea
 		}
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(!cfg.RefID.IsNull()))...)
-	res, diags := sendCryptoWithdrawal(ctx, r.data.client, plan.cryptoWithdrawalArgs, refID)
+	res, diags := sendCryptoWithdrawal(ctx, r.data, withdrawalSend{
+		args: plan.cryptoWithdrawalArgs, refID: refID,
+		derived: cfg.RefID.IsNull(), recorded: r.data.attempts.has(withdrawalWords.kind, refID),
+	})
 	resp.Diagnostics.Append(diags...)
 	plan.RefID = types.StringValue(refID)
 	switch res.outcome {
@@ -380,8 +396,7 @@ func (r *cryptoWithdrawalResource) Read(ctx context.Context, req resource.ReadRe
 	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
 	refID := state.RefID.ValueString()
 	derived, _ := state.derivedRefID(ctx)
-	checkUnconfirmedOrigin(ctx, req.Private, withdrawalWords, refID, derived, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	if !recordUnconfirmed(ctx, r.data, req.Private, withdrawalWords, refID, derived, &resp.Diagnostics) {
 		return
 	}
 	resp.Diagnostics.AddWarning("Crypto withdrawal not confirmed",
@@ -419,8 +434,7 @@ func (r *cryptoWithdrawalResource) Delete(ctx context.Context, req resource.Dele
 		// too (when the plan skipped the refresh), before its retry could
 		// send a second key.
 		derived, _ := state.derivedRefID(ctx)
-		checkUnconfirmedOrigin(ctx, req.Private, withdrawalWords, state.RefID.ValueString(), derived, &resp.Diagnostics)
-		if resp.Diagnostics.HasError() {
+		if !recordUnconfirmed(ctx, r.data, req.Private, withdrawalWords, state.RefID.ValueString(), derived, &resp.Diagnostics) {
 			return
 		}
 		resp.Diagnostics.AddWarning("Unconfirmed crypto withdrawal removed from state",

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -42,32 +43,99 @@ func (a cryptoWithdrawalArgs) summary() string {
 		knownString(a.DestinationAddress), knownString(a.ProfileID))
 }
 
+// withdrawalKind is how the core reads crypto withdrawals: transfers,
+// looked up at plan by ref_id through List Transfers (scope
+// transfer:read_transfer).
+var withdrawalKind = moneyKind[*client.Transfer]{
+	words:       withdrawalWords,
+	id:          func(t *client.Transfer) string { return t.ID },
+	refID:       func(t *client.Transfer) string { return deref(t.RefID) },
+	createdAt:   func(t *client.Transfer) time.Time { return t.CreatedAt },
+	describe:    transferSummary,
+	lookup:      lookupWithdrawal,
+	lookupScope: client.ScopeReadTransfer,
+}
+
+// transferSummary describes a transfer in a few words.
+func transferSummary(t *client.Transfer) string {
+	what := t.Amount + " " + t.Asset
+	if t.Type != "" && t.Type != client.TransferTypeCryptoWithdr {
+		what = t.Type + " of " + what
+	}
+	if t.CryptoNetwork != nil {
+		what += " on " + *t.CryptoNetwork
+	}
+	if t.DestinationAddress != nil {
+		what += " to " + *t.DestinationAddress
+	}
+	if t.Memo != nil {
+		what += " (memo " + *t.Memo + ")"
+	}
+	return what + " from profile " + t.ProfileID
+}
+
+// lookupWithdrawal finds the crypto withdrawal made with refID. The answer
+// is not trusted to have applied the filters: only a withdrawal with that
+// ref_id counts.
+func lookupWithdrawal(ctx context.Context, c *client.Client, refID string) (*client.Transfer, bool, error) {
+	q := client.ListTransfersQuery{RefIDs: []string{refID}, Types: []string{client.TransferTypeCryptoWithdr}, MaxItems: 100}
+	for t, err := range c.Transfers(ctx, q) {
+		if err != nil {
+			return nil, false, err
+		}
+		if deref(t.RefID) == refID && t.Type == client.TransferTypeCryptoWithdr {
+			return t, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// deref is *p, or "" for nil.
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// withdrawalSend is one send of a crypto withdrawal.
+type withdrawalSend struct {
+	args  cryptoWithdrawalArgs
+	refID string
+	// derived: refID was derived from the arguments; recorded: the state
+	// of this run recorded an unconfirmed attempt with it.
+	derived, recorded bool
+}
+
 // sendCryptoWithdrawal is the one call that sends a crypto withdrawal, for
-// the resource and the action alike: it builds the request of args with
-// refID (which overrides args.RefID), sends it, and sorts the answer (see
+// the resource and the action alike: it builds the request of s.args with
+// s.refID (which overrides args.RefID), sends it, and sorts the answer (see
 // createRun.run).
-func sendCryptoWithdrawal(ctx context.Context, c *client.Client, args cryptoWithdrawalArgs, refID string) (createResult[*client.Transfer], diag.Diagnostics) {
-	body, diags := args.request(ctx, refID)
+func sendCryptoWithdrawal(ctx context.Context, data *providerData, s withdrawalSend) (createResult[*client.Transfer], diag.Diagnostics) {
+	body, diags := s.args.request(ctx, s.refID)
 	if diags.HasError() {
 		return createResult[*client.Transfer]{}, diags
 	}
 	tflog.Info(ctx, "sending crypto withdrawal", map[string]any{
-		"ref_id": refID, "asset": body.Asset, "crypto_network": body.CryptoNetwork,
+		"ref_id": s.refID, "asset": body.Asset, "crypto_network": body.CryptoNetwork,
 		"amount": body.Amount, "total": body.Total,
 	})
 	res, d := createRun[*client.Transfer]{
-		words: withdrawalWords,
-		refID: refID,
+		kind:     withdrawalKind,
+		refID:    s.refID,
+		derived:  s.derived,
+		recorded: s.recorded,
+		window:   data.recoveryWindow,
+		now:      data.clock(),
 		send: func(ctx context.Context) (*client.Transfer, error) {
-			return c.CreateCryptoWithdrawal(ctx, body)
+			return data.client.CreateCryptoWithdrawal(ctx, body)
 		},
 		existing:    client.ExistingTransfer,
 		differences: func(t *client.Transfer) []string { return withdrawalDifferences(body, t) },
-		id:          func(t *client.Transfer) string { return t.ID },
 	}.run(ctx)
 	diags.Append(d...)
 	if res.outcome == outcomeConfirmed || res.outcome == outcomeAdopted {
-		tflog.Info(ctx, "crypto withdrawal recorded", map[string]any{"ref_id": refID, "id": res.obj.ID, "status": res.obj.Status})
+		tflog.Info(ctx, "crypto withdrawal recorded", map[string]any{"ref_id": s.refID, "id": res.obj.ID, "status": res.obj.Status})
 	}
 	return res, diags
 }

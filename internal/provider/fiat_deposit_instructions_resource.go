@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -269,6 +270,9 @@ func (r *fiatDepositInstructionsResource) ModifyPlan(ctx context.Context, req re
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if !req.Plan.Raw.Equal(req.State.Raw) && refuseUnreadReplacement(instructionsWords, state.ID, state.ProfileID, &resp.Diagnostics) {
+		return
+	}
 	if state.Status.ValueString() != client.FiatDepositInstrStatusDeprecated {
 		return
 	}
@@ -293,9 +297,16 @@ func (r *fiatDepositInstructionsResource) planRefID(ctx context.Context, req res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	planCreateRefID(ctx, r.data, instructionsWords, cfg.RefID, func() (string, bool) { return cfg.derivedRefID(ctx, "") },
-		fmt.Sprintf("%s instructions for profile %s", knownString(cfg.FiatNetwork), knownString(cfg.ProfileID)),
-		false, resp)
+	planNewObject(ctx, r.data, newObjectPlan[*client.FiatDepositInstructions]{
+		kind:       instructionsKind,
+		configured: cfg.RefID,
+		derive:     func() (string, bool) { return cfg.derivedRefID(ctx, "") },
+		what:       fmt.Sprintf("%s instructions for profile %s", knownString(cfg.FiatNetwork), knownString(cfg.ProfileID)),
+		differences: func(refID string, f *client.FiatDepositInstructions) []string {
+			body, _ := cfg.request(ctx, refID)
+			return instructionsDifferences(body, f)
+		},
+	}, resp)
 }
 
 func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -319,7 +330,15 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 				return
 			}
 		}
-		res, diags := r.send(ctx, &plan, refID)
+		res, diags := r.send(ctx, &plan, refID, !configured)
+		if res.superseded && !configured {
+			// The set made earlier with this ref_id is deprecated: a new
+			// set takes the successor ref_id.
+			tflog.Info(ctx, "instructions made with the derived ref_id are deprecated; trying its successor",
+				map[string]any{"ref_id": refID, "id": res.obj.ID})
+			deprecated = res.obj.ID
+			continue
+		}
 		if diags.HasError() || res.outcome == outcomeRefused {
 			resp.Diagnostics.Append(diags...)
 			return
@@ -333,14 +352,6 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 			resp.Diagnostics.AddError("Outcome of fiat deposit instructions create unknown",
 				unconfirmedDetail(instructionsWords, refID, res.err))
 			return
-		}
-		if res.obj.Status == client.FiatDepositInstrStatusDeprecated && !configured {
-			// The set made earlier with this ref_id is deprecated: a new
-			// set takes the successor ref_id.
-			tflog.Info(ctx, "instructions made with the derived ref_id are deprecated; trying its successor",
-				map[string]any{"ref_id": refID, "id": res.obj.ID})
-			deprecated = res.obj.ID
-			continue
 		}
 		resp.Diagnostics.Append(diags...)
 		resp.Diagnostics.Append(plan.fromAPI(res.obj, true)...)
@@ -357,26 +368,47 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 			"configuration to create a new set.", maxSuccessorRefIDs))
 }
 
-// findByRefID looks up the instructions made with refID through the list
-// endpoint (scope transfer:read_fiat_deposit_instructions), so that a
-// create whose answer was lost (a timeout, a killed run) is found again
-// even where the service's replay protection would not answer with it. A
-// failed lookup finds nothing: the create then relies on the ref_id alone.
-func (r *fiatDepositInstructionsResource) findByRefID(ctx context.Context, refID string) (*client.FiatDepositInstructions, bool) {
-	for f, err := range r.data.client.FiatDepositInstructionsList(ctx, client.ListFiatDepositInstructionsQuery{RefIDs: []string{refID}, MaxItems: 1}) {
+// instructionsKind is how the core reads fiat deposit instructions: looked
+// up by ref_id through their list (scope
+// transfer:read_fiat_deposit_instructions), at plan and before each create,
+// since the reference publishes no replay answer for this create. A set the
+// service deprecated is superseded: a new set takes the next derived
+// ref_id.
+var instructionsKind = moneyKind[*client.FiatDepositInstructions]{
+	words:       instructionsWords,
+	id:          func(f *client.FiatDepositInstructions) string { return f.ID },
+	refID:       func(f *client.FiatDepositInstructions) string { return deref(f.RefID) },
+	createdAt:   func(f *client.FiatDepositInstructions) time.Time { return f.CreatedAt },
+	describe:    instructionsSummary,
+	lookup:      lookupInstructions,
+	lookupScope: client.ScopeReadFiatDepositInstr,
+	superseded: func(f *client.FiatDepositInstructions) bool {
+		return f.Status == client.FiatDepositInstrStatusDeprecated
+	},
+}
+
+// instructionsSummary describes a set of instructions in a few words.
+func instructionsSummary(f *client.FiatDepositInstructions) string {
+	return fmt.Sprintf("instructions for profile %s, memo_id %s, status %s", f.ProfileID, f.MemoID, f.Status)
+}
+
+// lookupInstructions finds the instructions made with refID; only a set
+// with that ref_id counts, whatever the answer's filtering.
+func lookupInstructions(ctx context.Context, c *client.Client, refID string) (*client.FiatDepositInstructions, bool, error) {
+	q := client.ListFiatDepositInstructionsQuery{RefIDs: []string{refID}, MaxItems: 100}
+	for f, err := range c.FiatDepositInstructionsList(ctx, q) {
 		if err != nil {
-			tflog.Debug(ctx, "looking up instructions by ref_id failed; creating with the ref_id", map[string]any{
-				"ref_id": refID, "error": err.Error(),
-			})
-			return nil, false
+			return nil, false, err
 		}
-		return f, true
+		if deref(f.RefID) == refID {
+			return f, true, nil
+		}
 	}
-	return nil, false
+	return nil, false, nil
 }
 
 // send sends the create request of m with refID and sorts the answer.
-func (r *fiatDepositInstructionsResource) send(ctx context.Context, m *fiatDepositInstructionsModel, refID string) (createResult[*client.FiatDepositInstructions], diag.Diagnostics) {
+func (r *fiatDepositInstructionsResource) send(ctx context.Context, m *fiatDepositInstructionsModel, refID string, derived bool) (createResult[*client.FiatDepositInstructions], diag.Diagnostics) {
 	var diags diag.Diagnostics
 	body, err := m.request(ctx, refID)
 	if err != nil {
@@ -386,9 +418,18 @@ func (r *fiatDepositInstructionsResource) send(ctx context.Context, m *fiatDepos
 	tflog.Info(ctx, "creating fiat deposit instructions", map[string]any{
 		"ref_id": refID, "profile_id": body.ProfileID, "fiat_network": body.FiatNetwork,
 	})
+	kind := instructionsKind
+	if !derived {
+		// A configured ref_id names its set, deprecated or not.
+		kind.superseded = nil
+	}
 	return createRun[*client.FiatDepositInstructions]{
-		words: instructionsWords,
-		refID: refID,
+		kind:     kind,
+		refID:    refID,
+		derived:  derived,
+		recorded: r.data.attempts.has(instructionsWords.kind, refID),
+		window:   r.data.recoveryWindow,
+		now:      r.data.clock(),
 		send: func(ctx context.Context) (*client.FiatDepositInstructions, error) {
 			return r.data.client.CreateFiatDepositInstructions(ctx, body)
 		},
@@ -396,10 +437,8 @@ func (r *fiatDepositInstructionsResource) send(ctx context.Context, m *fiatDepos
 		differences: func(f *client.FiatDepositInstructions) []string {
 			return instructionsDifferences(body, f)
 		},
-		id: func(f *client.FiatDepositInstructions) string { return f.ID },
-		find: func(ctx context.Context) (*client.FiatDepositInstructions, bool) {
-			return r.findByRefID(ctx, refID)
-		},
+		lookupFirst: true,
+		data:        r.data,
 	}.run(ctx)
 }
 
@@ -458,8 +497,7 @@ func (r *fiatDepositInstructionsResource) Read(ctx context.Context, req resource
 	if state.ID.IsNull() {
 		// A create whose outcome is unknown (Terraform holds it tainted).
 		derived, _ := state.derivedRefID(ctx, "")
-		checkUnconfirmedOrigin(ctx, req.Private, instructionsWords, state.RefID.ValueString(), derived, &resp.Diagnostics)
-		if resp.Diagnostics.HasError() {
+		if !recordUnconfirmed(ctx, r.data, req.Private, instructionsWords, state.RefID.ValueString(), derived, &resp.Diagnostics) {
 			return
 		}
 		resp.Diagnostics.AddWarning("Fiat deposit instructions not confirmed",
@@ -477,6 +515,12 @@ func (r *fiatDepositInstructionsResource) Read(ctx context.Context, req resource
 	if err != nil {
 		summary, detail := readInstructionsError(err, state.ID.ValueString())
 		resp.Diagnostics.AddError(summary, detail)
+		return
+	}
+	if d := recordedDifferences(state.ID, f.ID, []recordedField{
+		{"profile_id", state.ProfileID, f.ProfileID}, {"ref_id", state.RefID, deref(f.RefID)},
+	}); len(d) > 0 {
+		anotherObject(instructionsWords, state.ID.ValueString(), d, &resp.Diagnostics)
 		return
 	}
 	resp.Diagnostics.Append(state.fromAPI(f, false)...)
@@ -524,7 +568,7 @@ func (r *fiatDepositInstructionsResource) Delete(ctx context.Context, req resour
 	if state.ID.IsNull() {
 		// A tainted, unconfirmed create, before its retry.
 		derived, _ := state.derivedRefID(ctx, "")
-		checkUnconfirmedOrigin(ctx, req.Private, instructionsWords, state.RefID.ValueString(), derived, &resp.Diagnostics)
+		recordUnconfirmed(ctx, r.data, req.Private, instructionsWords, state.RefID.ValueString(), derived, &resp.Diagnostics)
 		return
 	}
 	resp.Diagnostics.AddWarning("Fiat deposit instructions still exist on the service",

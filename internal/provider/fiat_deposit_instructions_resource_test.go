@@ -445,9 +445,11 @@ func TestAccFiatDepositInstructions_unknownOutcomeRetriedWithSameRefID(t *testin
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkInstructionsMatchEmulator(emu, fdiAddr, 1),
 					// The retry finds the set by its ref_id through the list
-					// endpoint and sends nothing.
+					// endpoint and sends nothing. The ref_id is looked up once
+					// by each plan and once by each apply (whose create uses
+					// the lookup of its final plan).
 					checkRequests(emu, fdiPostKey, 2, "%d POSTs, want 2 (both unconfirmed attempts of the first apply)"),
-					checkRequests(emu, "GET /v2/transfer/fiat-deposit-instructions", 2, "%d lookups by ref_id, want 2 (one per apply)"),
+					checkRequests(emu, "GET /v2/transfer/fiat-deposit-instructions", 4, "%d lookups by ref_id, want 4 (one per plan and one per apply)"),
 				),
 			},
 		},

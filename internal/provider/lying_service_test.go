@@ -27,28 +27,34 @@ func lyingFront(t *testing.T, path, field string, value any, lie *atomic.Bool) f
 			next.ServeHTTP(w, r)
 			return
 		}
-		rec := httptest.NewRecorder()
-		next.ServeHTTP(rec, r)
-		var doc map[string]any
-		if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
-			t.Errorf("decoding the emulator's answer: %v", err)
-			return
-		}
-		obj := doc
-		if meta, ok := doc["meta"].(map[string]any); ok {
-			obj, _ = meta["existing"].(map[string]any)
-		}
-		if obj != nil {
-			obj[field] = value
-		}
-		b, _ := json.Marshal(doc)
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-		w.WriteHeader(rec.Code)
-		_, _ = w.Write(b)
+		rewriteAnswer(t, w, r, next, field, value)
 	}
+}
+
+// rewriteAnswer serves r through next with field of the answered object
+// (or of its meta.existing) set to value.
+func rewriteAnswer(t *testing.T, w http.ResponseWriter, r *http.Request, next http.Handler, field string, value any) {
+	rec := httptest.NewRecorder()
+	next.ServeHTTP(rec, r)
+	var doc map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+		t.Errorf("decoding the emulator's answer: %v", err)
+		return
+	}
+	obj := doc
+	if meta, ok := doc["meta"].(map[string]any); ok {
+		obj, _ = meta["existing"].(map[string]any)
+	}
+	if obj != nil {
+		obj[field] = value
+	}
+	b, _ := json.Marshal(doc)
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(rec.Code)
+	_, _ = w.Write(b)
 }
 
 func TestAccLyingService_withdrawalAnswerMustMatchRequest(t *testing.T) {
@@ -125,15 +131,34 @@ func TestWithdrawalDifferences(t *testing.T) {
 	ok := &client.Transfer{
 		ID: "t", ProfileID: "p", Asset: "btc", CryptoNetwork: &network, DestinationAddress: &dest,
 		Amount: "0.4999", Fee: "0.0001", Total: "0.5", RefID: &ref, Direction: "DEBIT",
-		Metadata: map[string]string{"a": "1"},
+		Type: client.TransferTypeCryptoWithdr, Metadata: map[string]string{"a": "1"},
 	}
 	if d := withdrawalDifferences(req, ok); len(d) != 0 {
 		t.Errorf("a matching transfer differs: %q", d)
 	}
+	// The memo, the type and every optional argument that was sent must
+	// come back equal; a memo nobody asked for is another destination.
+	memoReq := req
+	memoReq.Memo, memoReq.IdentityID, memoReq.AccountID, memoReq.BalanceAsset = "123", "i", "a", "BTC"
+	otherMemo, deposit := "456", *ok
+	deposit.Memo, deposit.Type = &otherMemo, "CRYPTO_DEPOSIT"
+	got := strings.Join(withdrawalDifferences(memoReq, &deposit), "\n")
+	for _, want := range []string{
+		`memo: requested "123", answered "456"`, `type: answered "CRYPTO_DEPOSIT"`,
+		`identity_id: requested "i", answered none`, `account_id: requested "a", answered none`,
+		`balance_asset: requested "BTC", answered none`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("differences lack %q:\n%s", want, got)
+		}
+	}
+	if got := strings.Join(withdrawalDifferences(req, &deposit), "\n"); !strings.Contains(got, `memo: requested none, answered "456"`) {
+		t.Errorf("an unrequested memo is not a difference:\n%s", got)
+	}
 	// Absent fields are differences, not matches.
 	bare := *ok
 	bare.CryptoNetwork, bare.DestinationAddress, bare.RefID, bare.Metadata = nil, nil, nil, nil
-	got := strings.Join(withdrawalDifferences(req, &bare), "\n")
+	got = strings.Join(withdrawalDifferences(req, &bare), "\n")
 	for _, want := range []string{"crypto_network: requested \"BITCOIN\", answered none", "destination_address:", "ref_id:", "metadata:"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("differences of a bare transfer lack %q:\n%s", want, got)

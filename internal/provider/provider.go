@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -42,6 +43,11 @@ const (
 	EnvScopes         = "PLATFORM_SCOPES"
 	EnvRequestTimeout = "PLATFORM_REQUEST_TIMEOUT"
 	EnvMaxRetries     = "PLATFORM_MAX_RETRIES"
+	EnvRecoveryWindow = "PLATFORM_RECOVERY_WINDOW"
+
+	// defaultRecoveryWindow and maxRecoveryWindow bound recovery_window.
+	defaultRecoveryWindow = time.Hour
+	maxRecoveryWindow     = 24 * time.Hour
 
 	defaultRequestTimeout = 30 * time.Second
 	defaultMaxRetries     = 4
@@ -83,6 +89,7 @@ type providerModel struct {
 	Scopes         types.List           `tfsdk:"scopes"`
 	RequestTimeout timetypes.GoDuration `tfsdk:"request_timeout"`
 	MaxRetries     types.Int64          `tfsdk:"max_retries"`
+	RecoveryWindow timetypes.GoDuration `tfsdk:"recovery_window"`
 }
 
 // providerData is what resources and data sources receive from Configure.
@@ -95,11 +102,21 @@ type providerData struct {
 	newID          func() string
 	now            func() time.Time
 	// planned are the ref_ids the creates of this plan or apply send (see
-	// idempotent_create.go).
+	// money_core.go).
 	planned *plannedRefIDs
 	// transferReadWarned: the warning that transfers cannot be read was
 	// given in this run.
 	transferReadWarned transferReadWarned
+	// recoveryWindow is how long after it was made an object found under a
+	// derived ref_id is taken for the one a run that did not record its
+	// answer made (recovery_window).
+	recoveryWindow time.Duration
+	// attempts are the unconfirmed creates the state of this run records,
+	// and lookups the ref_ids looked up at plan (see money_core.go).
+	attempts attemptSet
+	lookups  lookupCache
+	// warned holds the warnings given once per run, by key.
+	warned sync.Map
 	// streams is the stream connection shared by the market-data reads of
 	// this configuration of the provider, that is of the provider process
 	// (see market_data_hub.go); nil opens one for each read.
@@ -168,6 +185,19 @@ func (p *platformProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				CustomType: timetypes.GoDurationType{},
 				Validators: []validator.String{durationValidator{positive: true}},
 			},
+			"recovery_window": schema.StringAttribute{
+				MarkdownDescription: "How recent, by the service's clock, an object that the service already holds " +
+					"under a `ref_id` derived from a new resource's arguments must be to be taken for the one a run " +
+					"killed before it recorded the answer made, as a Go duration such as `1h` or `30m`. An older one " +
+					"is another object that happens to have the same arguments (the same payment declared again): " +
+					"the plan stops and names it, and nothing is sent. An attempt the state recorded (an unconfirmed " +
+					"create) is recognised at any age. Default `1h`, at most `24h`; `0s` recognises only recorded " +
+					"attempts. A configured `ref_id` is never judged by age. Environment variable `" +
+					EnvRecoveryWindow + "`.",
+				Optional:   true,
+				CustomType: timetypes.GoDurationType{},
+				Validators: []validator.String{durationValidator{nonNegative: true, max: maxRecoveryWindow}},
+			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: fmt.Sprintf("How many times a failed request that is safe to repeat (a read, "+
 					"or a create carrying its `ref_id`) is retried on 429, 5xx and network errors, with "+
@@ -212,6 +242,8 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	cfg.Scopes = configScopes(ctx, m.Scopes, diags)
 	cfg.RequestTimeout = configRequestTimeout(stringSetting{attr: "request_timeout", env: EnvRequestTimeout, value: m.RequestTimeout.StringValue}, diags)
 	cfg.MaxRetries = configMaxRetries(m.MaxRetries, diags)
+	recoveryWindow := configRecoveryWindow(stringSetting{attr: "recovery_window", env: EnvRecoveryWindow,
+		value: m.RecoveryWindow.StringValue}, diags)
 	if diags.HasError() {
 		return
 	}
@@ -231,7 +263,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	})
 
 	data := &providerData{client: c, wsURL: wsURL, requestTimeout: cfg.RequestTimeout, newID: p.newID, now: p.now,
-		planned: &plannedRefIDs{}}
+		planned: &plannedRefIDs{}, recoveryWindow: recoveryWindow}
 	if wsURL != "" {
 		data.streams = newStreamHub(wsURL, c)
 	}
@@ -334,6 +366,22 @@ func configRequestTimeout(s stringSetting, diags *diag.Diagnostics) time.Duratio
 		diags.AddAttributeError(path.Root("request_timeout"), "Invalid request_timeout",
 			fmt.Sprintf("request_timeout (from the provider block or %s) must be a positive Go duration "+
 				"such as \"30s\" or \"2m\", got %q.", EnvRequestTimeout, raw))
+	}
+	return d
+}
+
+// configRecoveryWindow is the recovery_window setting, or its default.
+func configRecoveryWindow(s stringSetting, diags *diag.Diagnostics) time.Duration {
+	raw := s.raw(diags)
+	if raw == "" {
+		return defaultRecoveryWindow
+	}
+	d, err := time.ParseDuration(raw)
+	if err != nil || d < 0 || d > maxRecoveryWindow {
+		diags.AddAttributeError(path.Root("recovery_window"), "Invalid recovery_window",
+			fmt.Sprintf("recovery_window (from the provider block or %s) must be a Go duration from \"0s\" to %q, "+
+				"such as \"1h\" or \"30m\", got %q.", EnvRecoveryWindow, "24h", raw))
+		return 0
 	}
 	return d
 }

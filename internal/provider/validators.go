@@ -26,7 +26,9 @@ import (
 // parse).
 type durationValidator struct {
 	positive bool
-	max      time.Duration
+	// nonNegative allows zero but not less.
+	nonNegative bool
+	max         time.Duration
 }
 
 var _ validator.String = durationValidator{}
@@ -35,6 +37,9 @@ func (v durationValidator) Description(_ context.Context) string {
 	s := "must be a Go duration such as \"10s\" or \"1m30s\""
 	if v.positive {
 		s += ", greater than zero"
+	}
+	if v.nonNegative {
+		s += ", zero or more"
 	}
 	if v.max > 0 {
 		s += ", at most " + v.max.String()
@@ -53,7 +58,7 @@ func (v durationValidator) ValidateString(ctx context.Context, req validator.Str
 	if err != nil {
 		return // The type reports it.
 	}
-	if (v.positive && d <= 0) || (v.max > 0 && d > v.max) {
+	if (v.positive && d <= 0) || (v.nonNegative && d < 0) || (v.max > 0 && d > v.max) {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
 			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), raw))
 	}

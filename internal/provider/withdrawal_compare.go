@@ -64,9 +64,10 @@ func metadataDifference(requested, answered map[string]string) string {
 
 // withdrawalDifferences lists how the transfer t differs from the
 // withdrawal request req: profile, asset, network, destination, amount or
-// total (by decimal value), metadata and ref_id, and the optional
-// arguments the request set and the transfer reports; its fee, amount and
-// total must be non-negative decimals with amount + fee = total, and its
+// total (by decimal value), metadata and ref_id, and every optional
+// argument the request set (identity, account, balance asset, memo), which
+// must come back equal; its fee, amount and total must be non-negative
+// decimals with amount + fee = total, its type a crypto withdrawal and its
 // direction a debit.
 func withdrawalDifferences(req client.CryptoWithdrawalRequest, t *client.Transfer) []string {
 	var d []string
@@ -83,6 +84,8 @@ func withdrawalDifferences(req client.CryptoWithdrawalRequest, t *client.Transfe
 	if req.RefID != "" {
 		d = differ(d, "ref_id", req.RefID, t.RefID, exactly)
 	}
+	// An optional argument that was sent must come back equal: the memo is
+	// part of the destination on the networks that take one.
 	for _, opt := range []struct {
 		field     string
 		requested string
@@ -91,10 +94,17 @@ func withdrawalDifferences(req client.CryptoWithdrawalRequest, t *client.Transfe
 		{"identity_id", req.IdentityID, t.IdentityID},
 		{"account_id", req.AccountID, t.AccountID},
 		{"balance_asset", req.BalanceAsset, t.BalanceAsset},
+		{"memo", req.Memo, t.Memo},
 	} {
-		if opt.requested != "" && opt.answered != nil {
+		if opt.requested != "" {
 			d = differ(d, opt.field, opt.requested, opt.answered, exactly)
 		}
+	}
+	if req.Memo == "" && t.Memo != nil && *t.Memo != "" {
+		d = append(d, fmt.Sprintf("memo: requested none, answered %q", *t.Memo))
+	}
+	if t.Type != client.TransferTypeCryptoWithdr {
+		d = append(d, fmt.Sprintf("type: answered %q, a crypto withdrawal is a %s", t.Type, client.TransferTypeCryptoWithdr))
 	}
 	if m := metadataDifference(req.Metadata, t.Metadata); m != "" {
 		d = append(d, m)

@@ -1,0 +1,315 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+// A withdrawal is an intent: the state records only what the service
+// confirmed for this resource. An earlier transfer under a derived ref_id
+// is this resource's only with evidence (an attempt this state recorded,
+// or one made within the recovery window); an import that cannot read its
+// transfer, or reads something else, records nothing and sends nothing.
+
+// monthlyPayout is a payout declared once per month, without a ref_id.
+func monthlyPayout(months ...string) string {
+	keys := make([]string, len(months))
+	for i, m := range months {
+		keys[i] = fmt.Sprintf("%q = true", m)
+	}
+	return `
+resource "platform_crypto_withdrawal" "monthly" {
+  for_each            = { ` + strings.Join(keys, ", ") + ` }
+  profile_id          = "prof-1"
+  destination_address = "bc1qexampleaddress0000000000000000000000"
+  asset               = "BTC"
+  crypto_network      = "BITCOIN"
+  amount              = "0.5"
+}
+`
+}
+
+// oneLine collapses the white space of Terraform's wrapped output.
+func oneLine(s string) string { return regexp.MustCompile(`\s+`).ReplaceAllString(s, " ") }
+
+// mustContain fails for each of want that out (collapsed) lacks.
+func mustContain(t *testing.T, what, out string, want ...string) {
+	t.Helper()
+	flat := oneLine(out)
+	for _, w := range want {
+		if !strings.Contains(flat, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, out)
+		}
+	}
+}
+
+// readOnlyTransfersClient is a client of the emulator that may send
+// withdrawals but not read transfers.
+const readOnlyTransfersClient = "no-transfer-read"
+
+// intentEmulator starts an emulator with the default client and one that
+// cannot read transfers.
+func intentEmulator(t *testing.T, opts emulator.Options) *emulator.Server {
+	t.Helper()
+	var scopes []string
+	for _, s := range emulator.AllScopes {
+		if s != "transfer:read_transfer" {
+			scopes = append(scopes, s)
+		}
+	}
+	opts.Clients = map[string]emulator.ClientCredentials{
+		emulator.DefaultClientID: {Secret: emulator.DefaultClientSecret},
+		readOnlyTransfersClient:  {Secret: "s3", Scopes: scopes},
+	}
+	return emulator.StartTest(t, opts)
+}
+
+func TestAccIntent_recurringPaymentRefusedAtPlan(t *testing.T) {
+	emu := intentEmulator(t, emulator.Options{})
+	w := newCLIWorkdir(t)
+	w.write(emulatorProviderBlock(emu, ""), monthlyPayout("2026-10"))
+	w.mustRun(0, "apply", "-auto-approve")
+	october := onlyTransfer(t, emu)
+
+	// A month later the map holds only November's entry, with the same
+	// arguments: the plan names October's transfer and both ways on.
+	emu.Advance(30 * 24 * time.Hour)
+	w.write(emulatorProviderBlock(emu, ""), monthlyPayout("2026-11"))
+	posts := emu.Counters.Requests(cwPostKey)
+	r := w.mustRun(1, "plan")
+	mustContain(t, "plan", r.output(),
+		"An earlier crypto withdrawal has the same arguments",
+		"crypto withdrawal "+october.ID+" (0.5 BTC on BITCOIN to bc1qexampleaddress0000000000000000000000 from profile prof-1)",
+		"30 days ago by the service's clock",
+		`to = platform_crypto_withdrawal.<name>`, `id = "`+october.ID+`"`,
+		"give it a ref_id of its own",
+	)
+	r = w.mustRun(1, "apply", "-auto-approve")
+	mustContain(t, "apply", r.output(), "An earlier crypto withdrawal has the same arguments")
+	if n := emu.Counters.Requests(cwPostKey) - posts; n != 0 {
+		t.Fatalf("plan and apply sent %d withdrawals, want none", n)
+	}
+	onlyTransfer(t, emu)
+
+	// With the old entry still in the map, the plan refuses two
+	// withdrawals with one key, as before.
+	w.write(emulatorProviderBlock(emu, ""), monthlyPayout("2026-10", "2026-11"))
+	r = w.mustRun(1, "plan")
+	mustContain(t, "plan", r.output(), "Two crypto withdrawals with the same ref_id")
+
+	// A ref_id of its own makes November's a new withdrawal.
+	w.write(emulatorProviderBlock(emu, ""), strings.Replace(monthlyPayout("2026-11"), `amount`, `ref_id              = "payout-${each.key}"
+  amount`, 1))
+	w.mustRun(0, "apply", "-auto-approve")
+	if n := len(emu.Transfers()); n != 2 {
+		t.Fatalf("the emulator holds %d transfers, want 2", n)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode")
+
+	// Another configuration, a day later, with the same arguments: its
+	// plan names October's transfer too.
+	emu.Advance(24 * time.Hour)
+	other := newCLIWorkdir(t)
+	other.write(emulatorProviderBlock(emu, ""), monthlyPayout("2026-10"))
+	r = other.mustRun(1, "apply", "-auto-approve")
+	mustContain(t, "another configuration's apply", r.output(), "An earlier crypto withdrawal has the same arguments", october.ID)
+	if n := len(emu.Transfers()); n != 2 {
+		t.Fatalf("the emulator holds %d transfers, want 2", n)
+	}
+	if r := other.run("state", "list"); strings.Contains(r.stdout, "platform_crypto_withdrawal") {
+		t.Errorf("the refused withdrawal is in the state:\n%s", r.stdout)
+	}
+}
+
+// Without the scope to look ref_ids up, the plan warns once and the apply
+// judges the service's replay answer by the same rule.
+func TestAccIntent_recurringPaymentRefusedAtApply(t *testing.T) {
+	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
+		emu := intentEmulator(t, emulator.Options{WithdrawalReplay: replay})
+		block := emulatorProviderBlockFor(emu, readOnlyTransfersClient, "s3", "")
+		w := newCLIWorkdir(t)
+		w.write(block, monthlyPayout("2026-10"))
+		r := w.mustRun(0, "apply", "-auto-approve")
+		if n := strings.Count(r.output(), "Crypto withdrawal not checked at plan"); n != 1 {
+			t.Errorf("the warning about the lookup appears %d times, want once:\n%s", n, r.output())
+		}
+		october := onlyTransfer(t, emu)
+
+		emu.Advance(30 * 24 * time.Hour)
+		w.write(block, monthlyPayout("2026-11"))
+		r = w.mustRun(1, "apply", "-auto-approve")
+		mustContain(t, "apply", r.output(), "An earlier crypto withdrawal has the same arguments",
+			"crypto withdrawal "+october.ID, `id = "`+october.ID+`"`, "Nothing was sent and nothing was recorded")
+		onlyTransfer(t, emu)
+		if r := w.run("state", "list"); strings.Contains(r.stdout, `monthly["2026-11"]`) {
+			t.Errorf("November's withdrawal is in the state although nothing was sent:\n%s", r.stdout)
+		}
+
+		// Imported, it is this resource's: nothing is sent.
+		w.write(block, monthlyPayout("2026-11")+fmt.Sprintf(`
+import {
+  to = platform_crypto_withdrawal.monthly["2026-11"]
+  id = %q
+}
+`, october.ID))
+		// Importing needs the read scope.
+		r = w.mustRun(1, "apply", "-auto-approve")
+		mustContain(t, "import without the read scope", r.output(), "Cannot import crypto withdrawal "+october.ID,
+			"transfer:read_transfer")
+		w.write(emulatorProviderBlock(emu, ""), monthlyPayout("2026-11")+fmt.Sprintf(`
+import {
+  to = platform_crypto_withdrawal.monthly["2026-11"]
+  id = %q
+}
+`, october.ID))
+		w.mustRun(0, "apply", "-auto-approve")
+		onlyTransfer(t, emu)
+		w.mustRun(0, "plan", "-detailed-exitcode")
+	})
+}
+
+// An unconfirmed create that this state records is recognised at any age:
+// its retry, hours later, records the transfer the attempt made.
+func TestAccIntent_recordedAttemptAdoptedAfterTheWindow(t *testing.T) {
+	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
+		emu := intentEmulator(t, emulator.Options{WithdrawalReplay: replay})
+		w := newCLIWorkdir(t)
+		w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), eoWithdrawal)
+		emu.Faults.AcceptThenFail(1)
+		w.mustRun(1, "apply", "-auto-approve")
+		sent := onlyTransfer(t, emu)
+
+		emu.Advance(6 * time.Hour)
+		r := w.mustRun(0, "plan")
+		mustContain(t, "plan", r.output(), "Crypto withdrawal already sent at", "as "+sent.ID,
+			"this state recorded the attempt that made it", "Applying records it and sends nothing")
+		w.mustRun(0, "apply", "-auto-approve")
+		checkStateHolds(t, w, onlyTransfer(t, emu))
+		w.mustRun(0, "plan", "-detailed-exitcode")
+	})
+}
+
+// seededOfType returns the id of a seeded transfer of type typ.
+func seededOfType(t *testing.T, emu *emulator.Server, typ string) string {
+	t.Helper()
+	for _, tr := range emu.SeededTransfers() {
+		if tr.Type == typ {
+			return tr.ID
+		}
+	}
+	t.Fatalf("no seeded transfer of type %s", typ)
+	return ""
+}
+
+func TestAccIntent_importNeverSends(t *testing.T) {
+	emu := intentEmulator(t, emulator.Options{Transfers: 40})
+	deposit := seededOfType(t, emu, "CRYPTO_DEPOSIT")
+	made := postWithdrawal(t, emu, "made-elsewhere")
+	cases := []struct {
+		name, block, id string
+		want            []string
+	}{
+		{"mistyped id", emulatorProviderBlock(emu, ""), "no-such-transfer",
+			[]string{"Cannot import crypto withdrawal no-such-transfer", "check the id"}},
+		{"unreadable", emulatorProviderBlockFor(emu, readOnlyTransfersClient, "s3", ""), made,
+			[]string{"Cannot import crypto withdrawal " + made, "transfer:read_transfer"}},
+		{"a deposit", emulatorProviderBlock(emu, ""), deposit,
+			[]string{deposit + " is not a crypto withdrawal", `type: "CRYPTO_DEPOSIT", not CRYPTO_WITHDRAWAL`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newCLIWorkdir(t)
+			w.write(c.block, eoWithdrawal+fmt.Sprintf(`
+import {
+  to = platform_crypto_withdrawal.payout
+  id = %q
+}
+`, c.id))
+			posts := emu.Counters.Requests(cwPostKey)
+			r := w.mustRun(1, "apply", "-auto-approve")
+			mustContain(t, "apply", r.output(), c.want...)
+			if n := emu.Counters.Requests(cwPostKey) - posts; n != 0 {
+				t.Errorf("the import sent %d withdrawals, want none", n)
+			}
+			if _, err := os.Stat(filepath.Join(w.dir, "terraform.tfstate")); err == nil {
+				if r := w.run("state", "list"); strings.TrimSpace(r.stdout) != "" {
+					t.Errorf("the failed import left %q in the state", r.stdout)
+				}
+			}
+		})
+	}
+}
+
+func TestAccIntent_answerWithAnotherMemoOrType(t *testing.T) {
+	stellar := `
+resource "platform_crypto_withdrawal" "payout" {
+  profile_id          = "prof-1"
+  destination_address = "GAHK7EEG2WWHVKDNT4CEQFZGKF2LGDSW2IVM4S5DP42RBW3K6BTODB4A"
+  asset               = "XLM"
+  crypto_network      = "STELLAR"
+  memo                = "1234"
+  amount              = "10"
+}
+`
+	for _, c := range []struct {
+		field string
+		value any
+		want  string
+	}{
+		{"memo", "9999", `memo: requested "1234", answered "9999"`},
+		{"type", "CRYPTO_DEPOSIT", `type: answered "CRYPTO_DEPOSIT"`},
+	} {
+		t.Run(c.field, func(t *testing.T) {
+			t.Parallel()
+			var lieCreate, lieRead atomic.Bool
+			lieCreate.Store(true)
+			f := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+				switch {
+				case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/crypto-withdrawals") && lieCreate.Load(),
+					r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v2/transfer/transfers/") && lieRead.Load():
+					rewriteAnswer(t, w, r, next, c.field, c.value)
+				default:
+					next.ServeHTTP(w, r)
+				}
+			})
+			w := newCLIWorkdir(t)
+			w.write(f.providerBlock("  max_retries = 0\n"), stellar)
+			r := w.mustRun(1, "apply", "-auto-approve")
+			mustContain(t, "apply", r.output(), "Crypto withdrawal answered differently from the request", c.want)
+			if r := w.run("state", "list"); strings.Contains(r.stdout, "platform_crypto_withdrawal") {
+				t.Errorf("the untrusted answer is in the state:\n%s", r.stdout)
+			}
+
+			// The service's own answer, read again, is recorded.
+			lieCreate.Store(false)
+			w.mustRun(0, "apply", "-auto-approve")
+			if n := len(f.emu.Transfers()); n != 1 {
+				t.Fatalf("the emulator holds %d transfers, want 1", n)
+			}
+			st := stateOf(t, w, "platform_crypto_withdrawal.payout")
+			if st["memo"] != "1234" || st["type"] != "CRYPTO_WITHDRAWAL" {
+				t.Errorf("state holds memo %v type %v", st["memo"], st["type"])
+			}
+
+			// A refresh answered with another memo or type is an error, not
+			// an update: the state keeps what was confirmed.
+			lieRead.Store(true)
+			r = w.mustRun(1, "plan")
+			mustContain(t, "plan", r.output(), "The service answered with another crypto withdrawal than "+st["id"].(string), c.want)
+			lieRead.Store(false)
+			w.mustRun(0, "plan", "-detailed-exitcode")
+			if st := stateOf(t, w, "platform_crypto_withdrawal.payout"); st["memo"] != "1234" || st["type"] != "CRYPTO_WITHDRAWAL" {
+				t.Errorf("after the lying refresh the state holds memo %v type %v", st["memo"], st["type"])
+			}
+		})
+	}
+}

@@ -1,0 +1,900 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+// The money-moving core: the whole life of an object created with a
+// ref_id, the service's replay protection (it never processes two requests
+// with the same ref_id). Planning the key, claiming it in the plan, asking
+// the service at plan what the apply will do, sending, sorting the answer,
+// recording an unconfirmed attempt, judging an earlier object found under
+// the key, and the refresh and import of what was made are here; a
+// resource supplies its words (createWords), how to read its objects
+// (moneyKind), its request and its comparison of answer with request.
+//
+// # Which ref_id
+//
+// A configured ref_id is sent as it is: it is the user's own name for the
+// intent. Otherwise the ref_id is derived from the request itself
+// (derivedRefID): a name-based UUID of the request without its ref_id. It
+// depends on nothing but the configuration, so every plan of the same
+// declared object, the final plan Terraform makes during apply, and the
+// next run after a crash, a timeout or a cancelled pipeline all send the
+// same ref_id, and nothing about it lives in a process's memory. Two
+// objects of one configuration with the same ref_id would be one object
+// for the service: plannedRefIDs refuses them at plan.
+//
+// # An earlier object under the key
+//
+// A derived ref_id says that two requests look alike, not that they are
+// the same intent: the same payment declared again a month later, or by
+// another configuration, derives the same key. So an object the service
+// already holds under a derived ref_id is recorded as this resource's only
+// with evidence (judgeEarlier):
+//   - this state recorded the attempt: an unconfirmed create kept in the
+//     state (after a timeout, server errors, or a graceful stop), which the
+//     refresh (at plan) or the destroy of the tainted object (at apply)
+//     reports to the plan of its retry (attempts), which keeps it in the
+//     planned private state; or
+//   - the service made it within the recovery window before now (a run
+//     killed mid-apply and run again), judged by the service's clock: the
+//     object's created_at against the Date of the answer that carried it.
+//
+// Anything else is another intent: the plan (or the apply, where the
+// service cannot be asked at plan) fails, sends nothing, records nothing,
+// and names the earlier object with both ways on: import it, or give this
+// one a ref_id of its own. An earlier object under a configured ref_id is
+// adopted when it matches the request.
+//
+// # What the answer means
+//
+// createRun.run sends the request and sorts the answer into one of four
+// outcomes:
+//   - confirmed: a 2xx whose object matches the request and was made by
+//     this request;
+//   - adopted: an object made earlier with the ref_id (a 409 whose problem
+//     body carries meta.existing, a 2xx replaying the original, or one
+//     found by a lookup before sending) that matches the request and that
+//     judgeEarlier accepts: it is not made again;
+//   - unconfirmed: no answer that says whether the service processed it (a
+//     timeout, or server errors until the retries ran out): the caller
+//     records what it sent and fails, and the next run retries with the same
+//     ref_id;
+//   - refused: everything else, with nothing sent, including an answer that
+//     does not match the request and an earlier object without evidence.
+
+// refIDNamespace is the UUID namespace of derived ref_ids.
+var refIDNamespace = uuid.MustParse("6f1c2a8e-4b7d-5e3f-9a10-2c4d6e8f0a1b")
+
+// derivedRefID is the ref_id of a request whose configuration sets none:
+// the UUID (version 5) in refIDNamespace of kind, a NUL byte and the
+// canonical JSON of req (object keys sorted, no spacing), where req has no
+// ref_id. ok is false when req cannot be encoded.
+func derivedRefID(kind string, req any) (string, bool) {
+	b, err := canonicalJSON(req)
+	if err != nil {
+		return "", false
+	}
+	return uuid.NewSHA1(refIDNamespace, append([]byte(kind+"\x00"), b...)).String(), true
+}
+
+// canonicalJSON encodes v with object keys sorted and no spacing.
+func canonicalJSON(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var generic any
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.UseNumber()
+	if err := dec.Decode(&generic); err != nil {
+		return nil, err
+	}
+	return json.Marshal(generic)
+}
+
+// plannedRefIDs are the ref_ids that the objects of one plan will create
+// with, by kind. A provider configuration (one plan or apply) has its own;
+// safe for concurrent use.
+type plannedRefIDs struct {
+	mu   sync.Mutex
+	seen map[string]string
+}
+
+// claim records that an object described by what plans to create with
+// refID. When another object of the same kind already did, it returns that
+// object's description and false.
+func (p *plannedRefIDs) claim(kind, refID, what string) (string, bool) {
+	if p == nil || refID == "" {
+		return "", true
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.seen == nil {
+		p.seen = map[string]string{}
+	}
+	key := kind + "\x00" + refID
+	if other, dup := p.seen[key]; dup {
+		return other, false
+	}
+	p.seen[key] = what
+	return "", true
+}
+
+// claimPlannedRefID refuses, with an error on ref_id, a create whose ref_id
+// another object of the same kind in this plan also creates with.
+func claimPlannedRefID(data *providerData, words createWords, refID, what string, derived bool, diags *diag.Diagnostics) {
+	if data == nil {
+		return
+	}
+	other, ok := data.planned.claim(words.kind, refID, what)
+	if ok {
+		return
+	}
+	why := "Both configure this ref_id."
+	if derived {
+		why = "Neither configures a ref_id, and their arguments are the same, so the ref_id derived from them is " +
+			"the same."
+	}
+	diags.AddAttributeError(path.Root("ref_id"), "Two "+words.plural+" with the same ref_id",
+		fmt.Sprintf("This %s (%s) and another %s of this configuration (%s) would both be created with ref_id %s. "+
+			"%s The service processes one request per ref_id, so they would be one %s, not two.\n\n"+
+			"If you mean two, give each its own ref_id, for example ref_id = \"payout-${count.index}\" with count, "+
+			"or ref_id = \"payout-${each.key}\" with for_each. If you mean one, declare it once.",
+			words.resourceType, what, words.resourceType, other, refID, why, words.noun))
+}
+
+// newObjectPlan is what ModifyPlan of a new object gives the core.
+type newObjectPlan[T any] struct {
+	kind moneyKind[T]
+	// configured is the ref_id argument; derive derives one from the
+	// arguments (ok is false when it cannot).
+	configured types.String
+	derive     func() (string, bool)
+	// what describes the object in messages.
+	what string
+	// show sets a derived ref_id in the plan (otherwise it is chosen at
+	// apply, see moneyKind.superseded).
+	show bool
+	// differences lists how an object found under the ref_id differs from
+	// the request with that ref_id.
+	differences func(refID string, obj T) []string
+}
+
+// planNewObject plans a new object: its ref_id (configured, or derived and
+// shown in the plan when p.show), claimed against the other creates of the
+// plan, and what the apply will do with an object the service already
+// holds under it (askAtPlan).
+func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPlan[T], resp *resource.ModifyPlanResponse) {
+	w := p.kind.words
+	refID := knownString(p.configured)
+	derived := refID == ""
+	if !derived {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(true))...)
+	} else {
+		var ok bool
+		if refID, ok = p.derive(); !ok {
+			return
+		}
+		if p.show {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("ref_id"), refID)...)
+		}
+	}
+	claimPlannedRefID(data, w, refID, p.what, derived, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || data == nil {
+		return
+	}
+	askAtPlan(ctx, data, p, refID, derived, &resp.Diagnostics)
+}
+
+// askAtPlan looks refID up at the service, so that the plan of a new
+// object already says what the apply will do: nothing to note when the
+// service holds no object under it; a warning that the apply records the
+// earlier object and makes nothing when it matches and is this resource's
+// (see evidence); an error otherwise. A lookup that cannot be made (no
+// scope, a failure) is a warning, once per run, and the apply decides.
+func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T], refID string, derived bool, diags *diag.Diagnostics) {
+	k := p.kind
+	w := k.words
+	if k.lookup == nil {
+		return
+	}
+	found, servedAt, err := lookupOnce(ctx, data, k, refID)
+	switch {
+	case err != nil:
+		tflog.Warn(ctx, "ref_id not looked up at plan", map[string]any{"ref_id": refID, "error": err.Error()})
+		data.warnOnce("lookup:"+w.kind, func() {
+			diags.AddWarning(w.title+" not checked at plan",
+				fmt.Sprintf("The plan could not ask the service whether it already holds a %s under the ref_id "+
+					"of each new one: %s.\n\nNothing is wrong with the plan, but it cannot say in advance whether "+
+					"applying makes a new %s or finds one made earlier: the apply decides, by the same rule. "+
+					"Looking ref_ids up needs the OAuth scope %s; have it granted to the client credentials (and, if "+
+					"the provider's scopes argument pins the token's scopes, include it there).",
+					w.noun, err, w.noun, k.lookupScope))
+		})
+		return
+	case found == nil:
+		return
+	}
+	prior := *found
+	id := k.id(prior)
+	if k.superseded != nil && k.superseded(prior) {
+		return
+	}
+	if d := p.differences(refID, prior); len(d) > 0 {
+		diags.AddAttributeError(path.Root("ref_id"), "ref_id "+refID+" already used by another "+w.noun,
+			fmt.Sprintf("The service reports that ref_id %s was already used by %s %s (%s), which is not this "+
+				"request:\n%s\n\nApplying this plan would make nothing. To %s this %s, give it a ref_id of its "+
+				"own; if %s %s is the one you meant, change the arguments to match it, or import it.",
+				refID, w.noun, id, k.describe(prior), bulletList(d), verbOf(w.made), w.noun, w.noun, id))
+		return
+	}
+	e := evidence{derived: derived, recorded: data.attempts.has(w.kind, refID), window: data.recoveryWindow}
+	created := k.createdAt(prior)
+	if !e.accepts(created, servedAt) {
+		summary, detail := earlierObjectError(k, prior, refID, servedAt, data.recoveryWindow, true)
+		diags.AddAttributeError(path.Root("ref_id"), summary, detail)
+		return
+	}
+	when := "earlier"
+	if !created.IsZero() {
+		when = "at " + created.UTC().Format(time.RFC3339)
+	}
+	diags.AddWarning(fmt.Sprintf("%s already %s %s as %s", w.title, w.made, when, id),
+		fmt.Sprintf("The service already holds %s %s (%s) under ref_id %s (%s). Applying records it and %s "+
+			"nothing. To %s the same %s once more on purpose, give it a new ref_id.",
+			w.noun, id, k.describe(prior), refID, e.why(created, servedAt), verbOf(w.made)+"s", verbOf(w.made), w.noun))
+}
+
+// lookupCache holds the lookups of one provider process, so that a ref_id
+// is looked up at most once per plan; safe for concurrent use.
+type lookupCache struct {
+	mu   sync.Mutex
+	done map[string]*lookupEntry
+}
+
+type lookupEntry struct {
+	once     sync.Once
+	found    any
+	servedAt time.Time
+	err      error
+}
+
+// lookupOnce looks refID up with k.lookup once per provider process.
+// found is nil when the service holds no object under it.
+func lookupOnce[T any](ctx context.Context, data *providerData, k moneyKind[T], refID string) (*T, time.Time, error) {
+	l := &data.lookups
+	l.mu.Lock()
+	if l.done == nil {
+		l.done = map[string]*lookupEntry{}
+	}
+	e := l.done[k.words.kind+"\x00"+refID]
+	if e == nil {
+		e = &lookupEntry{}
+		l.done[k.words.kind+"\x00"+refID] = e
+	}
+	l.mu.Unlock()
+	e.once.Do(func() {
+		lctx, served := client.WithServedAt(ctx)
+		obj, ok, err := k.lookup(lctx, data.client, refID)
+		e.servedAt, e.err = served.Last(), err
+		if ok && err == nil {
+			e.found = &obj
+		}
+	})
+	if e.err != nil {
+		return nil, time.Time{}, e.err
+	}
+	found, _ := e.found.(*T)
+	return found, e.servedAt, nil
+}
+
+// attemptSet holds the ref_ids of the unconfirmed creates that the state
+// of this run records, by kind: the refresh of an unconfirmed object (at
+// plan) and its destroy before its retry (at apply) add its ref_id, and the
+// plan and the create of its retry read it as the evidence that an object
+// found under the ref_id is the one that attempt made. It only mirrors the
+// state; safe for concurrent use.
+type attemptSet struct {
+	mu   sync.Mutex
+	refs map[string]bool
+}
+
+// add records an unconfirmed attempt of kind with refID.
+func (a *attemptSet) add(kind, refID string) {
+	if a == nil || refID == "" {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.refs == nil {
+		a.refs = map[string]bool{}
+	}
+	a.refs[kind+"\x00"+refID] = true
+}
+
+// has reports whether the state of this run records an unconfirmed
+// attempt of kind with refID.
+func (a *attemptSet) has(kind, refID string) bool {
+	if a == nil {
+		return false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.refs[kind+"\x00"+refID]
+}
+
+// createWords are what differs between the callers of createRun.
+type createWords struct {
+	// kind names the request in derived ref_ids and in plannedRefIDs.
+	kind string
+	// resourceType is the Terraform type, e.g. platform_crypto_withdrawal.
+	resourceType string
+	// noun and plural name one object and several: "crypto withdrawal".
+	noun, plural string
+	// title starts a summary: "Crypto withdrawal".
+	title string
+	// made is what the service does with an accepted request: "sent".
+	made string
+	// path and scope are the create's API path and OAuth scope.
+	path, scope string
+}
+
+// createOutcome is what the answer of a create means.
+type createOutcome int
+
+const (
+	outcomeRefused createOutcome = iota
+	outcomeConfirmed
+	outcomeAdopted
+	outcomeUnconfirmed
+)
+
+// moneyKind is how the core reads the objects of one kind: what a resource
+// supplies besides its request.
+type moneyKind[T any] struct {
+	words createWords
+	// id, refID and createdAt read an answered object; createdAt is zero
+	// when the answer has none.
+	id        func(T) string
+	refID     func(T) string
+	createdAt func(T) time.Time
+	// describe says what the object is in a few words, for messages: "0.5
+	// BTC on BITCOIN to bc1q… from profile p".
+	describe func(T) string
+	// lookup finds the object made with refID (nil: the service cannot be
+	// asked). It runs with a context that records the answer's Date.
+	lookup func(ctx context.Context, c *client.Client, refID string) (T, bool, error)
+	// lookupScope is the OAuth scope of lookup.
+	lookupScope string
+	// superseded, when set, reports an object whose ref_id a new create
+	// may move past (deposit instructions the service deprecated): such an
+	// object is never adopted, and the caller derives the next ref_id.
+	superseded func(T) bool
+}
+
+// replaySkew is how much older than the request a 2xx answer's object must
+// be to be taken for a replay of an earlier request rather than the
+// object this request made: clocks and processing time differ by seconds,
+// not minutes.
+const replaySkew = 2 * time.Minute
+
+// createRun is one create of an object of type T.
+type createRun[T any] struct {
+	kind  moneyKind[T]
+	refID string
+	// derived: the ref_id was derived from the arguments, so an earlier
+	// object under it needs evidence (see judgeEarlier).
+	derived bool
+	// recorded: this state, or the plan, recorded an earlier attempt with
+	// this ref_id.
+	recorded bool
+	// window is the recovery window; now the machine's clock, used only to
+	// tell a replayed 2xx from a fresh one when the answer has no Date.
+	window time.Duration
+	now    func() time.Time
+	// send sends the request with refID.
+	send func(ctx context.Context) (T, error)
+	// existing returns the object a 409 answer reports as made earlier with
+	// refID.
+	existing func(err error) (T, bool)
+	// differences lists how an answered object differs from the request,
+	// one "field: requested x, answered y" line each.
+	differences func(T) []string
+	// lookupFirst looks the ref_id up before sending (kind.lookup): an
+	// object made earlier with it is judged like a replay answer, and
+	// nothing is sent. For kinds whose replay answer the service does not
+	// publish.
+	lookupFirst bool
+	// data holds the lookups of this process (see lookupOnce).
+	data *providerData
+}
+
+// createResult is the outcome of a createRun.
+type createResult[T any] struct {
+	outcome createOutcome
+	// obj is the confirmed or adopted object, or the superseded one.
+	obj T
+	// superseded: the object found under the ref_id is superseded (see
+	// moneyKind.superseded); nothing was sent.
+	superseded bool
+	// err is the error of an unconfirmed create.
+	err error
+}
+
+// run sends the request and sorts its answer. Diagnostics hold the
+// warning of an adopted object and the error of a refused request; the
+// caller explains an unconfirmed one in its own terms.
+func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostics) {
+	var diags diag.Diagnostics
+	w := c.kind.words
+	if c.lookupFirst && c.kind.lookup != nil && c.data != nil {
+		// The plan of this process looked it up a moment ago, if it could.
+		prior, servedAt, err := lookupOnce(ctx, c.data, c.kind, c.refID)
+		switch {
+		case err != nil:
+			tflog.Debug(ctx, "looking up the ref_id failed; sending with it", map[string]any{
+				"ref_id": c.refID, "error": err.Error(),
+			})
+		case prior != nil:
+			return c.replayed(ctx, *prior, servedAt)
+		}
+	}
+	sctx, served := client.WithServedAt(ctx)
+	start := c.now()
+	obj, err := c.send(sctx)
+	elapsed := c.now().Sub(start)
+	if err == nil {
+		if d := c.differences(obj); len(d) > 0 {
+			tflog.Error(ctx, w.noun+" answered differently from the request", map[string]any{
+				"ref_id": c.refID, "id": c.kind.id(obj), "differences": d,
+			})
+			diags.AddError(w.title+" answered differently from the request",
+				fmt.Sprintf("The service answered the request with ref_id %s with %s %s, which differs from the "+
+					"request:\n%s\n\nThe provider does not record an answer it cannot trust. Nothing will be sent "+
+					"again under this ref_id: applying again sends the same ref_id, and the service answers with the "+
+					"object it made, which is checked again. Check %s %s with the service before changing the "+
+					"configuration.", c.refID, w.noun, c.kind.id(obj), bulletList(d), w.noun, c.kind.id(obj)))
+			return createResult[T]{}, diags
+		}
+		if c.replayedAnswer(obj, served.Last(), elapsed) {
+			return c.replayed(ctx, obj, served.Last())
+		}
+		return createResult[T]{outcome: outcomeConfirmed, obj: obj}, diags
+	}
+	if prior, ok := c.existing(err); ok {
+		return c.replayed(ctx, prior, served.Last())
+	}
+	if createOutcomeUnknown(err, w.path) {
+		tflog.Warn(ctx, w.noun+" not confirmed", map[string]any{"ref_id": c.refID, "error": err.Error()})
+		return createResult[T]{outcome: outcomeUnconfirmed, err: err}, diags
+	}
+	summary, detail := refusal(w, err, c.refID)
+	diags.AddError(summary, detail)
+	return createResult[T]{}, diags
+}
+
+// replayedAnswer reports whether a 2xx answer carries an object made
+// before this request (the spec's replay answer: the original object
+// again): its created_at precedes the answer's Date (or, without one, the
+// machine's clock) by more than the request took plus replaySkew.
+func (c createRun[T]) replayedAnswer(obj T, servedAt time.Time, elapsed time.Duration) bool {
+	created := c.kind.createdAt(obj)
+	if created.IsZero() {
+		return false
+	}
+	if servedAt.IsZero() {
+		servedAt = c.now()
+	}
+	return servedAt.Sub(created) > elapsed+replaySkew
+}
+
+// replayed sorts an object the service reports as made earlier with the
+// ref_id: adopted when it is this request and judgeEarlier accepts it,
+// refused otherwise.
+func (c createRun[T]) replayed(ctx context.Context, prior T, servedAt time.Time) (createResult[T], diag.Diagnostics) {
+	var diags diag.Diagnostics
+	w := c.kind.words
+	id := c.kind.id(prior)
+	if c.kind.superseded != nil && c.kind.superseded(prior) {
+		return createResult[T]{outcome: outcomeRefused, obj: prior, superseded: true}, diags
+	}
+	if d := c.differences(prior); len(d) > 0 {
+		diags.AddError("ref_id "+c.refID+" already used by another "+w.noun,
+			fmt.Sprintf("The service reports that ref_id %s was already used by %s %s, which is not this "+
+				"request:\n%s\n\nNothing was %s, and the state does not claim otherwise. To %s this %s, give "+
+				"it a ref_id of its own; if %s %s is the one you meant, change the arguments to match it, or "+
+				"import it.", c.refID, w.noun, id, bulletList(d), w.made, verbOf(w.made), w.noun,
+				w.noun, id))
+		return createResult[T]{}, diags
+	}
+	if !c.judgeEarlier(prior, servedAt, &diags) {
+		return createResult[T]{}, diags
+	}
+	tflog.Info(ctx, w.noun+" made earlier with this ref_id; not made again", map[string]any{
+		"ref_id": c.refID, "id": id,
+	})
+	diags.AddWarning(w.title+" was "+w.made+" earlier, not "+w.made+" again",
+		fmt.Sprintf("The service reports that the request with ref_id %s was already %s earlier, as %s %s "+
+			"(%s). It was not %s again; the state now holds %s %s. To %s the same %s once more on purpose, set "+
+			"a new ref_id.", c.refID, w.made, w.noun, id, c.why(prior, servedAt), w.made, w.noun, id,
+			verbOf(w.made), w.noun))
+	return createResult[T]{outcome: outcomeAdopted, obj: prior}, diags
+}
+
+// evidence is why an earlier object under a ref_id is this resource's.
+type evidence struct {
+	derived  bool
+	recorded bool
+	window   time.Duration
+}
+
+// why says, for messages, why an accepted earlier object is this one's.
+func (c createRun[T]) why(prior T, servedAt time.Time) string {
+	return evidence{c.derived, c.recorded, c.window}.why(c.kind.createdAt(prior), servedAt)
+}
+
+func (e evidence) why(created, servedAt time.Time) string {
+	switch {
+	case !e.derived:
+		return "the ref_id is configured"
+	case e.recorded:
+		return "this state recorded the attempt that made it"
+	}
+	return fmt.Sprintf("made %s ago by the service's clock, within the recovery window of %s", age(created, servedAt), e.window)
+}
+
+// accepts reports whether an earlier object made at created, reported in
+// an answer dated servedAt, is this resource's (see the file comment).
+func (e evidence) accepts(created, servedAt time.Time) bool {
+	if !e.derived || e.recorded {
+		return true
+	}
+	if created.IsZero() || servedAt.IsZero() {
+		// Without both, the service's clock cannot judge its age.
+		return false
+	}
+	return servedAt.Sub(created) <= e.window
+}
+
+// age renders how long before servedAt created was, or "an unknown time".
+func age(created, servedAt time.Time) string {
+	if created.IsZero() || servedAt.IsZero() {
+		return "an unknown time"
+	}
+	d := servedAt.Sub(created)
+	if d < 0 {
+		d = 0
+	}
+	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
+	case d >= time.Hour:
+		return d.Truncate(time.Minute).String()
+	}
+	return d.Truncate(time.Second).String()
+}
+
+// judgeEarlier accepts an earlier object under the ref_id (see evidence),
+// or adds the error that names it and both ways on.
+func (c createRun[T]) judgeEarlier(prior T, servedAt time.Time, diags *diag.Diagnostics) bool {
+	e := evidence{c.derived, c.recorded, c.window}
+	if e.accepts(c.kind.createdAt(prior), servedAt) {
+		return true
+	}
+	summary, detail := earlierObjectError(c.kind, prior, c.refID, servedAt, c.window, false)
+	diags.AddAttributeError(path.Root("ref_id"), summary, detail)
+	return false
+}
+
+// earlierObjectError is the error of an earlier object under a derived
+// ref_id without evidence that it is this resource's, at plan or at apply.
+func earlierObjectError[T any](k moneyKind[T], prior T, refID string, servedAt time.Time, window time.Duration, atPlan bool) (summary, detail string) {
+	w := k.words
+	id := k.id(prior)
+	made := "at an unknown time (the answer gives no creation time or no Date)"
+	if created := k.createdAt(prior); !created.IsZero() {
+		made = "at " + created.UTC().Format(time.RFC3339)
+		if !servedAt.IsZero() {
+			made += ", " + age(created, servedAt) + " ago by the service's clock"
+		}
+	}
+	stop := "Nothing was " + w.made + " and nothing was recorded."
+	if atPlan {
+		stop = "Nothing will be " + w.made + ": this plan cannot be applied as it is."
+	}
+	summary = fmt.Sprintf("An earlier %s has the same arguments", w.noun)
+	detail = fmt.Sprintf("The service already holds %s %s (%s), made %s, under ref_id %s, which the provider "+
+		"derives from the arguments of this %s. The arguments are the same, but nothing says it is this "+
+		"%s: this state did not record an attempt to make it, and it was made before the recovery window "+
+		"(%s, the provider's recovery_window) of a run that ended without recording its answer. It looks like "+
+		"another %s with the same arguments, such as the same payment declared again or by another "+
+		"configuration. %s\n\n"+
+		"If %s is this resource's %s, import it:\n\n"+
+		"  import {\n    to = %s.<name>\n    id = %q\n  }\n\n"+
+		"If this is a new %s that happens to look the same, give it a ref_id of its own, for example "+
+		"ref_id = \"payout-2026-11\", and plan again.",
+		w.noun, id, k.describe(prior), made, refID, w.noun, w.noun, window, w.noun, stop,
+		id, w.noun, w.resourceType, id, w.noun)
+	return summary, detail
+}
+
+// verbOf is the infinitive of a past participle of createWords.made.
+func verbOf(made string) string {
+	switch made {
+	case "sent":
+		return "send"
+	case "created":
+		return "create"
+	}
+	return made
+}
+
+// bulletList renders lines as a Markdown list.
+func bulletList(lines []string) string {
+	return "  - " + strings.Join(lines, "\n  - ")
+}
+
+// createOutcomeUnknown reports whether a create that failed with err may
+// nevertheless have been processed by the service: every failure except an
+// answer of the service that refuses the request (a 4xx, or a failed token
+// request, which means the request was never sent).
+func createOutcomeUnknown(err error, opPath string) bool {
+	var redirect *client.RedirectError
+	if errors.As(err, &redirect) {
+		// The service answered with a redirect, which is never followed:
+		// the request was not processed, and nothing reached the target.
+		return false
+	}
+	var ae *client.APIError
+	if !errors.As(err, &ae) {
+		return true
+	}
+	if ae.Path != opPath {
+		// The token request failed: the create was never sent.
+		return false
+	}
+	return ae.Status < 400 || ae.Status >= 500
+}
+
+// refusal is the diagnostic of a request the service refused: nothing was
+// made.
+func refusal(w createWords, err error, refID string) (summary, detail string) {
+	switch {
+	case errors.Is(err, client.ErrConflict):
+		return "ref_id " + refID + " already used",
+			fmt.Sprintf("The service reports that ref_id %s is already used, without saying by what: %s.\n\n"+
+				"Nothing was %s. To %s a new %s, give it another ref_id. If the %s already made with this ref_id "+
+				"is the one you want, nothing else is needed.", refID, err, w.made, verbOf(w.made), w.noun, w.noun)
+	case errors.Is(err, client.ErrValidation):
+		return w.title + " rejected",
+			fmt.Sprintf("The service rejected the request with ref_id %s, so nothing was %s: %s.\n\n"+
+				"Correct the arguments the answer names and apply again.", refID, w.made, err)
+	case errors.Is(err, client.ErrForbidden):
+		return w.title + " refused",
+			fmt.Sprintf("The service refused the request with ref_id %s, so nothing was %s: %s.\n\n"+
+				"When the answer names a missing permission: this operation needs the OAuth scope %s; have it "+
+				"granted to the client credentials, and if the provider's scopes argument pins the token's "+
+				"scopes, include it there.", refID, w.made, err, w.scope)
+	case errors.Is(err, client.ErrUnauthorized):
+		return "Authentication failed",
+			fmt.Sprintf("The request with ref_id %s was not sent: %s.\n\nCheck the provider's client_id and "+
+				"client_secret.", refID, err)
+	case errors.Is(err, client.ErrRateLimited):
+		return w.title + " rate limited",
+			fmt.Sprintf("The service kept answering 429 Too Many Requests, so the request with ref_id %s was not "+
+				"processed: %s.\n\nApply again later; the retry sends the same ref_id.", refID, err)
+	default:
+		return w.title + " failed",
+			fmt.Sprintf("The service refused the request with ref_id %s, so nothing was %s: %s.", refID, w.made, err)
+	}
+}
+
+// unconfirmedDetail explains a create whose outcome is unknown, for a
+// resource whose next apply retries it with the same ref_id.
+func unconfirmedDetail(w createWords, refID string, err error) string {
+	return fmt.Sprintf("The request with ref_id %s was sent, but the service did not confirm it: %s.\n\n"+
+		"It may or may not have been processed. Applying again without changing the arguments retries it with "+
+		"the same ref_id %s, which the service never processes twice: if this attempt was processed, the service "+
+		"reports the %s it made and the provider records it. To keep that guarantee even if you must change "+
+		"the arguments, set ref_id = %q in the configuration first.", refID, err, refID, w.noun, refID)
+}
+
+// privateRefIDKey is the private state key under which a create records
+// how its ref_id was chosen.
+const privateRefIDKey = "ref_id"
+
+// refIDOrigin is the private state of privateRefIDKey.
+type refIDOrigin struct {
+	// Configured: the configuration set the ref_id; otherwise it was
+	// derived from the request.
+	Configured bool `json:"configured"`
+}
+
+// privateState is what Create can record in and Read can read from an
+// object's private state.
+type privateState interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+// recordedOrigin reads the origin of an object's ref_id; ok is false for
+// objects written before ref_ids were derived.
+func recordedOrigin(ctx context.Context, p privateState) (refIDOrigin, bool) {
+	var o refIDOrigin
+	if p == nil {
+		return o, false
+	}
+	b, diags := p.GetKey(ctx, privateRefIDKey)
+	if diags.HasError() || len(b) == 0 {
+		return o, false
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		return o, false
+	}
+	return o, true
+}
+
+// originJSON is the private state of a ref_id's origin.
+func originJSON(configured bool) []byte {
+	b, _ := json.Marshal(refIDOrigin{Configured: configured})
+	return b
+}
+
+// checkUnconfirmedOrigin refuses, with an error, to go on with an
+// unconfirmed create whose ref_id is neither derived from its arguments nor
+// recorded as configured: one recorded by a provider version that
+// generated random ref_ids (or whose configured ref_id was removed since).
+// Retrying it as planned would send the derived ref_id, a second key for
+// the same request. Read receives the object's private state; Delete
+// receives the plan's, where ModifyPlan records a configured ref_id.
+func checkUnconfirmedOrigin(ctx context.Context, p privateState, w createWords, refID, derived string, diags *diag.Diagnostics) {
+	if o, ok := recordedOrigin(ctx, p); (ok && o.Configured) || refID == "" || refID == derived {
+		return
+	}
+	diags.AddError("Unconfirmed "+w.noun+" would be retried under a second ref_id",
+		fmt.Sprintf("This %s was sent with ref_id %s, and the service never confirmed it: it may or may not "+
+			"have been processed. That ref_id was generated by an earlier version of this provider (or configured "+
+			"and since removed from the configuration). This version identifies each %s by a ref_id derived from "+
+			"its arguments (%s here) unless one is configured, so retrying it as planned would send it under a "+
+			"second key, and the service could process both. Nothing was sent.\n\n"+
+			"To retry it under its own key, which the service never processes twice:\n"+
+			"  1. set ref_id = %q in the configuration of this resource;\n"+
+			"  2. run terraform state rm on this resource's address, so that Terraform forgets the unconfirmed "+
+			"attempt;\n"+
+			"  3. apply: the request is sent again with ref_id %s, and if the earlier attempt was processed the "+
+			"service reports that %s instead of making a second one.",
+			w.noun, refID, w.noun, derived, refID, refID, w.noun))
+}
+
+// warnOnce runs add the first time key is given in this run.
+func (d *providerData) warnOnce(key string, add func()) {
+	if _, done := d.warned.LoadOrStore(key, true); !done {
+		add()
+	}
+}
+
+// clock is the machine's clock of d (tests replace it).
+func (d *providerData) clock() func() time.Time {
+	if d.now != nil {
+		return d.now
+	}
+	return time.Now
+}
+
+// recordUnconfirmed handles an unconfirmed create that the state records
+// (Read at refresh, Delete before its retry): it refuses one whose ref_id
+// would change on retry (checkUnconfirmedOrigin), and otherwise records the
+// attempt for the plan and the create of its retry (attemptSet). It
+// reports whether the caller may go on.
+func recordUnconfirmed(ctx context.Context, data *providerData, p privateState, w createWords, refID, derived string, diags *diag.Diagnostics) bool {
+	checkUnconfirmedOrigin(ctx, p, w, refID, derived, diags)
+	if diags.HasError() {
+		return false
+	}
+	if data != nil {
+		data.attempts.add(w.kind, refID)
+	}
+	return true
+}
+
+// refuseUnreadReplacement refuses, with an error, to plan the replacement
+// of an object whose state was never read from the service: an id with
+// null arguments, as an import that could not read the object left it in
+// earlier versions. Replacing it would make a new object from the
+// configuration beside the one the id names. It reports whether it did.
+func refuseUnreadReplacement(w createWords, id, someArgument types.String, diags *diag.Diagnostics) bool {
+	if id.IsNull() || id.IsUnknown() || !someArgument.IsNull() {
+		return false
+	}
+	diags.AddError(fmt.Sprintf("%s %s was never read", w.title, id.ValueString()),
+		fmt.Sprintf("The state holds %s %s with no arguments: it was imported, but the service was never read "+
+			"for it. Planning a replacement would make a new %s from the configuration beside it, so nothing is "+
+			"planned.\n\nRefresh it (terraform apply -refresh-only) with credentials that can read it, which "+
+			"fills in its arguments from the service; or, if %s is not the %s you meant, remove it from the "+
+			"state (terraform state rm) and import the right one.", w.noun, id.ValueString(), w.noun,
+			id.ValueString(), w.noun))
+	return true
+}
+
+// recordedField is a value the state recorded and the one a read of the
+// object answered.
+type recordedField struct {
+	name     string
+	recorded types.String
+	answered string
+}
+
+// recordedDifferences lists how an object read by id differs from what the
+// state recorded: its id, and each recorded field that is known. A field
+// the state never recorded (null, after an import) takes the answer.
+func recordedDifferences(id types.String, answeredID string, fields []recordedField) []string {
+	var d []string
+	if answeredID != id.ValueString() {
+		d = append(d, fmt.Sprintf("id: recorded %q, answered %q", id.ValueString(), answeredID))
+	}
+	for _, f := range fields {
+		if v := knownString(f.recorded); v != "" && v != f.answered {
+			d = append(d, fmt.Sprintf("%s: recorded %q, answered %q", f.name, v, f.answered))
+		}
+	}
+	return d
+}
+
+// anotherObject is the error of a read whose answer is another object than
+// the one in the state: the state is kept as it was.
+func anotherObject(w createWords, id string, d []string, diags *diag.Diagnostics) {
+	diags.AddError(fmt.Sprintf("The service answered with another %s than %s", w.noun, id),
+		fmt.Sprintf("Reading %s %s answered an object that differs from the one the state records:\n%s\n\n"+
+			"The provider does not record an answer it cannot trust, so the state is kept as it was and "+
+			"nothing was %s. Check the provider's base_url and %s %s with the service.",
+			w.noun, id, bulletList(d), w.made, w.noun, id))
+}
+
+// cannotImport is the error of an import that could not read the object:
+// nothing enters the state.
+func cannotImport(w createWords, id string, err error, scope string, diags *diag.Diagnostics) {
+	reason := "Check the id, the provider configuration and the service's availability, then import again."
+	switch {
+	case errors.Is(err, client.ErrNotFound):
+		reason = fmt.Sprintf("The service does not know %s %s: check the id.", w.noun, id)
+	case errors.Is(err, client.ErrForbidden) || isTokenRefusal(err):
+		reason = fmt.Sprintf("Reading it needs the OAuth scope %s: have it granted to the client credentials (and, "+
+			"if the provider's scopes argument pins the token's scopes, include it there), then import again.", scope)
+	}
+	diags.AddError(fmt.Sprintf("Cannot import %s %s", w.noun, id),
+		fmt.Sprintf("Importing %s %s needs a read of it from the service, which failed: %s.\n\n%s Nothing was "+
+			"imported and nothing was %s: an object that cannot be read is never recorded, so that no plan "+
+			"can take it for missing and %s another.", w.noun, id, err, reason, w.made, verbOf(w.made)))
+}
+
+// notImportable is the error of an import whose object is not what was
+// asked: nothing enters the state.
+func notImportable(w createWords, id string, d []string, diags *diag.Diagnostics) {
+	diags.AddError(fmt.Sprintf("%s is not a %s", id, w.noun),
+		fmt.Sprintf("The service answered the read of %s with an object that is not the %s asked for:\n%s\n\n"+
+			"Nothing was imported and nothing was %s. Import the id of a %s.", id, w.noun, bulletList(d), w.made, w.noun))
+}
+
+// isTokenRefusal reports whether err is a refused token request (a scope
+// the client credentials cannot get), not an answer of the API.
+func isTokenRefusal(err error) bool {
+	var ae *client.APIError
+	// The path of a token request is the token endpoint's whole URL.
+	return errors.As(err, &ae) && !strings.HasPrefix(ae.Path, "/") && ae.Status >= 400 && ae.Status < 500
+}

@@ -112,6 +112,12 @@ func (l *cryptoWithdrawalListResource) List(ctx context.Context, req list.ListRe
 		m.Total = types.StringNull()
 		return &m, t.ID, fmt.Sprintf("%s %s to %s (ref_id %s, %s)", t.Amount, t.Asset,
 			m.DestinationAddress.ValueString(), m.RefID.ValueString(), t.Status)
+	}, func(t *client.Transfer) string {
+		if d := importedTransferDifferences(t.ID, t); len(d) > 0 {
+			return fmt.Sprintf("The service listed transfer %s among the crypto withdrawals, but it is not one:\n%s\n\n"+
+				"It is left out of the results, so that no configuration generated from them imports it.", t.ID, bulletList(d))
+		}
+		return ""
 	})
 }
 
@@ -153,7 +159,7 @@ func (l *fiatDepositInstructionsListResource) List(ctx context.Context, req list
 		m := newFiatDepositInstructionsModel()
 		m.fromAPI(f, false)
 		return &m, f.ID, fmt.Sprintf("%s instructions, memo_id %s (%s)", m.FiatNetwork.ValueString(), f.MemoID, f.Status)
-	})
+	}, nil)
 }
 
 // listFilter is a list filter of a list resource and where its values go.
@@ -187,7 +193,12 @@ func listReady(data *providerData, diags *diag.Diagnostics, stream *list.ListRes
 // listResults turns the objects of a client list into list results: the
 // identity of each, its display name, and its state when Terraform asks
 // for it.
-func listResults[T any](ctx context.Context, req list.ListRequest, items iter.Seq2[*T, error], describe func(*T) (model any, id, display string)) iter.Seq[list.ListResult] {
+//
+// reject, when set, says why an item is not one of the type (the answer is
+// not trusted to have applied its filters): such an item is skipped with a
+// warning, so that configuration generated from the results never imports
+// it.
+func listResults[T any](ctx context.Context, req list.ListRequest, items iter.Seq2[*T, error], describe func(*T) (model any, id, display string), reject func(*T) string) iter.Seq[list.ListResult] {
 	return func(push func(list.ListResult) bool) {
 		for it, err := range items {
 			res := req.NewListResult(ctx)
@@ -195,6 +206,16 @@ func listResults[T any](ctx context.Context, req list.ListRequest, items iter.Se
 				res.Diagnostics.AddError("Listing failed", err.Error())
 				push(res)
 				return
+			}
+			if reject != nil {
+				if why := reject(it); why != "" {
+					var skipped list.ListResult
+					skipped.Diagnostics.AddWarning("Result skipped", why)
+					if !push(skipped) {
+						return
+					}
+					continue
+				}
 			}
 			model, id, display := describe(it)
 			res.DisplayName = display

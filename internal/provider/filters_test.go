@@ -2,11 +2,14 @@ package provider
 
 import (
 	"context"
+	"reflect"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -70,13 +73,13 @@ func TestListFiltersRFC3339Validator(t *testing.T) {
 	}
 }
 
-func TestListFiltersCreatedAtAndArrays(t *testing.T) {
+func TestListFiltersCreatedAtAndID(t *testing.T) {
 	var diags diag.Diagnostics
 	m := &createdAtModel{
 		LT: types.StringValue("2024-01-02T00:00:00Z"), GTE: types.StringValue("2023-12-31T23:59:59.5+01:00"),
 		LTE: types.StringNull(), EQ: types.StringNull(), GT: types.StringNull(),
 	}
-	f := m.filter(&diags)
+	f := m.filterAt("created_at", &diags)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
@@ -87,26 +90,82 @@ func TestListFiltersCreatedAtAndArrays(t *testing.T) {
 	if !f.LT.Equal(want.LT) || !f.GTE.Equal(want.GTE) || !f.LTE.IsZero() || !f.EQ.IsZero() || !f.GT.IsZero() {
 		t.Fatalf("filter = %+v, want %+v", f, want)
 	}
-	if f := (*createdAtModel)(nil).filter(&diags); f != (client.CreatedAtFilter{}) {
+	if f := (*createdAtModel)(nil).filterAt("created_at", &diags); f != (client.CreatedAtFilter{}) {
 		t.Fatalf("a null created_at filters nothing, got %+v", f)
 	}
 
-	ctx := context.Background()
-	null := listStrings(ctx, types.ListNull(types.StringType), &diags)
-	emptyList := listStrings(ctx, types.ListValueMust(types.StringType, []attr.Value{}), &diags)
-	one := listStrings(ctx, types.ListValueMust(types.StringType, []attr.Value{types.StringValue("a")}), &diags)
-	if diags.HasError() {
-		t.Fatal(diags)
-	}
-	if matchesNothing(null, one) || !matchesNothing(null, emptyList, one) {
-		t.Fatal("only a configured empty list matches nothing")
-	}
 	noFilter := filtersID("x", client.ListFiatAccountsQuery{})
-	if filtersID("x", client.ListFiatAccountsQuery{IDs: one.values}) == noFilter ||
+	if filtersID("x", client.ListFiatAccountsQuery{IDs: []string{"a"}}) == noFilter ||
 		filtersID("x", client.ListFiatAccountsQuery{Order: ""}) != noFilter ||
 		filtersID("y", client.ListFiatAccountsQuery{}) == noFilter {
 		t.Fatal("the id must follow the kind and the filters, and only them")
 	}
+}
+
+// TestListFiltersRenderAlike checks that every filter renders the same
+// attribute for a list data source and for a list resource: same type,
+// description and validators.
+func TestListFiltersRenderAlike(t *testing.T) {
+	ctx := context.Background()
+	check := func(name string, ds dschema.Attribute, lr listschema.Attribute) {
+		t.Helper()
+		if !ds.GetType().Equal(lr.GetType()) || ds.GetMarkdownDescription() != lr.GetMarkdownDescription() ||
+			!ds.IsOptional() || !lr.IsOptional() || ds.IsComputed() || lr.IsComputed() {
+			t.Errorf("%s: data source %T %s %q, list resource %T %s %q", name, ds, ds.GetType(),
+				ds.GetMarkdownDescription(), lr, lr.GetType(), lr.GetMarkdownDescription())
+		}
+		type withListValidators interface{ ListValidators() []validator.List }
+		if dv, ok := ds.(withListValidators); ok {
+			lv, _ := lr.(withListValidators)
+			if lv == nil || !reflect.DeepEqual(dv.ListValidators(), lv.ListValidators()) {
+				t.Errorf("%s: the list validators differ", name)
+			}
+		}
+	}
+	all := map[string][]filterAttributeOf{
+		"transfers":                      attributesOf(transferFilters),
+		"fiat accounts":                  attributesOf(fiatAccountFilters),
+		"deposit addresses":              attributesOf(depositAddressFilters),
+		"reward claims":                  attributesOf(rewardClaimFilters),
+		"crypto withdrawal list":         attributesOf(cryptoWithdrawalListFilters),
+		"fiat deposit instructions list": attributesOf(fiatDepositInstructionsListFilters),
+	}
+	for list, attrs := range all {
+		if len(attrs) == 0 {
+			t.Errorf("%s: no filters", list)
+		}
+		for _, a := range attrs {
+			check(list+" "+a.name, a.attr.dataSource(), a.attr.listResource())
+		}
+	}
+	// Each surface refuses a null element of an array filter, naming it.
+	for _, a := range attributesOf(cryptoWithdrawalListFilters) {
+		lr, _ := a.attr.listResource().(listschema.ListAttribute)
+		resp := &validator.ListResponse{}
+		for _, v := range lr.Validators {
+			v.ValidateList(ctx, validator.ListRequest{
+				Path:        path.Root(a.name),
+				ConfigValue: types.ListValueMust(types.StringType, []attr.Value{types.StringValue("x"), types.StringNull()}),
+			}, resp)
+		}
+		if !resp.Diagnostics.HasError() {
+			t.Errorf("%s: a null element passes", a.name)
+		}
+	}
+}
+
+// filterAttributeOf is a filter's name and attribute.
+type filterAttributeOf struct {
+	name string
+	attr filterAttribute
+}
+
+func attributesOf[Q any](fs listFilters[Q]) []filterAttributeOf {
+	out := make([]filterAttributeOf, len(fs))
+	for i, f := range fs {
+		out[i] = filterAttributeOf{f.name, f.attr}
+	}
+	return out
 }
 
 // filterReadCases are configurations of each list data source with every

@@ -110,7 +110,7 @@ func arrayFilter[Q any](name, description string, field func(*Q) *[]string, enum
 		name: name,
 		attr: arrayAttribute{md: md, validators: []validator.List{
 			listvalidator.SizeAtMost(client.MaxFilterValues),
-			listvalidator.NoNullValues(),
+			noNullElements{},
 			listvalidator.ValueStringsAre(elem...),
 		}},
 		read: func(ctx context.Context, cfg tfsdk.Config, p path.Path, q *Q, diags *diag.Diagnostics) bool {

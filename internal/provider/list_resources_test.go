@@ -394,7 +394,8 @@ func checkNullElementRefused(t *testing.T, typeName, attr string, diags []*tfpro
 		}
 	}
 	want := tftypes.NewAttributePath().WithAttributeName(attr)
-	if len(errs) != 1 || errs[0].Summary != "Null List Value" || errs[0].Attribute == nil || !errs[0].Attribute.Equal(want) {
+	if len(errs) != 1 || errs[0].Summary != "Null List Value" || errs[0].Attribute == nil || !errs[0].Attribute.Equal(want) ||
+		!strings.HasPrefix(errs[0].Detail, "This attribute contains a null value: "+attr+"[1] is null.") {
 		for _, d := range errs {
 			t.Logf("%s: %s: %s (at %v)", typeName, d.Summary, d.Detail, d.Attribute)
 		}

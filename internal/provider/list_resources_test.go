@@ -1,8 +1,11 @@
 package provider
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +13,12 @@ import (
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -400,5 +409,88 @@ func checkNullElementRefused(t *testing.T, typeName, attr string, diags []*tfpro
 			t.Logf("%s: %s: %s (at %v)", typeName, d.Summary, d.Detail, d.Attribute)
 		}
 		t.Errorf("%s %s = [\"PENDING\", null]: want one error Null List Value on %s, got %d errors", typeName, attr, attr, len(errs))
+	}
+}
+
+// listRequests is a query check that the emulator received exactly want
+// requests key since its counters were last reset.
+type listRequests struct {
+	emu  *emulator.Server
+	key  string
+	want int
+}
+
+func (c listRequests) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
+	if n := c.emu.Counters.Requests(c.key); n != c.want {
+		resp.Error = fmt.Errorf("the emulator received %d requests %s, want %d", n, c.key, c.want)
+	}
+}
+
+// TestAccListFilters_emptyArrayMatchesNothing runs `terraform query` and a
+// plan of platform_transfers while two withdrawals exist: ref_ids = []
+// lists none of them on both surfaces and sends no list request, and the
+// same filter naming them lists both.
+func TestAccListFilters_emptyArrayMatchesNothing(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	emu := env.emu
+	refs := []string{"acc-empty-1", "acc-empty-2"}
+	w1, w2 := postWithdrawal(t, emu, refs[0]), postWithdrawal(t, emu, refs[1])
+	if n := len(emu.AllTransfers()); n != 2 {
+		t.Fatalf("the emulator holds %d transfers, want the 2 withdrawals", n)
+	}
+	list := func(name, args string) string {
+		if args == "" {
+			return fmt.Sprintf("list \"platform_crypto_withdrawal\" %q {\n  provider = platform\n}\n", name)
+		}
+		return fmt.Sprintf("list \"platform_crypto_withdrawal\" %q {\n  provider = platform\n  config {\n    %s\n  }\n}\n", name, args)
+	}
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: emu.Counters.Reset,
+				Config:    env.config(`data "platform_transfers" "empty" { ref_ids = [] }`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.platform_transfers.empty", tfjsonpath.New("items"), knownvalue.ListExact([]knownvalue.Check{})),
+				},
+				Check: checkRequests(emu, listTransfersKey, 0, "platform_transfers with ref_ids = []: %d list requests, want 0"),
+			},
+			{
+				PreConfig: emu.Counters.Reset,
+				Query:     true,
+				Config:    list("empty", "ref_ids = []") + list("empty_beside", `ref_ids = []`+"\n    statuses = [\"PENDING\"]"),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("platform_crypto_withdrawal.empty", 0),
+					querycheck.ExpectLength("platform_crypto_withdrawal.empty_beside", 0),
+					listRequests{emu, listTransfersKey, 0},
+				},
+			},
+			{
+				// The same query naming the two withdrawals lists both.
+				PreConfig: emu.Counters.Reset,
+				Query:     true,
+				Config:    list("named", "ref_ids = "+hclStrings(refs...)) + list("all", ""),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("platform_crypto_withdrawal.named", 2),
+					querycheck.ExpectLength("platform_crypto_withdrawal.all", 2),
+					querycheck.ExpectIdentity("platform_crypto_withdrawal.named", map[string]knownvalue.Check{"id": knownvalue.StringExact(w1)}),
+					querycheck.ExpectIdentity("platform_crypto_withdrawal.named", map[string]knownvalue.Check{"id": knownvalue.StringExact(w2)}),
+					listRequests{emu, listTransfersKey, 2},
+				},
+			},
+			{
+				// A null element is refused, on its attribute, before any
+				// request.
+				PreConfig:   emu.Counters.Reset,
+				Query:       true,
+				Config:      list("null", `ref_ids = ["acc-empty-1", null]`),
+				ExpectError: regexp.MustCompile(`Null List Value.*This attribute contains a null value: ref_ids\[1\] is null`),
+			},
+		},
+	})
+	if n := emu.Counters.APIRequests(); n != 0 {
+		t.Errorf("the query refused for its null element sent %d API requests, want none", n)
 	}
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
@@ -22,19 +21,25 @@ type depositAddressesDataSource struct {
 	data *providerData
 }
 
-// depositAddressesModel is the configuration of platform_deposit_addresses.
-type depositAddressesModel struct {
-	ProfileIDs  types.List      `tfsdk:"profile_ids"`
-	IdentityIDs types.List      `tfsdk:"identity_ids"`
-	IDs         types.List      `tfsdk:"ids"`
-	RefIDs      types.List      `tfsdk:"ref_ids"`
-	AccountIDs  types.List      `tfsdk:"account_ids"`
-	Networks    types.List      `tfsdk:"networks"`
-	CreatedAt   *createdAtModel `tfsdk:"created_at"`
-	Order       types.String    `tfsdk:"order"`
-	MaxItems    types.Int64     `tfsdk:"max_items"`
-	ID          types.String    `tfsdk:"id"`
-	Items       types.List      `tfsdk:"items"`
+// depositAddressFilters are the filters of platform_deposit_addresses.
+var depositAddressFilters = listFilters[client.ListDepositAddressesQuery]{
+	arrayFilter("profile_ids", "Only the addresses of these profiles.",
+		func(q *client.ListDepositAddressesQuery) *[]string { return &q.ProfileIDs }),
+	arrayFilter("identity_ids", "Only the addresses of these identities.",
+		func(q *client.ListDepositAddressesQuery) *[]string { return &q.IdentityIDs }),
+	arrayFilter("ids", "Only the addresses with these ids (UUIDs).",
+		func(q *client.ListDepositAddressesQuery) *[]string { return &q.IDs }),
+	arrayFilter("ref_ids", "Only the addresses with these client-specified ids.",
+		func(q *client.ListDepositAddressesQuery) *[]string { return &q.RefIDs }),
+	arrayFilter("account_ids", "Only the addresses of these accounts.",
+		func(q *client.ListDepositAddressesQuery) *[]string { return &q.AccountIDs }),
+	arrayFilter("networks", "Only the addresses on these crypto networks, for example "+codeList(client.CryptoNetworks)+
+		". A network this provider version does not know is a warning, not an error: the service adds networks "+
+		"over time.", func(q *client.ListDepositAddressesQuery) *[]string { return &q.Networks }).
+		withValidators(cryptoNetworkValues),
+	createdAtFilter("addresses", func(q *client.ListDepositAddressesQuery) *client.CreatedAtFilter { return &q.CreatedAt }),
+	orderFilter(func(q *client.ListDepositAddressesQuery) *string { return &q.Order }),
+	maxItemsFilter(func(q *client.ListDepositAddressesQuery) *int { return &q.MaxItems }),
 }
 
 var depositAddressShape = objectShape[client.DepositAddress]{
@@ -66,22 +71,11 @@ func (d *depositAddressesDataSource) Schema(_ context.Context, _ datasource.Sche
 		MarkdownDescription: "Lists the crypto deposit addresses of the customer, following the API's pages to the " +
 			"end with the largest page the API allows (1,000 items). Every filter is optional; all the filters " +
 			"that are set apply together.",
-		Attributes: map[string]schema.Attribute{
-			"profile_ids":  arrayFilterAttribute("Only the addresses of these profiles."),
-			"identity_ids": arrayFilterAttribute("Only the addresses of these identities."),
-			"ids":          arrayFilterAttribute("Only the addresses with these ids (UUIDs)."),
-			"ref_ids":      arrayFilterAttribute("Only the addresses with these client-specified ids."),
-			"account_ids":  arrayFilterAttribute("Only the addresses of these accounts."),
-			"networks": withListValidators(arrayFilterAttribute("Only the addresses on these crypto networks, for "+
-				"example "+codeList(client.CryptoNetworks)+". A network this provider version does not know is a "+
-				"warning, not an error: the service adds networks over time."), cryptoNetworkValues),
-			"created_at": createdAtAttribute("addresses"),
-			"order":      orderAttribute(),
-			"max_items":  maxItemsAttribute(),
-			"id":         listIDAttribute(),
+		Attributes: depositAddressFilters.dataSourceAttributes(map[string]schema.Attribute{
+			"id": listIDAttribute(),
 			"items": depositAddressShape.listAttribute("The deposit addresses, in the order the API returns them. " +
 				"Fields the API leaves out are null."),
-		},
+		}),
 	})
 }
 
@@ -90,36 +84,15 @@ func (d *depositAddressesDataSource) Configure(_ context.Context, req datasource
 }
 
 func (d *depositAddressesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m depositAddressesModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	if d.data == nil {
 		notConfigured(&resp.Diagnostics)
 		return
 	}
-	profiles := listStrings(ctx, m.ProfileIDs, &resp.Diagnostics)
-	identities := listStrings(ctx, m.IdentityIDs, &resp.Diagnostics)
-	ids := listStrings(ctx, m.IDs, &resp.Diagnostics)
-	refIDs := listStrings(ctx, m.RefIDs, &resp.Diagnostics)
-	accounts := listStrings(ctx, m.AccountIDs, &resp.Diagnostics)
-	networks := listStrings(ctx, m.Networks, &resp.Diagnostics)
-	q := client.ListDepositAddressesQuery{
-		ProfileIDs:  profiles.values,
-		IdentityIDs: identities.values,
-		IDs:         ids.values,
-		RefIDs:      refIDs.values,
-		AccountIDs:  accounts.values,
-		Networks:    networks.values,
-		CreatedAt:   m.CreatedAt.filter(&resp.Diagnostics),
-		Order:       m.Order.ValueString(),
-		MaxItems:    int64Value(m.MaxItems),
-	}
+	var q client.ListDepositAddressesQuery
+	none := depositAddressFilters.read(ctx, req.Config, &q, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	readList(ctx, req, resp, filtersID("deposit_addresses", q), depositAddressShape,
-		d.data.client.DepositAddresses(ctx, q),
-		matchesNothing(profiles, identities, ids, refIDs, accounts, networks), "deposit addresses")
+		d.data.client.DepositAddresses(ctx, q), none, "deposit addresses")
 }

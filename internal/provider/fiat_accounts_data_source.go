@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
@@ -21,17 +20,17 @@ type fiatAccountsDataSource struct {
 	data *providerData
 }
 
-// fiatAccountsModel is the configuration of platform_fiat_accounts. Items
-// is never filled from Go values: the state is written by readList.
-type fiatAccountsModel struct {
-	IDs            types.List      `tfsdk:"ids"`
-	RefIDs         types.List      `tfsdk:"ref_ids"`
-	IncludeDeleted types.Bool      `tfsdk:"include_deleted"`
-	CreatedAt      *createdAtModel `tfsdk:"created_at"`
-	Order          types.String    `tfsdk:"order"`
-	MaxItems       types.Int64     `tfsdk:"max_items"`
-	ID             types.String    `tfsdk:"id"`
-	Items          types.List      `tfsdk:"items"`
+// fiatAccountFilters are the filters of platform_fiat_accounts.
+var fiatAccountFilters = listFilters[client.ListFiatAccountsQuery]{
+	arrayFilter("ids", "Only the accounts with these ids (UUIDs).",
+		func(q *client.ListFiatAccountsQuery) *[]string { return &q.IDs }),
+	arrayFilter("ref_ids", "Only the accounts with these client-specified ids, given at creation.",
+		func(q *client.ListFiatAccountsQuery) *[]string { return &q.RefIDs }),
+	boolFilter("include_deleted", "Include deleted accounts. Unset leaves the service's default, which leaves them out.",
+		func(q *client.ListFiatAccountsQuery) **bool { return &q.IncludeDeleted }),
+	createdAtFilter("accounts", func(q *client.ListFiatAccountsQuery) *client.CreatedAtFilter { return &q.CreatedAt }),
+	orderFilter(func(q *client.ListFiatAccountsQuery) *string { return &q.Order }),
+	maxItemsFilter(func(q *client.ListFiatAccountsQuery) *int { return &q.MaxItems }),
 }
 
 // Shapes of the objects of a fiat account. The address, owner and routing
@@ -86,20 +85,11 @@ func (d *fiatAccountsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		MarkdownDescription: "Lists the fiat (bank) accounts of the customer, following the API's pages to the " +
 			"end with the largest page the API allows (1,000 items). Every filter is optional; all the filters " +
 			"that are set apply together. Deleted accounts are left out unless `include_deleted` is true.",
-		Attributes: map[string]schema.Attribute{
-			"ids":     arrayFilterAttribute("Only the accounts with these ids (UUIDs)."),
-			"ref_ids": arrayFilterAttribute("Only the accounts with these client-specified ids, given at creation."),
-			"include_deleted": schema.BoolAttribute{
-				Optional:            true,
-				MarkdownDescription: "Include deleted accounts. Unset leaves the service's default, which leaves them out.",
-			},
-			"created_at": createdAtAttribute("accounts"),
-			"order":      orderAttribute(),
-			"max_items":  maxItemsAttribute(),
-			"id":         listIDAttribute(),
+		Attributes: fiatAccountFilters.dataSourceAttributes(map[string]schema.Attribute{
+			"id": listIDAttribute(),
 			"items": fiatAccountShape.listAttribute("The fiat accounts, in the order the API returns them. " +
 				"Fields the API leaves out are null."),
-		},
+		}),
 	})
 }
 
@@ -108,28 +98,15 @@ func (d *fiatAccountsDataSource) Configure(_ context.Context, req datasource.Con
 }
 
 func (d *fiatAccountsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m fiatAccountsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	if d.data == nil {
 		notConfigured(&resp.Diagnostics)
 		return
 	}
-	ids := listStrings(ctx, m.IDs, &resp.Diagnostics)
-	refIDs := listStrings(ctx, m.RefIDs, &resp.Diagnostics)
-	q := client.ListFiatAccountsQuery{
-		IDs:            ids.values,
-		RefIDs:         refIDs.values,
-		IncludeDeleted: m.IncludeDeleted.ValueBoolPointer(),
-		CreatedAt:      m.CreatedAt.filter(&resp.Diagnostics),
-		Order:          m.Order.ValueString(),
-		MaxItems:       int64Value(m.MaxItems),
-	}
+	var q client.ListFiatAccountsQuery
+	none := fiatAccountFilters.read(ctx, req.Config, &q, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	readList(ctx, req, resp, filtersID("fiat_accounts", q), fiatAccountShape,
-		d.data.client.FiatAccounts(ctx, q), matchesNothing(ids, refIDs), "fiat accounts")
+		d.data.client.FiatAccounts(ctx, q), none, "fiat accounts")
 }

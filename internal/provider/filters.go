@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -14,24 +15,90 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-// This file holds what the list data sources share: the schema of their
-// filters (array filters, created_at, order, max_items), the plan-time
-// validators of those filters and the conversion of filter values to client
-// queries. Client values become framework values in values.go.
+// This file holds the one description of the filters of a list: each
+// filter's attribute, rendered for a list data source and for a list
+// resource (`terraform query`), its plan-time validators, and how its
+// configured value goes into the client's query. An empty array filter
+// (`ref_ids = []`) matches nothing on both: no request is sent and the
+// result is empty. Client values become framework values in values.go.
 
-// Filter schema.
+// listFilters describes the filters of a list whose client query is a Q.
+type listFilters[Q any] []listFilter[Q]
 
-// arrayFilterAttribute is an optional array filter sent as repeated query
-// keys, with at most client.MaxFilterValues values. enum, when given, lists
-// the values the API allows.
-func arrayFilterAttribute(description string, enum ...string) schema.ListAttribute {
+// listFilter is one filter: its attribute and where its value goes.
+type listFilter[Q any] struct {
+	name string
+	attr filterAttribute
+	// read reads the configured value at p into q and reports whether it
+	// matches nothing (an empty array).
+	read func(ctx context.Context, cfg tfsdk.Config, p path.Path, q *Q, diags *diag.Diagnostics) (none bool)
+}
+
+// filterAttribute is the attribute of a filter, rendered for each surface.
+type filterAttribute interface {
+	dataSource() schema.Attribute
+	listResource() listschema.Attribute
+}
+
+// dataSourceAttributes are the attributes of a list data source: the
+// filters and the computed ones (id, items) given.
+func (fs listFilters[Q]) dataSourceAttributes(computed map[string]schema.Attribute) map[string]schema.Attribute {
+	out := make(map[string]schema.Attribute, len(fs)+len(computed))
+	for _, f := range fs {
+		out[f.name] = f.attr.dataSource()
+	}
+	for name, a := range computed {
+		if _, dup := out[name]; dup {
+			panic(fmt.Sprintf("list data source schema: %q is both a filter and computed", name))
+		}
+		out[name] = a
+	}
+	return out
+}
+
+// listResourceAttributes are the attributes of a list resource's config.
+func (fs listFilters[Q]) listResourceAttributes() map[string]listschema.Attribute {
+	out := make(map[string]listschema.Attribute, len(fs))
+	for _, f := range fs {
+		out[f.name] = f.attr.listResource()
+	}
+	return out
+}
+
+// read reads every filter of cfg, by name, into q. It reports whether the
+// filters match nothing: an array filter is set to an empty list, so no
+// request is to be sent.
+func (fs listFilters[Q]) read(ctx context.Context, cfg tfsdk.Config, q *Q, diags *diag.Diagnostics) (none bool) {
+	for _, f := range fs {
+		if f.read(ctx, cfg, path.Root(f.name), q, diags) {
+			none = true
+		}
+	}
+	return none
+}
+
+// configValue reads the configured value at p into target.
+func configValue(ctx context.Context, cfg tfsdk.Config, p path.Path, target any, diags *diag.Diagnostics) {
+	diags.Append(cfg.GetAttribute(ctx, p, target)...)
+}
+
+// Filters.
+
+// arrayFilter is an optional array filter sent as repeated query keys,
+// with at most client.MaxFilterValues values, none of them null or empty.
+// enum, when given, lists the values the API allows. An empty list matches
+// nothing.
+func arrayFilter[Q any](name, description string, field func(*Q) *[]string, enum ...string) listFilter[Q] {
 	md := description + fmt.Sprintf(" At most %d values.", client.MaxFilterValues)
 	elem := []validator.String{stringvalidator.LengthAtLeast(1)}
 	if len(enum) > 0 {
@@ -39,72 +106,237 @@ func arrayFilterAttribute(description string, enum ...string) schema.ListAttribu
 		elem = append(elem, stringvalidator.OneOf(enum...))
 	}
 	md += " An empty list matches nothing: the result is empty and no request is sent."
-	return schema.ListAttribute{
-		ElementType:         types.StringType,
-		Optional:            true,
-		MarkdownDescription: md,
-		Validators: []validator.List{
+	return listFilter[Q]{
+		name: name,
+		attr: arrayAttribute{md: md, validators: []validator.List{
 			listvalidator.SizeAtMost(client.MaxFilterValues),
-			listvalidator.NoNullValues(),
+			noNullElements{},
 			listvalidator.ValueStringsAre(elem...),
+		}},
+		read: func(ctx context.Context, cfg tfsdk.Config, p path.Path, q *Q, diags *diag.Diagnostics) bool {
+			var l types.List
+			configValue(ctx, cfg, p, &l, diags)
+			if l.IsNull() || l.IsUnknown() {
+				return false
+			}
+			var out []string
+			diags.Append(l.ElementsAs(ctx, &out, false)...)
+			*field(q) = out
+			return len(out) == 0
 		},
 	}
 }
 
-// withListValidators adds validators to a list attribute.
-func withListValidators(a schema.ListAttribute, vs ...validator.List) schema.ListAttribute {
-	a.Validators = append(a.Validators, vs...)
-	return a
+// withValidators adds validators to an array filter.
+func (f listFilter[Q]) withValidators(vs ...validator.List) listFilter[Q] {
+	a, ok := f.attr.(arrayAttribute)
+	if !ok {
+		panic(fmt.Sprintf("filter %q: list validators on a %T", f.name, f.attr))
+	}
+	a.validators = append(slices.Clip(a.validators), vs...)
+	f.attr = a
+	return f
 }
 
-// createdAtAttribute is the created_at = { lt, lte, eq, gte, gt } filter.
-func createdAtAttribute(what string) schema.SingleNestedAttribute {
-	return timeRangeAttribute("created_at", "created", "creation time", what)
+// createdAtFilter is the created_at = { lt, lte, eq, gte, gt } filter.
+func createdAtFilter[Q any](what string, field func(*Q) *client.CreatedAtFilter) listFilter[Q] {
+	return timeRangeFilter("created_at", "created", "creation time", what, field)
 }
 
-// timeRangeAttribute is the field = { lt, lte, eq, gte, gt } filter of a
-// time field: what is the items, verb and noun say what the time is
-// ("created", "creation time").
-func timeRangeAttribute(field, verb, noun, what string) schema.SingleNestedAttribute {
-	bound := func(rule string) schema.StringAttribute {
-		return schema.StringAttribute{
-			Optional:            true,
-			MarkdownDescription: "Only " + what + " " + verb + " " + rule + " this time (RFC 3339, for example `2024-01-02T15:04:05Z`).",
-			Validators:          []validator.String{rfc3339Validator{}},
+// timeRangeFilter is the name = { lt, lte, eq, gte, gt } filter of a time
+// field: what is the items, verb and noun say what the time is ("created",
+// "creation time").
+func timeRangeFilter[Q any](name, verb, noun, what string, field func(*Q) *client.TimeFilter) listFilter[Q] {
+	bound := func(rule string) stringAttribute {
+		return stringAttribute{
+			md:         "Only " + what + " " + verb + " " + rule + " this time (RFC 3339, for example `2024-01-02T15:04:05Z`).",
+			validators: []validator.String{rfc3339Validator{}},
 		}
 	}
-	return schema.SingleNestedAttribute{
-		Optional: true,
-		MarkdownDescription: "Filter on the " + noun + " of the " + what + ". Every bound that is set applies " +
-			"(`" + field + ".lt`, `" + field + ".lte`, `" + field + ".eq`, `" + field + ".gte`, `" + field + ".gt`).",
-		Attributes: map[string]schema.Attribute{
-			"lt":  bound("strictly before"),
-			"lte": bound("at or before"),
-			"eq":  bound("exactly at"),
-			"gte": bound("at or after"),
-			"gt":  bound("strictly after"),
+	return listFilter[Q]{
+		name: name,
+		attr: objectAttribute{
+			md: "Filter on the " + noun + " of the " + what + ". Every bound that is set applies " +
+				"(`" + name + ".lt`, `" + name + ".lte`, `" + name + ".eq`, `" + name + ".gte`, `" + name + ".gt`).",
+			attributes: map[string]stringAttribute{
+				"lt":  bound("strictly before"),
+				"lte": bound("at or before"),
+				"eq":  bound("exactly at"),
+				"gte": bound("at or after"),
+				"gt":  bound("strictly after"),
+			},
+		},
+		read: func(ctx context.Context, cfg tfsdk.Config, p path.Path, q *Q, diags *diag.Diagnostics) bool {
+			var m *createdAtModel
+			configValue(ctx, cfg, p, &m, diags)
+			*field(q) = m.filterAt(name, diags)
+			return false
 		},
 	}
 }
 
-// orderAttribute is the order filter of the lists that have one.
-func orderAttribute() schema.StringAttribute {
-	return schema.StringAttribute{
-		Optional: true,
-		MarkdownDescription: "Order of `items` by creation time: `DESC` (newest first) or `ASC`. " +
-			"Unset leaves the service's default, which is `DESC`.",
-		Validators: []validator.String{stringvalidator.OneOf(client.Orders...)},
+// orderFilter is the order filter of the lists that have one.
+func orderFilter[Q any](field func(*Q) *string) listFilter[Q] {
+	return oneOfFilter("order", "Order of `items` by creation time: `DESC` (newest first) or `ASC`. "+
+		"Unset leaves the service's default, which is `DESC`.", client.Orders, field)
+}
+
+// oneOfFilter is an optional string filter that takes one of values.
+func oneOfFilter[Q any](name, description string, values []string, field func(*Q) *string) listFilter[Q] {
+	f := stringFilter(name, description, field)
+	f.attr = stringAttribute{md: description, validators: []validator.String{stringvalidator.OneOf(values...)}}
+	return f
+}
+
+// stringFilter is an optional string filter; an empty string is refused.
+func stringFilter[Q any](name, description string, field func(*Q) *string) listFilter[Q] {
+	return listFilter[Q]{
+		name: name,
+		attr: stringAttribute{md: description, validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+		read: func(ctx context.Context, cfg tfsdk.Config, p path.Path, q *Q, diags *diag.Diagnostics) bool {
+			var v types.String
+			configValue(ctx, cfg, p, &v, diags)
+			*field(q) = v.ValueString()
+			return false
+		},
 	}
 }
 
-// maxItemsAttribute is the optional cap on the number of items read.
-func maxItemsAttribute() schema.Int64Attribute {
-	return schema.Int64Attribute{
-		Optional: true,
-		MarkdownDescription: "Stop after this many items (a positive number). Paging stops as soon as " +
-			"they are read, and the last page asks for no more than needed. Unset reads every matching item.",
-		Validators: []validator.Int64{int64validator.AtLeast(1)},
+// timeFilter is an optional RFC 3339 time; null is the zero time.
+func timeFilter[Q any](name, description string, field func(*Q) *time.Time) listFilter[Q] {
+	return listFilter[Q]{
+		name: name,
+		attr: stringAttribute{md: description + " (RFC 3339, for example `2024-01-02T15:04:05Z`).", rfc3339: true},
+		read: func(ctx context.Context, cfg tfsdk.Config, p path.Path, q *Q, diags *diag.Diagnostics) bool {
+			var v timetypes.RFC3339
+			configValue(ctx, cfg, p, &v, diags)
+			*field(q) = rfc3339Time(v, p, diags)
+			return false
+		},
 	}
+}
+
+// boolFilter is an optional bool; null leaves the service's default.
+func boolFilter[Q any](name, description string, field func(*Q) **bool) listFilter[Q] {
+	return listFilter[Q]{
+		name: name,
+		attr: boolAttribute{md: description},
+		read: func(ctx context.Context, cfg tfsdk.Config, p path.Path, q *Q, diags *diag.Diagnostics) bool {
+			var v types.Bool
+			configValue(ctx, cfg, p, &v, diags)
+			*field(q) = v.ValueBoolPointer()
+			return false
+		},
+	}
+}
+
+// maxItemsFilter is the optional cap on the number of items read.
+func maxItemsFilter[Q any](field func(*Q) *int) listFilter[Q] {
+	return listFilter[Q]{
+		name: "max_items",
+		attr: int64Attribute{
+			md: "Stop after this many items (a positive number). Paging stops as soon as " +
+				"they are read, and the last page asks for no more than needed. Unset reads every matching item.",
+			validators: []validator.Int64{int64validator.AtLeast(1)},
+		},
+		read: func(ctx context.Context, cfg tfsdk.Config, p path.Path, q *Q, diags *diag.Diagnostics) bool {
+			var v types.Int64
+			configValue(ctx, cfg, p, &v, diags)
+			*field(q) = int64Value(v)
+			return false
+		},
+	}
+}
+
+// Filter attributes, each rendered for a list data source and a list
+// resource.
+
+// arrayAttribute is an optional list of strings.
+type arrayAttribute struct {
+	md         string
+	validators []validator.List
+}
+
+func (a arrayAttribute) dataSource() schema.Attribute {
+	return schema.ListAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: a.md, Validators: a.validators}
+}
+
+func (a arrayAttribute) listResource() listschema.Attribute {
+	return listschema.ListAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: a.md, Validators: a.validators}
+}
+
+// stringAttribute is an optional string, an RFC 3339 time (the
+// timetypes.RFC3339 type) when rfc3339 is set.
+type stringAttribute struct {
+	md         string
+	validators []validator.String
+	rfc3339    bool
+}
+
+func (a stringAttribute) customType() basetypes.StringTypable {
+	if a.rfc3339 {
+		return timetypes.RFC3339Type{}
+	}
+	return nil
+}
+
+func (a stringAttribute) dataSource() schema.Attribute { return a.dataSourceString() }
+
+func (a stringAttribute) dataSourceString() schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: a.md, Validators: a.validators, CustomType: a.customType()}
+}
+
+func (a stringAttribute) listResource() listschema.Attribute { return a.listResourceString() }
+
+func (a stringAttribute) listResourceString() listschema.StringAttribute {
+	return listschema.StringAttribute{Optional: true, MarkdownDescription: a.md, Validators: a.validators, CustomType: a.customType()}
+}
+
+// boolAttribute is an optional bool.
+type boolAttribute struct{ md string }
+
+func (a boolAttribute) dataSource() schema.Attribute {
+	return schema.BoolAttribute{Optional: true, MarkdownDescription: a.md}
+}
+
+func (a boolAttribute) listResource() listschema.Attribute {
+	return listschema.BoolAttribute{Optional: true, MarkdownDescription: a.md}
+}
+
+// int64Attribute is an optional whole number.
+type int64Attribute struct {
+	md         string
+	validators []validator.Int64
+}
+
+func (a int64Attribute) dataSource() schema.Attribute {
+	return schema.Int64Attribute{Optional: true, MarkdownDescription: a.md, Validators: a.validators}
+}
+
+func (a int64Attribute) listResource() listschema.Attribute {
+	return listschema.Int64Attribute{Optional: true, MarkdownDescription: a.md, Validators: a.validators}
+}
+
+// objectAttribute is an optional object of optional strings.
+type objectAttribute struct {
+	md         string
+	attributes map[string]stringAttribute
+}
+
+func (a objectAttribute) dataSource() schema.Attribute {
+	attrs := make(map[string]schema.Attribute, len(a.attributes))
+	for name, s := range a.attributes {
+		attrs[name] = s.dataSourceString()
+	}
+	return schema.SingleNestedAttribute{Optional: true, MarkdownDescription: a.md, Attributes: attrs}
+}
+
+func (a objectAttribute) listResource() listschema.Attribute {
+	attrs := make(map[string]listschema.Attribute, len(a.attributes))
+	for name, s := range a.attributes {
+		attrs[name] = s.listResourceString()
+	}
+	return listschema.SingleNestedAttribute{Optional: true, MarkdownDescription: a.md, Attributes: attrs}
 }
 
 // listIDAttribute is the computed id of a list data source.
@@ -125,11 +357,6 @@ type createdAtModel struct {
 	EQ  types.String `tfsdk:"eq"`
 	GTE types.String `tfsdk:"gte"`
 	GT  types.String `tfsdk:"gt"`
-}
-
-// filter converts m (nil: no filter) to the client's filter.
-func (m *createdAtModel) filter(diags *diag.Diagnostics) client.CreatedAtFilter {
-	return m.filterAt("created_at", diags)
 }
 
 // filterAt converts m (nil: no filter), the filter of the time field
@@ -171,33 +398,6 @@ func rfc3339Time(v timetypes.RFC3339, p path.Path, diags *diag.Diagnostics) time
 		diags.AddAttributeError(p, e.Summary(), e.Detail())
 	}
 	return t
-}
-
-// arrayFilter holds the values of one array filter.
-type arrayFilter struct {
-	values []string
-	// set is true when the filter is in the configuration, even empty.
-	set bool
-}
-
-// listStrings reads an array filter.
-func listStrings(ctx context.Context, l types.List, diags *diag.Diagnostics) arrayFilter {
-	if l.IsNull() || l.IsUnknown() {
-		return arrayFilter{}
-	}
-	var out []string
-	diags.Append(l.ElementsAs(ctx, &out, false)...)
-	return arrayFilter{values: out, set: true}
-}
-
-// matchesNothing reports whether one of the filters is set to an empty list.
-func matchesNothing(filters ...arrayFilter) bool {
-	for _, f := range filters {
-		if f.set && len(f.values) == 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // int64Value reads an optional whole number; null is 0.

@@ -6,14 +6,11 @@ import (
 	"iter"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -42,17 +39,24 @@ type cryptoWithdrawalListResource struct{ data *providerData }
 
 type fiatDepositInstructionsListResource struct{ data *providerData }
 
-// stringListFilter is an optional list-of-strings filter of a list resource.
-func stringListFilter(desc string, vals ...validator.List) listschema.ListAttribute {
-	return listschema.ListAttribute{
-		ElementType:         types.StringType,
-		Optional:            true,
-		MarkdownDescription: desc,
-		Validators: append([]validator.List{
-			listvalidator.SizeAtMost(client.MaxFilterValues),
-			listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
-		}, vals...),
-	}
+// cryptoWithdrawalListFilters are the filters of the platform_crypto_withdrawal
+// list resource: the transfers' filters that apply to withdrawals.
+var cryptoWithdrawalListFilters = listFilters[client.ListTransfersQuery]{
+	arrayFilter("profile_ids", "Only withdrawals from these profiles.",
+		func(q *client.ListTransfersQuery) *[]string { return &q.ProfileIDs }),
+	arrayFilter("ref_ids", "Only withdrawals made with these ref_ids.",
+		func(q *client.ListTransfersQuery) *[]string { return &q.RefIDs }),
+	arrayFilter("statuses", "Only withdrawals with these statuses.",
+		func(q *client.ListTransfersQuery) *[]string { return &q.Statuses }, client.TransferStatuses...),
+}
+
+// fiatDepositInstructionsListFilters are the filters of the
+// platform_fiat_deposit_instructions list resource.
+var fiatDepositInstructionsListFilters = listFilters[client.ListFiatDepositInstructionsQuery]{
+	arrayFilter("ids", "Only the instructions with these ids.",
+		func(q *client.ListFiatDepositInstructionsQuery) *[]string { return &q.IDs }),
+	arrayFilter("ref_ids", "Only the instructions made with these ref_ids.",
+		func(q *client.ListFiatDepositInstructionsQuery) *[]string { return &q.RefIDs }),
 }
 
 // newFiatDepositInstructionsModel is an empty model whose values all have
@@ -79,29 +83,15 @@ func (l *cryptoWithdrawalListResource) ListResourceConfigSchema(_ context.Contex
 		MarkdownDescription: "Finds the crypto withdrawals of the customer (`GET /transfer/transfers?type=CRYPTO_WITHDRAWAL`, " +
 			"scope `transfer:read_transfer`), newest first. Configuration generated from the results imports them " +
 			"by identity; nothing is sent.",
-		Attributes: map[string]listschema.Attribute{
-			"profile_ids": stringListFilter("Only withdrawals from these profiles (at most 100)."),
-			"ref_ids":     stringListFilter("Only withdrawals made with these ref_ids (at most 100)."),
-			"statuses": stringListFilter("Only withdrawals with these statuses: "+codeList(client.TransferStatuses)+".",
-				listvalidator.ValueStringsAre(stringvalidator.OneOf(client.TransferStatuses...))),
-		},
+		Attributes: cryptoWithdrawalListFilters.listResourceAttributes(),
 	}
 }
 
-// cryptoWithdrawalListConfig is the configuration of the list resource.
-type cryptoWithdrawalListConfig struct {
-	ProfileIDs types.List `tfsdk:"profile_ids"`
-	RefIDs     types.List `tfsdk:"ref_ids"`
-	Statuses   types.List `tfsdk:"statuses"`
-}
-
 func (l *cryptoWithdrawalListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg cryptoWithdrawalListConfig
-	diags := req.Config.Get(ctx, &cfg)
+	var diags diag.Diagnostics
 	q := client.ListTransfersQuery{Types: []string{client.TransferTypeCryptoWithdr}, MaxItems: int(req.Limit)}
-	readListFilters(ctx, &diags, listFilter{&q.ProfileIDs, cfg.ProfileIDs}, listFilter{&q.RefIDs, cfg.RefIDs},
-		listFilter{&q.Statuses, cfg.Statuses})
-	if !listReady(l.data, &diags, stream) {
+	none := cryptoWithdrawalListFilters.read(ctx, req.Config, &q, &diags)
+	if !listReady(l.data, &diags, none, stream) {
 		return
 	}
 	stream.Results = listResults(ctx, req, l.data.client.Transfers(ctx, q), func(t *client.Transfer) (any, string, string) {
@@ -134,25 +124,15 @@ func (l *fiatDepositInstructionsListResource) ListResourceConfigSchema(_ context
 		MarkdownDescription: "Finds the fiat deposit instructions of the customer (`GET /transfer/fiat-deposit-instructions`, " +
 			"scope `transfer:read_fiat_deposit_instructions`), newest first. Configuration generated from the " +
 			"results imports them by identity; nothing is created.",
-		Attributes: map[string]listschema.Attribute{
-			"ids":     stringListFilter("Only the instructions with these ids (at most 100)."),
-			"ref_ids": stringListFilter("Only the instructions made with these ref_ids (at most 100)."),
-		},
+		Attributes: fiatDepositInstructionsListFilters.listResourceAttributes(),
 	}
 }
 
-// fiatDepositInstructionsListConfig is the configuration of the list resource.
-type fiatDepositInstructionsListConfig struct {
-	IDs    types.List `tfsdk:"ids"`
-	RefIDs types.List `tfsdk:"ref_ids"`
-}
-
 func (l *fiatDepositInstructionsListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg fiatDepositInstructionsListConfig
-	diags := req.Config.Get(ctx, &cfg)
+	var diags diag.Diagnostics
 	q := client.ListFiatDepositInstructionsQuery{MaxItems: int(req.Limit)}
-	readListFilters(ctx, &diags, listFilter{&q.IDs, cfg.IDs}, listFilter{&q.RefIDs, cfg.RefIDs})
-	if !listReady(l.data, &diags, stream) {
+	none := fiatDepositInstructionsListFilters.read(ctx, req.Config, &q, &diags)
+	if !listReady(l.data, &diags, none, stream) {
 		return
 	}
 	stream.Results = listResults(ctx, req, l.data.client.FiatDepositInstructionsList(ctx, q), func(f *client.FiatDepositInstructions) (any, string, string) {
@@ -162,29 +142,20 @@ func (l *fiatDepositInstructionsListResource) List(ctx context.Context, req list
 	}, nil)
 }
 
-// listFilter is a list filter of a list resource and where its values go.
-type listFilter struct {
-	dst *[]string
-	src types.List
-}
-
-// readListFilters reads the filters that are set.
-func readListFilters(ctx context.Context, diags *diag.Diagnostics, filters ...listFilter) {
-	for _, f := range filters {
-		if !f.src.IsNull() && !f.src.IsUnknown() {
-			diags.Append(f.src.ElementsAs(ctx, f.dst, false)...)
-		}
-	}
-}
-
-// listReady reports whether a list can run; otherwise the stream carries
-// the diagnostics.
-func listReady(data *providerData, diags *diag.Diagnostics, stream *list.ListResultsStream) bool {
+// listReady reports whether a list is to be read: not when the
+// configuration has errors or the provider is not configured (the stream
+// carries the diagnostics), nor when the filters match nothing (an empty
+// array filter: no results and no request, as in the list data sources).
+func listReady(data *providerData, diags *diag.Diagnostics, none bool, stream *list.ListResultsStream) bool {
 	if !diags.HasError() && data == nil {
 		notConfigured(diags)
 	}
 	if diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(*diags)
+		return false
+	}
+	if none {
+		stream.Results = list.NoListResults
 		return false
 	}
 	return true

@@ -1,14 +1,24 @@
 package provider
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -187,4 +197,300 @@ func TestAccListResources_examples(t *testing.T) {
 		}
 	}
 	w.mustRun(0, "query")
+}
+
+// listThroughProtocol validates the list resource typeName configured with
+// set and, when that passes, lists it as Terraform 1.14+ does. It returns
+// the ids listed and the diagnostics of validation, or of the listing.
+func listThroughProtocol(t *testing.T, h *actionHarness, typeName string, set map[string]tftypes.Value) ([]string, []*tfprotov6.Diagnostic) {
+	t.Helper()
+	ctx := t.Context()
+	srv, ok := h.srv.(tfprotov6.ListResourceServer)
+	if !ok {
+		t.Fatalf("the server %T does not serve list resources", h.srv)
+	}
+	sch, err := h.srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := sch.ListResourceSchemas[typeName]
+	if ls == nil {
+		t.Fatalf("no list resource schema for %s", typeName)
+	}
+	cfgType, _ := ls.ValueType().(tftypes.Object)
+	cfg := cwaDynamic(t, cfgType, cwaObject(cfgType, set))
+	v, err := srv.ValidateListResourceConfig(ctx, &tfprotov6.ValidateListResourceConfigRequest{TypeName: typeName, Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasErrorDiag(v.Diagnostics) {
+		return nil, v.Diagnostics
+	}
+	stream, err := srv.ListResource(ctx, &tfprotov6.ListResourceRequest{TypeName: typeName, Config: cfg, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idType := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String}}
+	ids := []string{}
+	for res := range stream.Results {
+		if hasErrorDiag(res.Diagnostics) {
+			return ids, res.Diagnostics
+		}
+		iv, err := res.Identity.IdentityData.Unmarshal(idType)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var attrs map[string]tftypes.Value
+		var id string
+		if err := iv.As(&attrs); err != nil || attrs["id"].As(&id) != nil {
+			t.Fatalf("identity %v: %v", iv, err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// TestListFiltersEmptyArrayThroughProtocol checks, through the protocol
+// server, that an empty array filter means the same on both surfaces: a
+// list resource and a list data source list nothing and send no request,
+// while the same filter with values lists what it names; and that a null
+// element is refused at validation on both, on the attribute.
+func TestListFiltersEmptyArrayThroughProtocol(t *testing.T) {
+	emu := emulator.StartTest(t, emulator.Options{})
+	w1, w2 := postWithdrawal(t, emu, "empty-1"), postWithdrawal(t, emu, "empty-2")
+	c, err := client.New(client.Config{
+		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
+		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var instructions []string
+	for _, ref := range []string{"fdi-1", "fdi-2"} {
+		f, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
+			ProfileID: "prof-1", FiatNetwork: "WIRE", RefID: ref,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		instructions = append(instructions, f.ID)
+	}
+	h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret, nil)
+	const listInstructionsKey = "GET /v2/transfer/fiat-deposit-instructions"
+	null := tftypes.NewValue(tftypes.String, nil)
+	withNull := tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tfString("PENDING"), null})
+
+	for _, c := range []struct {
+		name, typeName, key string
+		set                 map[string]tftypes.Value
+		want                []string
+		requests            int
+	}{
+		{"withdrawals, no filter", "platform_crypto_withdrawal", listTransfersKey, nil, []string{w2, w1}, 1},
+		{"withdrawals by ref_id", "platform_crypto_withdrawal", listTransfersKey,
+			map[string]tftypes.Value{"ref_ids": tfStrings("empty-1", "empty-2")}, []string{w2, w1}, 1},
+		{"withdrawals, ref_ids = []", "platform_crypto_withdrawal", listTransfersKey,
+			map[string]tftypes.Value{"ref_ids": tfStrings()}, []string{}, 0},
+		{"withdrawals, ref_ids = [] beside other filters", "platform_crypto_withdrawal", listTransfersKey,
+			map[string]tftypes.Value{"ref_ids": tfStrings(), "statuses": tfStrings("PENDING"), "profile_ids": tfStrings("prof-1")}, []string{}, 0},
+		{"withdrawals, profile_ids = []", "platform_crypto_withdrawal", listTransfersKey,
+			map[string]tftypes.Value{"profile_ids": tfStrings()}, []string{}, 0},
+		{"withdrawals, statuses = []", "platform_crypto_withdrawal", listTransfersKey,
+			map[string]tftypes.Value{"statuses": tfStrings()}, []string{}, 0},
+		{"instructions, no filter", "platform_fiat_deposit_instructions", listInstructionsKey, nil,
+			[]string{instructions[1], instructions[0]}, 1},
+		{"instructions, ids = []", "platform_fiat_deposit_instructions", listInstructionsKey,
+			map[string]tftypes.Value{"ids": tfStrings()}, []string{}, 0},
+		{"instructions, ref_ids = []", "platform_fiat_deposit_instructions", listInstructionsKey,
+			map[string]tftypes.Value{"ref_ids": tfStrings(), "ids": tfStrings(instructions...)}, []string{}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := emu.Counters.Requests(c.key)
+			got, diags := listThroughProtocol(t, h, c.typeName, c.set)
+			cwaFailOnError(t, "list", diags)
+			if !slices.Equal(got, c.want) {
+				t.Errorf("listed %q, want %q", got, c.want)
+			}
+			if n := emu.Counters.Requests(c.key) - before; n != c.requests {
+				t.Errorf("%d list requests, want %d", n, c.requests)
+			}
+		})
+	}
+
+	t.Run("null element refused by the list resources", func(t *testing.T) {
+		for typeName, attrs := range map[string][]string{
+			"platform_crypto_withdrawal":         {"profile_ids", "ref_ids", "statuses"},
+			"platform_fiat_deposit_instructions": {"ids", "ref_ids"},
+		} {
+			for _, a := range attrs {
+				before := emu.Counters.APIRequests()
+				_, diags := listThroughProtocol(t, h, typeName, map[string]tftypes.Value{a: withNull})
+				checkNullElementRefused(t, typeName, a, diags)
+				if n := emu.Counters.APIRequests() - before; n != 0 {
+					t.Errorf("%s %s: %d requests, want none", typeName, a, n)
+				}
+			}
+		}
+	})
+
+	// The list data source of the same objects, through the same server.
+	srv := h.srv
+	sch, err := srv.GetProviderSchema(t.Context(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dsType, _ := sch.DataSourceSchemas["platform_transfers"].ValueType().(tftypes.Object)
+	readTransfers := func(t *testing.T, set map[string]tftypes.Value) (map[string]tftypes.Value, []*tfprotov6.Diagnostic) {
+		t.Helper()
+		cfg := cwaDynamic(t, dsType, cwaObject(dsType, set))
+		v, err := srv.ValidateDataResourceConfig(t.Context(), &tfprotov6.ValidateDataResourceConfigRequest{TypeName: "platform_transfers", Config: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hasErrorDiag(v.Diagnostics) {
+			return nil, v.Diagnostics
+		}
+		r, err := srv.ReadDataSource(t.Context(), &tfprotov6.ReadDataSourceRequest{TypeName: "platform_transfers", Config: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cwaFailOnError(t, "ReadDataSource", r.Diagnostics)
+		state, err := r.State.Unmarshal(dsType)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var attrs map[string]tftypes.Value
+		if err := state.As(&attrs); err != nil {
+			t.Fatal(err)
+		}
+		return attrs, nil
+	}
+	t.Run("platform_transfers, ref_ids = [] and with values", func(t *testing.T) {
+		for _, c := range []struct {
+			refs     tftypes.Value
+			items    int
+			requests int
+		}{{tfStrings(), 0, 0}, {tfStrings("empty-1", "empty-2"), 2, 1}} {
+			before := emu.Counters.Requests(listTransfersKey)
+			attrs, diags := readTransfers(t, map[string]tftypes.Value{"ref_ids": c.refs})
+			cwaFailOnError(t, "platform_transfers", diags)
+			if n := len(listOf(t, attrs["items"])); n != c.items {
+				t.Errorf("ref_ids = %v: %d items, want %d", c.refs, n, c.items)
+			}
+			if n := emu.Counters.Requests(listTransfersKey) - before; n != c.requests {
+				t.Errorf("ref_ids = %v: %d list requests, want %d", c.refs, n, c.requests)
+			}
+		}
+	})
+	t.Run("null element refused by platform_transfers", func(t *testing.T) {
+		before := emu.Counters.APIRequests()
+		_, diags := readTransfers(t, map[string]tftypes.Value{"ref_ids": withNull})
+		checkNullElementRefused(t, "platform_transfers", "ref_ids", diags)
+		if n := emu.Counters.APIRequests() - before; n != 0 {
+			t.Errorf("%d requests, want none", n)
+		}
+	})
+}
+
+// checkNullElementRefused checks that diags hold exactly one error, the
+// refusal of a null element, on the attribute attr.
+func checkNullElementRefused(t *testing.T, typeName, attr string, diags []*tfprotov6.Diagnostic) {
+	t.Helper()
+	var errs []*tfprotov6.Diagnostic
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			errs = append(errs, d)
+		}
+	}
+	want := tftypes.NewAttributePath().WithAttributeName(attr)
+	if len(errs) != 1 || errs[0].Summary != "Null List Value" || errs[0].Attribute == nil || !errs[0].Attribute.Equal(want) ||
+		!strings.HasPrefix(errs[0].Detail, "This attribute contains a null value: "+attr+"[1] is null.") {
+		for _, d := range errs {
+			t.Logf("%s: %s: %s (at %v)", typeName, d.Summary, d.Detail, d.Attribute)
+		}
+		t.Errorf("%s %s = [\"PENDING\", null]: want one error Null List Value on %s, got %d errors", typeName, attr, attr, len(errs))
+	}
+}
+
+// listRequests is a query check that the emulator received exactly want
+// requests key since its counters were last reset.
+type listRequests struct {
+	emu  *emulator.Server
+	key  string
+	want int
+}
+
+func (c listRequests) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
+	if n := c.emu.Counters.Requests(c.key); n != c.want {
+		resp.Error = fmt.Errorf("the emulator received %d requests %s, want %d", n, c.key, c.want)
+	}
+}
+
+// TestAccListFilters_emptyArrayMatchesNothing runs `terraform query` and a
+// plan of platform_transfers while two withdrawals exist: ref_ids = []
+// lists none of them on both surfaces and sends no list request, and the
+// same filter naming them lists both.
+func TestAccListFilters_emptyArrayMatchesNothing(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	emu := env.emu
+	refs := []string{"acc-empty-1", "acc-empty-2"}
+	w1, w2 := postWithdrawal(t, emu, refs[0]), postWithdrawal(t, emu, refs[1])
+	if n := len(emu.AllTransfers()); n != 2 {
+		t.Fatalf("the emulator holds %d transfers, want the 2 withdrawals", n)
+	}
+	list := func(name, args string) string {
+		if args == "" {
+			return fmt.Sprintf("list \"platform_crypto_withdrawal\" %q {\n  provider = platform\n}\n", name)
+		}
+		return fmt.Sprintf("list \"platform_crypto_withdrawal\" %q {\n  provider = platform\n  config {\n    %s\n  }\n}\n", name, args)
+	}
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: emu.Counters.Reset,
+				Config:    env.config(`data "platform_transfers" "empty" { ref_ids = [] }`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.platform_transfers.empty", tfjsonpath.New("items"), knownvalue.ListExact([]knownvalue.Check{})),
+				},
+				Check: checkRequests(emu, listTransfersKey, 0, "platform_transfers with ref_ids = []: %d list requests, want 0"),
+			},
+			{
+				PreConfig: emu.Counters.Reset,
+				Query:     true,
+				Config:    list("empty", "ref_ids = []") + list("empty_beside", `ref_ids = []`+"\n    statuses = [\"PENDING\"]"),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("platform_crypto_withdrawal.empty", 0),
+					querycheck.ExpectLength("platform_crypto_withdrawal.empty_beside", 0),
+					listRequests{emu, listTransfersKey, 0},
+				},
+			},
+			{
+				// The same query naming the two withdrawals lists both.
+				PreConfig: emu.Counters.Reset,
+				Query:     true,
+				Config:    list("named", "ref_ids = "+hclStrings(refs...)) + list("all", ""),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("platform_crypto_withdrawal.named", 2),
+					querycheck.ExpectLength("platform_crypto_withdrawal.all", 2),
+					querycheck.ExpectIdentity("platform_crypto_withdrawal.named", map[string]knownvalue.Check{"id": knownvalue.StringExact(w1)}),
+					querycheck.ExpectIdentity("platform_crypto_withdrawal.named", map[string]knownvalue.Check{"id": knownvalue.StringExact(w2)}),
+					listRequests{emu, listTransfersKey, 2},
+				},
+			},
+			{
+				// A null element is refused, on its attribute, before any
+				// request.
+				PreConfig:   emu.Counters.Reset,
+				Query:       true,
+				Config:      list("null", `ref_ids = ["acc-empty-1", null]`),
+				ExpectError: regexp.MustCompile(`Null List Value.*This attribute contains a null value: ref_ids\[1\] is null`),
+			},
+		},
+	})
+	if n := emu.Counters.APIRequests(); n != 0 {
+		t.Errorf("the query refused for its null element sent %d API requests, want none", n)
+	}
 }

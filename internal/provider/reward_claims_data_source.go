@@ -6,13 +6,10 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
@@ -30,18 +27,24 @@ type rewardClaimsDataSource struct {
 	data *providerData
 }
 
-// rewardClaimsModel is the configuration of platform_reward_claims.
-type rewardClaimsModel struct {
-	PayoutGroupID   types.String      `tfsdk:"payout_group_id"`
-	OnchainStatuses types.List        `tfsdk:"onchain_statuses"`
-	AssetType       types.String      `tfsdk:"asset_type"`
-	Chain           types.String      `tfsdk:"chain"`
-	Jurisdiction    types.String      `tfsdk:"jurisdiction"`
-	StartTime       timetypes.RFC3339 `tfsdk:"start_time"`
-	EndTime         timetypes.RFC3339 `tfsdk:"end_time"`
-	MaxItems        types.Int64       `tfsdk:"max_items"`
-	ID              types.String      `tfsdk:"id"`
-	Items           types.List        `tfsdk:"items"`
+// rewardClaimFilters are the filters of platform_reward_claims.
+var rewardClaimFilters = listFilters[client.ListRewardClaimsQuery]{
+	stringFilter("payout_group_id", "Only the claims of this payout group.",
+		func(q *client.ListRewardClaimsQuery) *string { return &q.PayoutGroupID }),
+	arrayFilter("onchain_statuses", "Only the claims in these on-chain statuses (sent as the "+
+		"query key `statuses`, as the API reference publishes it).",
+		func(q *client.ListRewardClaimsQuery) *[]string { return &q.OnchainStatuses }, client.ClaimOnchainStatuses...),
+	stringFilter("asset_type", "Only the claims of this asset, for example `USDG`.",
+		func(q *client.ListRewardClaimsQuery) *string { return &q.AssetType }),
+	stringFilter("chain", "Only the claims on this chain.",
+		func(q *client.ListRewardClaimsQuery) *string { return &q.Chain }),
+	stringFilter("jurisdiction", "Only the claims of this jurisdiction.",
+		func(q *client.ListRewardClaimsQuery) *string { return &q.Jurisdiction }),
+	timeFilter("start_time", "Only the claims created at or after this time",
+		func(q *client.ListRewardClaimsQuery) *time.Time { return &q.StartTime }),
+	timeFilter("end_time", "Only the claims created at or before this time",
+		func(q *client.ListRewardClaimsQuery) *time.Time { return &q.EndTime }),
+	maxItemsFilter(func(q *client.ListRewardClaimsQuery) *int { return &q.MaxItems }),
 }
 
 var rewardClaimShape = objectShape[client.RewardClaim]{
@@ -70,37 +73,14 @@ func (d *rewardClaimsDataSource) Metadata(_ context.Context, req datasource.Meta
 }
 
 func (d *rewardClaimsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	stringFilter := func(description string) schema.StringAttribute {
-		return schema.StringAttribute{
-			Optional:            true,
-			MarkdownDescription: description,
-			Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-		}
-	}
-	timeFilter := func(description string) schema.StringAttribute {
-		return schema.StringAttribute{
-			Optional:            true,
-			MarkdownDescription: description + " (RFC 3339, for example `2024-01-02T15:04:05Z`).",
-			CustomType:          timetypes.RFC3339Type{},
-		}
-	}
 	resp.Schema = listSchema(schema.Schema{
 		MarkdownDescription: "Lists reward claim transactions, in the order the API returns them, following the API's pages to the end. " +
 			"Every filter is optional; all the filters that are set apply together.",
-		Attributes: map[string]schema.Attribute{
-			"payout_group_id": stringFilter("Only the claims of this payout group."),
-			"onchain_statuses": arrayFilterAttribute("Only the claims in these on-chain statuses (sent as the "+
-				"query key `statuses`, as the API reference publishes it).", client.ClaimOnchainStatuses...),
-			"asset_type":   stringFilter("Only the claims of this asset, for example `USDG`."),
-			"chain":        stringFilter("Only the claims on this chain."),
-			"jurisdiction": stringFilter("Only the claims of this jurisdiction."),
-			"start_time":   timeFilter("Only the claims created at or after this time"),
-			"end_time":     timeFilter("Only the claims created at or before this time"),
-			"max_items":    maxItemsAttribute(),
-			"id":           listIDAttribute(),
+		Attributes: rewardClaimFilters.dataSourceAttributes(map[string]schema.Attribute{
+			"id": listIDAttribute(),
 			"items": rewardClaimShape.listAttribute("The reward claims, in the order the API returns them. " +
 				"Fields the API leaves out are null."),
-		},
+		}),
 	})
 }
 
@@ -129,29 +109,15 @@ func (d *rewardClaimsDataSource) Configure(_ context.Context, req datasource.Con
 }
 
 func (d *rewardClaimsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m rewardClaimsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	if d.data == nil {
 		notConfigured(&resp.Diagnostics)
 		return
 	}
-	statuses := listStrings(ctx, m.OnchainStatuses, &resp.Diagnostics)
-	q := client.ListRewardClaimsQuery{
-		PayoutGroupID:   m.PayoutGroupID.ValueString(),
-		OnchainStatuses: statuses.values,
-		AssetType:       m.AssetType.ValueString(),
-		Chain:           m.Chain.ValueString(),
-		Jurisdiction:    m.Jurisdiction.ValueString(),
-		StartTime:       rfc3339Time(m.StartTime, path.Root("start_time"), &resp.Diagnostics),
-		EndTime:         rfc3339Time(m.EndTime, path.Root("end_time"), &resp.Diagnostics),
-		MaxItems:        int64Value(m.MaxItems),
-	}
+	var q client.ListRewardClaimsQuery
+	none := rewardClaimFilters.read(ctx, req.Config, &q, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	readList(ctx, req, resp, filtersID("reward_claims", q), rewardClaimShape,
-		d.data.client.RewardClaims(ctx, q), matchesNothing(statuses), "reward claims")
+		d.data.client.RewardClaims(ctx, q), none, "reward claims")
 }

@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
@@ -24,24 +21,38 @@ type transfersDataSource struct {
 	data *providerData
 }
 
-// transfersModel is the configuration of platform_transfers.
-type transfersModel struct {
-	IDs            types.List      `tfsdk:"ids"`
-	RefIDs         types.List      `tfsdk:"ref_ids"`
-	ProfileIDs     types.List      `tfsdk:"profile_ids"`
-	IdentityIDs    types.List      `tfsdk:"identity_ids"`
-	AccountIDs     types.List      `tfsdk:"account_ids"`
-	GroupIDs       types.List      `tfsdk:"group_ids"`
-	CryptoTxHashes types.List      `tfsdk:"crypto_tx_hashes"`
-	Types          types.List      `tfsdk:"types"`
-	Statuses       types.List      `tfsdk:"statuses"`
-	CreatedAt      *createdAtModel `tfsdk:"created_at"`
-	UpdatedAt      *createdAtModel `tfsdk:"updated_at"`
-	Order          types.String    `tfsdk:"order"`
-	OrderBy        types.String    `tfsdk:"order_by"`
-	MaxItems       types.Int64     `tfsdk:"max_items"`
-	ID             types.String    `tfsdk:"id"`
-	Items          types.List      `tfsdk:"items"`
+// transferFilters are the filters of platform_transfers.
+var transferFilters = listFilters[client.ListTransfersQuery]{
+	arrayFilter("ids", "Only the transfers with these ids.",
+		func(q *client.ListTransfersQuery) *[]string { return &q.IDs }),
+	arrayFilter("ref_ids", "Only the transfers made with these client-specified ids.",
+		func(q *client.ListTransfersQuery) *[]string { return &q.RefIDs }),
+	arrayFilter("profile_ids", "Only the transfers of these profiles.",
+		func(q *client.ListTransfersQuery) *[]string { return &q.ProfileIDs }),
+	arrayFilter("identity_ids", "Only the transfers of these identities.",
+		func(q *client.ListTransfersQuery) *[]string { return &q.IdentityIDs }),
+	arrayFilter("account_ids", "Only the transfers of these accounts.",
+		func(q *client.ListTransfersQuery) *[]string { return &q.AccountIDs }),
+	arrayFilter("group_ids", "Only the transfers of these internal transfer groups.",
+		func(q *client.ListTransfersQuery) *[]string { return &q.GroupIDs }),
+	arrayFilter("crypto_tx_hashes", "Only the transfers with these on-chain transaction hashes.",
+		func(q *client.ListTransfersQuery) *[]string { return &q.CryptoTxHashes }),
+	arrayFilter("types", "Only the transfers of these types (sent as `type`), for example "+
+		"`CRYPTO_WITHDRAWAL`, `CRYPTO_DEPOSIT`, `WIRE_DEPOSIT`, `WIRE_WITHDRAWAL`, `INTERNAL_TRANSFER_DEBIT`, "+
+		"`INTERNAL_TRANSFER_CREDIT` or `RTP_DEPOSIT`. The service adds types over time, so any value is "+
+		"sent as given.",
+		func(q *client.ListTransfersQuery) *[]string { return &q.Types }),
+	arrayFilter("statuses", "Only the transfers with these statuses.",
+		func(q *client.ListTransfersQuery) *[]string { return &q.Statuses }, client.TransferStatuses...),
+	createdAtFilter("transfers", func(q *client.ListTransfersQuery) *client.TimeFilter { return &q.CreatedAt }),
+	timeRangeFilter("updated_at", "updated", "time of the last update", "transfers",
+		func(q *client.ListTransfersQuery) *client.TimeFilter { return &q.UpdatedAt }),
+	oneOfFilter("order", "Order of `items`: `DESC` (newest first) or `ASC`. Unset leaves the service's "+
+		"default, which is `DESC`.", client.Orders, func(q *client.ListTransfersQuery) *string { return &q.Order }),
+	oneOfFilter("order_by", "Time that `order` sorts by: `CREATED_AT` or `UPDATED_AT`. Unset leaves the "+
+		"service's default, `CREATED_AT`.", client.TransferOrderBys,
+		func(q *client.ListTransfersQuery) *string { return &q.OrderBy }),
+	maxItemsFilter(func(q *client.ListTransfersQuery) *int { return &q.MaxItems }),
 }
 
 var transferShape = objectShape[client.Transfer]{
@@ -78,43 +89,18 @@ func (d *transfersDataSource) Metadata(_ context.Context, req datasource.Metadat
 }
 
 func (d *transfersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	order := orderAttribute()
-	order.MarkdownDescription = "Order of `items`: `DESC` (newest first) or `ASC`. Unset leaves the service's " +
-		"default, which is `DESC`."
 	resp.Schema = listSchema(schema.Schema{
 		MarkdownDescription: "Lists the customer's transfers (`GET /transfer/transfers`, scope `transfer:read_transfer`): " +
 			"withdrawals, deposits, internal transfers and more, following the API's pages to the end with the " +
 			"largest page the API allows (1,000 items). Every filter is optional; all the filters that are set " +
 			"apply together.",
-		Attributes: map[string]schema.Attribute{
-			"ids":              arrayFilterAttribute("Only the transfers with these ids."),
-			"ref_ids":          arrayFilterAttribute("Only the transfers made with these client-specified ids."),
-			"profile_ids":      arrayFilterAttribute("Only the transfers of these profiles."),
-			"identity_ids":     arrayFilterAttribute("Only the transfers of these identities."),
-			"account_ids":      arrayFilterAttribute("Only the transfers of these accounts."),
-			"group_ids":        arrayFilterAttribute("Only the transfers of these internal transfer groups."),
-			"crypto_tx_hashes": arrayFilterAttribute("Only the transfers with these on-chain transaction hashes."),
-			"types": arrayFilterAttribute("Only the transfers of these types (sent as `type`), for example " +
-				"`CRYPTO_WITHDRAWAL`, `CRYPTO_DEPOSIT`, `WIRE_DEPOSIT`, `WIRE_WITHDRAWAL`, `INTERNAL_TRANSFER_DEBIT`, " +
-				"`INTERNAL_TRANSFER_CREDIT` or `RTP_DEPOSIT`. The service adds types over time, so any value is " +
-				"sent as given."),
-			"statuses":   arrayFilterAttribute("Only the transfers with these statuses.", client.TransferStatuses...),
-			"created_at": createdAtAttribute("transfers"),
-			"updated_at": timeRangeAttribute("updated_at", "updated", "time of the last update", "transfers"),
-			"order":      order,
-			"order_by": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Time that `order` sorts by: `CREATED_AT` or `UPDATED_AT`. Unset leaves the " +
-					"service's default, `CREATED_AT`.",
-				Validators: []validator.String{stringvalidator.OneOf(client.TransferOrderBys...)},
-			},
-			"max_items": maxItemsAttribute(),
-			"id":        listIDAttribute(),
+		Attributes: transferFilters.dataSourceAttributes(map[string]schema.Attribute{
+			"id": listIDAttribute(),
 			"items": transferShape.listAttribute("The transfers, in the order the API returns them, with the fields " +
 				"of `platform_transfer` except `customer_id` (always the provider's own customer) and " +
 				"`auto_conversion` (read one transfer with `platform_transfer` for it), so that 100,000 of them " +
 				"are read in about 150 MiB. Fields the API leaves out are null."),
-		},
+		}),
 	})
 }
 
@@ -123,35 +109,14 @@ func (d *transfersDataSource) Configure(_ context.Context, req datasource.Config
 }
 
 func (d *transfersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m transfersModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	if d.data == nil {
 		notConfigured(&resp.Diagnostics)
 		return
 	}
-	filters := []arrayFilter{
-		listStrings(ctx, m.IDs, &resp.Diagnostics), listStrings(ctx, m.RefIDs, &resp.Diagnostics),
-		listStrings(ctx, m.ProfileIDs, &resp.Diagnostics), listStrings(ctx, m.IdentityIDs, &resp.Diagnostics),
-		listStrings(ctx, m.AccountIDs, &resp.Diagnostics), listStrings(ctx, m.GroupIDs, &resp.Diagnostics),
-		listStrings(ctx, m.CryptoTxHashes, &resp.Diagnostics), listStrings(ctx, m.Types, &resp.Diagnostics),
-		listStrings(ctx, m.Statuses, &resp.Diagnostics),
-	}
-	q := client.ListTransfersQuery{
-		IDs: filters[0].values, RefIDs: filters[1].values, ProfileIDs: filters[2].values,
-		IdentityIDs: filters[3].values, AccountIDs: filters[4].values, GroupIDs: filters[5].values,
-		CryptoTxHashes: filters[6].values, Types: filters[7].values, Statuses: filters[8].values,
-		CreatedAt: m.CreatedAt.filterAt("created_at", &resp.Diagnostics),
-		UpdatedAt: m.UpdatedAt.filterAt("updated_at", &resp.Diagnostics),
-		Order:     m.Order.ValueString(),
-		OrderBy:   m.OrderBy.ValueString(),
-		MaxItems:  int64Value(m.MaxItems),
-	}
+	var q client.ListTransfersQuery
+	none := transferFilters.read(ctx, req.Config, &q, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	readList(ctx, req, resp, filtersID("transfers", q), transferShape, d.data.client.Transfers(ctx, q),
-		matchesNothing(filters...), "transfers")
+	readList(ctx, req, resp, filtersID("transfers", q), transferShape, d.data.client.Transfers(ctx, q), none, "transfers")
 }

@@ -184,3 +184,30 @@ func (v knownValues) ValidateList(ctx context.Context, req validator.ListRequest
 
 // cryptoNetworkValues are the crypto networks this version knows.
 var cryptoNetworkValues = knownValues{what: "crypto network", values: client.CryptoNetworks}
+
+// noNullElements refuses a list with a null element, naming the element:
+// the framework's listvalidator.NoNullValues says only "This attribute
+// contains a null value", which Terraform's machine-readable output shows
+// without the attribute.
+type noNullElements struct{}
+
+var _ validator.List = noNullElements{}
+
+func (noNullElements) Description(context.Context) string {
+	return "every value must be set (not null)"
+}
+
+func (v noNullElements) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (noNullElements) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	for i, e := range req.ConfigValue.Elements() {
+		if e.IsNull() {
+			resp.Diagnostics.AddAttributeError(req.Path, "Null List Value",
+				fmt.Sprintf("This attribute contains a null value: %s[%d] is null. Every value of %s must be set; "+
+					"remove the null, or leave %s unset to filter nothing.", req.Path, i, req.Path, req.Path))
+		}
+	}
+}

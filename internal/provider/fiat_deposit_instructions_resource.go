@@ -239,12 +239,23 @@ func (m *fiatDepositInstructionsModel) derivedRefID(ctx context.Context, afterDe
 }
 
 // instructionsDifferences lists how the instructions f differ from the
-// request req: profile, ref_id, and a network other than the requested one.
+// request req: profile, ref_id, metadata, the identity and account when
+// requested (they must come back equal), and a network other than the
+// requested one.
 func instructionsDifferences(req client.FiatDepositInstructionsRequest, f *client.FiatDepositInstructions) []string {
 	var d []string
 	d = differ(d, "profile_id", req.ProfileID, &f.ProfileID, exactly)
 	if req.RefID != "" {
 		d = differ(d, "ref_id", req.RefID, f.RefID, exactly)
+	}
+	if req.IdentityID != "" {
+		d = differ(d, "identity_id", req.IdentityID, &f.IdentityID, exactly)
+	}
+	if req.AccountID != "" {
+		d = differ(d, "account_id", req.AccountID, f.AccountID, exactly)
+	}
+	if m := metadataDifference(req.Metadata, f.Metadata); m != "" {
+		d = append(d, m)
 	}
 	if req.FiatNetwork != "WIRE" && f.FiatNetworkInstructions != nil && f.FiatNetworkInstructions.Wire != nil {
 		d = append(d, fmt.Sprintf("fiat_network: requested %q, answered WIRE instructions", req.FiatNetwork))

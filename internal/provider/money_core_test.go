@@ -1,0 +1,250 @@
+package provider
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+// One suite for every resource the money-moving core serves, through the
+// real CLI: whatever happens to a run, one declared object is one object
+// at the service, and an earlier object under the same arguments is never
+// taken for a new intent. Each scenario ends with an exact count.
+
+// moneyResource is one resource of the core, as the suite drives it.
+type moneyResource struct {
+	name string
+	// body declares one object of it at address addr.
+	body, addr string
+	// objects counts its objects at the emulator.
+	objects func(emu *emulator.Server) int
+	// made is its summary of what an earlier object with the same
+	// arguments is called in the plan's error.
+	made string
+}
+
+// moneyResources is the table of the suite: every resource that creates
+// through the core.
+func moneyResources() []moneyResource {
+	return []moneyResource{
+		{
+			name: "crypto_withdrawal", body: eoWithdrawal, addr: "platform_crypto_withdrawal.payout",
+			objects: func(emu *emulator.Server) int { return len(emu.Transfers()) },
+			made:    "An earlier crypto withdrawal has the same arguments",
+		},
+		{
+			name: "fiat_deposit_instructions", body: fdiConfig(`  metadata = { purpose = "core" }`),
+			addr:    "platform_fiat_deposit_instructions.test",
+			objects: func(emu *emulator.Server) int { return len(emu.FiatDepositInstructions()) },
+			made:    "An earlier set of fiat deposit instructions has the same arguments",
+		},
+	}
+}
+
+// waitForObjects waits until the emulator holds n objects of res while cmd
+// runs, and fails if cmd ends first.
+func waitForObjects(t *testing.T, emu *emulator.Server, res moneyResource, n int, waited <-chan error) {
+	t.Helper()
+	deadline := time.After(2 * time.Minute)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			if res.objects(emu) >= n {
+				return
+			}
+		case err := <-waited:
+			t.Fatalf("the run ended before the create was processed: %v", err)
+		case <-deadline:
+			t.Fatal("the create was not processed")
+		}
+	}
+}
+
+// interruptMidApply starts an apply whose create the service processes
+// and never answers, and sends sig to the run's process group once it is
+// processed. It returns the apply's output.
+func interruptMidApply(t *testing.T, w *cliWorkdir, emu *emulator.Server, res moneyResource, sig syscall.Signal) string {
+	t.Helper()
+	emu.Faults.AcceptThenHang(1, time.Hour)
+	cmd, stdout, stderr := w.command("apply", "-auto-approve")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	waitForObjects(t, emu, res, 1, waited)
+	if err := syscall.Kill(-cmd.Process.Pid, sig); err != nil {
+		t.Fatalf("signalling the run: %v", err)
+	}
+	select {
+	case err := <-waited:
+		if err == nil {
+			t.Fatal("the interrupted apply exited 0")
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the interrupted apply did not end")
+	}
+	emu.Faults.Reset()
+	return stdout.String() + stderr.String()
+}
+
+func TestAccMoneyCore(t *testing.T) {
+	scenarios := []struct {
+		name string
+		run  func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer)
+	}{
+		{"network faults then success", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
+			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+			w := newCLIWorkdir(t)
+			w.write(emulatorProviderBlock(emu, ""), res.body)
+			emu.Faults.ServerErrors(2, 503)
+			w.mustRun(0, "apply", "-auto-approve")
+			w.mustRun(0, "plan", "-detailed-exitcode")
+			checkObjects(t, emu, res, 1)
+		}},
+		{"unknown outcome then apply again", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
+			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+			w := newCLIWorkdir(t)
+			w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), res.body)
+			emu.Faults.AcceptThenFail(1)
+			r := w.mustRun(1, "apply", "-auto-approve")
+			mustContain(t, "apply", r.output(), "Outcome of")
+			checkObjects(t, emu, res, 1)
+			w.mustRun(0, "apply", "-auto-approve")
+			w.mustRun(0, "plan", "-detailed-exitcode")
+			checkObjects(t, emu, res, 1)
+		}},
+		{"saved plan after an unknown outcome", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
+			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+			w := newCLIWorkdir(t)
+			w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), res.body)
+			emu.Faults.AcceptThenFail(1)
+			w.mustRun(1, "apply", "-auto-approve")
+			w.mustRun(0, "plan", "-out", "retry.tfplan")
+			// The saved plan is applied hours later: the state's record of
+			// the attempt is the evidence, not the window.
+			emu.Advance(3 * time.Hour)
+			w.mustRun(0, "apply", "retry.tfplan")
+			w.mustRun(0, "plan", "-detailed-exitcode")
+			checkObjects(t, emu, res, 1)
+		}},
+		{"SIGKILL mid-apply then apply again", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
+			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+			w := newCLIWorkdir(t)
+			w.write(emulatorProviderBlock(emu, ""), res.body)
+			interruptMidApply(t, w, emu, res, syscall.SIGKILL)
+			checkObjects(t, emu, res, 1)
+			r := w.mustRun(0, "plan")
+			mustContain(t, "plan after the kill", r.output(), "already", "within the recovery window")
+			w.mustRun(0, "apply", "-auto-approve")
+			w.mustRun(0, "plan", "-detailed-exitcode")
+			checkObjects(t, emu, res, 1)
+		}},
+		{"SIGINT mid-apply then apply again", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
+			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+			w := newCLIWorkdir(t)
+			w.write(emulatorProviderBlock(emu, ""), res.body)
+			interruptMidApply(t, w, emu, res, syscall.SIGINT)
+			checkObjects(t, emu, res, 1)
+			// A graceful stop records the attempt; hours later it is still
+			// this resource's.
+			emu.Advance(3 * time.Hour)
+			w.mustRun(0, "apply", "-auto-approve")
+			w.mustRun(0, "plan", "-detailed-exitcode")
+			checkObjects(t, emu, res, 1)
+		}},
+		{"another body under a configured ref_id", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
+			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+			first := newCLIWorkdir(t)
+			withRef := strings.Replace(res.body, "\n}\n", "\n  ref_id = \"core-1\"\n}\n", 1)
+			first.write(emulatorProviderBlock(emu, ""), withRef)
+			first.mustRun(0, "apply", "-auto-approve")
+			other := newCLIWorkdir(t)
+			other.write(emulatorProviderBlock(emu, ""), strings.Replace(strings.Replace(withRef, `"0.5"`, `"0.7"`, 1),
+				`"core"`, `"other"`, 1))
+			r := other.mustRun(1, "apply", "-auto-approve")
+			mustContain(t, "apply", r.output(), "ref_id core-1 already used")
+			checkObjects(t, emu, res, 1)
+		}},
+		{"the same arguments again a month later", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
+			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+			first := newCLIWorkdir(t)
+			first.write(emulatorProviderBlock(emu, ""), res.body)
+			first.mustRun(0, "apply", "-auto-approve")
+			emu.Advance(30 * 24 * time.Hour)
+			other := newCLIWorkdir(t)
+			other.write(emulatorProviderBlock(emu, ""), res.body)
+			r := other.mustRun(1, "plan")
+			mustContain(t, "plan", r.output(), res.made, "import {")
+			other.mustRun(1, "apply", "-auto-approve")
+			checkObjects(t, emu, res, 1)
+			// A ref_id of its own makes it a new one.
+			other.write(emulatorProviderBlock(emu, ""), strings.Replace(res.body, "\n}\n", "\n  ref_id = \"next-month\"\n}\n", 1))
+			other.mustRun(0, "apply", "-auto-approve")
+			checkObjects(t, emu, res, 2)
+		}},
+		{"create_before_destroy retry", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
+			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+			w := newCLIWorkdir(t)
+			body := strings.Replace(res.body, "\n}\n", "\n  lifecycle {\n    create_before_destroy = true\n  }\n}\n", 1)
+			w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), body)
+			emu.Faults.AcceptThenFail(1)
+			w.mustRun(1, "apply", "-auto-approve")
+			w.mustRun(0, "apply", "-auto-approve")
+			w.mustRun(0, "plan", "-detailed-exitcode")
+			checkObjects(t, emu, res, 1)
+		}},
+	}
+	for _, res := range moneyResources() {
+		t.Run(res.name, func(t *testing.T) {
+			t.Parallel()
+			for _, sc := range scenarios {
+				t.Run(sc.name, func(t *testing.T) {
+					t.Parallel()
+					sc.run(t, res, emulator.ReplayConflict)
+				})
+			}
+		})
+	}
+}
+
+// checkObjects fails unless the emulator holds exactly n objects of res.
+func checkObjects(t *testing.T, emu *emulator.Server, res moneyResource, n int) {
+	t.Helper()
+	if got := res.objects(emu); got != n {
+		t.Fatalf("the emulator holds %d %s objects, want exactly %d", got, res.name, n)
+	}
+}
+
+// TestDerivedRefIDGolden pins the derived ref_id of every kind: the
+// derivation is part of the contract with the states users already hold
+// (an unconfirmed create is retried under it).
+func TestDerivedRefIDGolden(t *testing.T) {
+	ctx := t.Context()
+	fdi := fiatDepositInstructionsModel{
+		ProfileID: types.StringValue("profile-1"), FiatNetwork: types.StringValue("WIRE"),
+		RefID: types.StringNull(), IdentityID: types.StringNull(), AccountID: types.StringNull(),
+		RoutingNumberType: types.StringNull(), Metadata: types.MapNull(types.StringType),
+	}
+	first, ok1 := fdi.derivedRefID(ctx, "")
+	next, ok2 := fdi.derivedRefID(ctx, "deprecated-set")
+	for _, c := range []struct {
+		name, got, want string
+		ok              bool
+	}{
+		{"fiat_deposit_instructions", first, "050cde18-e203-53e7-ba2a-2a117ab8e9db", ok1},
+		{"fiat_deposit_instructions after a deprecated set", next, "45d1d6da-fa1c-5cdd-a2b6-a71b1242e7a5", ok2},
+	} {
+		if !c.ok || c.got != c.want {
+			t.Errorf("%s: derived ref_id %s (ok %v), want %s: changing the derivation makes every unconfirmed "+
+				"create in users' states retry under a second key", c.name, c.got, c.ok, c.want)
+		}
+	}
+}

@@ -582,13 +582,14 @@ func age(created, servedAt time.Time) string {
 	if d < 0 {
 		d = 0
 	}
+	// A Date has whole seconds, a created_at finer ones: round.
 	switch {
 	case d >= 48*time.Hour:
-		return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
+		return fmt.Sprintf("%d days", int(d.Round(24*time.Hour)/(24*time.Hour)))
 	case d >= time.Hour:
-		return d.Truncate(time.Minute).String()
+		return d.Round(time.Minute).String()
 	}
-	return d.Truncate(time.Second).String()
+	return d.Round(time.Second).String()
 }
 
 // judgeEarlier accepts an earlier object under the ref_id (see evidence),

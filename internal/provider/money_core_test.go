@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
@@ -247,4 +250,104 @@ func TestDerivedRefIDGolden(t *testing.T) {
 				"create in users' states retry under a second key", c.name, c.got, c.ok, c.want)
 		}
 	}
+}
+
+// upgradeBody is the configuration of the states in testdata/upgrade.
+var upgradeBody = eoWithdrawal + fdiConfig(`  metadata = { purpose = "core" }`)
+
+// upgradeState copies testdata/upgrade/name.tfstate (written by the
+// previous release of the provider) into w, with the provider address of
+// w's CLI and each old id replaced by the new one.
+func upgradeState(t *testing.T, w *cliWorkdir, name string, ids map[string]string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "upgrade", name+".tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.ReplaceAll(string(b), `registry.terraform.io/hashicorp/platform`, providerAddressFor(t, w))
+	for old, id := range ids {
+		s = strings.ReplaceAll(s, old, id)
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, "terraform.tfstate"), []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The ref_ids and ids the previous release recorded in testdata/upgrade.
+const (
+	upgradeWithdrawalRef   = "a9fa0f8d-f28f-5288-9ed3-abfd276c9fac"
+	upgradeInstructionsRef = "8d95cbc6-c52c-5324-9dad-c35755093023"
+	upgradeWithdrawalID    = "af062109-a9fd-41c2-91e6-108deac11854"
+	upgradeInstructionsID  = "90d27ffe-7030-4529-b744-521f55287405"
+)
+
+// madeByPreviousRelease makes at the emulator, straight through the API,
+// the withdrawal and the instructions the previous release made with the
+// ref_ids of testdata/upgrade, and returns the old ids mapped to theirs.
+func madeByPreviousRelease(t *testing.T, emu *emulator.Server) map[string]string {
+	t.Helper()
+	c, err := client.New(client.Config{
+		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
+		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
+		ProfileID: "profile-1", FiatNetwork: "WIRE", RefID: upgradeInstructionsRef,
+		Metadata: map[string]string{"purpose": "core"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{
+		upgradeWithdrawalID:   postWithdrawal(t, emu, upgradeWithdrawalRef),
+		upgradeInstructionsID: f.ID,
+	}
+}
+
+// A state written by the previous release plans no change and sends
+// nothing; an unconfirmed create it left is retried under its own ref_id
+// and, made long ago by that attempt, recorded.
+func TestAccMoneyCore_upgradeFromPreviousRelease(t *testing.T) {
+	t.Run("confirmed", func(t *testing.T) {
+		t.Parallel()
+		emu := emulator.StartTest(t, emulator.Options{})
+		ids := madeByPreviousRelease(t, emu)
+		emu.Advance(30 * 24 * time.Hour)
+		w := newCLIWorkdir(t)
+		w.write(emulatorProviderBlock(emu, ""), upgradeBody)
+		upgradeState(t, w, "confirmed", ids)
+		w.mustRun(0, "plan", "-detailed-exitcode")
+		w.mustRun(0, "apply", "-auto-approve")
+		w.mustRun(0, "plan", "-detailed-exitcode")
+		if n := emu.Counters.Requests(cwPostKey) + emu.Counters.Requests(fdiPostKey); n != 1+1 {
+			t.Errorf("%d creates at the emulator, want only the 2 made for the test", n)
+		}
+		for _, res := range moneyResources() {
+			checkObjects(t, emu, res, 1)
+		}
+	})
+	t.Run("unconfirmed", func(t *testing.T) {
+		t.Parallel()
+		emu := emulator.StartTest(t, emulator.Options{})
+		ids := madeByPreviousRelease(t, emu)
+		// Applied hours later: the state's record of the attempts is the
+		// evidence.
+		emu.Advance(5 * time.Hour)
+		w := newCLIWorkdir(t)
+		w.write(emulatorProviderBlock(emu, ""), upgradeBody)
+		upgradeState(t, w, "unconfirmed", nil)
+		w.mustRun(0, "apply", "-auto-approve")
+		w.mustRun(0, "plan", "-detailed-exitcode")
+		for _, res := range moneyResources() {
+			checkObjects(t, emu, res, 1)
+		}
+		if st := stateOf(t, w, "platform_crypto_withdrawal.payout"); st["id"] != ids[upgradeWithdrawalID] || st["ref_id"] != upgradeWithdrawalRef {
+			t.Errorf("state holds withdrawal %v ref_id %v, want %s %s", st["id"], st["ref_id"], ids[upgradeWithdrawalID], upgradeWithdrawalRef)
+		}
+		if st := stateOf(t, w, "platform_fiat_deposit_instructions.test"); st["id"] != ids[upgradeInstructionsID] {
+			t.Errorf("state holds instructions %v, want %s", st["id"], ids[upgradeInstructionsID])
+		}
+	})
 }

@@ -311,12 +311,8 @@ func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.Crea
 	plan.RefID = types.StringValue(refID)
 	switch res.outcome {
 	case outcomeUnconfirmed:
-		// Record what was sent; Terraform keeps it (tainted), and the next
-		// apply retries it with the same ref_id.
 		plan.clearUnknown()
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
-		resp.Diagnostics.AddError("Outcome of crypto withdrawal unknown", unconfirmedDetail(withdrawalWords, refID, res.err))
+		recordUnconfirmedCreate(ctx, resp, withdrawalWords, &plan, plan.ID, refID, res.err)
 	case outcomeConfirmed, outcomeAdopted:
 		plan.fromTransfer(res.obj)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)

@@ -18,6 +18,7 @@ var withdrawalWords = createWords{
 	noun:         "crypto withdrawal",
 	plural:       "crypto withdrawals",
 	title:        "Crypto withdrawal",
+	unknown:      "Outcome of crypto withdrawal unknown",
 	made:         "sent",
 	path:         client.PathCryptoWithdrawals,
 	scope:        client.ScopeWriteCryptoWithdrawal,

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -115,37 +114,8 @@ func TestAccExactlyOnce_killedMidApply(t *testing.T) {
 
 		// The service processes the withdrawal and never answers; the runner
 		// is killed (terraform and the provider, no cleanup) meanwhile.
-		emu.Faults.AcceptThenHang(1, time.Hour)
-		cmd, stdout, stderr := w.command("apply", "-auto-approve")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		waited := make(chan error, 1)
-		go func() { waited <- cmd.Wait() }()
-		deadline := time.After(2 * time.Minute)
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-	wait:
-		for {
-			select {
-			case <-tick.C:
-				if len(emu.Transfers()) == 1 {
-					break wait
-				}
-			case err := <-waited:
-				t.Fatalf("apply ended before the withdrawal was processed: %v\n%s%s", err, stdout, stderr)
-			case <-deadline:
-				t.Fatalf("the withdrawal was not processed:\n%s%s", stdout, stderr)
-			}
-		}
-		if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
-			t.Fatalf("killing the run: %v", err)
-		}
-		if err := <-waited; err == nil {
-			t.Fatal("apply ended normally although it was killed")
-		}
+		interruptMidApply(t, w, emu, moneyResources()[0], syscall.SIGKILL)
 		sent := onlyTransfer(t, emu)
-		emu.Faults.Reset()
 
 		// The next run plans the same ref_id and ends with the transfer the
 		// killed run made: one transfer in all.
@@ -401,13 +371,7 @@ func TestAccExactlyOnce_upgradeUnconfirmedWithdrawal(t *testing.T) {
 // transfer's id.
 func postWithdrawal(t *testing.T, emu *emulator.Server, refID string) string {
 	t.Helper()
-	c, err := client.New(client.Config{
-		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
-		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := emulatorClient(t, emu)
 	tr, err := c.CreateCryptoWithdrawal(t.Context(), client.CryptoWithdrawalRequest{
 		ProfileID: "prof-1", DestinationAddress: "bc1qexampleaddress0000000000000000000000", Asset: "BTC",
 		CryptoNetwork: "BITCOIN", Amount: "0.5", Metadata: map[string]string{"invoice": "inv-1"}, RefID: refID,

@@ -215,13 +215,7 @@ func exampleVariables(t *testing.T, emu *emulator.Server, tokenFile string) map[
 	}
 	// Deposit instructions created outside the configuration, for the
 	// examples that read them by id.
-	c, err := client.New(client.Config{
-		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
-		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := emulatorClient(t, emu)
 	fdi, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
 		ProfileID: vars["profile_id"], FiatNetwork: "WIRE", RefID: "examples-test-instructions",
 	})

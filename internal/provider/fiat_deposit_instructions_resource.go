@@ -211,6 +211,7 @@ var instructionsWords = createWords{
 	noun:         "set of fiat deposit instructions",
 	plural:       "sets of fiat deposit instructions",
 	title:        "Fiat deposit instructions",
+	unknown:      "Outcome of fiat deposit instructions create unknown",
 	made:         "created",
 	path:         client.PathFiatDepositInstructions,
 	scope:        client.ScopeWriteFiatDepositInstr,
@@ -358,10 +359,7 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 		if res.outcome == outcomeUnconfirmed {
 			resp.Diagnostics.Append(diags...)
 			plan.clearUnknown()
-			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-			setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
-			resp.Diagnostics.AddError("Outcome of fiat deposit instructions create unknown",
-				unconfirmedDetail(instructionsWords, refID, res.err))
+			recordUnconfirmedCreate(ctx, resp, instructionsWords, &plan, plan.ID, refID, res.err)
 			return
 		}
 		resp.Diagnostics.Append(diags...)

@@ -462,13 +462,7 @@ func TestAccFiatDepositInstructions_importOtherNetwork(t *testing.T) {
 	env.needEmulator(t)
 	env.needMoneyMovement(t)
 	emu := env.emu
-	c, err := client.New(client.Config{
-		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
-		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := emulatorClient(t, emu)
 	f, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
 		ProfileID: "profile-9", FiatNetwork: "RTP", RefID: "made-elsewhere",
 	})

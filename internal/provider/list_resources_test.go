@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -38,13 +40,7 @@ func queryWorkdir(t *testing.T) *cliWorkdir {
 func TestAccListResources_queryAndGenerateConfig(t *testing.T) {
 	emu := emulator.StartTest(t, emulator.Options{Transfers: 30})
 	w := queryWorkdir(t)
-	c, err := client.New(client.Config{
-		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
-		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := emulatorClient(t, emu)
 	const n = 3
 	for i := range n {
 		if _, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
@@ -258,13 +254,7 @@ func listThroughProtocol(t *testing.T, h *actionHarness, typeName string, set ma
 func TestListFiltersEmptyArrayThroughProtocol(t *testing.T) {
 	emu := emulator.StartTest(t, emulator.Options{})
 	w1, w2 := postWithdrawal(t, emu, "empty-1"), postWithdrawal(t, emu, "empty-2")
-	c, err := client.New(client.Config{
-		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
-		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := emulatorClient(t, emu)
 	var instructions []string
 	for _, ref := range []string{"fdi-1", "fdi-2"} {
 		f, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
@@ -492,5 +482,78 @@ func TestAccListFilters_emptyArrayMatchesNothing(t *testing.T) {
 	})
 	if n := emu.Counters.APIRequests(); n != 0 {
 		t.Errorf("the query refused for its null element sent %d API requests, want none", n)
+	}
+}
+
+// A service that ignores the type filter lists deposits and credits among
+// the withdrawals: the list resource skips each with a warning, so that no
+// configuration generated from its results imports them.
+func TestListResourceSkipsTransfersOfOtherTypes(t *testing.T) {
+	emu := emulator.StartTest(t, emulator.Options{Transfers: 60})
+	next := emu.Handler()
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v2/transfer/transfers" {
+			q := r.URL.Query()
+			q.Del("type")
+			r.URL.RawQuery = q.Encode()
+		}
+		next.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	postWithdrawal(t, emu, "p-1")
+	h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret, map[string]tftypes.Value{
+		"base_url": tftypes.NewValue(tftypes.String, front.URL+"/v2"),
+		"auth_url": tftypes.NewValue(tftypes.String, front.URL),
+	})
+	srv := h.srv.(tfprotov6.ListResourceServer)
+	sch, err := h.srv.GetProviderSchema(t.Context(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgType, _ := sch.ListResourceSchemas["platform_crypto_withdrawal"].ValueType().(tftypes.Object)
+	stream, err := srv.ListResource(t.Context(), &tfprotov6.ListResourceRequest{
+		TypeName: "platform_crypto_withdrawal", Config: cwaDynamic(t, cfgType, cwaObject(cfgType, nil)),
+		IncludeResource: true, Limit: 1000,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, others := map[string]bool{}, 0
+	for _, tr := range emu.AllTransfers() {
+		if tr.Type == "CRYPTO_WITHDRAWAL" && tr.Direction == "DEBIT" {
+			want[tr.ID] = true
+		} else {
+			others++
+		}
+	}
+	idType := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String}}
+	got, skipped := map[string]bool{}, 0
+	for res := range stream.Results {
+		cwaFailOnError(t, "ListResource", res.Diagnostics)
+		if res.Identity == nil {
+			if len(res.Diagnostics) != 1 || res.Diagnostics[0].Severity != tfprotov6.DiagnosticSeverityWarning ||
+				!strings.Contains(res.Diagnostics[0].Detail, "it is not one") {
+				t.Errorf("a result without identity has diagnostics %+v, want one warning", res.Diagnostics)
+			}
+			skipped++
+			continue
+		}
+		v, err := res.Identity.IdentityData.Unmarshal(idType)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var attrs map[string]tftypes.Value
+		var id string
+		if err := v.As(&attrs); err != nil || attrs["id"].As(&id) != nil {
+			t.Fatalf("identity %v: %v", v, err)
+		}
+		if !want[id] {
+			t.Errorf("transfer %s listed, but it is not a crypto withdrawal", id)
+		}
+		got[id] = true
+	}
+	if len(got) != len(want) || skipped != others || others == 0 {
+		t.Fatalf("listed %d withdrawals and skipped %d others; the emulator has %d withdrawals and %d others",
+			len(got), skipped, len(want), others)
 	}
 }

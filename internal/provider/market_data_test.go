@@ -407,13 +407,7 @@ func TestAccTopOfBookAndOrderBookExamples(t *testing.T) {
 // streamTestData is provider data for the emulator's default client.
 func streamTestData(t *testing.T, emu *emulator.Server) *providerData {
 	t.Helper()
-	c, err := client.New(client.Config{
-		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
-		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := emulatorClient(t, emu)
 	return &providerData{client: c, wsURL: emu.WSURL()}
 }
 

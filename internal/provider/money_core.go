@@ -350,6 +350,8 @@ type createWords struct {
 	noun, plural string
 	// title starts a summary: "Crypto withdrawal".
 	title string
+	// unknown is the summary of a create whose outcome is unknown.
+	unknown string
 	// made is what the service does with an accepted request: "sent".
 	made string
 	// path and scope are the create's API path and OAuth scope.
@@ -705,6 +707,17 @@ func refusal(w createWords, err error, refID string) (summary, detail string) {
 		return w.title + " failed",
 			fmt.Sprintf("The service refused the request with ref_id %s, so nothing was %s: %s.", refID, w.made, err)
 	}
+}
+
+// recordUnconfirmedCreate records in the state the model of a create whose
+// outcome is unknown (its unknown values cleared), with the ref_id it was
+// sent with, and fails: Terraform keeps it tainted, and the next apply
+// retries it with the same ref_id, this record being the evidence that an
+// object found under it is this one (see attemptSet).
+func recordUnconfirmedCreate(ctx context.Context, resp *resource.CreateResponse, w createWords, model any, id types.String, refID string, err error) {
+	resp.Diagnostics.Append(resp.State.Set(ctx, model)...)
+	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
+	resp.Diagnostics.AddError(w.unknown, unconfirmedDetail(w, refID, err))
 }
 
 // unconfirmedDetail explains a create whose outcome is unknown, for a

@@ -104,30 +104,20 @@ func TestAccMoneyCore(t *testing.T) {
 		run  func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer)
 	}{
 		{"network faults then success", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
-			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
-			w := newCLIWorkdir(t)
-			w.write(emulatorProviderBlock(emu, ""), res.body)
+			emu, w := coreWorkdir(t, replay, "", res.body)
 			emu.Faults.ServerErrors(2, 503)
-			w.mustRun(0, "apply", "-auto-approve")
-			w.mustRun(0, "plan", "-detailed-exitcode")
-			checkObjects(t, emu, res, 1)
+			appliesOnce(t, w, emu, res)
 		}},
 		{"unknown outcome then apply again", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
-			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
-			w := newCLIWorkdir(t)
-			w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), res.body)
+			emu, w := coreWorkdir(t, replay, "  max_retries = 0\n", res.body)
 			emu.Faults.AcceptThenFail(1)
 			r := w.mustRun(1, "apply", "-auto-approve")
 			mustContain(t, "apply", r.output(), "Outcome of")
 			checkObjects(t, emu, res, 1)
-			w.mustRun(0, "apply", "-auto-approve")
-			w.mustRun(0, "plan", "-detailed-exitcode")
-			checkObjects(t, emu, res, 1)
+			appliesOnce(t, w, emu, res)
 		}},
 		{"saved plan after an unknown outcome", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
-			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
-			w := newCLIWorkdir(t)
-			w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), res.body)
+			emu, w := coreWorkdir(t, replay, "  max_retries = 0\n", res.body)
 			emu.Faults.AcceptThenFail(1)
 			w.mustRun(1, "apply", "-auto-approve")
 			w.mustRun(0, "plan", "-out", "retry.tfplan")
@@ -139,29 +129,21 @@ func TestAccMoneyCore(t *testing.T) {
 			checkObjects(t, emu, res, 1)
 		}},
 		{"SIGKILL mid-apply then apply again", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
-			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
-			w := newCLIWorkdir(t)
-			w.write(emulatorProviderBlock(emu, ""), res.body)
+			emu, w := coreWorkdir(t, replay, "", res.body)
 			interruptMidApply(t, w, emu, res, syscall.SIGKILL)
 			checkObjects(t, emu, res, 1)
 			r := w.mustRun(0, "plan")
 			mustContain(t, "plan after the kill", r.output(), "already", "within the recovery window")
-			w.mustRun(0, "apply", "-auto-approve")
-			w.mustRun(0, "plan", "-detailed-exitcode")
-			checkObjects(t, emu, res, 1)
+			appliesOnce(t, w, emu, res)
 		}},
 		{"SIGINT mid-apply then apply again", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
-			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
-			w := newCLIWorkdir(t)
-			w.write(emulatorProviderBlock(emu, ""), res.body)
+			emu, w := coreWorkdir(t, replay, "", res.body)
 			interruptMidApply(t, w, emu, res, syscall.SIGINT)
 			checkObjects(t, emu, res, 1)
 			// A graceful stop records the attempt; hours later it is still
 			// this resource's.
 			emu.Advance(3 * time.Hour)
-			w.mustRun(0, "apply", "-auto-approve")
-			w.mustRun(0, "plan", "-detailed-exitcode")
-			checkObjects(t, emu, res, 1)
+			appliesOnce(t, w, emu, res)
 		}},
 		{"another body under a configured ref_id", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
 			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
@@ -200,9 +182,7 @@ func TestAccMoneyCore(t *testing.T) {
 			w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), body)
 			emu.Faults.AcceptThenFail(1)
 			w.mustRun(1, "apply", "-auto-approve")
-			w.mustRun(0, "apply", "-auto-approve")
-			w.mustRun(0, "plan", "-detailed-exitcode")
-			checkObjects(t, emu, res, 1)
+			appliesOnce(t, w, emu, res)
 		}},
 	}
 	for _, res := range moneyResources() {
@@ -216,6 +196,26 @@ func TestAccMoneyCore(t *testing.T) {
 			}
 		})
 	}
+}
+
+// coreWorkdir starts an emulator answering replays with replay and a
+// working directory whose configuration is the provider block (with
+// extra) and body.
+func coreWorkdir(t *testing.T, replay emulator.ReplayAnswer, extra, body string) (*emulator.Server, *cliWorkdir) {
+	t.Helper()
+	emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+	w := newCLIWorkdir(t)
+	w.write(emulatorProviderBlock(emu, extra), body)
+	return emu, w
+}
+
+// appliesOnce applies w again, which must succeed and leave a plan with
+// no change, and checks that the emulator holds exactly one object of res.
+func appliesOnce(t *testing.T, w *cliWorkdir, emu *emulator.Server, res moneyResource) {
+	t.Helper()
+	w.mustRun(0, "apply", "-auto-approve")
+	w.mustRun(0, "plan", "-detailed-exitcode")
+	checkObjects(t, emu, res, 1)
 }
 
 // checkObjects fails unless the emulator holds exactly n objects of res.
@@ -286,13 +286,7 @@ const (
 // ref_ids of testdata/upgrade, and returns the old ids mapped to theirs.
 func madeByPreviousRelease(t *testing.T, emu *emulator.Server) map[string]string {
 	t.Helper()
-	c, err := client.New(client.Config{
-		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
-		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := emulatorClient(t, emu)
 	f, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
 		ProfileID: "profile-1", FiatNetwork: "WIRE", RefID: upgradeInstructionsRef,
 		Metadata: map[string]string{"purpose": "core"},

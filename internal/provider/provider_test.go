@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
@@ -81,6 +82,21 @@ func emulatorProviderBlockFor(emu *emulator.Server, clientID, clientSecret, extr
   ws_url        = %q
 %s}
 `, clientID, clientSecret, emu.BaseURL(), emu.AuthURL(), emu.WSURL(), extra)
+}
+
+// emulatorClient is a client of emu's default client, for tests that make
+// objects at the service the way another configuration or an earlier run
+// would.
+func emulatorClient(t *testing.T, emu *emulator.Server) *client.Client {
+	t.Helper()
+	c, err := client.New(client.Config{
+		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
+		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // needEmulator skips tests that need the emulator's seeded data, counters

@@ -336,13 +336,7 @@ func TestAccPublished_instructionsStateWithoutInstitutionDetails(t *testing.T) {
 	// state makes the same instructions for the same request.
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	emu := emulator.StartTest(t, emulator.Options{Now: func() time.Time { return at }})
-	c, err := client.New(client.Config{
-		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
-		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := emulatorClient(t, emu)
 	f, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
 		ProfileID: "prof-1", FiatNetwork: "WIRE", RefID: "fdi-legacy-1", Metadata: map[string]string{"purpose": "payroll"},
 	})

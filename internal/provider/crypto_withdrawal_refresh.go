@@ -105,8 +105,8 @@ type transferReadWarned struct{ once sync.Once }
 // crypto_tx_hash, crypto_tx_index, updated_at, fee, notional_value and the
 // like) change.
 func (r *cryptoWithdrawalResource) refresh(ctx context.Context, m *cryptoWithdrawalModel, diags *diag.Diagnostics) {
-	id := m.ID.ValueString()
-	importing := m.ProfileID.IsNull()
+	id := m.id().ValueString()
+	importing := m.args.ProfileID.IsNull()
 	t, err := r.data.client.GetTransfer(ctx, id)
 	switch {
 	case err == nil:
@@ -127,7 +127,7 @@ func (r *cryptoWithdrawalResource) refresh(ctx context.Context, m *cryptoWithdra
 	case errors.Is(err, client.ErrNotFound):
 		diags.AddWarning("Withdrawal not found at the service",
 			fmt.Sprintf("The service does not know the transfer %s of this withdrawal (ref_id %s) any more: %s. The "+
-				"state is kept as recorded, and nothing is sent.", id, m.RefID.ValueString(), err))
+				"state is kept as recorded, and nothing is sent.", id, m.args.RefID.ValueString(), err))
 		return
 	default:
 		diags.AddError("Reading the withdrawal failed",
@@ -140,20 +140,23 @@ func (r *cryptoWithdrawalResource) refresh(ctx context.Context, m *cryptoWithdra
 			notImportable(withdrawalWords, id, d, diags)
 			return
 		}
-		m.adopt(t)
+		m.adopt(t, diags)
 	} else {
-		body, d := m.request(ctx, m.RefID.ValueString())
+		body, d := m.args.request(ctx, m.args.RefID.ValueString())
 		diags.Append(d...)
 		if diags.HasError() {
 			return
 		}
-		differences := recordedDifferences(m.ID, t.ID, nil)
+		differences := recordedDifferences(m.id(), t.ID, nil)
 		differences = append(differences, withdrawalDifferences(body, t)...)
 		if len(differences) > 0 {
 			anotherObject(withdrawalWords, id, differences, diags)
 			return
 		}
-		m.follow(t)
+		// The transfer is the one recorded: every computed attribute
+		// follows it (status, crypto_tx_hash, updated_at, fee and the
+		// like); no argument changes.
+		m.computed = withdrawalTransferShape.attrValues(t, diags)
 	}
 	if t.Status == client.TransferStatusFailed {
 		details := ""
@@ -164,7 +167,7 @@ func (r *cryptoWithdrawalResource) refresh(ctx context.Context, m *cryptoWithdra
 			fmt.Sprintf("The withdrawal %s (ref_id %s, %s) has status FAILED.%s It is never sent again on its own: "+
 				"the provider keeps it as it is. To send it again on purpose, give it a new ref_id in the "+
 				"configuration; Terraform then plans a replacement, which sends a new withdrawal.",
-				t.ID, m.RefID.ValueString(), m.summary(), details))
+				t.ID, m.args.RefID.ValueString(), m.args.summary(), details))
 	}
 }
 
@@ -194,40 +197,25 @@ func cannotReadTransfers(err error) bool {
 	return errors.As(err, &ae) && !strings.HasPrefix(ae.Path, client.PathTransfers) && ae.Status >= 400 && ae.Status < 500
 }
 
-// follow updates the attributes of m that follow the transfer's life.
-func (m *cryptoWithdrawalModel) follow(t *client.Transfer) {
-	m.Status = optionalString(t.Status)
-	m.SecondaryStatus = jsonValue(t.SecondaryStatus)
-	m.StatusDetails = jsonValue(t.StatusDetails)
-	m.CryptoTxHash = stringValue(t.CryptoTxHash)
-	m.CryptoTxIndex = stringValue(t.CryptoTxIndex)
-	m.UpdatedAt = rfc3339OrNull(t.UpdatedAt)
-	m.Fee = optionalString(t.Fee)
-	m.NotionalValue = stringValue(t.NotionalValue)
-	m.GroupID = stringValue(t.GroupID)
-	m.FiatAccountID = stringValue(t.FiatAccountID)
-	m.AutoConversion = jsonValue(t.AutoConversion)
-}
-
 // adopt fills every argument and attribute of an imported withdrawal from
 // its transfer. fee_id and beneficiary, which the service does not report,
 // stay null.
-func (m *cryptoWithdrawalModel) adopt(t *client.Transfer) {
-	m.ProfileID = types.StringValue(t.ProfileID)
-	m.DestinationAddress = stringValue(t.DestinationAddress)
-	m.Asset = types.StringValue(t.Asset)
-	m.CryptoNetwork = stringValue(t.CryptoNetwork)
-	m.RefID = stringValue(t.RefID)
-	m.Memo = stringValue(t.Memo)
-	m.Metadata = types.MapNull(types.StringType)
-	if len(t.Metadata) > 0 {
-		vals := map[string]string{}
-		for k, v := range t.Metadata {
-			vals[k] = v
-		}
-		m.Metadata, _ = types.MapValueFrom(context.Background(), types.StringType, vals)
+func (m *cryptoWithdrawalModel) adopt(t *client.Transfer, diags *diag.Diagnostics) {
+	m.args = cryptoWithdrawalArgs{
+		ProfileID:          types.StringValue(t.ProfileID),
+		DestinationAddress: stringValue(t.DestinationAddress),
+		Asset:              types.StringValue(t.Asset),
+		CryptoNetwork:      stringValue(t.CryptoNetwork),
+		Amount:             types.StringNull(),
+		Total:              types.StringNull(),
+		RefID:              stringValue(t.RefID),
+		IdentityID:         types.StringNull(),
+		AccountID:          types.StringNull(),
+		BalanceAsset:       types.StringNull(),
+		Metadata:           stringMapValue(t.Metadata),
+		FeeID:              types.StringNull(),
+		Beneficiary:        jsonValue(nil),
+		Memo:               stringValue(t.Memo),
 	}
-	m.FeeID = types.StringNull()
-	m.Beneficiary = jsonValue(nil)
-	m.fromTransfer(t)
+	m.fromTransfer(t, diags)
 }

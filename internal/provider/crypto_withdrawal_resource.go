@@ -3,10 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
@@ -36,26 +37,35 @@ type cryptoWithdrawalResource struct {
 	data *providerData
 }
 
-// cryptoWithdrawalModel is the state of platform_crypto_withdrawal.
-type cryptoWithdrawalModel struct {
-	cryptoWithdrawalArgs
+// cryptoWithdrawalModel is the state of platform_crypto_withdrawal: its
+// arguments, and the computed attributes of the transfer it made, from the
+// transfer's shape (withdrawalTransferShape).
+type cryptoWithdrawalModel shapedState[cryptoWithdrawalArgs]
 
-	ID              types.String         `tfsdk:"id"`
-	CustomerID      types.String         `tfsdk:"customer_id"`
-	Fee             types.String         `tfsdk:"fee"`
-	Status          types.String         `tfsdk:"status"`
-	Direction       types.String         `tfsdk:"direction"`
-	Type            types.String         `tfsdk:"type"`
-	CreatedAt       timetypes.RFC3339    `tfsdk:"created_at"`
-	UpdatedAt       timetypes.RFC3339    `tfsdk:"updated_at"`
-	CryptoTxHash    types.String         `tfsdk:"crypto_tx_hash"`
-	CryptoTxIndex   types.String         `tfsdk:"crypto_tx_index"`
-	GroupID         types.String         `tfsdk:"group_id"`
-	FiatAccountID   types.String         `tfsdk:"fiat_account_id"`
-	NotionalValue   types.String         `tfsdk:"notional_value"`
-	SecondaryStatus jsontypes.Normalized `tfsdk:"secondary_status"`
-	StatusDetails   jsontypes.Normalized `tfsdk:"status_details"`
-	AutoConversion  jsontypes.Normalized `tfsdk:"auto_conversion"`
+// withdrawalTransferShape is what the resource computes of its transfer:
+// the transfer's attributes that are not arguments.
+var withdrawalTransferShape = func() objectShape[client.Transfer] {
+	var args []string
+	for _, a := range withdrawalArguments() {
+		args = append(args, a.name)
+	}
+	return transferShape.without(args...)
+}()
+
+// getWithdrawal reads the state, plan or configuration src.
+func getWithdrawal(ctx context.Context, src getter) (cryptoWithdrawalModel, diag.Diagnostics) {
+	s, diags := getShaped[cryptoWithdrawalArgs](ctx, src)
+	return cryptoWithdrawalModel(s), diags
+}
+
+// set writes m to dst, whose schema is sch.
+func (m cryptoWithdrawalModel) set(ctx context.Context, dst setter, sch typed) diag.Diagnostics {
+	return setShaped(ctx, dst, sch, shapedState[cryptoWithdrawalArgs](m))
+}
+
+// id is the id of the transfer, null until the service confirmed it.
+func (m cryptoWithdrawalModel) id() types.String {
+	return shapedState[cryptoWithdrawalArgs](m).str("id")
 }
 
 func (r *cryptoWithdrawalResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -111,43 +121,12 @@ func (r *cryptoWithdrawalResource) Schema(_ context.Context, _ resource.SchemaRe
 	for _, a := range withdrawalArguments() {
 		attrs[a.name] = withdrawalResourceAttribute(a)
 	}
-	str := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{MarkdownDescription: desc, Computed: true}
-	}
+	maps.Copy(attrs, withdrawalTransferShape.resourceAttributes())
 	attrs["id"] = schema.StringAttribute{
 		MarkdownDescription: "Identifier of the transfer the withdrawal created.",
 		Computed:            true,
 		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 	}
-	attrs["customer_id"] = str("Customer the transfer belongs to.")
-	attrs["fee"] = str("Fee paid, as a decimal string.")
-	attrs["status"] = str("Status of the transfer: `PENDING`, `COMPLETED` or `FAILED`. Each refresh reads it from the " +
-		"service (scope `transfer:read_transfer`; without it, the status recorded when it was sent is kept). A " +
-		"`FAILED` withdrawal is reported with a warning and never sent again on its own.")
-	attrs["direction"] = str("Direction of the balance change: `DEBIT` for a withdrawal.")
-	attrs["type"] = str("Type of the transfer: `CRYPTO_WITHDRAWAL`.")
-	attrs["created_at"] = schema.StringAttribute{
-		MarkdownDescription: "Creation time of the transfer record (RFC 3339).",
-		CustomType:          timetypes.RFC3339Type{}, Computed: true,
-	}
-	attrs["updated_at"] = schema.StringAttribute{
-		MarkdownDescription: "Time of the most recent update of the transfer record (RFC 3339), as of the last refresh.",
-		CustomType:          timetypes.RFC3339Type{}, Computed: true,
-	}
-	attrs["crypto_tx_hash"] = str("On-chain transaction hash; null until the service gives it (a refresh reads it).")
-	attrs["crypto_tx_index"] = str("Output index or output address; null until the service gives it.")
-	attrs["group_id"] = str("Group linking both sides of an internal transfer; null when the service gives none.")
-	attrs["fiat_account_id"] = str("Fiat account of a fiat withdrawal; null for crypto withdrawals.")
-	attrs["notional_value"] = str("USD value of amount plus fee at transfer time; null when the service gives none.")
-	jsonAttr := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{
-			MarkdownDescription: desc + " JSON object (read it with `jsondecode()`); null when the service gives none.",
-			CustomType:          jsontypes.NormalizedType{}, Computed: true,
-		}
-	}
-	attrs["secondary_status"] = jsonAttr("More granular explanation of the status.")
-	attrs["status_details"] = jsonAttr("Why the transfer is in its state, for specific error conditions.")
-	attrs["auto_conversion"] = jsonAttr("Auto-conversion details of the withdrawal.")
 
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Sends one crypto withdrawal (`POST /transfer/crypto-withdrawals`) when it is created.\n\n" +
@@ -191,17 +170,17 @@ func (r *cryptoWithdrawalResource) ModifyPlan(ctx context.Context, req resource.
 	case req.Plan.Raw.Equal(req.State.Raw):
 		// An unchanged withdrawal keeps its ref_id, which no new one of
 		// this configuration may take.
-		var state cryptoWithdrawalModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		claimPlannedRefID(r.data, withdrawalWords, state.RefID.ValueString(),
-			"transfer "+state.ID.ValueString()+", "+state.summary(), false, &resp.Diagnostics)
+		state, diags := getWithdrawal(ctx, req.State)
+		resp.Diagnostics.Append(diags...)
+		claimPlannedRefID(r.data, withdrawalWords, state.args.RefID.ValueString(),
+			"transfer "+state.id().ValueString()+", "+state.args.summary(), false, &resp.Diagnostics)
 	default:
-		var state cryptoWithdrawalModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		state, diags := getWithdrawal(ctx, req.State)
+		resp.Diagnostics.Append(diags...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		if refuseUnreadReplacement(withdrawalWords, state.ID, state.ProfileID, &resp.Diagnostics) {
+		if refuseUnreadReplacement(withdrawalWords, state.id(), state.args.ProfileID, &resp.Diagnostics) {
 			return
 		}
 		if r.recordsAfterImport(ctx, req, resp, state) {
@@ -211,7 +190,7 @@ func (r *cryptoWithdrawalResource) ModifyPlan(ctx context.Context, req resource.
 			fmt.Sprintf("The arguments of the withdrawal %s (ref_id %s) changed. The service cannot change a "+
 				"withdrawal, so Terraform plans a replacement: applying sends a new withdrawal, and the one "+
 				"already sent is not reversed. If that is not what you want, restore the previous arguments.",
-				state.ID.ValueString(), state.RefID.ValueString()))
+				state.id().ValueString(), state.args.RefID.ValueString()))
 	}
 }
 
@@ -222,33 +201,34 @@ func (r *cryptoWithdrawalResource) recordsAfterImport(ctx context.Context, req r
 	if !imported(ctx, req.Private) {
 		return false
 	}
-	var cfg cryptoWithdrawalModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	config, diags := getWithdrawal(ctx, req.Config)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return false
 	}
+	cfg := config.args
 	next := state
-	if state.FeeID.IsNull() {
-		next.FeeID = cfg.FeeID
+	if state.args.FeeID.IsNull() {
+		next.args.FeeID = cfg.FeeID
 	}
-	if state.Beneficiary.IsNull() {
-		next.Beneficiary = cfg.Beneficiary
+	if state.args.Beneficiary.IsNull() {
+		next.args.Beneficiary = cfg.Beneficiary
 	}
 	// Every configured argument other than those two must be unchanged.
-	probe := next
-	probe.cryptoWithdrawalArgs = cfg.cryptoWithdrawalArgs
+	probe := cfg
 	for _, keep := range []struct{ dst, src *types.String }{
-		{&probe.Amount, &next.Amount}, {&probe.Total, &next.Total}, {&probe.RefID, &next.RefID},
-		{&probe.IdentityID, &next.IdentityID}, {&probe.AccountID, &next.AccountID}, {&probe.BalanceAsset, &next.BalanceAsset},
+		{&probe.Amount, &next.args.Amount}, {&probe.Total, &next.args.Total}, {&probe.RefID, &next.args.RefID},
+		{&probe.IdentityID, &next.args.IdentityID}, {&probe.AccountID, &next.args.AccountID},
+		{&probe.BalanceAsset, &next.args.BalanceAsset},
 	} {
 		if keep.dst.IsNull() {
 			*keep.dst = *keep.src
 		}
 	}
-	if !reflect.DeepEqual(probe.cryptoWithdrawalArgs, next.cryptoWithdrawalArgs) {
+	if !reflect.DeepEqual(probe, next.args) {
 		return false
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &next)...)
+	resp.Diagnostics.Append(next.set(ctx, &resp.Plan, resp.Plan.Schema)...)
 	return true
 }
 
@@ -262,11 +242,12 @@ func (r *cryptoWithdrawalResource) planRefID(ctx context.Context, req resource.M
 		// final plan derives then.
 		return
 	}
-	var cfg cryptoWithdrawalModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	config, diags := getWithdrawal(ctx, req.Config)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	cfg := config.args
 	planNewObject(ctx, r.data, newObjectPlan[*client.Transfer]{
 		kind:       withdrawalKind,
 		configured: cfg.RefID,
@@ -285,113 +266,89 @@ func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.Crea
 		notConfigured(&resp.Diagnostics)
 		return
 	}
-	var plan, cfg cryptoWithdrawalModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	plan, diags := getWithdrawal(ctx, req.Plan)
+	resp.Diagnostics.Append(diags...)
+	cfg, diags := getWithdrawal(ctx, req.Config)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	refID := knownString(plan.RefID)
+	refID := knownString(plan.args.RefID)
 	if refID == "" {
 		// The plan derives it; this is only a safeguard.
 		var ok bool
-		if refID, ok = plan.derivedRefID(ctx); !ok {
+		if refID, ok = plan.args.derivedRefID(ctx); !ok {
 			resp.Diagnostics.AddError("Crypto withdrawal not sent",
 				"The ref_id of the withdrawal could not be derived from its arguments, so nothing was sent. "+
 					"This is a bug in the provider; set ref_id in the configuration to work around it.")
 			return
 		}
 	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(!cfg.RefID.IsNull()))...)
+	configured := !cfg.args.RefID.IsNull()
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(configured))...)
 	res, diags := sendCryptoWithdrawal(ctx, r.data, withdrawalSend{
-		args: plan.cryptoWithdrawalArgs, refID: refID,
-		derived: cfg.RefID.IsNull(), recorded: r.data.attempts.has(withdrawalWords.kind, refID),
+		args: plan.args, refID: refID,
+		derived: !configured, recorded: r.data.attempts.has(withdrawalWords.kind, refID),
 	})
 	resp.Diagnostics.Append(diags...)
-	plan.RefID = types.StringValue(refID)
+	plan.args.RefID = types.StringValue(refID)
 	switch res.outcome {
 	case outcomeUnconfirmed:
-		plan.clearUnknown()
-		recordUnconfirmedCreate(ctx, resp, withdrawalWords, &plan, plan.ID, refID, res.err)
+		plan.clearUnknown(ctx, &resp.Diagnostics)
+		recordUnconfirmedCreate(ctx, resp, withdrawalWords, plan.id(), refID, res.err,
+			plan.set(ctx, &resp.State, resp.State.Schema))
 	case outcomeConfirmed, outcomeAdopted:
-		plan.fromTransfer(res.obj)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
+		plan.fromTransfer(res.obj, &resp.Diagnostics)
+		resp.Diagnostics.Append(plan.set(ctx, &resp.State, resp.State.Schema)...)
+		setIdentity(ctx, resp.Identity, plan.id(), &resp.Diagnostics)
 	}
 }
 
 // fromTransfer sets the computed attributes of m from the service's answer.
 // Configured arguments keep their configured values; arguments the
 // configuration left unset take the answered ones.
-func (m *cryptoWithdrawalModel) fromTransfer(t *client.Transfer) {
-	m.ID = types.StringValue(t.ID)
-	m.CustomerID = optionalString(t.CustomerID)
-	m.Amount = keepOr(m.Amount, optionalString(t.Amount))
-	m.Total = keepOr(m.Total, optionalString(t.Total))
-	m.IdentityID = keepOr(m.IdentityID, stringValue(t.IdentityID))
-	m.AccountID = keepOr(m.AccountID, stringValue(t.AccountID))
-	m.BalanceAsset = keepOr(m.BalanceAsset, stringValue(t.BalanceAsset))
-	m.Fee = optionalString(t.Fee)
-	m.Status = optionalString(t.Status)
-	m.Direction = optionalString(t.Direction)
-	m.Type = optionalString(t.Type)
-	m.CreatedAt = rfc3339OrNull(t.CreatedAt)
-	m.UpdatedAt = rfc3339OrNull(t.UpdatedAt)
-	m.CryptoTxHash = stringValue(t.CryptoTxHash)
-	m.CryptoTxIndex = stringValue(t.CryptoTxIndex)
-	m.GroupID = stringValue(t.GroupID)
-	m.FiatAccountID = stringValue(t.FiatAccountID)
-	m.NotionalValue = stringValue(t.NotionalValue)
-	m.SecondaryStatus = jsonValue(t.SecondaryStatus)
-	m.StatusDetails = jsonValue(t.StatusDetails)
-	m.AutoConversion = jsonValue(t.AutoConversion)
+func (m *cryptoWithdrawalModel) fromTransfer(t *client.Transfer, diags *diag.Diagnostics) {
+	a := &m.args
+	a.Amount = keepOr(a.Amount, optionalString(t.Amount))
+	a.Total = keepOr(a.Total, optionalString(t.Total))
+	a.IdentityID = keepOr(a.IdentityID, stringValue(t.IdentityID))
+	a.AccountID = keepOr(a.AccountID, stringValue(t.AccountID))
+	a.BalanceAsset = keepOr(a.BalanceAsset, stringValue(t.BalanceAsset))
+	m.computed = withdrawalTransferShape.attrValues(t, diags)
 }
 
 // clearUnknown turns every unknown value of m into null, for the state of
 // a withdrawal whose outcome is unknown.
-func (m *cryptoWithdrawalModel) clearUnknown() {
-	for _, s := range []*types.String{
-		&m.Amount, &m.Total, &m.RefID, &m.IdentityID, &m.AccountID, &m.BalanceAsset,
-		&m.ID, &m.CustomerID, &m.Fee, &m.Status, &m.Direction, &m.Type,
-		&m.CryptoTxHash, &m.CryptoTxIndex, &m.GroupID, &m.FiatAccountID, &m.NotionalValue,
-	} {
+func (m *cryptoWithdrawalModel) clearUnknown(ctx context.Context, diags *diag.Diagnostics) {
+	a := &m.args
+	for _, s := range []*types.String{&a.Amount, &a.Total, &a.RefID, &a.IdentityID, &a.AccountID, &a.BalanceAsset} {
 		if s.IsUnknown() {
 			*s = types.StringNull()
 		}
 	}
-	for _, j := range []*jsontypes.Normalized{&m.SecondaryStatus, &m.StatusDetails, &m.AutoConversion} {
-		if j.IsUnknown() {
-			*j = jsontypes.NewNormalizedNull()
-		}
-	}
-	for _, t := range []*timetypes.RFC3339{&m.CreatedAt, &m.UpdatedAt} {
-		if t.IsUnknown() {
-			*t = timetypes.NewRFC3339Null()
-		}
-	}
+	(*shapedState[cryptoWithdrawalArgs])(m).clearUnknownComputed(ctx, diags)
 }
 
 func (r *cryptoWithdrawalResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state cryptoWithdrawalModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	state, diags := getWithdrawal(ctx, req.State)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !state.ID.IsNull() {
-		setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
+	setIdentity(ctx, resp.Identity, state.id(), &resp.Diagnostics)
+	if !state.id().IsNull() {
 		if r.data == nil {
 			return
 		}
 		r.refresh(ctx, &state, &resp.Diagnostics)
 		if !resp.Diagnostics.HasError() {
-			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+			resp.Diagnostics.Append(state.set(ctx, &resp.State, resp.State.Schema)...)
 		}
 		return
 	}
 	// A create whose outcome is unknown (Terraform holds it tainted).
-	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
-	refID := state.RefID.ValueString()
-	derived, _ := state.derivedRefID(ctx)
+	refID := state.args.RefID.ValueString()
+	derived, _ := state.args.derivedRefID(ctx)
 	if !recordUnconfirmed(ctx, r.data, req.Private, withdrawalWords, refID, derived, &resp.Diagnostics) {
 		return
 	}
@@ -406,41 +363,41 @@ func (r *cryptoWithdrawalResource) Read(ctx context.Context, req resource.ReadRe
 // replaceUnlessRecordedAfterImport); every other change is a replacement.
 // It sends nothing.
 func (r *cryptoWithdrawalResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state cryptoWithdrawalModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	plan, diags := getWithdrawal(ctx, req.Plan)
+	resp.Diagnostics.Append(diags...)
+	state, diags := getWithdrawal(ctx, req.State)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	state.FeeID = plan.FeeID
-	state.Beneficiary = plan.Beneficiary
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
+	state.args.FeeID = plan.args.FeeID
+	state.args.Beneficiary = plan.args.Beneficiary
+	resp.Diagnostics.Append(state.set(ctx, &resp.State, resp.State.Schema)...)
+	setIdentity(ctx, resp.Identity, state.id(), &resp.Diagnostics)
 }
 
 func (r *cryptoWithdrawalResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state cryptoWithdrawalModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	state, diags := getWithdrawal(ctx, req.State)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if state.ID.IsNull() {
+	refID := state.args.RefID.ValueString()
+	if state.id().IsNull() {
 		// A tainted, unconfirmed withdrawal, before its retry. One left by
 		// a provider version that generated ref_ids stops the apply here
 		// too (when the plan skipped the refresh), before its retry could
 		// send a second key.
-		derived, _ := state.derivedRefID(ctx)
-		if !recordUnconfirmed(ctx, r.data, req.Private, withdrawalWords, state.RefID.ValueString(), derived, &resp.Diagnostics) {
+		derived, _ := state.args.derivedRefID(ctx)
+		if !recordUnconfirmed(ctx, r.data, req.Private, withdrawalWords, refID, derived, &resp.Diagnostics) {
 			return
 		}
 		resp.Diagnostics.AddWarning("Unconfirmed crypto withdrawal removed from state",
 			fmt.Sprintf("The withdrawal with ref_id %s was never confirmed by the service; it was removed from the "+
-				"Terraform state without any API call. If the service did process it, it cannot be reversed.",
-				state.RefID.ValueString()))
+				"Terraform state without any API call. If the service did process it, it cannot be reversed.", refID))
 		return
 	}
 	resp.Diagnostics.AddWarning("Crypto withdrawal removed from state only",
 		fmt.Sprintf("The withdrawal %s (ref_id %s) was removed from the Terraform state. No API call was made: "+
-			"a withdrawal cannot be cancelled or reversed, and it stays sent.",
-			state.ID.ValueString(), state.RefID.ValueString()))
+			"a withdrawal cannot be cancelled or reversed, and it stays sent.", state.id().ValueString(), refID))
 }

@@ -359,7 +359,7 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 		if res.outcome == outcomeUnconfirmed {
 			resp.Diagnostics.Append(diags...)
 			plan.clearUnknown()
-			recordUnconfirmedCreate(ctx, resp, instructionsWords, &plan, plan.ID, refID, res.err)
+			recordUnconfirmedCreate(ctx, resp, instructionsWords, plan.ID, refID, res.err, resp.State.Set(ctx, &plan))
 			return
 		}
 		resp.Diagnostics.Append(diags...)

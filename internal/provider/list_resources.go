@@ -96,12 +96,13 @@ func (l *cryptoWithdrawalListResource) List(ctx context.Context, req list.ListRe
 	}
 	stream.Results = listResults(ctx, req, l.data.client.Transfers(ctx, q), func(t *client.Transfer) (any, string, string) {
 		var m cryptoWithdrawalModel
-		m.adopt(t)
+		var diags diag.Diagnostics
+		m.adopt(t, &diags)
 		// Exactly one of amount and total is an argument: configuration
 		// generated from the result declares the amount.
-		m.Total = types.StringNull()
-		return &m, t.ID, fmt.Sprintf("%s %s to %s (ref_id %s, %s)", t.Amount, t.Asset,
-			m.DestinationAddress.ValueString(), m.RefID.ValueString(), t.Status)
+		m.args.Total = types.StringNull()
+		return m, t.ID, fmt.Sprintf("%s %s to %s (ref_id %s, %s)", t.Amount, t.Asset,
+			m.args.DestinationAddress.ValueString(), m.args.RefID.ValueString(), t.Status)
 	}, func(t *client.Transfer) string {
 		if d := importedTransferDifferences(t.ID, t); len(d) > 0 {
 			return fmt.Sprintf("The service listed transfer %s among the crypto withdrawals, but it is not one:\n%s\n\n"+
@@ -192,7 +193,11 @@ func listResults[T any](ctx context.Context, req list.ListRequest, items iter.Se
 			res.DisplayName = display
 			res.Diagnostics.Append(res.Identity.SetAttribute(ctx, path.Root("id"), id)...)
 			if req.IncludeResource {
-				res.Diagnostics.Append(res.Resource.Set(ctx, model)...)
+				if m, ok := model.(shapedWriter); ok {
+					res.Diagnostics.Append(m.set(ctx, res.Resource, res.Resource.Schema)...)
+				} else {
+					res.Diagnostics.Append(res.Resource.Set(ctx, model)...)
+				}
 			}
 			if !push(res) {
 				return

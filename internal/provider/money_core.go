@@ -709,13 +709,13 @@ func refusal(w createWords, err error, refID string) (summary, detail string) {
 	}
 }
 
-// recordUnconfirmedCreate records in the state the model of a create whose
-// outcome is unknown (its unknown values cleared), with the ref_id it was
-// sent with, and fails: Terraform keeps it tainted, and the next apply
-// retries it with the same ref_id, this record being the evidence that an
-// object found under it is this one (see attemptSet).
-func recordUnconfirmedCreate(ctx context.Context, resp *resource.CreateResponse, w createWords, model any, id types.String, refID string, err error) {
-	resp.Diagnostics.Append(resp.State.Set(ctx, model)...)
+// recordUnconfirmedCreate fails a create whose outcome is unknown, whose
+// state (its unknown values cleared, with the ref_id it was sent with) the
+// caller wrote with the diagnostics recorded: Terraform keeps it tainted,
+// and the next apply retries it with the same ref_id, this record being
+// the evidence that an object found under it is this one (see attemptSet).
+func recordUnconfirmedCreate(ctx context.Context, resp *resource.CreateResponse, w createWords, id types.String, refID string, err error, recorded diag.Diagnostics) {
+	resp.Diagnostics.Append(recorded...)
 	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
 	resp.Diagnostics.AddError(w.unknown, unconfirmedDetail(w, refID, err))
 }

@@ -2,8 +2,10 @@ package provider
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -67,6 +69,27 @@ func (s objectShape[T]) objectType() types.ObjectType {
 		ts[f.name] = f.typ
 	}
 	return types.ObjectType{AttrTypes: ts}
+}
+
+// without is the shape less the fields named.
+func (s objectShape[T]) without(names ...string) objectShape[T] {
+	out := make(objectShape[T], 0, len(s))
+	for _, f := range s {
+		if !slices.Contains(names, f.name) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// attrValues are the framework values of v's attributes, by name, for the
+// top-level attributes of a resource or a single-object data source.
+func (s objectShape[T]) attrValues(v *T, diags *diag.Diagnostics) map[string]attr.Value {
+	vals := make(map[string]attr.Value, len(s))
+	for _, f := range s {
+		vals[f.name] = f.value(v, diags)
+	}
+	return vals
 }
 
 // null is the null object of this shape.
@@ -159,7 +182,7 @@ func timeField[T any](name, description string, get func(*T) *time.Time) field[T
 }
 
 // jsonField is a free-form JSON object of the API, as a JSON string (read
-// it with jsondecode()), null when absent.
+// it with jsondecode(), jsontypes.Normalized), null when absent.
 func jsonField[T any](name, description string, get func(*T) json.RawMessage) field[T] {
 	raw := func(v *T) *string {
 		b := get(v)
@@ -169,9 +192,22 @@ func jsonField[T any](name, description string, get func(*T) json.RawMessage) fi
 		s := string(b)
 		return &s
 	}
-	return stringLike(name, description+" JSON object (read it with `jsondecode()`); null when absent.",
-		func(v *T) types.String { return stringValue(raw(v)) },
-		func(w *tfmsgpack.Writer, v *T) { w.StrPtr(raw(v)) })
+	description += " JSON object (read it with `jsondecode()`); null when absent."
+	return field[T]{
+		name: name,
+		dattr: dschema.StringAttribute{Computed: true, MarkdownDescription: description,
+			CustomType: jsontypes.NormalizedType{}},
+		rattr: rschema.StringAttribute{Computed: true, MarkdownDescription: description,
+			CustomType: jsontypes.NormalizedType{}},
+		typ: jsontypes.NormalizedType{},
+		value: func(v *T, _ *diag.Diagnostics) attr.Value {
+			if r := raw(v); r != nil {
+				return jsontypes.NewNormalizedValue(*r)
+			}
+			return jsontypes.NewNormalizedNull()
+		},
+		write: func(w *tfmsgpack.Writer, v *T) { w.StrPtr(raw(v)) },
+	}
 }
 
 // requiredString is a string field the API always sends; empty is null.

@@ -2,8 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -55,35 +53,6 @@ var transferFilters = listFilters[client.ListTransfersQuery]{
 	maxItemsFilter(func(q *client.ListTransfersQuery) *int { return &q.MaxItems }),
 }
 
-var transferShape = objectShape[client.Transfer]{
-	requiredString("id", "Transfer id.", func(t *client.Transfer) string { return t.ID }),
-	stringField("ref_id", "Client-specified id the transfer was made with.", func(t *client.Transfer) *string { return t.RefID }),
-	requiredString("profile_id", transferAttributeDescriptions["profile_id"], func(t *client.Transfer) string { return t.ProfileID }),
-	stringField("identity_id", transferAttributeDescriptions["identity_id"], func(t *client.Transfer) *string { return t.IdentityID }),
-	stringField("account_id", transferAttributeDescriptions["account_id"], func(t *client.Transfer) *string { return t.AccountID }),
-	requiredString("amount", transferAttributeDescriptions["amount"], func(t *client.Transfer) string { return t.Amount }),
-	requiredString("total", transferAttributeDescriptions["total"], func(t *client.Transfer) string { return t.Total }),
-	requiredString("fee", transferAttributeDescriptions["fee"], func(t *client.Transfer) string { return t.Fee }),
-	requiredString("asset", transferAttributeDescriptions["asset"], func(t *client.Transfer) string { return t.Asset }),
-	stringField("balance_asset", transferAttributeDescriptions["balance_asset"], func(t *client.Transfer) *string { return t.BalanceAsset }),
-	requiredString("direction", transferAttributeDescriptions["direction"], func(t *client.Transfer) string { return t.Direction }),
-	requiredString("type", transferAttributeDescriptions["type"], func(t *client.Transfer) string { return t.Type }),
-	requiredString("status", transferAttributeDescriptions["status"], func(t *client.Transfer) string { return t.Status }),
-	jsonField("secondary_status", "More granular explanation of the status.", func(t *client.Transfer) json.RawMessage { return t.SecondaryStatus }),
-	jsonField("status_details", "Why the transfer is in its state.", func(t *client.Transfer) json.RawMessage { return t.StatusDetails }),
-	requiredTime("created_at", "Creation time", func(t *client.Transfer) time.Time { return t.CreatedAt }),
-	requiredTime("updated_at", "Time of the last update", func(t *client.Transfer) time.Time { return t.UpdatedAt }),
-	stringMapField("metadata", "Client-specified key/value pairs.", func(t *client.Transfer) map[string]string { return t.Metadata }),
-	stringField("destination_address", transferAttributeDescriptions["destination_address"], func(t *client.Transfer) *string { return t.DestinationAddress }),
-	stringField("crypto_network", transferAttributeDescriptions["crypto_network"], func(t *client.Transfer) *string { return t.CryptoNetwork }),
-	stringField("crypto_tx_hash", transferAttributeDescriptions["crypto_tx_hash"], func(t *client.Transfer) *string { return t.CryptoTxHash }),
-	stringField("crypto_tx_index", transferAttributeDescriptions["crypto_tx_index"], func(t *client.Transfer) *string { return t.CryptoTxIndex }),
-	stringField("group_id", transferAttributeDescriptions["group_id"], func(t *client.Transfer) *string { return t.GroupID }),
-	stringField("fiat_account_id", transferAttributeDescriptions["fiat_account_id"], func(t *client.Transfer) *string { return t.FiatAccountID }),
-	stringField("notional_value", transferAttributeDescriptions["notional_value"], func(t *client.Transfer) *string { return t.NotionalValue }),
-	stringField("memo", transferAttributeDescriptions["memo"], func(t *client.Transfer) *string { return t.Memo }),
-}
-
 func (d *transfersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_transfers"
 }
@@ -96,7 +65,7 @@ func (d *transfersDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"apply together.",
 		Attributes: transferFilters.dataSourceAttributes(map[string]schema.Attribute{
 			"id": listIDAttribute(),
-			"items": transferShape.listAttribute("The transfers, in the order the API returns them, with the fields " +
+			"items": transferItemShape.listAttribute("The transfers, in the order the API returns them, with the fields " +
 				"of `platform_transfer` except `customer_id` (always the provider's own customer) and " +
 				"`auto_conversion` (read one transfer with `platform_transfer` for it), so that 100,000 of them " +
 				"are read in about 150 MiB. Fields the API leaves out are null."),
@@ -118,5 +87,5 @@ func (d *transfersDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	readList(ctx, req, resp, filtersID("transfers", q), transferShape, d.data.client.Transfers(ctx, q), none, "transfers")
+	readList(ctx, req, resp, filtersID("transfers", q), transferItemShape, d.data.client.Transfers(ctx, q), none, "transfers")
 }

@@ -1,0 +1,153 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// The state of a resource that stands for an API object: its arguments,
+// literal per resource (a struct A with tfsdk tags, as the model providers
+// write them), and the computed attributes of the object, which come from
+// the object's shape (objects.go) by name, so that a computed field added
+// to the shape appears in every resource of that object without another
+// line.
+
+// shapedState is the state, plan or configuration of such a resource.
+type shapedState[A any] struct {
+	args A
+	// computed holds every attribute that is not an argument, by name.
+	computed map[string]attr.Value
+}
+
+// getter is what tfsdk.State, tfsdk.Plan and tfsdk.Config have in common.
+type getter interface {
+	Get(ctx context.Context, target any) diag.Diagnostics
+}
+
+// setter is what tfsdk.State and tfsdk.Plan have in common.
+type setter interface {
+	Set(ctx context.Context, val any) diag.Diagnostics
+}
+
+// argumentNames are the tfsdk names of the fields of A.
+func argumentNames[A any]() map[string]bool {
+	names := map[string]bool{}
+	t := reflect.TypeFor[A]()
+	for i := range t.NumField() {
+		if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("tfsdk"), ","); tag != "" && tag != "-" {
+			names[tag] = true
+		}
+	}
+	return names
+}
+
+// shapedWriter is a model that writes itself (see setShaped).
+type shapedWriter interface {
+	set(ctx context.Context, dst setter, sch typed) diag.Diagnostics
+}
+
+// getShaped reads src into its arguments and computed attributes.
+func getShaped[A any](ctx context.Context, src getter) (shapedState[A], diag.Diagnostics) {
+	var s shapedState[A]
+	var obj types.Object
+	diags := src.Get(ctx, &obj)
+	if diags.HasError() {
+		return s, diags
+	}
+	names := argumentNames[A]()
+	argTypes := map[string]attr.Type{}
+	argVals := map[string]attr.Value{}
+	s.computed = map[string]attr.Value{}
+	for name, v := range obj.Attributes() {
+		if names[name] {
+			argTypes[name], argVals[name] = v.Type(ctx), v
+		} else {
+			s.computed[name] = v
+		}
+	}
+	args, d := types.ObjectValue(argTypes, argVals)
+	diags.Append(d...)
+	if diags.HasError() {
+		return s, diags
+	}
+	diags.Append(args.As(ctx, &s.args, basetypes.ObjectAsOptions{})...)
+	return s, diags
+}
+
+// typed is a schema: tfsdk.State.Schema, tfsdk.Plan.Schema.
+type typed interface{ Type() attr.Type }
+
+// setShaped writes s to dst, whose schema is sch: the arguments from
+// s.args, every other attribute from s.computed (null when it holds none).
+func setShaped[A any](ctx context.Context, dst setter, sch typed, s shapedState[A]) diag.Diagnostics {
+	var diags diag.Diagnostics
+	ot, ok := sch.Type().(attr.TypeWithAttributeTypes)
+	if !ok {
+		diags.AddError("Internal error", fmt.Sprintf("the schema's type %s is not an object", sch.Type()))
+		return diags
+	}
+	attrTypes := ot.AttributeTypes()
+	names := argumentNames[A]()
+	argTypes := map[string]attr.Type{}
+	for name := range names {
+		argTypes[name] = attrTypes[name]
+	}
+	args, d := basetypes.NewObjectValueFrom(ctx, argTypes, s.args)
+	diags.Append(d...)
+	if diags.HasError() {
+		return diags
+	}
+	vals := make(map[string]attr.Value, len(attrTypes))
+	for name, typ := range attrTypes {
+		switch v, ok := s.computed[name]; {
+		case names[name]:
+			vals[name] = args.Attributes()[name]
+		case ok:
+			vals[name] = v
+		default:
+			vals[name] = nullOf(ctx, typ, &diags)
+		}
+	}
+	obj, d := basetypes.NewObjectValue(attrTypes, vals)
+	diags.Append(d...)
+	if diags.HasError() {
+		return diags
+	}
+	diags.Append(dst.Set(ctx, obj)...)
+	return diags
+}
+
+// nullOf is the null value of typ.
+func nullOf(ctx context.Context, typ attr.Type, diags *diag.Diagnostics) attr.Value {
+	v, err := typ.ValueFromTerraform(ctx, tftypes.NewValue(typ.TerraformType(ctx), nil))
+	if err != nil {
+		diags.AddError("Internal error", fmt.Sprintf("no null value of %s: %s", typ, err))
+	}
+	return v
+}
+
+// clearUnknownComputed turns every unknown computed value into null, for
+// the state of a create whose outcome is unknown.
+func (s *shapedState[A]) clearUnknownComputed(ctx context.Context, diags *diag.Diagnostics) {
+	for name, v := range s.computed {
+		if v.IsUnknown() {
+			s.computed[name] = nullOf(ctx, v.Type(ctx), diags)
+		}
+	}
+}
+
+// str is the computed string attribute name (null when absent).
+func (s shapedState[A]) str(name string) types.String {
+	if v, ok := s.computed[name].(types.String); ok {
+		return v
+	}
+	return types.StringNull()
+}

@@ -5,13 +5,15 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
 	"github.com/platform/terraform-provider-platform/internal/emulator"
+	"github.com/platform/terraform-provider-platform/internal/provider"
+	"github.com/platform/terraform-provider-platform/internal/registry"
 )
 
 // Figure 5: the peak RSS of a fresh process reading 100,000 seeded items of
-// each list data source through the provider's protocol server.
+// each list data source the provider registers through the provider's
+// protocol server, each seeded and read with its fixture
+// (registry.ListFixtures).
 
 // listRSSItems is the number of seeded items of each list in figure 5.
 const listRSSItems = 100_000
@@ -19,16 +21,19 @@ const listRSSItems = 100_000
 // targetListRSS is the bound of figure 5: 150 MiB.
 const targetListRSS = 150 << 20
 
-// listDataSources are the list data sources of figure 5, with the
-// configuration that reads every seeded item.
-var listDataSources = []struct {
-	typ  string
-	args map[string]tftypes.Value
-}{
-	{"platform_fiat_accounts", map[string]tftypes.Value{"include_deleted": tftypes.NewValue(tftypes.Bool, true)}},
-	{"platform_deposit_addresses", nil},
-	{"platform_reward_claims", nil},
-	{"platform_transfers", nil},
+// listDataSources are the list data sources of figure 5: every one the
+// provider registers (picked by its schema), in name order.
+func listDataSources(ctx context.Context) []string {
+	return registry.ListDataSources(registry.Types(ctx, provider.New("bench")()))
+}
+
+// listFixture is the fixture figure 5 reads the list data source typ with.
+func listFixture(typ string) (registry.ListFixture, error) {
+	f, ok := registry.ListFixtures[typ]
+	if !ok {
+		return f, fmt.Errorf("figure 5: the list data source %s has no fixture in registry.ListFixtures (internal/registry/fixtures.go)", typ)
+	}
+	return f, nil
 }
 
 // rssListDS is the data source the rss-list child reads.
@@ -41,53 +46,58 @@ func runListRSSChild(ctx context.Context, ep endpoints) (*rssResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, ds := range listDataSources {
-		if ds.typ != *rssListDS {
-			continue
-		}
-		if !prov.hasDataSource(ds.typ) {
-			return nil, errNotRegistered(ds.typ)
-		}
-		cfg, err := prov.dataSourceConfig(ds.typ, ds.args)
-		if err != nil {
-			return nil, err
-		}
-		state, err := prov.readDataSource(ctx, ds.typ, cfg)
-		if err != nil {
-			return nil, err
-		}
-		// The peak of the read, before the state is decoded here to count
-		// its items.
-		hwm, err := vmHWM()
-		if err != nil {
-			return nil, err
-		}
-		n, err := prov.listLength(ds.typ, state, "items")
-		return &rssResult{Items: n, VmHWMKB: hwm, StateBytes: len(state.MsgPack)}, err
+	typ := *rssListDS
+	if !prov.hasDataSource(typ) {
+		return nil, errNotRegistered(typ)
 	}
-	return nil, fmt.Errorf("unknown list data source %q", *rssListDS)
+	fixture, err := listFixture(typ)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := prov.dataSourceConfig(typ, fixture.Args)
+	if err != nil {
+		return nil, err
+	}
+	state, err := prov.readDataSource(ctx, typ, cfg)
+	if err != nil {
+		return nil, err
+	}
+	// The peak of the read, before the state is decoded here to count its
+	// items.
+	hwm, err := vmHWM()
+	if err != nil {
+		return nil, err
+	}
+	n, err := prov.listLength(typ, state, "items")
+	return &rssResult{Items: n, VmHWMKB: hwm, StateBytes: len(state.MsgPack)}, err
 }
 
 // figureListRSS is figure 5.
 func (b *bench) figureListRSS(ctx context.Context) error {
+	lists := listDataSources(ctx)
+	opts := emulator.Options{Seed: 1}
+	for _, typ := range lists {
+		fixture, err := listFixture(typ)
+		if err != nil {
+			return err
+		}
+		fixture.Seed(&opts, listRSSItems)
+	}
 	progress("figure 5: seeding %d items of each list", listRSSItems)
-	emu, ep, err := startEmulator(emulator.Options{
-		Seed: 1, FiatAccounts: listRSSItems, DepositAddresses: listRSSItems, RewardClaims: listRSSItems,
-		Transfers: listRSSItems,
-	})
+	emu, ep, err := startEmulator(opts)
 	if err != nil {
 		return err
 	}
 	defer emu.Close()
-	for _, ds := range listDataSources {
-		progress("figure 5: peak RSS of a fresh process reading %s", ds.typ)
+	for _, typ := range lists {
+		progress("figure 5: peak RSS of a fresh process reading %s", typ)
 		var res rssResult
-		if err := startChild(ctx, ep, "rss-list", &res, "-ds="+ds.typ); err != nil {
-			return fmt.Errorf("%s: %w", ds.typ, err)
+		if err := startChild(ctx, ep, "rss-list", &res, "-ds="+typ); err != nil {
+			return fmt.Errorf("%s: %w", typ, err)
 		}
 		p := res.VmHWMKB * 1024
 		b.add(row{"5", fmt.Sprintf("%s, %s items listed (state: %s of msgpack): peak RSS of a fresh process doing one read (protocol server in-process)",
-			ds.typ, fmtCount(uint64(res.Items)), fmtMB(uint64(res.StateBytes))), //nolint:gosec // A count and a size.
+			typ, fmtCount(uint64(res.Items)), fmtMB(uint64(res.StateBytes))), //nolint:gosec // A count and a size.
 			fmtMiB(p), "", "", fmt.Sprintf("≤ %s: %s", fmtMiB(targetListRSS), met(p <= targetListRSS))})
 	}
 	return nil

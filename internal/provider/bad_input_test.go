@@ -2,7 +2,9 @@ package provider
 
 // Every invalid argument of every resource, data source, ephemeral
 // resource, action and of the provider block is rejected at plan, with a
-// message naming the attribute, before any request.
+// message naming the attribute, before any request; every invalid filter
+// of a list resource is rejected at validation, on its attribute. Each
+// type the provider registers has a row here (TestRegistryComplete).
 
 import (
 	"fmt"
@@ -10,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
@@ -18,12 +22,16 @@ import (
 
 // badInput is one invalid configuration of one block.
 type badInput struct {
-	// kind is the block: "provider", "resource", "data", "ephemeral" or
-	// "action"; typ its type (empty for the provider).
+	// kind is the block: "provider", "resource", "data", "ephemeral",
+	// "action" or "list"; typ its type (empty for the provider).
 	kind, typ string
 	// args are the argument lines of the case; each replaces the valid
 	// line of the same argument, if any.
 	args string
+	// set is the configuration of a list resource's case (kind "list"),
+	// validated through the protocol server: the attributes set, the
+	// others null.
+	set map[string]tftypes.Value
 	// unset lists valid arguments the case removes.
 	unset []string
 	// attr is the attribute Terraform must point at: the source line it
@@ -58,6 +66,8 @@ var validArgs = map[string][]string{
 	"data platform_top_of_book":                   {`market = "BTCUSD"`},
 	"data platform_order_book":                    {`market = "BTCUSD"`},
 	"ephemeral platform_access_token":             {`scopes = ["transfer:read_fiat_account"]`},
+	"list platform_crypto_withdrawal":             nil,
+	"list platform_fiat_deposit_instructions":     nil,
 }
 
 // argName is the argument a line sets.
@@ -289,6 +299,73 @@ func configureBadInputs() []badInput {
 		p(`auth_url = "https://user:pass@auth.example.com"`, "auth_url", `Invalid auth_url.*user`),
 		p(`ws_url = "ws://stream.example.com/ws"`, "ws_url", `Invalid ws_url.*PLATFORM_WS_URL.*wss`),
 		p(`ws_url = "https://127.0.0.1/ws"`, "ws_url", `Invalid ws_url.*PLATFORM_WS_URL`),
+	}
+}
+
+// listResourceBadInputs are the invalid filters of the list resources
+// (`terraform query`), whose configuration the protocol server validates.
+func listResourceBadInputs() []badInput {
+	var cases []badInput
+	strs := func(vals ...any) tftypes.Value {
+		elems := make([]tftypes.Value, len(vals))
+		for i, v := range vals {
+			elems[i] = tftypes.NewValue(tftypes.String, v)
+		}
+		return tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, elems)
+	}
+	many := make([]any, 101)
+	for i := range many {
+		many[i] = fmt.Sprintf("v%d", i)
+	}
+	add := func(typ, attr string, v tftypes.Value, want string) {
+		cases = append(cases, badInput{kind: "list", typ: typ, attr: attr, set: map[string]tftypes.Value{attr: v}, want: want})
+	}
+	arrays := func(typ string, names ...string) {
+		for _, n := range names {
+			add(typ, n, strs(many...), `Attribute `+n+` list must contain at most 100 elements, got: 101`)
+			add(typ, n, strs("a", ""), `Attribute `+n+`\[1\] string length must be at least 1, got: 0`)
+			add(typ, n, strs("a", nil), `Null List Value.*This attribute contains a null value: `+n+`\[1\] is null`)
+		}
+	}
+	arrays("platform_crypto_withdrawal", "profile_ids", "ref_ids", "statuses")
+	add("platform_crypto_withdrawal", "statuses", strs("DONE"),
+		`Attribute statuses\[0\] value must be one of: \["PENDING" "COMPLETED" "FAILED"\], got: "DONE"`)
+	arrays("platform_fiat_deposit_instructions", "ids", "ref_ids")
+	return cases
+}
+
+// TestBadInputListResources validates every invalid filter of every list
+// resource through the protocol server, as `terraform query` does, and
+// checks that each is refused with its message on its attribute, before
+// any request.
+func TestBadInputListResources(t *testing.T) {
+	emu := emulator.StartTest(t, emulator.Options{})
+	h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret, nil)
+	emu.Counters.Reset()
+	for _, c := range listResourceBadInputs() {
+		ids, diags := listThroughProtocol(t, h, c.typ, c.set)
+		var errs []string
+		ok, elsewhere := false, false
+		for _, d := range diags {
+			if d.Severity != tfprotov6.DiagnosticSeverityError {
+				continue
+			}
+			errs = append(errs, fmt.Sprintf("%s: %s (at %v)", d.Summary, d.Detail, d.Attribute))
+			// The error is on the attribute, or on one of its elements.
+			if d.Attribute == nil || len(d.Attribute.Steps()) == 0 || d.Attribute.Steps()[0] != tftypes.AttributeName(c.attr) {
+				elsewhere = true
+				continue
+			}
+			if wrappedRe(c.want).MatchString(d.Summary + "\n\n" + d.Detail) {
+				ok = true
+			}
+		}
+		if !ok || elsewhere {
+			t.Errorf("%s with %s: listed %d, errors %q; want an error matching %q, every error on %s", c.block(), c.attr, len(ids), errs, c.want, c.attr)
+		}
+	}
+	if n := emu.Counters.APIRequests(); n != 0 {
+		t.Errorf("the emulator saw %d API requests; want none", n)
 	}
 }
 

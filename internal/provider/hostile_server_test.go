@@ -321,24 +321,45 @@ func TestHostileServer_withdrawalAnswers(t *testing.T) {
 	}
 }
 
-// TestHostileServer_pagesToState serves unusual pages to the three list
-// data sources: odd but valid ones must become a state that Terraform can
+// hostileItemPages holds, for each list data source, a page of one item
+// with every field of its type set, some to unusual values.
+var hostileItemPages = map[string]string{
+	"platform_fiat_accounts": `{"items":[{"id":"a","ref_id":"r","fiat_account_owner":{"person_details":{"first_name":"A","last_name":"B"}},` +
+		`"fiat_network_instructions":{"wire":{"account_number":"*1234","status":"ACTIVE","metadata":{"n":1.5,` +
+		`"o":{"p":[true,null,"x"]},"big":1e300,"neg":-0,"s":"\u00e9\u2028"},"routing_details":{"routing_number_type":"ABA",` +
+		`"routing_number":"1","bank_name":"b","bank_address":{"country":"US"}},"fiat_account_owner_address":null}},` +
+		`"created_at":"2024-01-01T00:00:00.123456789Z","updated_at":"2024-01-02T00:00:00+05:30"}],"next_page_cursor":""}`,
+	"platform_deposit_addresses": `{"items":[{"id":"d","profile_id":"p","crypto_network":"SOLANA","address":"x",` +
+		`"compatible_crypto_networks":["A",""],"metadata":{"k":"v","":""},"created_at":"2024-01-01T00:00:00Z"}]}`,
+	"platform_reward_claims": `{"items":[{"id":"c","payout_group_id":"g","amount":"1","addresses":[],"blockchain":"cosmos","tx_hash":null,` +
+		`"submitted_at":"2024-01-01T00:00:00Z","created_at":"2024-01-01T00:00:00Z"}],"next_page_cursor":null}`,
+	"platform_transfers": `{"items":[{"id":"t","customer_id":"c","profile_id":"p","amount":"1.5","total":"1.6","fee":"0.1",` +
+		`"asset":"BTC","direction":"DEBIT","type":"CRYPTO_WITHDRAWAL","status":"PENDING","created_at":"2024-01-01T00:00:00Z",` +
+		`"updated_at":"2024-01-01T00:00:01.5-07:00","identity_id":null,"ref_id":"r","secondary_status":{"a":[1,null]},` +
+		`"status_details":"text","metadata":{"k":"\u00e9"},"destination_address":"bc1q","crypto_network":"BITCOIN",` +
+		`"crypto_tx_hash":"0xabc","auto_conversion":{"to":"USD"},"memo":""}],"next_page_cursor":""}`,
+}
+
+// TestHostileServer_pagesToState serves unusual pages to every list data
+// source the provider registers: odd but valid ones (among them the page
+// of each list's hostileItemPages) must become a state that Terraform can
 // decode against the schema, with one item per item of the page; broken
 // ones must become an error naming the request. Never a panic.
 func TestHostileServer_pagesToState(t *testing.T) {
-	pages := []struct {
+	type page struct {
 		name, body string
 		ok         bool
-	}{
-		{"full fiat account", `{"items":[{"id":"a","ref_id":"r","fiat_account_owner":{"person_details":{"first_name":"A","last_name":"B"}},` +
-			`"fiat_network_instructions":{"wire":{"account_number":"*1234","status":"ACTIVE","metadata":{"n":1.5,` +
-			`"o":{"p":[true,null,"x"]},"big":1e300,"neg":-0,"s":"\u00e9\u2028"},"routing_details":{"routing_number_type":"ABA",` +
-			`"routing_number":"1","bank_name":"b","bank_address":{"country":"US"}},"fiat_account_owner_address":null}},` +
-			`"created_at":"2024-01-01T00:00:00.123456789Z","updated_at":"2024-01-02T00:00:00+05:30"}],"next_page_cursor":""}`, true},
-		{"deposit address", `{"items":[{"id":"d","profile_id":"p","crypto_network":"SOLANA","address":"x",` +
-			`"compatible_crypto_networks":["A",""],"metadata":{"k":"v","":""},"created_at":"2024-01-01T00:00:00Z"}]}`, true},
-		{"claim", `{"items":[{"id":"c","payout_group_id":"g","amount":"1","addresses":[],"blockchain":"cosmos","tx_hash":null,` +
-			`"submitted_at":"2024-01-01T00:00:00Z","created_at":"2024-01-01T00:00:00Z"}],"next_page_cursor":null}`, true},
+	}
+	lists := registeredLists(t)
+	var pages []page
+	for _, typ := range lists {
+		body, ok := hostileItemPages[typ]
+		if !ok {
+			t.Fatalf("no row in hostileItemPages for %s", typ)
+		}
+		pages = append(pages, page{"full item of " + typ, body, true})
+	}
+	pages = append(pages, []page{
 		{"empty objects", `{"items":[{}, {"id":""}, {"metadata":{}}, {"fiat_network_instructions":{}}]}`, true},
 		{"no items", `{"items":[]}`, true},
 		{"no items key", `{}`, true},
@@ -350,7 +371,7 @@ func TestHostileServer_pagesToState(t *testing.T) {
 		{"number too large", `{"items":[{"fiat_network_instructions":{"wire":{"metadata":{"n":1e400}}},` +
 			`"metadata":{"n":1e400},"addresses":[1e400]}]}`, false},
 		{"cursor loop", `{"items":[{"id":"a"}],"next_page_cursor":"again"}`, false},
-	}
+	}...)
 	var body atomic.Pointer[string]
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -371,7 +392,7 @@ func TestHostileServer_pagesToState(t *testing.T) {
 				Items []json.RawMessage `json:"items"`
 			}
 			_ = json.Unmarshal([]byte(pg.body), &probe)
-			for _, typeName := range []string{"platform_fiat_accounts", "platform_deposit_addresses", "platform_reward_claims"} {
+			for _, typeName := range lists {
 				state, diags := p.readData(t, typeName, nil)
 				text := diagText(diags)
 				if !utf8.ValidString(text) {

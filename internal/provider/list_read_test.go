@@ -5,8 +5,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -147,40 +151,55 @@ func listOf(tb testing.TB, v tftypes.Value) []tftypes.Value {
 	return out
 }
 
-// TestListStateStreamedEqualsFramework checks, for each list data source,
-// that the state the streaming server sends is exactly the state a plain
-// framework server builds, and that both hold every seeded item.
+// equivalenceItems is the number of items TestListStateStreamedEqualsFramework
+// seeds for each list data source (more than a page, and a last page that
+// is not full).
+var equivalenceItems = map[string]int{
+	"platform_fiat_accounts":     1200,
+	"platform_deposit_addresses": 300,
+	"platform_reward_claims":     250,
+	"platform_transfers":         1100,
+}
+
+// TestListStateStreamedEqualsFramework checks, for each list data source
+// the provider registers, that the state the streaming server sends is
+// exactly the state a plain framework server builds, and that both hold
+// every seeded item.
 func TestListStateStreamedEqualsFramework(t *testing.T) {
-	emu := emulator.StartTest(t, emulator.Options{FiatAccounts: 1200, DepositAddresses: 300, RewardClaims: 250})
+	lists := registeredLists(t)
+	var opts emulator.Options
+	for _, typ := range lists {
+		if n, ok := equivalenceItems[typ]; ok {
+			listFixture(t, typ).Seed(&opts, n)
+		}
+	}
+	emu := emulator.StartTest(t, opts)
 	streaming := newProtoHarness(t, emu, true)
 	plain := newProtoHarness(t, emu, false)
-	for _, tc := range []struct {
-		typeName string
-		set      map[string]tftypes.Value
-		want     int
-	}{
-		{"platform_fiat_accounts", map[string]tftypes.Value{"include_deleted": tfBool(true)}, 1200},
-		{"platform_deposit_addresses", nil, 300},
-		{"platform_reward_claims", nil, 250},
-	} {
-		t.Run(tc.typeName, func(t *testing.T) {
-			a := streaming.read(t, tc.typeName, tc.set)
-			b := plain.read(t, tc.typeName, tc.set)
+	for _, typeName := range lists {
+		t.Run(typeName, func(t *testing.T) {
+			want, ok := equivalenceItems[typeName]
+			if !ok {
+				t.Fatalf("no row in equivalenceItems for %s", typeName)
+			}
+			set := listFixture(t, typeName).Args
+			a := streaming.read(t, typeName, set)
+			b := plain.read(t, typeName, set)
 			got := listOf(t, a["items"])
-			if len(got) != tc.want {
-				t.Fatalf("streamed %d items, want %d", len(got), tc.want)
+			if len(got) != want {
+				t.Fatalf("streamed %d items, want %d", len(got), want)
 			}
 			// The streaming server sent the bytes readList wrote (items in
 			// an array with a 32-bit length), not the framework's encoding.
-			raw := streaming.readRaw(t, t.Context(), tc.typeName, tc.set).State.MsgPack
-			mark := binary.BigEndian.AppendUint32([]byte("\xa5items\xdd"), uint32(tc.want))
+			raw := streaming.readRaw(t, t.Context(), typeName, set).State.MsgPack
+			mark := binary.BigEndian.AppendUint32([]byte("\xa5items\xdd"), uint32(want))
 			if !bytes.Contains(raw, mark) {
 				t.Fatal("the streaming server did not send the state written by readList")
 			}
-			if fw := plain.readRaw(t, t.Context(), tc.typeName, tc.set).State.MsgPack; bytes.Contains(fw, mark) {
+			if fw := plain.readRaw(t, t.Context(), typeName, set).State.MsgPack; bytes.Contains(fw, mark) {
 				t.Fatal("the framework's encoding of items is not told apart from readList's")
 			}
-			typ := streaming.configType(t, tc.typeName)
+			typ := streaming.configType(t, typeName)
 			if sa, sb := tftypes.NewValue(typ, a), tftypes.NewValue(typ, b); !sa.Equal(sb) {
 				diffs, _ := sa.Diff(sb)
 				t.Fatalf("streamed and framework states differ in %d places, first %v", len(diffs), diffs[0].Path)
@@ -266,23 +285,51 @@ func TestListStateStreamingServer(t *testing.T) {
 	}
 }
 
+// pinnedItems is the number of items TestListStatePinned seeds for each
+// list data source.
+const pinnedItems = 10000
+
 // TestListStatePinned pins the state of 10,000 seeded items of each list
-// data source, as the provider wrote it before its list path moved to
-// internal/tfmsgpack: a change of these bytes is a change of what users'
-// states hold, and must be deliberate (a new attribute, for one).
+// data source the provider registers, read with no argument set: the
+// SHA-256 of its bytes is in testdata/pinned/<type>.sha256. The states of
+// platform_fiat_accounts, platform_deposit_addresses and
+// platform_reward_claims are those the provider wrote before its list path
+// moved to internal/tfmsgpack (fiat accounts with status and metadata at
+// the top level and fiat_account_owner.institution_details, deposit
+// addresses with account_id, claims with onchain_status, claim_type and
+// the asset_type filter). A change of these bytes is a change of what
+// users' states hold, and must be deliberate (a new attribute, for one):
+// go test ./internal/provider -run TestListStatePinned -update rewrites
+// the files, and the diff shows which states changed.
 func TestListStatePinned(t *testing.T) {
-	emu := emulator.StartTest(t, emulator.Options{FiatAccounts: 10000, DepositAddresses: 10000, RewardClaims: 10000})
+	lists := registeredLists(t)
+	var opts emulator.Options
+	for _, typ := range lists {
+		listFixture(t, typ).Seed(&opts, pinnedItems)
+	}
+	emu := emulator.StartTest(t, opts)
 	h := newProtoHarness(t, emu, true)
-	for typ, want := range map[string]string{
-		"platform_fiat_accounts":     "d93aaad9377c4a5a205386ca14643b6ebd0326aae1c5428ff1d103066e95975d", // with status and metadata at the top level, and fiat_account_owner.institution_details
-		"platform_deposit_addresses": "fc523e0bc2c4aad81a39baa32ae696d228c914a2b0412a733626db480ff9605a", // with account_id
-		"platform_reward_claims":     "1c6b6686700c318ad0165bfcc38b87a473fede5c8e11df4b34698cc18be38011", // with onchain_status, claim_type and the asset_type filter
-	} {
-		resp := h.readRaw(t, t.Context(), typ, nil)
-		failOnDiags(t, typ, resp.Diagnostics)
-		if got := fmt.Sprintf("%x", sha256.Sum256(resp.State.MsgPack)); got != want {
-			t.Errorf("%s: state of %d bytes has SHA-256 %s, want %s", typ, len(resp.State.MsgPack), got, want)
-		}
+	for _, typ := range lists {
+		t.Run(typ, func(t *testing.T) {
+			resp := h.readRaw(t, t.Context(), typ, nil)
+			failOnDiags(t, typ, resp.Diagnostics)
+			got := fmt.Sprintf("%x", sha256.Sum256(resp.State.MsgPack))
+			file := pinnedFile(typ)
+			if *update {
+				writeGolden(t, file, []byte(got+"\n"))
+				return
+			}
+			b, err := os.ReadFile(file)
+			if errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("%s has no pinned state (%s): run go test ./internal/provider -run TestListStatePinned -update, and review the new file", typ, file)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := strings.TrimSpace(string(b)); got != want {
+				t.Errorf("%s: state of %d bytes has SHA-256 %s, want %s (%s)", typ, len(resp.State.MsgPack), got, want, file)
+			}
+		})
 	}
 }
 

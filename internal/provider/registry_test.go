@@ -1,0 +1,178 @@
+package provider
+
+// The tables of the tests and of `make bench` iterate the provider's own
+// registry (Resources, DataSources, EphemeralResources, ListResources,
+// Actions; list data sources picked by their schema), each type with its
+// small fixture. TestRegistryComplete fails when a registered type has no
+// row in a table that concerns it, naming the type and the table.
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/platform/terraform-provider-platform/internal/registry"
+)
+
+// update rewrites the golden files under testdata instead of comparing
+// with them (go test ./internal/provider -run TestListStatePinned -update).
+var update = flag.Bool("update", false, "rewrite the golden files under testdata (TestListStatePinned) instead of comparing with them")
+
+// registeredTypes is every type the provider registers.
+func registeredTypes(tb testing.TB) []registry.Type {
+	tb.Helper()
+	return registry.Types(tb.Context(), newTestProvider())
+}
+
+// registeredLists is the name of every list data source the provider
+// registers.
+func registeredLists(tb testing.TB) []string {
+	tb.Helper()
+	return registry.ListDataSources(registeredTypes(tb))
+}
+
+// listFixture is the fixture of the list data source typ.
+func listFixture(tb testing.TB, typ string) registry.ListFixture {
+	tb.Helper()
+	f, ok := registry.ListFixtures[typ]
+	if !ok {
+		tb.Fatalf("list data source %s has no fixture in registry.ListFixtures (internal/registry/fixtures.go)", typ)
+	}
+	return f
+}
+
+// pinnedDir holds one file per list data source with the SHA-256 of its
+// pinned state (TestListStatePinned).
+var pinnedDir = filepath.Join("testdata", "pinned")
+
+// pinnedFile is the golden file of the list data source typ.
+func pinnedFile(typ string) string { return filepath.Join(pinnedDir, typ+".sha256") }
+
+// pinnedRows are the list data sources with a golden file.
+func pinnedRows(tb testing.TB) []string {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(pinnedDir, "*.sha256"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rows := make([]string, 0, len(files))
+	for _, f := range files {
+		rows = append(rows, strings.TrimSuffix(filepath.Base(f), ".sha256"))
+	}
+	return rows
+}
+
+// badInputRows are the blocks with at least one invalid case in the
+// bad-input tables (the provider block aside).
+func badInputRows() []string {
+	var rows []string
+	for _, c := range slices.Concat(resourceAndDataBadInputs(), withdrawalBadInputs("action"), listResourceBadInputs()) {
+		if c.kind != "provider" && !slices.Contains(rows, c.block()) {
+			rows = append(rows, c.block())
+		}
+	}
+	return rows
+}
+
+// validArgsRows are the blocks with valid arguments in validArgs.
+func validArgsRows() []string {
+	var rows []string
+	for block := range validArgs {
+		if block != "provider" {
+			rows = append(rows, block)
+		}
+	}
+	return rows
+}
+
+// registryTables are the tables that must have a row for every registered
+// type they concern.
+func registryTables(tb testing.TB) []registry.Table {
+	tb.Helper()
+	planned := registry.Kinds(registry.Resource, registry.DataSource, registry.EphemeralResource, registry.Action, registry.ListResource)
+	return []registry.Table{
+		{Name: "bad-input valid arguments (validArgs, bad_input_test.go)", Concerns: planned, Rows: validArgsRows()},
+		{Name: "bad-input cases (resourceAndDataBadInputs, withdrawalBadInputs, listResourceBadInputs; bad_input_test.go)", Concerns: planned, Rows: badInputRows()},
+		{Name: "hostile-server (hostileItemPages, hostile_server_test.go)", Concerns: registry.Lists, Rows: mapKeys(hostileItemPages)},
+		{Name: "streamed-vs-framework equivalence (equivalenceItems, TestListStateStreamedEqualsFramework)", Concerns: registry.Lists, Rows: mapKeys(equivalenceItems)},
+		{Name: "pinned-state (testdata/pinned/<type>.sha256, TestListStatePinned)", Concerns: registry.Lists, Rows: pinnedRows(tb)},
+		{Name: "bench figure 5 (registry.ListFixtures, internal/registry/fixtures.go)", Concerns: registry.Lists, Rows: mapKeys(registry.ListFixtures)},
+	}
+}
+
+func mapKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// TestRegistryComplete checks that every table has a row for every
+// registered type it concerns, and no row for a type the provider does
+// not register.
+func TestRegistryComplete(t *testing.T) {
+	types := registeredTypes(t)
+	if lists := registry.ListDataSources(types); len(lists) < 4 || !slices.Contains(lists, "platform_transfers") {
+		t.Fatalf("list data sources picked by their schema: %v", lists)
+	}
+	for _, m := range registry.Missing(types, registryTables(t)...) {
+		t.Error(m)
+	}
+}
+
+// TestRegistryCompleteNamesMissingRow removes, from each table in turn, the
+// row of one type it concerns, and checks that the completeness check then
+// reports exactly that type and that table (besides what it reports for
+// the tables as they are).
+func TestRegistryCompleteNamesMissingRow(t *testing.T) {
+	types := registeredTypes(t)
+	tables := registryTables(t)
+	before := registry.Missing(types, tables...)
+	for i, tb := range tables {
+		var removed registry.Type
+		for _, typ := range types {
+			if tb.Concerns(typ) && (slices.Contains(tb.Rows, typ.String()) || slices.Contains(tb.Rows, typ.Name)) {
+				removed = typ
+				if typ.Name == "platform_transfers" {
+					break
+				}
+			}
+		}
+		if removed.Name == "" {
+			t.Fatalf("the %s table has no row", tb.Name)
+		}
+		cut := tb
+		cut.Rows = slices.DeleteFunc(slices.Clone(tb.Rows), func(r string) bool { return r == removed.String() || r == removed.Name })
+		edited := slices.Clone(tables)
+		edited[i] = cut
+		got := slices.DeleteFunc(registry.Missing(types, edited...), func(m string) bool { return slices.Contains(before, m) })
+		if len(got) != 1 || !strings.Contains(got[0], removed.Name) || !strings.Contains(got[0], tb.Name) {
+			t.Errorf("without %s in the %s table, the check reports %q; want one line naming both", removed, tb.Name, got)
+			continue
+		}
+		t.Logf("without %s: %s", removed, got[0])
+	}
+
+	// A row for a type the provider does not register is reported too.
+	stale := tables[len(tables)-1]
+	stale.Rows = append(slices.Clone(stale.Rows), "platform_gone")
+	if got := registry.Missing(types, stale); len(got) != 1 || !strings.Contains(got[0], "platform_gone") {
+		t.Errorf("a row for an unregistered type: the check reports %q", got)
+	}
+}
+
+// writeGolden writes a golden file, creating its directory.
+func writeGolden(tb testing.TB, file string, b []byte) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(file), 0o750); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+}

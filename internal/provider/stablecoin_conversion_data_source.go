@@ -30,25 +30,6 @@ type stablecoinConversionDataSource struct {
 	data *providerData
 }
 
-// stablecoinConversionModel is the state of platform_stablecoin_conversion.
-type stablecoinConversionModel struct {
-	ID                 types.String `tfsdk:"id"`
-	ProfileID          types.String `tfsdk:"profile_id"`
-	Amount             types.String `tfsdk:"amount"`
-	SourceAsset        types.String `tfsdk:"source_asset"`
-	TargetAsset        types.String `tfsdk:"target_asset"`
-	Status             types.String `tfsdk:"status"`
-	RefID              types.String `tfsdk:"ref_id"`
-	IdentityID         types.String `tfsdk:"identity_id"`
-	AccountID          types.String `tfsdk:"account_id"`
-	CreatedAt          types.String `tfsdk:"created_at"`
-	UpdatedAt          types.String `tfsdk:"updated_at"`
-	SettledAt          types.String `tfsdk:"settled_at"`
-	CancelledAt        types.String `tfsdk:"cancelled_at"`
-	Metadata           types.Map    `tfsdk:"metadata"`
-	RecipientProfileID types.String `tfsdk:"recipient_profile_id"`
-}
-
 // conversionIDPattern matches a UUID in its canonical text form, in either case.
 var conversionIDPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
@@ -57,38 +38,17 @@ func (d *stablecoinConversionDataSource) Metadata(_ context.Context, req datasou
 }
 
 func (d *stablecoinConversionDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	computed := func(description string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: description}
+	attrs := stablecoinConversionShape.attributes()
+	attrs["id"] = schema.StringAttribute{
+		Required:            true,
+		MarkdownDescription: "Id of the conversion: the UUID returned when it was created.",
+		Validators: []validator.String{
+			stringvalidator.RegexMatches(conversionIDPattern, "must be a UUID such as 123e4567-e89b-42d3-a456-426614174000"),
+		},
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one stablecoin conversion by its id. Fields the API leaves out are null.",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Id of the conversion: the UUID returned when it was created.",
-				Validators: []validator.String{
-					stringvalidator.RegexMatches(conversionIDPattern, "must be a UUID such as 123e4567-e89b-42d3-a456-426614174000"),
-				},
-			},
-			"profile_id":           computed("Profile of the conversion."),
-			"amount":               computed("Amount to convert (decimal string)."),
-			"source_asset":         computed("Asset converted from."),
-			"target_asset":         computed("Asset converted to."),
-			"status":               computed("Current status of the conversion, for example `CREATED`."),
-			"ref_id":               computed("Client-provided reference id given at creation."),
-			"identity_id":          computed("Identity, for third-party integrations."),
-			"account_id":           computed("Account, for third-party integrations."),
-			"created_at":           computed("Time the conversion was requested (RFC 3339)."),
-			"updated_at":           computed("Time of the last update (RFC 3339)."),
-			"settled_at":           computed("Time of settlement (RFC 3339); null until settled."),
-			"cancelled_at":         computed("Time of cancellation (RFC 3339); null unless cancelled."),
-			"recipient_profile_id": computed("For directed settlement, the receiving profile."),
-			"metadata": schema.MapAttribute{
-				Computed:            true,
-				ElementType:         types.StringType,
-				MarkdownDescription: "Client-specified metadata.",
-			},
-		},
+		Attributes:          attrs,
 	}
 }
 
@@ -118,23 +78,13 @@ func (d *stablecoinConversionDataSource) Read(ctx context.Context, req datasourc
 			fmt.Sprintf("Reading stablecoin conversion %q failed: %s", id.ValueString(), err))
 		return
 	}
-	m := stablecoinConversionModel{
-		// Keep the configured id, which the API may echo in another case.
-		ID:                 id,
-		ProfileID:          stringValue(c.ProfileID),
-		Amount:             stringValue(c.Amount),
-		SourceAsset:        stringValue(c.SourceAsset),
-		TargetAsset:        stringValue(c.TargetAsset),
-		Status:             stringValue(c.Status),
-		RefID:              stringValue(c.RefID),
-		IdentityID:         stringValue(c.IdentityID),
-		AccountID:          stringValue(c.AccountID),
-		CreatedAt:          timeValue(c.CreatedAt),
-		UpdatedAt:          timeValue(c.UpdatedAt),
-		SettledAt:          timeValue(c.SettledAt),
-		CancelledAt:        timeValue(c.CancelledAt),
-		Metadata:           stringMapValue(c.Metadata),
-		RecipientProfileID: stringValue(c.RecipientProfileID),
+	vals := stablecoinConversionShape.attrValues(c, &resp.Diagnostics)
+	// Keep the configured id, which the API may echo in another case.
+	vals["id"] = id
+	state, diags := types.ObjectValue(stablecoinConversionShape.objectType().AttrTypes, vals)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }

@@ -27,7 +27,7 @@ func NewCryptoWithdrawalAction() action.Action {
 // cryptoWithdrawalAction sends one crypto withdrawal each time it is
 // invoked. It shares its arguments, their validation and the call that
 // sends the withdrawal with the platform_crypto_withdrawal resource (see
-// withdrawal_schema.go).
+// withdrawal_arguments.go and crypto_withdrawal_send.go).
 type cryptoWithdrawalAction struct {
 	data *providerData
 }

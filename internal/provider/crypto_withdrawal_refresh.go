@@ -8,12 +8,9 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -32,47 +29,12 @@ var (
 	_ resource.ResourceWithIdentity    = (*cryptoWithdrawalResource)(nil)
 )
 
-// idIdentitySchema is the identity of a resource known by its service id.
-func idIdentitySchema(what string) identityschema.Schema {
-	return identityschema.Schema{Attributes: map[string]identityschema.Attribute{
-		"id": identityschema.StringAttribute{
-			RequiredForImport: true,
-			Description:       "Identifier of the " + what + " at the service.",
-		},
-	}}
-}
-
-// setIdentity records id as the identity of the object. An object whose
-// create was never confirmed has no id yet: its identity is the empty
-// string (Terraform holds it tainted and replaces it).
-func setIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, id types.String, diags *diag.Diagnostics) {
-	if identity == nil || id.IsUnknown() {
-		return
-	}
-	diags.Append(identity.SetAttribute(ctx, path.Root("id"), id.ValueString())...)
-}
-
 func (r *cryptoWithdrawalResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = idIdentitySchema("transfer the withdrawal created")
 }
 
-// privateImportedKey marks, in private state, an object that was imported:
-// the arguments the service does not report (fee_id, beneficiary) may then
-// be recorded from the configuration without a replacement.
-const privateImportedKey = "imported"
-
 func (r *cryptoWithdrawalResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("id"), req, resp)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImportedKey, []byte("true"))...)
-}
-
-// imported reports whether p marks an imported object.
-func imported(ctx context.Context, p privateState) bool {
-	if p == nil {
-		return false
-	}
-	b, diags := p.GetKey(ctx, privateImportedKey)
-	return !diags.HasError() && string(b) == "true"
+	importByID(ctx, req, resp)
 }
 
 // replaceUnlessRecordedAfterImport is the plan modifier of the arguments the

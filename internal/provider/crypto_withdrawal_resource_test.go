@@ -354,24 +354,6 @@ func TestAccCryptoWithdrawal_forbidden(t *testing.T) {
 	}
 }
 
-func TestAccCryptoWithdrawal_retriedAfterAcceptThenFail(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	env.needMoneyMovement(t)
-	emu := env.emu
-	emu.Faults.AcceptThenFail(1)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(cwConfig(`  amount = "0.5"`)),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				checkTransfers(emu, 1),
-				checkRequests(emu, cwPostKey, 2, "%d withdrawal POSTs, want 2 (one answered 500, one retry)"),
-			),
-		}},
-	})
-}
-
 func TestAccCryptoWithdrawal_retriedAfterTimeout(t *testing.T) {
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)

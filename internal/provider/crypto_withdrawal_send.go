@@ -25,7 +25,7 @@ var withdrawalWords = createWords{
 }
 
 // derivedRefID is the ref_id derived from the arguments (see
-// idempotent_create.go); ok is false when an argument is unknown.
+// money_core.go); ok is false when an argument is unknown.
 func (a cryptoWithdrawalArgs) derivedRefID(ctx context.Context) (string, bool) {
 	req, diags := a.request(ctx, "")
 	if diags.HasError() {

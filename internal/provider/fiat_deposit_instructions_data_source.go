@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -42,37 +40,24 @@ func (d *fiatDepositInstructionsDataSource) Schema(_ context.Context, _ datasour
 	str := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{MarkdownDescription: desc, Computed: true}
 	}
-	attrs := map[string]schema.Attribute{
-		"id": schema.StringAttribute{
-			MarkdownDescription: "Identifier of the instructions to read.",
-			Required:            true,
-			Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-		},
-		"profile_id": str("Profile the deposits are credited to."),
-		"fiat_network": str("Fiat network of the instructions. The answer of the service does not name it: " +
-			"it is `WIRE` when the instructions hold `wire` details, null otherwise."),
-		"ref_id":              str("Client id given when the instructions were created; null when none was."),
-		"identity_id":         str("Identity of the depositing user."),
-		"account_id":          str("Account associated with the identity; null when the service gives none."),
-		"routing_number_type": str("Kind of routing number of `WIRE` instructions (`ABA` or `SWIFT`); null for other networks."),
-		"metadata": schema.MapAttribute{
-			MarkdownDescription: "Client-specified metadata; null when there is none.",
-			ElementType:         types.StringType,
-			Computed:            true,
-		},
-		"status":      str(fdiStatusDescription),
-		"memo_id":     str(fdiMemoIDDescription),
-		"customer_id": str(fdiCustomerIDDescription),
-		"created_at": schema.StringAttribute{
-			MarkdownDescription: fdiCreatedAtDescription,
-			CustomType:          timetypes.RFC3339Type{},
-			Computed:            true,
-		},
+	attrs := fiatDepositInstructionsShape.attributes()
+	attrs["id"] = schema.StringAttribute{
+		MarkdownDescription: "Identifier of the instructions to read.",
+		Required:            true,
+		Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 	}
-	attrs["fiat_account_owner"] = fiatAccountOwnerShape.dataSourceObject(fdiOwnerDescription)
-	attrs["fiat_network_instructions"] = fiatNetworkInstructionsShape.dataSourceObject(fdiNetworkInstructionsDescription)
-	attrs["fiat_network_instructions_json"] = schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{},
-		MarkdownDescription: fdiNetworkInstructionsJSONDescription}
+	attrs["profile_id"] = str("Profile the deposits are credited to.")
+	attrs["fiat_network"] = str("Fiat network of the instructions. The answer of the service does not name it: " +
+		"it is `WIRE` when the instructions hold `wire` details, null otherwise.")
+	attrs["ref_id"] = str("Client id given when the instructions were created; null when none was.")
+	attrs["identity_id"] = str("Identity of the depositing user.")
+	attrs["account_id"] = str("Account associated with the identity; null when the service gives none.")
+	attrs["routing_number_type"] = str("Kind of routing number of `WIRE` instructions (`ABA` or `SWIFT`); null for other networks.")
+	attrs["metadata"] = schema.MapAttribute{
+		MarkdownDescription: "Client-specified metadata; null when there is none.",
+		ElementType:         types.StringType,
+		Computed:            true,
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one set of fiat deposit instructions by id " +
 			"(`GET /transfer/fiat-deposit-instructions/{id}`), for example instructions created outside this " +
@@ -107,18 +92,10 @@ func (d *fiatDepositInstructionsDataSource) Read(ctx context.Context, req dataso
 		resp.Diagnostics.AddError(summary, detail)
 		return
 	}
-	m := fiatDepositInstructionsModel{
-		ProfileID:         types.StringNull(),
-		FiatNetwork:       types.StringNull(),
-		RefID:             types.StringNull(),
-		IdentityID:        types.StringNull(),
-		AccountID:         types.StringNull(),
-		RoutingNumberType: types.StringNull(),
-		Metadata:          types.MapNull(types.StringType),
-	}
+	m := newFiatDepositInstructionsModel()
 	resp.Diagnostics.Append(m.fromAPI(f, false)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(m.set(ctx, &resp.State, resp.State.Schema)...)
 }

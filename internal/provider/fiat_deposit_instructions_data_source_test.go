@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
@@ -102,25 +103,26 @@ func TestFiatDepositInstructionsFromAPI(t *testing.T) {
 			Metadata:         map[string]any{"n": 1.5, "s": "x"},
 		},
 	}
-	var m fiatDepositInstructionsModel
-	m.Metadata = types.MapNull(types.StringType)
+	m := newFiatDepositInstructionsModel()
 	if d := m.fromAPI(f, false); d.HasError() {
 		t.Fatalf("fromAPI: %v", d)
 	}
-	if m.FiatNetwork.ValueString() != "WIRE" || m.RoutingNumberType.ValueString() != "SWIFT" {
-		t.Errorf("inferred fiat_network %s, routing_number_type %s", m.FiatNetwork, m.RoutingNumberType)
+	a := m.args
+	if a.FiatNetwork.ValueString() != "WIRE" || a.RoutingNumberType.ValueString() != "SWIFT" {
+		t.Errorf("inferred fiat_network %s, routing_number_type %s", a.FiatNetwork, a.RoutingNumberType)
 	}
-	if !m.AccountID.IsNull() || !m.RefID.IsNull() || !m.CustomerID.IsNull() || !m.Metadata.IsNull() {
-		t.Errorf("absent values not null: account_id %s ref_id %s customer_id %s metadata %s", m.AccountID, m.RefID, m.CustomerID, m.Metadata)
+	if !a.AccountID.IsNull() || !a.RefID.IsNull() || !m.str("customer_id").IsNull() || !a.Metadata.IsNull() {
+		t.Errorf("absent values not null: account_id %s ref_id %s customer_id %s metadata %s", a.AccountID, a.RefID, m.str("customer_id"), a.Metadata)
 	}
-	if got := m.CreatedAt.ValueString(); got != "2026-01-02T03:04:05.6Z" {
+	if got := m.computed["created_at"].(timetypes.RFC3339).ValueString(); got != "2026-01-02T03:04:05.6Z" { //nolint:forcetypeassert // Test of a known shape.
 		t.Errorf("created_at = %s", got)
 	}
-	wire := m.FiatNetworkInstructions.Attributes()["wire"].(types.Object)                  //nolint:forcetypeassert // Test of a known shape.
-	addr := wire.Attributes()["fiat_account_owner_address"].(types.Object).Attributes()    //nolint:forcetypeassert // Test of a known shape.
-	routing := wire.Attributes()["routing_details"].(types.Object).Attributes()            //nolint:forcetypeassert // Test of a known shape.
-	owner := m.FiatAccountOwner.Attributes()["person_details"].(types.Object).Attributes() //nolint:forcetypeassert // Test of a known shape.
-	meta := m.FiatNetworkInstructions.Attributes()["metadata"].(types.Map).Elements()      //nolint:forcetypeassert // Test of a known shape.
+	networks := m.computed["fiat_network_instructions"].(types.Object)                                                  //nolint:forcetypeassert // Test of a known shape.
+	wire := networks.Attributes()["wire"].(types.Object)                                                                //nolint:forcetypeassert // Test of a known shape.
+	addr := wire.Attributes()["fiat_account_owner_address"].(types.Object).Attributes()                                 //nolint:forcetypeassert // Test of a known shape.
+	routing := wire.Attributes()["routing_details"].(types.Object).Attributes()                                         //nolint:forcetypeassert // Test of a known shape.
+	owner := m.computed["fiat_account_owner"].(types.Object).Attributes()["person_details"].(types.Object).Attributes() //nolint:forcetypeassert // Test of a known shape.
+	meta := networks.Attributes()["metadata"].(types.Map).Elements()                                                    //nolint:forcetypeassert // Test of a known shape.
 	checks := map[string]struct{ got, want attr.Value }{
 		"address2 (empty)":         {addr["address2"], types.StringNull()},
 		"city (absent)":            {addr["city"], types.StringNull()},
@@ -139,20 +141,21 @@ func TestFiatDepositInstructionsFromAPI(t *testing.T) {
 
 	// A non-WIRE set keeps the recorded fiat_network and an unknown
 	// routing_number_type becomes null.
-	m2 := fiatDepositInstructionsModel{
+	m2 := fiatDepositInstructionsModel{args: fiatDepositInstructionsArgs{
 		FiatNetwork: types.StringValue("RTP"), RoutingNumberType: types.StringUnknown(), Metadata: types.MapUnknown(types.StringType),
 		RefID: types.StringValue("r-1"), IdentityID: types.StringUnknown(), AccountID: types.StringUnknown(),
-	}
+	}}
 	f2 := &client.FiatDepositInstructions{ID: "fdi-2", ProfileID: "p", IdentityID: "i-2", Status: "VALID", MemoID: "M2",
 		FiatNetworkInstructions: &client.FiatNetworkInstructions{}}
 	if d := m2.fromAPI(f2, true); d.HasError() {
 		t.Fatalf("fromAPI: %v", d)
 	}
-	if m2.FiatNetwork.ValueString() != "RTP" || !m2.RoutingNumberType.IsNull() || !m2.Metadata.IsNull() ||
-		m2.RefID.ValueString() != "r-1" || m2.IdentityID.ValueString() != "i-2" || !m2.AccountID.IsNull() {
+	a2 := m2.args
+	if a2.FiatNetwork.ValueString() != "RTP" || !a2.RoutingNumberType.IsNull() || !a2.Metadata.IsNull() ||
+		a2.RefID.ValueString() != "r-1" || a2.IdentityID.ValueString() != "i-2" || !a2.AccountID.IsNull() {
 		t.Errorf("non-WIRE mapping: %+v", m2)
 	}
-	if !m2.FiatNetworkInstructions.Attributes()["wire"].IsNull() {
+	if !m2.computed["fiat_network_instructions"].(types.Object).Attributes()["wire"].IsNull() { //nolint:forcetypeassert // Test of a known shape.
 		t.Errorf("wire of a non-WIRE set is not null")
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -64,11 +62,6 @@ func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.S
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	nonEmpty := []validator.String{stringvalidator.LengthAtLeast(1)}
 	attrs := map[string]schema.Attribute{
-		"id": schema.StringAttribute{
-			MarkdownDescription: "Identifier of the instructions, used to read them. Import uses it.",
-			Computed:            true,
-			PlanModifiers:       stable,
-		},
 		"profile_id": schema.StringAttribute{
 			MarkdownDescription: "Profile the deposits are credited to." + newInstructionsNote,
 			Required:            true,
@@ -132,32 +125,16 @@ func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.S
 			Validators:          metadataValidators(),
 			PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
 		},
-		"status": schema.StringAttribute{
-			MarkdownDescription: fdiStatusDescription + " When a refresh finds `DEPRECATED`, Terraform plans a " +
-				"replacement by a new, valid set.",
-			Computed: true,
-		},
-		"memo_id": schema.StringAttribute{
-			MarkdownDescription: fdiMemoIDDescription,
-			Computed:            true,
-			PlanModifiers:       stable,
-		},
-		"customer_id": schema.StringAttribute{
-			MarkdownDescription: fdiCustomerIDDescription,
-			Computed:            true,
-			PlanModifiers:       stable,
-		},
-		"created_at": schema.StringAttribute{
-			MarkdownDescription: fdiCreatedAtDescription,
-			CustomType:          timetypes.RFC3339Type{},
-			Computed:            true,
-			PlanModifiers:       stable,
-		},
 	}
-	attrs["fiat_account_owner"] = fiatAccountOwnerShape.resourceObject(fdiOwnerDescription)
-	attrs["fiat_network_instructions"] = fiatNetworkInstructionsShape.resourceObject(fdiNetworkInstructionsDescription)
-	attrs["fiat_network_instructions_json"] = schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{},
-		MarkdownDescription: fdiNetworkInstructionsJSONDescription}
+	// The computed attributes are the instructions' own; those that never
+	// change keep their recorded value in a plan.
+	for name, a := range fiatDepositInstructionsShape.resourceAttributes() {
+		if str, ok := a.(schema.StringAttribute); ok && name != "status" {
+			str.PlanModifiers = stable
+			a = str
+		}
+		attrs[name] = a
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A set of fiat deposit instructions: where and how to send a fiat deposit to a " +
 			"profile (`POST /transfer/fiat-deposit-instructions`, read back with `GET …/{id}`).\n\n" +
@@ -185,25 +162,6 @@ func (r *fiatDepositInstructionsResource) Configure(_ context.Context, req resou
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-// request is the create request of m with the given ref_id.
-func (m *fiatDepositInstructionsModel) request(ctx context.Context, refID string) (client.FiatDepositInstructionsRequest, error) {
-	req := client.FiatDepositInstructionsRequest{
-		ProfileID:         knownString(m.ProfileID),
-		FiatNetwork:       knownString(m.FiatNetwork),
-		RefID:             refID,
-		IdentityID:        knownString(m.IdentityID),
-		AccountID:         knownString(m.AccountID),
-		RoutingNumberType: knownString(m.RoutingNumberType),
-	}
-	if !m.Metadata.IsNull() && !m.Metadata.IsUnknown() {
-		req.Metadata = map[string]string{}
-		if d := m.Metadata.ElementsAs(ctx, &req.Metadata, false); d.HasError() {
-			return req, errors.New("metadata is not a map of strings")
-		}
-	}
-	return req, nil
-}
-
 // instructionsWords are the words of a fiat deposit instructions create.
 var instructionsWords = createWords{
 	kind:         "fiat_deposit_instructions",
@@ -220,24 +178,6 @@ var instructionsWords = createWords{
 // maxSuccessorRefIDs bounds the successors a create tries after ref_ids
 // whose instructions the service has deprecated.
 const maxSuccessorRefIDs = 16
-
-// derivedRefID is the ref_id derived from the arguments of m (see
-// idempotent_create.go), or, after the set made with it was deprecated,
-// its successor: the ref_id derived from the same request and the id of
-// that deprecated set. ok is false when an argument is unknown.
-func (m *fiatDepositInstructionsModel) derivedRefID(ctx context.Context, afterDeprecated string) (string, bool) {
-	req, err := m.request(ctx, "")
-	if err != nil {
-		return "", false
-	}
-	if afterDeprecated == "" {
-		return derivedRefID(instructionsWords.kind, req)
-	}
-	return derivedRefID(instructionsWords.kind, struct {
-		Request         client.FiatDepositInstructionsRequest `json:"request"`
-		AfterDeprecated string                                `json:"after_deprecated"`
-	}{req, afterDeprecated})
-}
 
 // instructionsDifferences lists how the instructions f differ from the
 // request req: profile, ref_id, metadata, the identity and account when
@@ -277,15 +217,15 @@ func (r *fiatDepositInstructionsResource) ModifyPlan(ctx context.Context, req re
 		r.planRefID(ctx, req, resp)
 		return
 	}
-	var state fiatDepositInstructionsModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	state, d := getInstructions(ctx, req.State)
+	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !req.Plan.Raw.Equal(req.State.Raw) && refuseUnreadReplacement(instructionsWords, state.ID, state.ProfileID, &resp.Diagnostics) {
+	if !req.Plan.Raw.Equal(req.State.Raw) && refuseUnreadReplacement(instructionsWords, state.id(), state.args.ProfileID, &resp.Diagnostics) {
 		return
 	}
-	if state.Status.ValueString() != client.FiatDepositInstrStatusDeprecated {
+	if state.str("status").ValueString() != client.FiatDepositInstrStatusDeprecated {
 		return
 	}
 	// Deprecated instructions must no longer be used: plan a new set.
@@ -294,7 +234,7 @@ func (r *fiatDepositInstructionsResource) ModifyPlan(ctx context.Context, req re
 	resp.Diagnostics.AddWarning("Fiat deposit instructions are deprecated",
 		fmt.Sprintf("The service reports the fiat deposit instructions %s (memo_id %s) as DEPRECATED: they must no "+
 			"longer be used. Terraform plans to replace them by a new set, with a new memo_id and new account "+
-			"details; update whoever sends deposits with the new values.", state.ID.ValueString(), state.MemoID.ValueString()))
+			"details; update whoever sends deposits with the new values.", state.id().ValueString(), state.str("memo_id").ValueString()))
 }
 
 // planRefID refuses a new set whose ref_id another new set of the
@@ -304,8 +244,9 @@ func (r *fiatDepositInstructionsResource) planRefID(ctx context.Context, req res
 	if !req.Config.Raw.IsFullyKnown() {
 		return
 	}
-	var cfg fiatDepositInstructionsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	config, d := getInstructions(ctx, req.Config)
+	resp.Diagnostics.Append(d...)
+	cfg := config.args
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -326,18 +267,18 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 		notConfigured(&resp.Diagnostics)
 		return
 	}
-	var plan fiatDepositInstructionsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	plan, d := getInstructions(ctx, req.Plan)
+	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	configured := knownString(plan.RefID) != ""
+	configured := knownString(plan.args.RefID) != ""
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(configured))...)
-	refID, deprecated := knownString(plan.RefID), ""
+	refID, deprecated := knownString(plan.args.RefID), ""
 	for range maxSuccessorRefIDs {
 		if !configured {
 			var ok bool
-			if refID, ok = plan.derivedRefID(ctx, deprecated); !ok {
+			if refID, ok = plan.args.derivedRefID(ctx, deprecated); !ok {
 				resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Invalid metadata", "metadata is not a map of strings")
 				return
 			}
@@ -355,11 +296,12 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 			resp.Diagnostics.Append(diags...)
 			return
 		}
-		plan.RefID = types.StringValue(refID)
+		plan.args.RefID = types.StringValue(refID)
 		if res.outcome == outcomeUnconfirmed {
 			resp.Diagnostics.Append(diags...)
-			plan.clearUnknown()
-			recordUnconfirmedCreate(ctx, resp, instructionsWords, plan.ID, refID, res.err, resp.State.Set(ctx, &plan))
+			plan.clearUnknown(ctx, &resp.Diagnostics)
+			recordUnconfirmedCreate(ctx, resp, instructionsWords, plan.id(), refID, res.err,
+				plan.set(ctx, &resp.State, resp.State.Schema))
 			return
 		}
 		resp.Diagnostics.Append(diags...)
@@ -368,8 +310,8 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 			return
 		}
 		tflog.Info(ctx, "fiat deposit instructions recorded", map[string]any{"ref_id": refID, "id": res.obj.ID})
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
+		resp.Diagnostics.Append(plan.set(ctx, &resp.State, resp.State.Schema)...)
+		setIdentity(ctx, resp.Identity, plan.id(), &resp.Diagnostics)
 		return
 	}
 	resp.Diagnostics.AddError("Fiat deposit instructions not created",
@@ -419,7 +361,7 @@ func lookupInstructions(ctx context.Context, c *client.Client, refID string) (*c
 // send sends the create request of m with refID and sorts the answer.
 func (r *fiatDepositInstructionsResource) send(ctx context.Context, m *fiatDepositInstructionsModel, refID string, derived bool) (createResult[*client.FiatDepositInstructions], diag.Diagnostics) {
 	var diags diag.Diagnostics
-	body, err := m.request(ctx, refID)
+	body, err := m.args.request(ctx, refID)
 	if err != nil {
 		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
 		return createResult[*client.FiatDepositInstructions]{}, diags
@@ -451,34 +393,6 @@ func (r *fiatDepositInstructionsResource) send(ctx context.Context, m *fiatDepos
 	}.run(ctx)
 }
 
-// clearUnknown turns every unknown value of m into null, for the state of
-// a create whose outcome is unknown.
-func (m *fiatDepositInstructionsModel) clearUnknown() {
-	for _, s := range []*types.String{
-		&m.ID, &m.ProfileID, &m.FiatNetwork, &m.RefID, &m.IdentityID, &m.AccountID, &m.RoutingNumberType,
-		&m.Status, &m.MemoID, &m.CustomerID,
-	} {
-		if s.IsUnknown() {
-			*s = types.StringNull()
-		}
-	}
-	if m.Metadata.IsUnknown() {
-		m.Metadata = types.MapNull(types.StringType)
-	}
-	if m.CreatedAt.IsUnknown() {
-		m.CreatedAt = timetypes.NewRFC3339Null()
-	}
-	if m.FiatAccountOwner.IsUnknown() {
-		m.FiatAccountOwner = fiatAccountOwnerShape.null()
-	}
-	if m.FiatNetworkInstructions.IsUnknown() {
-		m.FiatNetworkInstructions = fiatNetworkInstructionsShape.null()
-	}
-	if m.FiatNetworkInstructionsJSON.IsUnknown() {
-		m.FiatNetworkInstructionsJSON = jsontypes.NewNormalizedNull()
-	}
-}
-
 // readInstructionsError is the diagnostic of a failed read of instructions id.
 func readInstructionsError(err error, id string) (summary, detail string) {
 	if errors.Is(err, client.ErrForbidden) {
@@ -497,46 +411,46 @@ func (r *fiatDepositInstructionsResource) Read(ctx context.Context, req resource
 		notConfigured(&resp.Diagnostics)
 		return
 	}
-	var state fiatDepositInstructionsModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	state, d := getInstructions(ctx, req.State)
+	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
-	if state.ID.IsNull() {
+	setIdentity(ctx, resp.Identity, state.id(), &resp.Diagnostics)
+	if state.id().IsNull() {
 		// A create whose outcome is unknown (Terraform holds it tainted).
-		derived, _ := state.derivedRefID(ctx, "")
-		if !recordUnconfirmed(ctx, r.data, req.Private, instructionsWords, state.RefID.ValueString(), derived, &resp.Diagnostics) {
+		derived, _ := state.args.derivedRefID(ctx, "")
+		if !recordUnconfirmed(ctx, r.data, req.Private, instructionsWords, state.args.RefID.ValueString(), derived, &resp.Diagnostics) {
 			return
 		}
 		resp.Diagnostics.AddWarning("Fiat deposit instructions not confirmed",
 			fmt.Sprintf("The last create of these instructions (ref_id %s) ended without confirmation from the "+
 				"service. Terraform plans to create them again; with unchanged arguments the retry uses the same "+
-				"ref_id, so the service does not create a second set.", state.RefID.ValueString()))
+				"ref_id, so the service does not create a second set.", state.args.RefID.ValueString()))
 		return
 	}
-	f, err := r.data.client.GetFiatDepositInstructions(ctx, state.ID.ValueString())
+	f, err := r.data.client.GetFiatDepositInstructions(ctx, state.id().ValueString())
 	if errors.Is(err, client.ErrNotFound) {
-		tflog.Warn(ctx, "fiat deposit instructions not found; removing them from state", map[string]any{"id": state.ID.ValueString()})
+		tflog.Warn(ctx, "fiat deposit instructions not found; removing them from state", map[string]any{"id": state.id().ValueString()})
 		resp.State.RemoveResource(ctx)
 		return
 	}
 	if err != nil {
-		summary, detail := readInstructionsError(err, state.ID.ValueString())
+		summary, detail := readInstructionsError(err, state.id().ValueString())
 		resp.Diagnostics.AddError(summary, detail)
 		return
 	}
-	if d := recordedDifferences(state.ID, f.ID, []recordedField{
-		{"profile_id", state.ProfileID, f.ProfileID}, {"ref_id", state.RefID, deref(f.RefID)},
+	if d := recordedDifferences(state.id(), f.ID, []recordedField{
+		{"profile_id", state.args.ProfileID, f.ProfileID}, {"ref_id", state.args.RefID, deref(f.RefID)},
 	}); len(d) > 0 {
-		anotherObject(instructionsWords, state.ID.ValueString(), d, &resp.Diagnostics)
+		anotherObject(instructionsWords, state.id().ValueString(), d, &resp.Diagnostics)
 		return
 	}
 	resp.Diagnostics.Append(state.fromAPI(f, false)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(state.set(ctx, &resp.State, resp.State.Schema)...)
 }
 
 // Update records configured values of arguments that the service does not
@@ -548,15 +462,16 @@ func (r *fiatDepositInstructionsResource) Update(ctx context.Context, req resour
 		notConfigured(&resp.Diagnostics)
 		return
 	}
-	var plan, state fiatDepositInstructionsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	plan, d := getInstructions(ctx, req.Plan)
+	resp.Diagnostics.Append(d...)
+	state, d := getInstructions(ctx, req.State)
+	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	f, err := r.data.client.GetFiatDepositInstructions(ctx, state.ID.ValueString())
+	f, err := r.data.client.GetFiatDepositInstructions(ctx, state.id().ValueString())
 	if err != nil {
-		summary, detail := readInstructionsError(err, state.ID.ValueString())
+		summary, detail := readInstructionsError(err, state.id().ValueString())
 		resp.Diagnostics.AddError(summary, detail)
 		return
 	}
@@ -564,28 +479,28 @@ func (r *fiatDepositInstructionsResource) Update(ctx context.Context, req resour
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
+	resp.Diagnostics.Append(plan.set(ctx, &resp.State, resp.State.Schema)...)
+	setIdentity(ctx, resp.Identity, plan.id(), &resp.Diagnostics)
 }
 
 func (r *fiatDepositInstructionsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state fiatDepositInstructionsModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	state, d := getInstructions(ctx, req.State)
+	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if state.ID.IsNull() {
+	if state.id().IsNull() {
 		// A tainted, unconfirmed create, before its retry.
-		derived, _ := state.derivedRefID(ctx, "")
-		recordUnconfirmed(ctx, r.data, req.Private, instructionsWords, state.RefID.ValueString(), derived, &resp.Diagnostics)
+		derived, _ := state.args.derivedRefID(ctx, "")
+		recordUnconfirmed(ctx, r.data, req.Private, instructionsWords, state.args.RefID.ValueString(), derived, &resp.Diagnostics)
 		return
 	}
 	resp.Diagnostics.AddWarning("Fiat deposit instructions still exist on the service",
 		fmt.Sprintf("The fiat deposit instructions %s (memo_id %s) were removed from the Terraform state only. The "+
 			"service has no endpoint to delete them: they still exist and deposits quoting them are still "+
-			"credited. No API call was made.", state.ID.ValueString(), state.MemoID.ValueString()))
+			"credited. No API call was made.", state.id().ValueString(), state.str("memo_id").ValueString()))
 }
 
 func (r *fiatDepositInstructionsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("id"), req, resp)
+	importByID(ctx, req, resp)
 }

@@ -405,24 +405,6 @@ func TestAccFiatDepositInstructions_forbidden(t *testing.T) {
 	}
 }
 
-func TestAccFiatDepositInstructions_retriedAfterAcceptThenFail(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	env.needMoneyMovement(t)
-	emu := env.emu
-	emu.Faults.AcceptThenFail(1)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(fdiConfig("")),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				checkInstructionsMatchEmulator(emu, fdiAddr, 1),
-				checkRequests(emu, fdiPostKey, 2, "%d POSTs, want 2 (one answered 500, one retry)"),
-			),
-		}},
-	})
-}
-
 func TestAccFiatDepositInstructions_unknownOutcomeRetriedWithSameRefID(t *testing.T) {
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"iter"
 
-	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -57,17 +56,6 @@ var fiatDepositInstructionsListFilters = listFilters[client.ListFiatDepositInstr
 		func(q *client.ListFiatDepositInstructionsQuery) *[]string { return &q.IDs }),
 	arrayFilter("ref_ids", "Only the instructions made with these ref_ids.",
 		func(q *client.ListFiatDepositInstructionsQuery) *[]string { return &q.RefIDs }),
-}
-
-// newFiatDepositInstructionsModel is an empty model whose values all have
-// their types, for instructions read from a list.
-func newFiatDepositInstructionsModel() fiatDepositInstructionsModel {
-	return fiatDepositInstructionsModel{
-		Metadata:                    types.MapNull(types.StringType),
-		FiatAccountOwner:            fiatAccountOwnerShape.null(),
-		FiatNetworkInstructions:     fiatNetworkInstructionsShape.null(),
-		FiatNetworkInstructionsJSON: jsontypes.NewNormalizedNull(),
-	}
 }
 
 func (l *cryptoWithdrawalListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -139,7 +127,7 @@ func (l *fiatDepositInstructionsListResource) List(ctx context.Context, req list
 	stream.Results = listResults(ctx, req, l.data.client.FiatDepositInstructionsList(ctx, q), func(f *client.FiatDepositInstructions) (any, string, string) {
 		m := newFiatDepositInstructionsModel()
 		m.fromAPI(f, false)
-		return &m, f.ID, fmt.Sprintf("%s instructions, memo_id %s (%s)", m.FiatNetwork.ValueString(), f.MemoID, f.Status)
+		return m, f.ID, fmt.Sprintf("%s instructions, memo_id %s (%s)", m.args.FiatNetwork.ValueString(), f.MemoID, f.Status)
 	}, nil)
 }
 

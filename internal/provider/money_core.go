@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -911,4 +913,49 @@ func isTokenRefusal(err error) bool {
 	var ae *client.APIError
 	// The path of a token request is the token endpoint's whole URL.
 	return errors.As(err, &ae) && !strings.HasPrefix(ae.Path, "/") && ae.Status >= 400 && ae.Status < 500
+}
+
+// Identity and import: an object created with a ref_id is known by its
+// service id, the identity of its resource; an import names that id, and
+// the refresh that follows must read the object (see cannotImport).
+
+// idIdentitySchema is the identity of a resource known by its service id.
+func idIdentitySchema(what string) identityschema.Schema {
+	return identityschema.Schema{Attributes: map[string]identityschema.Attribute{
+		"id": identityschema.StringAttribute{
+			RequiredForImport: true,
+			Description:       "Identifier of the " + what + " at the service.",
+		},
+	}}
+}
+
+// setIdentity records id as the identity of the object. An object whose
+// create was never confirmed has no id yet: its identity is the empty
+// string (Terraform holds it tainted and replaces it).
+func setIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, id types.String, diags *diag.Diagnostics) {
+	if identity == nil || id.IsUnknown() {
+		return
+	}
+	diags.Append(identity.SetAttribute(ctx, path.Root("id"), id.ValueString())...)
+}
+
+// privateImportedKey marks, in private state, an object that was imported:
+// the arguments the service does not report (fee_id, beneficiary) may then
+// be recorded from the configuration without a replacement.
+const privateImportedKey = "imported"
+
+// importByID starts the import of the object id (by id or by identity);
+// the refresh that follows reads it. It marks the object as imported.
+func importByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("id"), req, resp)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImportedKey, []byte("true"))...)
+}
+
+// imported reports whether p marks an imported object.
+func imported(ctx context.Context, p privateState) bool {
+	if p == nil {
+		return false
+	}
+	b, diags := p.GetKey(ctx, privateImportedKey)
+	return !diags.HasError() && string(b) == "true"
 }

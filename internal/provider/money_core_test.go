@@ -29,6 +29,8 @@ type moneyResource struct {
 	// made is its summary of what an earlier object with the same
 	// arguments is called in the plan's error.
 	made string
+	// post is the emulator's counter of its creates.
+	post string
 }
 
 // moneyResources is the table of the suite: every resource that creates
@@ -39,12 +41,14 @@ func moneyResources() []moneyResource {
 			name: "crypto_withdrawal", body: eoWithdrawal, addr: "platform_crypto_withdrawal.payout",
 			objects: func(emu *emulator.Server) int { return len(emu.Transfers()) },
 			made:    "An earlier crypto withdrawal has the same arguments",
+			post:    cwPostKey,
 		},
 		{
 			name: "fiat_deposit_instructions", body: fdiConfig(`  metadata = { purpose = "core" }`),
 			addr:    "platform_fiat_deposit_instructions.test",
 			objects: func(emu *emulator.Server) int { return len(emu.FiatDepositInstructions()) },
 			made:    "An earlier set of fiat deposit instructions has the same arguments",
+			post:    fdiPostKey,
 		},
 	}
 }
@@ -107,6 +111,14 @@ func TestAccMoneyCore(t *testing.T) {
 			emu, w := coreWorkdir(t, replay, "", res.body)
 			emu.Faults.ServerErrors(2, 503)
 			appliesOnce(t, w, emu, res)
+		}},
+		{"accepted then failed, retried in the same apply", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
+			emu, w := coreWorkdir(t, replay, "", res.body)
+			emu.Faults.AcceptThenFail(1)
+			appliesOnce(t, w, emu, res)
+			if n := emu.Counters.Requests(res.post); n != 2 {
+				t.Errorf("%d creates reached the emulator, want 2 (one answered 500, one retry)", n)
+			}
 		}},
 		{"unknown outcome then apply again", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
 			emu, w := coreWorkdir(t, replay, "  max_retries = 0\n", res.body)
@@ -231,7 +243,7 @@ func checkObjects(t *testing.T, emu *emulator.Server, res moneyResource, n int) 
 // (an unconfirmed create is retried under it).
 func TestDerivedRefIDGolden(t *testing.T) {
 	ctx := t.Context()
-	fdi := fiatDepositInstructionsModel{
+	fdi := fiatDepositInstructionsArgs{
 		ProfileID: types.StringValue("profile-1"), FiatNetwork: types.StringValue("WIRE"),
 		RefID: types.StringNull(), IdentityID: types.StringNull(), AccountID: types.StringNull(),
 		RoutingNumberType: types.StringNull(), Metadata: types.MapNull(types.StringType),

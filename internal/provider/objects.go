@@ -184,6 +184,11 @@ func timeField[T any](name, description string, get func(*T) *time.Time) field[T
 // jsonField is a free-form JSON object of the API, as a JSON string (read
 // it with jsondecode(), jsontypes.Normalized), null when absent.
 func jsonField[T any](name, description string, get func(*T) json.RawMessage) field[T] {
+	return jsonFieldDescribed(name, description+" JSON object (read it with `jsondecode()`); null when absent.", get)
+}
+
+// jsonFieldDescribed is a jsonField whose description says it all.
+func jsonFieldDescribed[T any](name, description string, get func(*T) json.RawMessage) field[T] {
 	raw := func(v *T) *string {
 		b := get(v)
 		if len(b) == 0 || string(b) == "null" {
@@ -192,7 +197,6 @@ func jsonField[T any](name, description string, get func(*T) json.RawMessage) fi
 		s := string(b)
 		return &s
 	}
-	description += " JSON object (read it with `jsondecode()`); null when absent."
 	return field[T]{
 		name: name,
 		dattr: dschema.StringAttribute{Computed: true, MarkdownDescription: description,

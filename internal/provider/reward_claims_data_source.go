@@ -1,9 +1,10 @@
 package provider
 
 import (
+	"time"
+
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -45,27 +46,6 @@ var rewardClaimFilters = listFilters[client.ListRewardClaimsQuery]{
 	timeFilter("end_time", "Only the claims created at or before this time",
 		func(q *client.ListRewardClaimsQuery) *time.Time { return &q.EndTime }),
 	maxItemsFilter(func(q *client.ListRewardClaimsQuery) *int { return &q.MaxItems }),
-}
-
-var rewardClaimShape = objectShape[client.RewardClaim]{
-	stringField("id", "Claim id.", func(c *client.RewardClaim) *string { return c.ID }),
-	stringField("payout_group_id", "Payout group of the claim.", func(c *client.RewardClaim) *string { return c.PayoutGroupID }),
-	stringField("claim_schedule_id", "Claim schedule.", func(c *client.RewardClaim) *string { return c.ClaimScheduleID }),
-	stringField("amount", "Amount claimed, as the API gives it.", func(c *client.RewardClaim) *string { return c.Amount }),
-	stringField("tx_hash", "Hash of the on-chain transaction.", func(c *client.RewardClaim) *string { return c.TxHash }),
-	stringListField("addresses", "Addresses of the claim.", func(c *client.RewardClaim) []string { return c.Addresses }),
-	stringField("error_message", "Why the claim failed, when it did.",
-		func(c *client.RewardClaim) *string { return c.ErrorMessage }),
-	stringField("blockchain", "Blockchain of the claim.", func(c *client.RewardClaim) *string { return c.Blockchain }),
-	stringField("asset_type", "Asset of the claim.", func(c *client.RewardClaim) *string { return c.AssetType }),
-	stringField("onchain_status", "On-chain status: "+codeList(client.ClaimOnchainStatuses)+".",
-		func(c *client.RewardClaim) *string { return c.OnchainStatus }),
-	stringField("claim_type", "Kind of claim: "+codeList(client.ClaimTypes)+".",
-		func(c *client.RewardClaim) *string { return c.ClaimType }),
-	timeField("submitted_at", "Submission time", func(c *client.RewardClaim) *time.Time { return c.SubmittedAt }),
-	timeField("confirmed_at", "Confirmation time", func(c *client.RewardClaim) *time.Time { return c.ConfirmedAt }),
-	timeField("created_at", "Creation time", func(c *client.RewardClaim) *time.Time { return c.CreatedAt }),
-	timeField("updated_at", "Time of the last update", func(c *client.RewardClaim) *time.Time { return c.UpdatedAt }),
 }
 
 func (d *rewardClaimsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {

@@ -32,7 +32,7 @@ import (
 //     resp.State. The result is the same; only the memory use differs.
 //
 // The state is written by internal/tfmsgpack; the item encoders are built
-// from the same field lists as the item schemas (list_items.go), so the two
+// from the same shapes as the item schemas (objects.go), so the two
 // cannot drift apart. TestServerExposesEveryFrameworkMethod fails when the
 // framework's server gains a method this wrapper does not expose.
 

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -311,5 +312,42 @@ resource "platform_crypto_withdrawal" "payout" {
 				t.Errorf("after the lying refresh the state holds memo %v type %v", st["memo"], st["type"])
 			}
 		})
+	}
+}
+
+// A state that holds an id without arguments (an earlier version's import
+// that could not read its transfer) never plans a replacement, which would
+// send a new withdrawal beside the one the id names.
+func TestAccIntent_unreadStateNeverReplaced(t *testing.T) {
+	emu := intentEmulator(t, emulator.Options{})
+	w := newCLIWorkdir(t)
+	w.write(emulatorProviderBlock(emu, ""), eoWithdrawal)
+	b, err := os.ReadFile(filepath.Join("testdata", "legacy", "confirmed.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	res := doc["resources"].([]any)[0].(map[string]any)                                  //nolint:forcetypeassert // A known file.
+	attrs := res["instances"].([]any)[0].(map[string]any)["attributes"].(map[string]any) //nolint:forcetypeassert // A known file.
+	res["provider"] = `provider["` + providerAddressFor(t, w) + `"]`
+	for name := range attrs {
+		if name != "id" {
+			attrs[name] = nil
+		}
+	}
+	b, _ = json.Marshal(doc)
+	if err := os.WriteFile(filepath.Join(w.dir, "terraform.tfstate"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"plan", "-refresh=false"}, {"apply", "-auto-approve", "-refresh=false"}} {
+		r := w.mustRun(1, args...)
+		mustContain(t, strings.Join(args, " "), r.output(), "Crypto withdrawal "+attrs["id"].(string)+" was never read", //nolint:forcetypeassert // A known file.
+			"terraform apply -refresh-only")
+	}
+	if n := emu.Counters.Requests(cwPostKey); n != 0 {
+		t.Errorf("%d withdrawals sent, want none", n)
 	}
 }

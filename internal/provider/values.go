@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
@@ -94,15 +93,6 @@ func jsonValue(raw json.RawMessage) jsontypes.Normalized {
 		return jsontypes.NewNormalizedNull()
 	}
 	return jsontypes.NewNormalizedValue(string(raw))
-}
-
-// rfc3339OrNull is t as an RFC 3339 value with its fractional seconds, if
-// any, or null when t is zero.
-func rfc3339OrNull(t time.Time) timetypes.RFC3339 {
-	if t.IsZero() {
-		return timetypes.NewRFC3339Null()
-	}
-	return timetypes.NewRFC3339ValueMust(stateTime(t))
 }
 
 // keepOr is v when it is known and not null, otherwise answered.

@@ -135,8 +135,9 @@ type Client struct {
 	httpClient *http.Client
 	retryMax   int
 	listLimits ListLimits
-	// scrubber removes every spelling of the client secret.
-	scrubber     *scrubber
+	// scrubber removes every spelling of the client secret and of every
+	// access token obtained.
+	scrubber     *secrets
 	retryWaitMin time.Duration
 	retryWaitMax time.Duration
 	log          Logger
@@ -144,6 +145,9 @@ type Client struct {
 	// backoff computes the wait before retry attempt n (0-based) given the
 	// last response (nil after a network error). Tests replace it.
 	backoff func(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration
+	// retryBudget bounds the time one request waits between its attempts
+	// (maxRetryWait; tests shorten it).
+	retryBudget time.Duration
 
 	mu     sync.Mutex
 	tokens map[string]*tokenEntry
@@ -231,15 +235,16 @@ func New(cfg Config) (*Client, error) {
 		retryWaitMin: cfg.RetryWaitMin,
 		retryWaitMax: cfg.RetryWaitMax,
 		tokens:       map[string]*tokenEntry{},
-		scrubber: newScrubber(append(secretSpellings(cfg.ClientSecret),
-			basicAuthSpellings(cfg.ClientID, cfg.ClientSecret)...)...),
+		scrubber: &secrets{static: newScrubber(append(secretSpellings(cfg.ClientSecret),
+			basicAuthSpellings(cfg.ClientID, cfg.ClientSecret)...)...)},
 	}
 	if cfg.Logger != nil {
 		c.log = &scrubLogger{next: cfg.Logger, scrubber: c.scrubber}
 	}
 	c.backoff = defaultBackoff
+	c.retryBudget = maxRetryWait
 	c.httpClient = &http.Client{
-		Transport:     &loggingTransport{base: baseTransport, log: c.log, userAgent: cfg.UserAgent},
+		Transport:     &loggingTransport{base: baseTransport, log: c.log, userAgent: cfg.UserAgent, scrub: c.scrub},
 		Timeout:       cfg.RequestTimeout,
 		CheckRedirect: c.redirectError,
 	}
@@ -253,8 +258,9 @@ func (c *Client) logf(ctx context.Context, level Level, msg string, fields map[s
 	}
 }
 
-// scrub removes every spelling of the client secret, and of its Basic
-// authorization with the client id, from s.
+// scrub removes every spelling of the client secret, of its Basic
+// authorization with the client id, and of every access token obtained,
+// from s.
 func (c *Client) scrub(s string) string {
 	return c.scrubber.scrub(s)
 }
@@ -263,7 +269,7 @@ func (c *Client) scrub(s string) string {
 // last line of defence behind the redaction of the logging transport.
 type scrubLogger struct {
 	next     Logger
-	scrubber *scrubber
+	scrubber *secrets
 }
 
 func (l *scrubLogger) Log(ctx context.Context, level Level, msg string, fields map[string]any) {
@@ -329,7 +335,8 @@ func isLoopbackHost(host string) bool {
 // the accepted schemes; when empty it is https and http. The plain-text
 // schemes http and ws are accepted only for loopback hosts, so that
 // credentials never travel unencrypted over a network. The URL must be
-// absolute, have a host, and carry neither user information nor a fragment.
+// absolute, have a host, and carry neither user information, a query string
+// nor a fragment.
 // Errors are *ConfigError values naming field.
 func CheckURL(field, raw string, schemes ...string) error {
 	if len(schemes) == 0 {
@@ -361,6 +368,11 @@ func CheckURL(field, raw string, schemes ...string) error {
 	}
 	if u.Fragment != "" {
 		return &ConfigError{Field: field, Msg: "must not contain a fragment"}
+	}
+	if u.RawQuery != "" || u.ForceQuery {
+		// A query would be dropped from every request, or carry a key
+		// that then reaches logs: refused rather than guessed at.
+		return &ConfigError{Field: field, Msg: "must not contain a query string (\"?...\"); give the base URL only"}
 	}
 	if (scheme == "http" || scheme == "ws") && !isLoopbackHost(u.Hostname()) {
 		secure := "https"
@@ -497,6 +509,7 @@ func (c *Client) entryToken(ctx context.Context, e *tokenEntry, minValidity time
 	if !tok.Expiry.IsZero() {
 		fields["expires_at"] = tok.Expiry.UTC().Format(time.RFC3339)
 	}
+	c.scrubber.addToken(tok.AccessToken)
 	c.logf(ctx, LevelDebug, "access token obtained", fields)
 	e.tok = tok
 	return tok, nil
@@ -523,9 +536,10 @@ func (c *Client) tokenError(scope string, err error) error {
 		ae := newAPIError(http.MethodPost, c.tokenURL, re.Response.StatusCode, re.Response.Header, re.Body)
 		// The OAuth error code and description only, never the body as
 		// the server sent it (it may echo the request).
-		ae.Code, ae.Message = re.ErrorCode, re.ErrorDescription
-		ae.Code = c.scrub(ae.Code)
-		ae.Message = c.scrub(ae.Message)
+		// Scrubbed first, then cleaned and capped: a secret never straddles
+		// the cut, and no control character reaches a terminal.
+		ae.Code = cleanText(c.scrub(re.ErrorCode), maxCodeLen)
+		ae.Message = cleanText(c.scrub(re.ErrorDescription), maxMessageLen)
 		ae.Scope = scope
 		ae.token = true
 		return fmt.Errorf("obtaining an access token for scope %q: %w", scope, ae)

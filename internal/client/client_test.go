@@ -411,6 +411,8 @@ func TestCheckURL(t *testing.T) {
 		{"ws://stream.example.com", []string{"wss", "ws"}, false},
 		{"https://stream.example.com", []string{"wss", "ws"}, false},
 		{"https://api.example.com/#frag", nil, false},
+		{"https://api.example.com/v2?api_key=s3cret", nil, false},
+		{"https://api.example.com/v2?", nil, false},
 		{"https://", nil, false},
 		{"::not a url", nil, false},
 	}

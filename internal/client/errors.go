@@ -25,8 +25,12 @@ var (
 	ErrServer       = errors.New("server error")
 )
 
-// maxMessageLen caps the server message kept in an APIError.
-const maxMessageLen = 500
+// maxMessageLen caps the server message kept in an APIError, maxCodeLen
+// its code and request id.
+const (
+	maxMessageLen = 500
+	maxCodeLen    = 100
+)
 
 // APIError is a non-2xx answer of the service (or of its token endpoint).
 type APIError struct {
@@ -168,7 +172,8 @@ func newAPIError(method, path string, status int, h http.Header, body []byte) *A
 	if hid := requestIDFrom(h); hid != "" {
 		rid = hid
 	}
-	ae := &APIError{Method: method, Path: path, Status: status, Code: code, Message: msg, RequestID: rid}
+	ae := &APIError{Method: method, Path: path, Status: status, Code: cleanText(code, maxCodeLen), Message: msg,
+		RequestID: cleanText(rid, maxCodeLen)}
 	if status == http.StatusConflict {
 		ae.Existing = existingFrom(body)
 	}

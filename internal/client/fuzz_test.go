@@ -1,12 +1,17 @@
 package client
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"html"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -161,4 +166,55 @@ func buildBodies(prefix, key, secret string) []string {
 		prefix + "&" + key + "=" + secret,
 		key + "=" + secret + "&" + prefix,
 	}
+}
+
+// spellers are the ways a gateway may echo a secret.
+var spellers = []func(string) string{
+	func(s string) string { return s },
+	url.QueryEscape,
+	func(s string) string { return url.QueryEscape(url.QueryEscape(s)) },
+	url.PathEscape,
+	html.EscapeString,
+	htmlNumericEntities,
+	func(s string) string { return hex.EncodeToString([]byte(s)) },
+	func(s string) string { return strings.ToUpper(hex.EncodeToString([]byte(s))) },
+	func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) },
+	func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) },
+	func(s string) string { b, _ := json.Marshal(s); return string(b) },
+}
+
+// FuzzScrubSecret checks that no spelling of the secret survives
+// scrubbing, whatever text surrounds it: the output does not depend on the
+// secret. Base64 of a longer text that holds the secret (a form encoded
+// whole) must keep none of the characters that depend on the secret alone.
+func FuzzScrubSecret(f *testing.F) {
+	f.Add("before ", " after", "s3cr3t-Value-XYZ", uint8(0), uint8(0))
+	f.Add("", "", "p@ss w/rd&more+1", uint8(5), uint8(1))
+	f.Add("x=", "&y=1", "AnotherSecret99", uint8(8), uint8(2))
+	f.Fuzz(func(t *testing.T, prefix, suffix, secret string, speller, pad uint8) {
+		if len(secret) < 8 || len(secret) > 64 || !utf8.ValidString(secret) || strings.ContainsFunc(secret, unicode.IsSpace) ||
+			strings.ContainsRune(secret, 0) {
+			t.Skip()
+		}
+		spell := spellers[int(speller)%len(spellers)]
+		other := otherSecret(secret)
+		if other == secret || strings.Contains(prefix+suffix, secret) || strings.Contains(prefix+suffix, other) {
+			t.Skip()
+		}
+		// The spelling stands apart from the text around it (a space
+		// never occurs in a spelling), as in any message.
+		text := func(s string) string { return prefix + " " + spell(s) + " " + suffix }
+		if out, outOther := scrubSecret(text(secret), secret), scrubSecret(text(other), other); out != outOther {
+			t.Fatalf("scrubSecret(%q) = %q depends on the secret (with %q: %q)", text(secret), out, other, outOther)
+		}
+		// Inside a form encoded whole, at any alignment.
+		form := strings.Repeat("a", int(pad)%3) + "client_secret=" + url.QueryEscape(secret) + "&x=1"
+		enc := base64.StdEncoding.EncodeToString([]byte(form))
+		out := scrubSecret(enc, secret)
+		for _, core := range base64Cores(base64.StdEncoding, url.QueryEscape(secret)) {
+			if strings.Contains(out, core) {
+				t.Fatalf("the base64 of %q keeps %q of the secret: %q", form, core, out)
+			}
+		}
+	})
 }

@@ -20,6 +20,11 @@ import (
 // misbehaving server cannot stall an operation for hours.
 const maxRetryAfter = 5 * time.Minute
 
+// maxRetryWait bounds the time one request may spend waiting between its
+// attempts, whatever max_retries and the servers' Retry-After ask: a
+// request whose next wait would pass it is not retried again.
+const maxRetryWait = 10 * time.Minute
+
 // call describes one API operation.
 type call struct {
 	method string
@@ -88,6 +93,9 @@ func (c *Client) finish(cl call, resp *http.Response, attempts int, token string
 		return body, nil
 	}
 	body, _ := readBody(resp.Body, maxErrorBodyBytes)
+	// Scrub first, cut later: the message is cut from a body that no
+	// longer holds the secret or a token in any spelling.
+	body = []byte(scrubSecret(c.scrub(string(body)), token))
 	ae := newAPIError(cl.method, cl.path, resp.StatusCode, resp.Header, body)
 	ae.Scope = cl.scope
 	ae.throttled = throttledForMinutes(resp)
@@ -130,6 +138,7 @@ func (c *Client) send(ctx context.Context, cl call, target, token string) (*http
 	}
 	attempts := 0
 	reason := ""
+	var waited time.Duration
 	rc := &retryablehttp.Client{
 		HTTPClient:   c.httpClient,
 		RetryWaitMin: c.retryWaitMin,
@@ -153,6 +162,12 @@ func (c *Client) send(ctx context.Context, cl call, target, token string) (*http
 				return false, nil
 			}
 			reason = retryReason(resp, err, token, c.secret)
+			if waited >= c.retryBudget {
+				c.logf(ctx, LevelWarn, "not retrying: the request has waited as long as its retries may", map[string]any{
+					"method": cl.method, "path": cl.path, "reason": reason, "waited_ms": waited.Milliseconds(),
+				})
+				return false, nil
+			}
 			if !cl.replaySafe {
 				c.logf(ctx, LevelWarn, "not retrying: a POST without ref_id is not replay-safe", map[string]any{
 					"method": cl.method, "path": cl.path, "reason": reason,
@@ -162,7 +177,8 @@ func (c *Client) send(ctx context.Context, cl call, target, token string) (*http
 			return true, nil
 		},
 		Backoff: func(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
-			wait := c.backoff(minWait, maxWait, attempt, resp)
+			wait := min(c.backoff(minWait, maxWait, attempt, resp), c.retryBudget-waited)
+			waited += wait
 			c.logf(ctx, LevelWarn, "retrying request", map[string]any{
 				"method":       cl.method,
 				"path":         cl.path,

@@ -349,3 +349,31 @@ func TestTooManyRequestsWithoutRetryAfterFailsFast(t *testing.T) {
 		t.Errorf("error %q does not explain the throttle", err)
 	}
 }
+
+// A server that keeps answering 503 (or asks to retry after minutes) cannot
+// hold a request past its retry budget, however many retries max_retries
+// allows: the waits between attempts add up to the budget at most.
+func TestRetryWaitsWithinBudget(t *testing.T) {
+	f := newFake(t)
+	f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
+		w.Header().Set("Retry-After", "300")
+		writeJSON(w, http.StatusServiceUnavailable, `{"message":"down"}`)
+	}
+	c, logs := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 100 })
+	c.backoff = func(time.Duration, time.Duration, int, *http.Response) time.Duration { return 10 * time.Millisecond }
+	c.retryBudget = 35 * time.Millisecond
+	start := time.Now()
+	err := drain(c.FiatAccounts(t.Context(), ListFiatAccountsQuery{}))
+	if err == nil {
+		t.Fatal("the list succeeded against a server that only answers 503")
+	}
+	if n := len(f.apiRequests()); n != 5 {
+		t.Errorf("attempts = %d, want 5 (waits of 10, 10, 10 and the 5 ms left of the budget)", n)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the request took %v", d)
+	}
+	if len(logs.withMsg("not retrying: the request has waited as long as its retries may")) != 1 {
+		t.Errorf("the end of the budget is not logged once")
+	}
+}

@@ -3,8 +3,10 @@ package client
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/url"
 	"regexp"
 	"strings"
@@ -45,7 +47,22 @@ func secretSpellings(secret string) []string {
 	}
 	for _, e := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
 		add(e.EncodeToString([]byte(secret)))
+		// Inside a longer base64 text (a form body, a query encoded
+		// whole), the secret stands at one of three alignments: the
+		// characters that depend on it alone.
+		for _, v := range []string{secret, q} {
+			for _, frag := range base64Cores(e, v) {
+				add(frag)
+			}
+		}
 	}
+	// Escaped twice (a gateway that escapes an escaped form), as HTML text,
+	// and in hexadecimal.
+	add(url.QueryEscape(q))
+	add(html.EscapeString(secret))
+	add(htmlNumericEntities(secret))
+	add(hex.EncodeToString([]byte(secret)))
+	add(strings.ToUpper(hex.EncodeToString([]byte(secret))))
 	out := make([]string, 0, len(set))
 	for s := range set {
 		out = append(out, s)
@@ -53,6 +70,89 @@ func secretSpellings(secret string) []string {
 	// Longest first, so that a spelling that contains another goes whole.
 	sortByLengthDesc(out)
 	return out
+}
+
+// minBase64Core is the shortest base64 fragment scrubbed on its own: a
+// shorter one would match ordinary text by chance.
+const minBase64Core = 12
+
+// base64Cores are the fragments of the base64 encoding e of any text that
+// contains v, one per alignment of v: the characters that depend on the
+// bytes of v alone.
+func base64Cores(e *base64.Encoding, v string) []string {
+	var out []string
+	for k := range 3 {
+		b := append(make([]byte, k), v...)
+		enc := e.WithPadding(base64.NoPadding).EncodeToString(b)
+		// Characters 0..skip-1 mix in the k bytes before v; after the last
+		// whole group of three bytes, characters mix in the bytes after it.
+		skip := [3]int{0, 2, 3}[k]
+		end := len(b) / 3 * 4
+		if end-skip >= minBase64Core {
+			out = append(out, enc[skip:end])
+		}
+	}
+	return out
+}
+
+// htmlNumericEntities spells every character of s as a decimal HTML
+// entity.
+func htmlNumericEntities(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		fmt.Fprintf(&b, "&#%d;", r)
+	}
+	return b.String()
+}
+
+// secrets scrubs the client secret and every access token the client has
+// obtained; safe for concurrent use.
+type secrets struct {
+	static *scrubber
+	mu     sync.RWMutex
+	tokens []string
+	dyn    *scrubber
+}
+
+// maxScrubbedTokens bounds the tokens remembered for scrubbing (a run
+// renews a handful at most).
+const maxScrubbedTokens = 64
+
+// addToken registers tok, so that it is scrubbed from every log line and
+// error from then on.
+func (s *secrets) addToken(tok string) {
+	if s == nil || tok == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.tokens {
+		if t == tok {
+			return
+		}
+	}
+	s.tokens = append(s.tokens, tok)
+	if len(s.tokens) > maxScrubbedTokens {
+		s.tokens = s.tokens[len(s.tokens)-maxScrubbedTokens:]
+	}
+	var spellings []string
+	for _, t := range s.tokens {
+		spellings = append(spellings, secretSpellings(t)...)
+	}
+	sortByLengthDesc(spellings)
+	s.dyn = newScrubber(spellings...)
+}
+
+// scrub removes the secret and the tokens from text.
+func (s *secrets) scrub(text string) string {
+	if s == nil {
+		return text
+	}
+	text = s.static.scrub(text)
+	s.mu.RLock()
+	d := s.dyn
+	s.mu.RUnlock()
+	return d.scrub(text)
 }
 
 // basicAuthSpellings are the base64 spellings of the Basic authorization

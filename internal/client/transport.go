@@ -217,6 +217,21 @@ type loggingTransport struct {
 	base      http.RoundTripper
 	log       Logger
 	userAgent string
+	// scrub removes the secret and the tokens from a body before it is
+	// cut and logged.
+	scrub func(string) string
+}
+
+// scrubMargin is read beyond maxLoggedBody, so that a secret (or token)
+// that straddles the cut is scrubbed whole before the body is cut.
+const scrubMargin = 1 << 10
+
+// scrubbed is b with the secret and tokens removed, before any cut.
+func (t *loggingTransport) scrubbed(b []byte) []byte {
+	if t.scrub == nil {
+		return b
+	}
+	return []byte(t.scrub(string(b)))
 }
 
 func (t *loggingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -237,9 +252,9 @@ func (t *loggingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	if req.GetBody != nil && req.Body != nil && req.Body != http.NoBody {
 		if rc, err := req.GetBody(); err == nil {
-			b, _ := io.ReadAll(io.LimitReader(rc, maxLoggedBody))
+			b, _ := io.ReadAll(io.LimitReader(rc, maxLoggedBody+scrubMargin))
 			_ = rc.Close()
-			trace["body"] = RedactBody(req.Header.Get("Content-Type"), b)
+			trace["body"] = RedactBody(req.Header.Get("Content-Type"), t.scrubbed(b))
 		}
 	}
 	t.log.Log(ctx, LevelTrace, "HTTP request", trace)
@@ -276,7 +291,7 @@ func (t *loggingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 					"status":  resp.StatusCode,
 					"headers": RedactHeaders(resp.Header),
 					"bytes":   total,
-					"body":    RedactBody(resp.Header.Get("Content-Type"), b),
+					"body":    RedactBody(resp.Header.Get("Content-Type"), t.scrubbed(b)),
 				})
 			},
 		}
@@ -298,7 +313,7 @@ func (b *loggedBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	if n > 0 {
 		b.total += int64(n)
-		if room := maxLoggedBody - b.buf.Len(); room > 0 {
+		if room := maxLoggedBody + scrubMargin - b.buf.Len(); room > 0 {
 			b.buf.Write(p[:min(n, room)])
 		}
 	}

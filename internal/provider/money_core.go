@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -658,8 +659,11 @@ func bulletList(lines []string) string {
 
 // createOutcomeUnknown reports whether a create that failed with err may
 // nevertheless have been processed by the service: every failure except an
-// answer of the service that refuses the request (a 4xx, or a failed token
-// request, which means the request was never sent).
+// answer of the service that refuses the request (a failed token request
+// means the request was never sent). Only a 4xx the service itself gives
+// (its error body names an error code) says "not processed": a 408 or a
+// 499, or a 4xx without the service's error body, may come from a proxy
+// that gave up on a request the service went on to process.
 func createOutcomeUnknown(err error, opPath string) bool {
 	var redirect *client.RedirectError
 	if errors.As(err, &redirect) {
@@ -675,8 +679,22 @@ func createOutcomeUnknown(err error, opPath string) bool {
 		// The token request failed: the create was never sent.
 		return false
 	}
-	return ae.Status < 400 || ae.Status >= 500
+	switch {
+	case ae.Status < 400 || ae.Status >= 500:
+		return true
+	case ae.Status == http.StatusRequestTimeout || ae.Status == statusClientClosedRequest:
+		return true
+	case ae.Status == http.StatusTooManyRequests:
+		// Turned away before it was processed, by the service or in front
+		// of it.
+		return false
+	}
+	return ae.Code == ""
 }
+
+// statusClientClosedRequest is the status a proxy gives a request whose
+// client went away (nginx's 499): the service may have processed it.
+const statusClientClosedRequest = 499
 
 // refusal is the diagnostic of a request the service refused: nothing was
 // made.

@@ -32,18 +32,46 @@ var decimalRegexp = regexp.MustCompile(client.DecimalPattern)
 
 func exactly(a, b string) bool { return a == b }
 
+// maxDecimalLength bounds the decimals the provider parses: no amount of
+// the service is longer, and a longer one (a million digits in an answer)
+// would take seconds to compare.
+const maxDecimalLength = 64
+
+// plainDecimal reports whether s is a decimal of the spec's pattern and of
+// at most maxDecimalLength characters: the only strings parsed as decimals.
+func plainDecimal(s string) bool {
+	return len(s) <= maxDecimalLength && decimalRegexp.MatchString(s)
+}
+
 // decimalEqual compares two decimal strings by value, so that "0.50" and
-// "0.5" are equal; an invalid one equals nothing.
+// "0.5" are equal; an invalid one (or one too long) equals nothing and is
+// never parsed.
 func decimalEqual(a, b string) bool {
+	if !plainDecimal(a) || !plainDecimal(b) {
+		return false
+	}
 	x, err1 := decimal.NewFromString(a)
 	y, err2 := decimal.NewFromString(b)
 	return err1 == nil && err2 == nil && x.Equal(y)
 }
 
-// nonNegativeDecimal reports whether s is a valid decimal of at least zero.
+// nonNegativeDecimal reports whether s is a valid decimal of at least zero,
+// checked against the spec's pattern and the length cap before it is
+// parsed.
 func nonNegativeDecimal(s string) bool {
+	if !plainDecimal(s) {
+		return false
+	}
 	d, err := decimal.NewFromString(s)
-	return err == nil && !d.IsNegative() && decimalRegexp.MatchString(s)
+	return err == nil && !d.IsNegative()
+}
+
+// quotedPrefix quotes s, cut to its first maxDecimalLength bytes.
+func quotedPrefix(s string) string {
+	if len(s) > maxDecimalLength {
+		return fmt.Sprintf("%q… (%d characters)", s[:maxDecimalLength], len(s))
+	}
+	return fmt.Sprintf("%q", s)
 }
 
 // metadataDifference describes how two metadata maps differ, or "".
@@ -112,7 +140,8 @@ func withdrawalDifferences(req client.CryptoWithdrawalRequest, t *client.Transfe
 	valid := true
 	for _, f := range []struct{ name, v string }{{"fee", t.Fee}, {"amount", t.Amount}, {"total", t.Total}} {
 		if !nonNegativeDecimal(f.v) {
-			d = append(d, fmt.Sprintf("%s: answered %q, not a non-negative decimal", f.name, f.v))
+			d = append(d, fmt.Sprintf("%s: answered %s, not a non-negative decimal of at most %d characters",
+				f.name, quotedPrefix(f.v), maxDecimalLength))
 			valid = false
 		}
 	}

@@ -159,7 +159,7 @@ func transferProgress(what string, t *client.Transfer, refID string) string {
 			parts = append(parts, kv[0]+" "+kv[1])
 		}
 	}
-	return what + ": " + strings.Join(parts, ", ") + "."
+	return what + ": " + shown(strings.Join(parts, ", ")) + "."
 }
 
 // unconfirmedActionDetail explains an invocation whose outcome is unknown

@@ -123,13 +123,13 @@ func (r *cryptoWithdrawalResource) refresh(ctx context.Context, m *cryptoWithdra
 	if t.Status == client.TransferStatusFailed {
 		details := ""
 		if len(t.StatusDetails) > 0 {
-			details = " The service says: " + string(t.StatusDetails) + "."
+			details = " The service says: " + shown(string(t.StatusDetails)) + "."
 		}
 		diags.AddWarning("Crypto withdrawal FAILED",
 			fmt.Sprintf("The withdrawal %s (ref_id %s, %s) has status FAILED.%s It is never sent again on its own: "+
 				"the provider keeps it as it is. To send it again on purpose, give it a new ref_id in the "+
 				"configuration; Terraform then plans a replacement, which sends a new withdrawal.",
-				t.ID, m.args.RefID.ValueString(), m.args.summary(), details))
+				shown(t.ID), m.args.RefID.ValueString(), m.args.summary(), details))
 	}
 }
 
@@ -138,13 +138,13 @@ func (r *cryptoWithdrawalResource) refresh(ctx context.Context, m *cryptoWithdra
 func importedTransferDifferences(id string, t *client.Transfer) []string {
 	var d []string
 	if t.ID != id {
-		d = append(d, fmt.Sprintf("id: asked %q, answered %q", id, t.ID))
+		d = append(d, fmt.Sprintf("id: asked %q, answered %q", id, shown(t.ID)))
 	}
 	if t.Type != client.TransferTypeCryptoWithdr {
-		d = append(d, fmt.Sprintf("type: %q, not %s", t.Type, client.TransferTypeCryptoWithdr))
+		d = append(d, fmt.Sprintf("type: %q, not %s", shown(t.Type), client.TransferTypeCryptoWithdr))
 	}
 	if !strings.EqualFold(t.Direction, "DEBIT") {
-		d = append(d, fmt.Sprintf("direction: %q, not DEBIT", t.Direction))
+		d = append(d, fmt.Sprintf("direction: %q, not DEBIT", shown(t.Direction)))
 	}
 	return d
 }

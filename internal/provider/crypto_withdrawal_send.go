@@ -50,6 +50,7 @@ func (a cryptoWithdrawalArgs) summary() string {
 var withdrawalKind = moneyKind[*client.Transfer]{
 	words:       withdrawalWords,
 	id:          func(t *client.Transfer) string { return t.ID },
+	shownID:     func(t *client.Transfer) string { return shown(t.ID) },
 	refID:       func(t *client.Transfer) string { return deref(t.RefID) },
 	createdAt:   func(t *client.Transfer) time.Time { return t.CreatedAt },
 	describe:    transferSummary,
@@ -57,7 +58,8 @@ var withdrawalKind = moneyKind[*client.Transfer]{
 	lookupScope: client.ScopeReadTransfer,
 }
 
-// transferSummary describes a transfer in a few words.
+// transferSummary describes a transfer in a few words, its text as it
+// may be shown (see shown).
 func transferSummary(t *client.Transfer) string {
 	what := t.Amount + " " + t.Asset
 	if t.Type != "" && t.Type != client.TransferTypeCryptoWithdr {
@@ -72,7 +74,7 @@ func transferSummary(t *client.Transfer) string {
 	if t.Memo != nil {
 		what += " (memo " + *t.Memo + ")"
 	}
-	return what + " from profile " + t.ProfileID
+	return shown(what + " from profile " + t.ProfileID)
 }
 
 // lookupWithdrawal finds the crypto withdrawal made with refID. The answer

@@ -198,6 +198,9 @@ func instructionsDifferences(req client.FiatDepositInstructionsRequest, f *clien
 	if m := metadataDifference(req.Metadata, f.Metadata); m != "" {
 		d = append(d, m)
 	}
+	if why := unusableID(f.ID); why != "" {
+		d = append(d, "id: answered "+why)
+	}
 	if req.FiatNetwork != "WIRE" && f.FiatNetworkInstructions != nil && f.FiatNetworkInstructions.Wire != nil {
 		d = append(d, fmt.Sprintf("fiat_network: requested %q, answered WIRE instructions", req.FiatNetwork))
 	}
@@ -328,6 +331,7 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 var instructionsKind = moneyKind[*client.FiatDepositInstructions]{
 	words:       instructionsWords,
 	id:          func(f *client.FiatDepositInstructions) string { return f.ID },
+	shownID:     func(f *client.FiatDepositInstructions) string { return shown(f.ID) },
 	refID:       func(f *client.FiatDepositInstructions) string { return deref(f.RefID) },
 	createdAt:   func(f *client.FiatDepositInstructions) time.Time { return f.CreatedAt },
 	describe:    instructionsSummary,
@@ -340,7 +344,7 @@ var instructionsKind = moneyKind[*client.FiatDepositInstructions]{
 
 // instructionsSummary describes a set of instructions in a few words.
 func instructionsSummary(f *client.FiatDepositInstructions) string {
-	return fmt.Sprintf("instructions for profile %s, memo_id %s, status %s", f.ProfileID, f.MemoID, f.Status)
+	return shown(fmt.Sprintf("instructions for profile %s, memo_id %s, status %s", f.ProfileID, f.MemoID, f.Status))
 }
 
 // lookupInstructions finds the instructions made with refID; only a set

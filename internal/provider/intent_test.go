@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -350,4 +351,55 @@ func TestAccIntent_unreadStateNeverReplaced(t *testing.T) {
 	if n := emu.Counters.Requests(cwPostKey); n != 0 {
 		t.Errorf("%d withdrawals sent, want none", n)
 	}
+}
+
+// Server text never reaches the terminal raw: escape sequences in an
+// answer (that erase lines, plant a hyperlink) are escaped in every
+// diagnostic, through the real CLI with -no-color, and an id that holds
+// them is not recorded.
+func TestAccIntent_serverTextReachesNoTerminalRaw(t *testing.T) {
+	const evil = "\x1b[2K\x1b[1A\x1b]8;;https://evil.example\x07click me\x1b]8;;\x07\u202e"
+	var lieID, lieRefresh atomic.Bool
+	f := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		switch {
+		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/crypto-withdrawals") && lieID.Load():
+			rewriteAnswer(t, w, r, next, "id", "tr-"+evil)
+		case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v2/transfer/transfers/") && lieRefresh.Load():
+			rec := httptest.NewRecorder()
+			next.ServeHTTP(rec, r)
+			var doc map[string]any
+			if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+				t.Errorf("decoding the emulator's answer: %v", err)
+				return
+			}
+			doc["status"] = "FAILED"
+			doc["status_details"] = map[string]any{"reason": evil}
+			b, _ := json.Marshal(doc)
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(b)
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
+	w := newCLIWorkdir(t)
+	w.write(f.providerBlock("  max_retries = 0\n"), eoWithdrawal)
+	raw := func(what string, out string) {
+		t.Helper()
+		if i := strings.IndexAny(out, "\x1b\x07\u202e"); i >= 0 {
+			t.Errorf("%s: raw control character in Terraform's output at %d: %q", what, i, out[max(0, i-40):min(len(out), i+40)])
+		}
+	}
+	// An id with escape sequences is not recorded.
+	lieID.Store(true)
+	r := w.mustRun(1, "apply", "-auto-approve")
+	raw("apply", r.output())
+	mustContain(t, "apply", r.output(), "Crypto withdrawal answered differently from the request", `holds control or invisible characters`)
+	// The service's own answer is recorded; a refresh that reports FAILED
+	// with escape sequences in its details shows them escaped.
+	lieID.Store(false)
+	w.mustRun(0, "apply", "-auto-approve")
+	lieRefresh.Store(true)
+	r = w.mustRun(0, "plan")
+	raw("plan", r.output())
+	mustContain(t, "plan", r.output(), "Crypto withdrawal FAILED", `\u001b[2K`)
 }

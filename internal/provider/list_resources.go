@@ -178,7 +178,7 @@ func listResults[T any](ctx context.Context, req list.ListRequest, items iter.Se
 				}
 			}
 			model, id, display := describe(it)
-			res.DisplayName = display
+			res.DisplayName = shown(display)
 			res.Diagnostics.Append(res.Identity.SetAttribute(ctx, path.Root("id"), id)...)
 			if req.IncludeResource {
 				if m, ok := model.(shapedWriter); ok {

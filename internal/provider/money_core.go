@@ -236,7 +236,7 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 		return
 	}
 	prior := *found
-	id := k.id(prior)
+	id := k.shownID(prior)
 	if k.superseded != nil && k.superseded(prior) {
 		return
 	}
@@ -376,8 +376,10 @@ const (
 type moneyKind[T any] struct {
 	words createWords
 	// id, refID and createdAt read an answered object; createdAt is zero
-	// when the answer has none.
+	// when the answer has none. shownID is the id as a message may show it
+	// (see shown).
 	id        func(T) string
+	shownID   func(T) string
 	refID     func(T) string
 	createdAt func(T) time.Time
 	// describe says what the object is in a few words, for messages: "0.5
@@ -468,14 +470,14 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 	if err == nil {
 		if d := c.differences(obj); len(d) > 0 {
 			tflog.Error(ctx, w.noun+" answered differently from the request", map[string]any{
-				"ref_id": c.refID, "id": c.kind.id(obj), "differences": d,
+				"ref_id": c.refID, "id": c.kind.shownID(obj), "differences": d,
 			})
 			diags.AddError(w.title+" answered differently from the request",
 				fmt.Sprintf("The service answered the request with ref_id %s with %s %s, which differs from the "+
 					"request:\n%s\n\nThe provider does not record an answer it cannot trust. Nothing will be sent "+
 					"again under this ref_id: applying again sends the same ref_id, and the service answers with the "+
 					"object it made, which is checked again. Check %s %s with the service before changing the "+
-					"configuration.", c.refID, w.noun, c.kind.id(obj), bulletList(d), w.noun, c.kind.id(obj)))
+					"configuration.", c.refID, w.noun, c.kind.shownID(obj), bulletList(d), w.noun, c.kind.shownID(obj)))
 			return createResult[T]{}, diags
 		}
 		if c.replayedAnswer(obj, served.Last(), elapsed) {
@@ -516,7 +518,7 @@ func (c createRun[T]) replayedAnswer(obj T, servedAt time.Time, elapsed time.Dur
 func (c createRun[T]) replayed(ctx context.Context, prior T, servedAt time.Time) (createResult[T], diag.Diagnostics) {
 	var diags diag.Diagnostics
 	w := c.kind.words
-	id := c.kind.id(prior)
+	id := c.kind.shownID(prior)
 	if c.kind.superseded != nil && c.kind.superseded(prior) {
 		return createResult[T]{outcome: outcomeRefused, obj: prior, superseded: true}, diags
 	}
@@ -613,7 +615,7 @@ func (c createRun[T]) judgeEarlier(prior T, servedAt time.Time, diags *diag.Diag
 // ref_id without evidence that it is this resource's, at plan or at apply.
 func earlierObjectError[T any](k moneyKind[T], prior T, refID string, servedAt time.Time, window time.Duration, atPlan bool) (summary, detail string) {
 	w := k.words
-	id := k.id(prior)
+	id := k.shownID(prior)
 	made := "at an unknown time (the answer gives no creation time or no Date)"
 	if created := k.createdAt(prior); !created.IsZero() {
 		made = "at " + created.UTC().Format(time.RFC3339)

@@ -112,7 +112,7 @@ func (d *transferDataSource) Read(ctx context.Context, req datasource.ReadReques
 		default:
 			ids := make([]string, len(found))
 			for i, tr := range found {
-				ids[i] = tr.ID + " (" + tr.Type + ")"
+				ids[i] = shown(tr.ID + " (" + tr.Type + ")")
 			}
 			resp.Diagnostics.AddAttributeError(path.Root("ref_id"), "Several transfers have this ref_id",
 				fmt.Sprintf("Transfers %s were made with ref_id %q. Read the one you mean by its id.",

@@ -2,8 +2,11 @@ package provider
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -109,4 +112,41 @@ func knownString(s types.String) string {
 		return ""
 	}
 	return s.ValueString()
+}
+
+// maxShown caps a server-supplied string shown in a diagnostic, a progress
+// message or a log line.
+const maxShown = 200
+
+// shown is a server-supplied string as it may be shown to a person: every
+// control character (escape sequences that erase lines or plant links in a
+// terminal), line break and bidirectional override escaped as Go does in
+// %q, and at most maxShown characters.
+func shown(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == maxShown {
+			b.WriteString("…")
+			break
+		}
+		n++
+		switch {
+		case r == utf8.RuneError:
+			b.WriteString(`\ufffd`)
+		case unsafeRune(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// unsafeRune reports whether r must not reach a terminal as it is: a
+// control character, a line or paragraph separator, a bidirectional
+// override.
+func unsafeRune(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -22,7 +23,7 @@ func differ(d []string, field, requested string, answered *string, equal func(a,
 	case answered == nil:
 		return append(d, fmt.Sprintf("%s: requested %q, answered none", field, requested))
 	case !equal(requested, *answered):
-		return append(d, fmt.Sprintf("%s: requested %q, answered %q", field, requested, *answered))
+		return append(d, fmt.Sprintf("%s: requested %q, answered %q", field, requested, shown(*answered)))
 	}
 	return d
 }
@@ -72,6 +73,24 @@ func quotedPrefix(s string) string {
 		return fmt.Sprintf("%q… (%d characters)", s[:maxDecimalLength], len(s))
 	}
 	return fmt.Sprintf("%q", s)
+}
+
+// maxIDLength bounds the ids the provider records: no id of the service is
+// longer.
+const maxIDLength = 256
+
+// unusableID says why an answered id cannot be recorded (empty, too long,
+// or holding control or invisible characters), or "".
+func unusableID(id string) string {
+	switch {
+	case id == "":
+		return "none"
+	case len(id) > maxIDLength:
+		return fmt.Sprintf("%q, longer than %d characters", shown(id), maxIDLength)
+	case !utf8.ValidString(id) || strings.ContainsFunc(id, unsafeRune):
+		return fmt.Sprintf("%q, which holds control or invisible characters", shown(id))
+	}
+	return ""
 }
 
 // metadataDifference describes how two metadata maps differ, or "".
@@ -129,10 +148,13 @@ func withdrawalDifferences(req client.CryptoWithdrawalRequest, t *client.Transfe
 		}
 	}
 	if req.Memo == "" && t.Memo != nil && *t.Memo != "" {
-		d = append(d, fmt.Sprintf("memo: requested none, answered %q", *t.Memo))
+		d = append(d, fmt.Sprintf("memo: requested none, answered %q", shown(*t.Memo)))
 	}
 	if t.Type != client.TransferTypeCryptoWithdr {
-		d = append(d, fmt.Sprintf("type: answered %q, a crypto withdrawal is a %s", t.Type, client.TransferTypeCryptoWithdr))
+		d = append(d, fmt.Sprintf("type: answered %q, a crypto withdrawal is a %s", shown(t.Type), client.TransferTypeCryptoWithdr))
+	}
+	if why := unusableID(t.ID); why != "" {
+		d = append(d, "id: answered "+why)
 	}
 	if m := metadataDifference(req.Metadata, t.Metadata); m != "" {
 		d = append(d, m)
@@ -153,7 +175,7 @@ func withdrawalDifferences(req client.CryptoWithdrawalRequest, t *client.Transfe
 		}
 	}
 	if !strings.EqualFold(t.Direction, "DEBIT") {
-		d = append(d, fmt.Sprintf("direction: answered %q, a withdrawal is a DEBIT", t.Direction))
+		d = append(d, fmt.Sprintf("direction: answered %q, a withdrawal is a DEBIT", shown(t.Direction)))
 	}
 	return d
 }

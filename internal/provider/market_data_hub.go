@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/stream"
@@ -22,11 +23,22 @@ import (
 
 // sharedStreamDescription tells users of the market-data data sources how
 // their reads share the stream.
-const sharedStreamDescription = "The service allows one subscription per second per IP address and makes " +
+var sharedStreamDescription = "The service allows one subscription per second per IP address and makes " +
 	"the excess wait, so all the market-data reads of one provider process share one WebSocket connection, " +
 	"and reads of the same channel and market share one subscription; the connection closes about a second " +
-	"after the last read. When the timeout runs out before the stream answers the subscribe, the error says " +
-	"that the wait may come from this limit."
+	"after the last read, and a subscription about a second after the last read of its channel and market. " +
+	"When the timeout runs out before the stream answers the subscribe, the error says " +
+	"that the wait may come from this limit. What the stream sends is bounded: every price and amount must " +
+	"be a plain decimal (digits with at most one decimal point, no sign or exponent) of at most " +
+	maxDecimalText + " characters, and a side of an order book may hold at most " + maxBookLevelsText +
+	" levels, more than any market has; a message that breaks either is refused and the read fails with an " +
+	"error naming the field or the side."
+
+// The bounds of stream.Hub, as the description writes them.
+var (
+	maxDecimalText    = strconv.Itoa(stream.MaxDecimalLength)
+	maxBookLevelsText = strconv.Itoa(stream.MaxBookLevels)
+)
 
 // newStreamHub is a hub of wsURL whose connections authenticate with a
 // token of c carrying stream.Scope. ws:// is accepted only for loopback

@@ -26,6 +26,10 @@ import (
 	"github.com/gorilla/websocket"
 )
 
+// DefaultMaxQueuedBytes is the default of Options.MaxQueuedBytes: 16 MiB of
+// frames read and not yet taken by the reader of Messages.
+const DefaultMaxQueuedBytes = 16 << 20
+
 // Options tune a connection. The zero value is usable.
 type Options struct {
 	// AllowInsecure permits a ws:// URL to a host that is not loopback.
@@ -43,6 +47,12 @@ type Options struct {
 	// MessageBuffer is the capacity of Messages(); default 1024. When it is
 	// full the connection is closed with ErrSlowConsumer.
 	MessageBuffer int
+	// MaxQueuedBytes bounds the frames behind the messages read and not
+	// yet taken from Messages(), in bytes; default DefaultMaxQueuedBytes.
+	// When one more would pass it the connection is closed with
+	// ErrSlowConsumer. A single frame is always accepted into an empty
+	// queue.
+	MaxQueuedBytes int64
 	// ReadLimit is the largest accepted frame in bytes; default 1 MiB.
 	ReadLimit int64
 	// TLSClientConfig for wss:// URLs; nil uses the defaults.
@@ -70,6 +80,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ReadLimit <= 0 {
 		o.ReadLimit = 1 << 20
+	}
+	if o.MaxQueuedBytes <= 0 {
+		o.MaxQueuedBytes = DefaultMaxQueuedBytes
 	}
 	return o
 }
@@ -274,9 +287,38 @@ func (c *Conn) Err() error {
 // Undecodable counts frames that could not be decoded and were skipped.
 func (c *Conn) Undecodable() int64 { return c.undecodable.Load() }
 
+// queuedSizes is the size of the frame of each message in Messages(), in
+// the order they were queued: the messages still in the channel are the last
+// len(channel) queued, so the sizes of the others, taken by the reader, are
+// dropped from the front. Used by the reader goroutine only.
+type queuedSizes struct {
+	ring        []int
+	head, count int
+	total       int64
+}
+
+// taken drops the sizes of the messages the reader has taken, leaving
+// inChannel.
+func (q *queuedSizes) taken(inChannel int) {
+	for q.count > inChannel {
+		q.total -= int64(q.ring[q.head])
+		q.head = (q.head + 1) % len(q.ring)
+		q.count--
+	}
+}
+
+func (q *queuedSizes) push(n int) {
+	q.ring[(q.head+q.count)%len(q.ring)] = n
+	q.count++
+	q.total += int64(n)
+}
+
 func (c *Conn) readLoop() {
 	defer c.wg.Done()
 	var seq uint64
+	// One more than the channel holds: the reader may take a message
+	// between the count and the send.
+	queued := queuedSizes{ring: make([]int, c.opts.MessageBuffer+1)}
 	fail := func(cause error) {
 		select {
 		case <-c.closing:
@@ -317,8 +359,14 @@ func (c *Conn) readLoop() {
 		case *Reply, *ServerError:
 			c.deliver(m)
 		default:
+			queued.taken(len(c.msgs))
+			if queued.count > 0 && queued.total+int64(len(data)) > c.opts.MaxQueuedBytes {
+				fail(fmt.Errorf("%w: more than %d bytes of messages waiting", ErrSlowConsumer, c.opts.MaxQueuedBytes))
+				return
+			}
 			select {
 			case c.msgs <- m:
+				queued.push(len(data))
 			default:
 				fail(ErrSlowConsumer)
 				return

@@ -2,13 +2,12 @@ package stream
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	dec "github.com/shopspring/decimal"
 )
 
 // The service allows one subscription per second per IP address and makes
@@ -17,11 +16,14 @@ import (
 // seconds. A Hub shares instead: every read of a process goes through one
 // connection, and reads of the same channel and market share one
 // subscription, whose latest state (the book kept up to date from its
-// snapshot and updates, the latest top of book) answers each of them.
+// snapshot and updates, the latest top of book) answers each of them. A
+// subscription no read has used for HubOptions.Idle is unsubscribed, even
+// while other reads keep the connection open. What a subscription keeps is
+// bounded (bounds.go).
 
 // DefaultHubIdle is how long a Hub keeps its connection open after the last
-// read ended, so that the reads of one run that do not overlap still share
-// it.
+// read ended, and a subscription after the last read of it ended, so that
+// the reads of one run that do not overlap still share them.
 const DefaultHubIdle = time.Second
 
 // SubscriptionRate is the published limit: one subscription per this
@@ -33,7 +35,8 @@ type HubOptions struct {
 	// Conn tunes the connection.
 	Conn Options
 	// Idle is how long the connection stays open after the last read
-	// ended; default DefaultHubIdle.
+	// ended, and a subscription after the last read of its channel ended
+	// (it is then unsubscribed); default DefaultHubIdle.
 	Idle time.Duration
 	// DialTimeout bounds getting a token and opening the connection, which
 	// every waiting read shares; default 30s. A read still returns when its
@@ -58,7 +61,7 @@ type Hub struct {
 	closed bool        // Close was called
 	timer  *time.Timer // closes an idle connection
 
-	dials, subscribes atomic.Int64
+	dials, subscribes, unsubscribes atomic.Int64
 }
 
 // hubDial is a dial in progress; done is closed when it ends.
@@ -80,6 +83,10 @@ type hubConn struct {
 	pending int
 	// dead is set when the connection ended.
 	dead bool
+	// unsubscribing holds, per channel, the unsubscribe in progress of a
+	// subscription dropped for want of a reader; it is closed when it
+	// ends. A new subscribe of the channel waits for it.
+	unsubscribing map[Channel]chan struct{}
 	// ctx ends when the connection is closed; operations run under it.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -105,19 +112,26 @@ type hubSub struct {
 	// book is the order book of a market_data subscription, built from its
 	// snapshot and kept up to date by its updates; nil until the snapshot.
 	book *bookState
+	// readers is the number of reads in progress of the channel; idle
+	// drops the subscription once none has used it for HubOptions.Idle.
+	readers int
+	idle    *time.Timer
 }
 
-// bookState is an order book kept up to date: price levels by their
-// decimal price.
+// errNoReader ends a subscription dropped because no read used it.
+var errNoReader = errors.New("the subscription was dropped: no read used it")
+
+// bookState is an order book kept up to date: price levels by the
+// canonical text of their price (normDecimal).
 type bookState struct {
 	market     string
 	time       string
-	bids, asks map[string]bookLevel
-}
-
-type bookLevel struct {
-	price dec.Decimal
-	level Level
+	bids, asks map[string]Level
+	// version counts the changes; sorted is the book sorted at version
+	// sortedAt, or nil.
+	version  uint64
+	sorted   *MarketData
+	sortedAt uint64
 }
 
 // NewHub returns a Hub for the stream at wsURL, whose connections
@@ -140,6 +154,22 @@ func (h *Hub) Dials() int64 { return h.dials.Load() }
 
 // Subscribes is the number of subscribe requests the Hub has sent.
 func (h *Hub) Subscribes() int64 { return h.subscribes.Load() }
+
+// Unsubscribes is the number of unsubscribe requests the Hub has sent for
+// the subscriptions it dropped: those no read used for HubOptions.Idle, and
+// those whose messages it refused (bounds.go).
+func (h *Hub) Unsubscribes() int64 { return h.unsubscribes.Load() }
+
+// Subscriptions is the number of subscriptions on the open connection
+// (subscribed or being subscribed); 0 when none is open.
+func (h *Hub) Subscriptions() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.conn == nil {
+		return 0
+	}
+	return len(h.conn.subs)
+}
 
 // ReadPhase is the step of a read that failed.
 type ReadPhase int
@@ -203,16 +233,31 @@ func (h *Hub) Read(ctx context.Context, ch Channel) (Message, error) {
 		sub = &hubSub{ch: ch, answered: make(chan struct{}), changed: make(chan struct{}), ahead: hc.pending}
 		hc.subs[ch] = sub
 		hc.pending++
-		go h.subscribe(hc, sub)
+		go h.subscribe(hc, sub, hc.unsubscribing[ch])
+	}
+	if sub != nil {
+		sub.readers++
+		if sub.idle != nil {
+			sub.idle.Stop()
+			sub.idle = nil
+		}
 	}
 	h.mu.Unlock()
 	if sub == nil {
 		return nil, &ReadError{Phase: PhaseSubscribe, Channel: ch, Err: hc.c.closedErr()}
 	}
+	defer h.leave(hc, sub)
 	for {
+		// Nothing is sorted or copied here: a wake-up costs the same
+		// whatever the size of the book.
 		h.mu.Lock()
-		m, answered, err := sub.state()
+		answered := sub.isAnswered()
+		err, book, latest := sub.err, sub.book, sub.latest
 		changed, ahead, refused := sub.changed, sub.ahead, sub.refused
+		var view *bookView
+		if err == nil && answered && book != nil {
+			view = book.view()
+		}
 		h.mu.Unlock()
 		switch {
 		case err != nil:
@@ -223,8 +268,10 @@ func (h *Hub) Read(ctx context.Context, ch Channel) (Message, error) {
 				phase = PhaseSubscribe
 			}
 			return nil, &ReadError{Phase: phase, Channel: ch, Err: err}
-		case answered && m != nil:
-			return m, nil
+		case view != nil:
+			return h.sortedBook(sub, view), nil
+		case answered && book == nil && latest != nil:
+			return latest, nil
 		}
 		select {
 		case <-ctx.Done():
@@ -240,22 +287,110 @@ func (h *Hub) Read(ctx context.Context, ch Channel) (Message, error) {
 	}
 }
 
-// state returns the message that answers a read (nil while there is none),
-// whether the subscribe was answered, and the error that ends the reads.
-func (s *hubSub) state() (Message, bool, error) {
-	answered := false
+// isAnswered reports whether the subscribe was answered.
+func (s *hubSub) isAnswered() bool {
 	select {
 	case <-s.answered:
-		answered = true
+		return true
 	default:
+		return false
 	}
-	if s.err != nil {
-		return nil, answered, s.err
+}
+
+// sortedBook returns the book of v sorted, best levels first: the cached
+// one when the book has not changed since it was sorted, otherwise one
+// sorted here, outside the Hub's lock, and cached for the reads that follow.
+// Each read gets slices of its own.
+func (h *Hub) sortedBook(sub *hubSub, v *bookView) *MarketData {
+	md := v.sorted
+	if md == nil {
+		md = v.sort()
+		h.mu.Lock()
+		if b := sub.book; b == v.book && b.version == v.version {
+			b.sorted, b.sortedAt = md, v.version
+		}
+		h.mu.Unlock()
 	}
-	if s.book != nil {
-		return s.book.snapshot(), answered, nil
+	out := *md
+	out.Bids, out.Asks = slices.Clone(md.Bids), slices.Clone(md.Asks)
+	return &out
+}
+
+// leave ends a read of sub; when it was the last, sub is unsubscribed
+// unless another read uses it within HubOptions.Idle.
+func (h *Hub) leave(hc *hubConn, sub *hubSub) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	sub.readers--
+	if sub.readers > 0 || hc.subs[sub.ch] != sub || hc.dead || sub.err != nil {
+		return
 	}
-	return s.latest, answered, nil
+	if sub.idle != nil {
+		sub.idle.Stop()
+	}
+	sub.idle = time.AfterFunc(h.opts.Idle, func() { h.dropIdle(hc, sub) })
+}
+
+// dropIdle unsubscribes sub when still no read uses it.
+func (h *Hub) dropIdle(hc *hubConn, sub *hubSub) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if hc.subs[sub.ch] != sub || sub.readers > 0 || hc.dead {
+		return
+	}
+	sub.idle = nil
+	h.drop(hc, sub, errNoReader)
+}
+
+// drop removes sub from hc, ends its reads with cause, forgets its state
+// and unsubscribes it. A subscribe of the same channel made meanwhile is
+// sent once the unsubscribe has ended. Callers hold Hub.mu.
+func (h *Hub) drop(hc *hubConn, sub *hubSub, cause error) {
+	if hc.subs[sub.ch] == sub {
+		delete(hc.subs, sub.ch)
+	}
+	if sub.idle != nil {
+		sub.idle.Stop()
+		sub.idle = nil
+	}
+	sub.book, sub.latest = nil, nil
+	if sub.err == nil {
+		sub.err = cause
+		sub.notify()
+	}
+	done := make(chan struct{})
+	hc.unsubscribing[sub.ch] = done
+	go h.unsubscribe(hc, sub, done)
+}
+
+// unsubscribe sends the unsubscribe of a dropped sub once its subscribe was
+// answered (not when it was refused), then closes done.
+func (h *Hub) unsubscribe(hc *hubConn, sub *hubSub, done chan struct{}) {
+	defer func() {
+		h.mu.Lock()
+		if hc.unsubscribing[sub.ch] == done {
+			delete(hc.unsubscribing, sub.ch)
+		}
+		h.mu.Unlock()
+		close(done)
+	}()
+	select {
+	case <-sub.answered:
+	case <-hc.ctx.Done():
+		return
+	}
+	h.mu.Lock()
+	refused := sub.refused
+	h.mu.Unlock()
+	if refused {
+		return
+	}
+	ctx, cancel := context.WithTimeout(hc.ctx, h.opts.OpTimeout)
+	defer cancel()
+	h.unsubscribes.Add(1)
+	// A failure leaves nothing to do: the channel's messages that still
+	// arrive have no subscription and are dropped.
+	_, _ = hc.c.channelOp(ctx, OpUnsubscribe, []Channel{sub.ch})
 }
 
 // notify wakes the reads waiting on s. Callers hold Hub.mu.
@@ -323,7 +458,7 @@ func (h *Hub) open(base context.Context, d *hubDial) {
 	}
 	h.dials.Add(1)
 	octx, ocancel := context.WithCancel(base)
-	hc := &hubConn{c: c, subs: map[Channel]*hubSub{}, ctx: octx, cancel: ocancel}
+	hc := &hubConn{c: c, subs: map[Channel]*hubSub{}, unsubscribing: map[Channel]chan struct{}{}, ctx: octx, cancel: ocancel}
 	go h.dispatch(hc)
 	h.endDial(d, hc)
 }
@@ -394,12 +529,24 @@ func (h *Hub) Close() {
 	}
 }
 
-// subscribe sends the subscribe of sub and records its answer.
-func (h *Hub) subscribe(hc *hubConn, sub *hubSub) {
+// subscribe sends the subscribe of sub, once the unsubscribe of the same
+// channel in progress (after, when not nil) has ended, and records its
+// answer.
+func (h *Hub) subscribe(hc *hubConn, sub *hubSub, after <-chan struct{}) {
 	ctx, cancel := context.WithTimeout(hc.ctx, h.opts.OpTimeout)
 	defer cancel()
-	h.subscribes.Add(1)
-	_, err := hc.c.channelOp(ctx, OpSubscribe, []Channel{sub.ch})
+	var err error
+	if after != nil {
+		select {
+		case <-after:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
+	if err == nil {
+		h.subscribes.Add(1)
+		_, err = hc.c.channelOp(ctx, OpSubscribe, []Channel{sub.ch})
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	hc.pending--
@@ -407,7 +554,10 @@ func (h *Hub) subscribe(hc *hubConn, sub *hubSub) {
 		if ctx.Err() != nil && hc.c.Err() != nil {
 			err = hc.c.Err()
 		}
-		sub.err, sub.refused = err, true
+		if sub.err == nil {
+			sub.err = err
+		}
+		sub.refused = true
 		// A later read asks again.
 		if hc.subs[sub.ch] == sub {
 			delete(hc.subs, sub.ch)
@@ -424,13 +574,27 @@ func (h *Hub) dispatch(hc *hubConn) {
 		if !ok {
 			continue
 		}
+		// The check of the message's decimals takes no lock.
+		bad := checkMessage(ch, m)
 		h.mu.Lock()
-		if sub := hc.subs[ch]; sub != nil && sub.err == nil && sub.apply(m) {
-			sub.notify()
+		if sub := hc.subs[ch]; sub != nil && sub.err == nil {
+			changed, err := sub.apply(m, bad)
+			if err != nil {
+				h.failSub(hc, sub, err)
+			} else if changed {
+				sub.notify()
+			}
 		}
 		h.mu.Unlock()
 	}
 	h.connEnded(hc)
+}
+
+// failSub ends sub with err, a refusal of what the stream sent: its reads
+// fail with err, and it is unsubscribed (a later read subscribes again).
+// Callers hold Hub.mu.
+func (h *Hub) failSub(hc *hubConn, sub *hubSub, err error) {
+	h.drop(hc, sub, err)
 }
 
 // connEnded marks hc dead and ends the reads waiting on it.
@@ -450,79 +614,131 @@ func (h *Hub) connEnded(hc *hubConn) {
 			sub.err = err
 			sub.notify()
 		}
+		if sub.idle != nil {
+			sub.idle.Stop()
+			sub.idle = nil
+		}
 		delete(hc.subs, ch)
 	}
 	hc.cancel()
 }
 
 // apply takes m into the subscription's state and reports whether it
-// changed. A market_data subscription starts from its first message that
-// is not an UPDATE (the snapshot, sent once); UPDATEs before it are
-// dropped, and later ones change the book (an amount of zero removes the
-// level). A later snapshot replaces the book.
-func (s *hubSub) apply(m Message) bool {
+// changed. bad is what checkMessage found wrong with m: a market_data or
+// top of book message with a price or an amount that is not a plain
+// decimal is refused with it (execution messages and heartbeats are kept
+// as the latest message otherwise). A market_data subscription starts from
+// its first message that is not an UPDATE (the snapshot, sent once);
+// UPDATEs before it are dropped, and later ones change the book (an amount
+// of zero removes the level). A later snapshot replaces the book. A side
+// of the book longer than MaxBookLevels is an error wrapping
+// ErrBookTooLarge.
+func (s *hubSub) apply(m Message, bad error) (bool, error) {
 	switch v := m.(type) {
 	case *MarketData:
 		if v.Type != TypeUpdate {
-			s.book = newBookState(v)
-			return true
+			if bad != nil {
+				return false, bad
+			}
+			b := &bookState{market: v.Market, bids: map[string]Level{}, asks: map[string]Level{}}
+			if err := b.update(v); err != nil {
+				return false, err
+			}
+			s.book = b
+			return true, nil
 		}
 		if s.book == nil {
-			return false
+			return false, nil
 		}
-		s.book.update(v)
-		return true
+		if bad != nil {
+			return false, bad
+		}
+		return true, s.book.update(v)
 	case *TopOfBook:
 		if v.Type != TypeTopOfBook {
-			return false
+			return false, nil
 		}
 	}
+	if bad != nil {
+		return false, bad
+	}
 	s.latest = m
-	return true
+	return true, nil
 }
 
-func newBookState(m *MarketData) *bookState {
-	b := &bookState{market: m.Market, time: m.Time, bids: map[string]bookLevel{}, asks: map[string]bookLevel{}}
-	b.set(b.bids, m.Bids)
-	b.set(b.asks, m.Asks)
-	return b
-}
-
-func (b *bookState) update(m *MarketData) {
+// update applies the levels of m, whose decimals were checked, and takes its
+// time.
+func (b *bookState) update(m *MarketData) error {
 	b.time = m.Time
-	b.set(b.bids, m.Bids)
-	b.set(b.asks, m.Asks)
+	b.version++
+	if err := b.set(b.bids, m.Bids, "bid"); err != nil {
+		return err
+	}
+	return b.set(b.asks, m.Asks, "ask")
 }
 
 // set applies levels to side: a level whose amount is zero is removed. A
-// price that is not a decimal is kept under its text.
-func (b *bookState) set(side map[string]bookLevel, levels []Level) {
+// side longer than MaxBookLevels is an error.
+func (b *bookState) set(side map[string]Level, levels []Level, name string) error {
 	for _, l := range levels {
-		p, err := dec.NewFromString(l.Price)
-		key := l.Price
-		if err == nil {
-			key = p.String()
-		}
-		if a, err := dec.NewFromString(l.Amount); err == nil && a.IsZero() {
+		key := normDecimal(l.Price)
+		if normDecimal(l.Amount) == "0" {
 			delete(side, key)
 			continue
 		}
-		side[key] = bookLevel{price: p, level: l}
+		side[key] = l
 	}
+	if len(side) > MaxBookLevels {
+		return fmt.Errorf("%w: the %s side of the book of market %.64q holds more than %d levels, more than "+
+			"any market has; the subscription was dropped", ErrBookTooLarge, name, b.market, MaxBookLevels)
+	}
+	return nil
 }
 
-// snapshot is the book as a SNAPSHOT message, best levels first.
-func (b *bookState) snapshot() *MarketData {
-	side := func(m map[string]bookLevel, desc bool) []Level {
-		ls := make([]bookLevel, 0, len(m))
-		for _, l := range m {
-			ls = append(ls, l)
+// bookView is what a read takes of a book under the Hub's lock: its sorted
+// form when cached, otherwise a copy of its levels to sort outside the lock.
+type bookView struct {
+	book       *bookState
+	version    uint64
+	sorted     *MarketData
+	market     string
+	time       string
+	bids, asks []keyedLevel
+}
+
+type keyedLevel struct {
+	key   string
+	level Level
+}
+
+// view returns the book's sorted form when it is up to date, or a copy of
+// its levels (at most 2*MaxBookLevels). Callers hold Hub.mu.
+func (b *bookState) view() *bookView {
+	v := &bookView{book: b, version: b.version, market: b.market, time: b.time}
+	if b.sorted != nil && b.sortedAt == b.version {
+		v.sorted = b.sorted
+		return v
+	}
+	copySide := func(m map[string]Level) []keyedLevel {
+		out := make([]keyedLevel, 0, len(m))
+		for k, l := range m {
+			out = append(out, keyedLevel{key: k, level: l})
 		}
-		slices.SortFunc(ls, func(x, y bookLevel) int {
+		return out
+	}
+	v.bids, v.asks = copySide(b.bids), copySide(b.asks)
+	return v
+}
+
+// sort is the copied book as a SNAPSHOT message, best levels first (bids
+// highest first, asks lowest first), compared as plain decimals.
+func (v *bookView) sort() *MarketData {
+	side := func(ls []keyedLevel, desc bool) []Level {
+		slices.SortFunc(ls, func(x, y keyedLevel) int {
 			if desc {
-				return y.price.Cmp(x.price)
+				return cmpDecimal(y.key, x.key)
 			}
-			return x.price.Cmp(y.price)
+			return cmpDecimal(x.key, y.key)
 		})
 		out := make([]Level, len(ls))
 		for i, l := range ls {
@@ -530,5 +746,5 @@ func (b *bookState) snapshot() *MarketData {
 		}
 		return out
 	}
-	return &MarketData{Market: b.market, Type: TypeSnapshot, Time: b.time, Bids: side(b.bids, true), Asks: side(b.asks, false)}
+	return &MarketData{Market: v.market, Type: TypeSnapshot, Time: v.time, Bids: side(v.bids, true), Asks: side(v.asks, false)}
 }

@@ -121,26 +121,38 @@ func TestHubBookFollowsUpdates(t *testing.T) {
 // as decimals, and a later snapshot replaces the book.
 func TestBookState(t *testing.T) {
 	sub := &hubSub{}
+	apply := func(m *MarketData) bool {
+		t.Helper()
+		changed, err := sub.apply(m, checkMessage(Channel{ChannelMarketData, m.Market}, m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return changed
+	}
+	state := func() *MarketData {
+		if sub.book == nil {
+			return nil
+		}
+		return sub.book.view().sort()
+	}
 	l := func(p, a string) Level { return Level{Price: p, Amount: a} }
-	if sub.apply(&MarketData{Market: "BTCUSD", Type: TypeUpdate, Bids: []Level{l("1", "1")}}) {
+	if apply(&MarketData{Market: "BTCUSD", Type: TypeUpdate, Bids: []Level{l("1", "1")}}) {
 		t.Fatal("an UPDATE before the snapshot was taken")
 	}
-	if m, _, _ := sub.state(); m != nil {
+	if m := state(); m != nil {
 		t.Fatalf("state before the snapshot: %+v", m)
 	}
-	sub.apply(&MarketData{Market: "BTCUSD", Type: TypeSnapshot, Time: "t1",
+	apply(&MarketData{Market: "BTCUSD", Type: TypeSnapshot, Time: "t1",
 		Bids: []Level{l("99", "1"), l("100", "2"), l("98.5", "3")}, Asks: []Level{l("102", "1"), l("101", "2")}})
-	sub.apply(&MarketData{Market: "BTCUSD", Type: TypeUpdate, Time: "t2",
+	apply(&MarketData{Market: "BTCUSD", Type: TypeUpdate, Time: "t2",
 		Bids: []Level{l("100.00", "0"), l("99.0", "7"), l("99.5", "4")}, Asks: []Level{l("100.5", "1")}})
-	m, _, _ := sub.state()
-	book := m.(*MarketData)
+	book := state()
 	want := "t2 bids [{99.5 4} {99.0 7} {98.5 3}] asks [{100.5 1} {101 2} {102 1}]"
 	if got := fmt.Sprintf("%s bids %v asks %v", book.Time, book.Bids, book.Asks); got != want {
 		t.Errorf("book\n got %s\nwant %s", got, want)
 	}
-	sub.apply(&MarketData{Market: "BTCUSD", Type: TypeSnapshot, Time: "t3", Bids: []Level{l("90", "1")}})
-	m, _, _ = sub.state()
-	if book := m.(*MarketData); len(book.Bids) != 1 || len(book.Asks) != 0 || book.Time != "t3" {
+	apply(&MarketData{Market: "BTCUSD", Type: TypeSnapshot, Time: "t3", Bids: []Level{l("90", "1")}})
+	if book := state(); len(book.Bids) != 1 || len(book.Asks) != 0 || book.Time != "t3" {
 		t.Errorf("a later snapshot did not replace the book: %+v", book)
 	}
 }

@@ -160,6 +160,9 @@ type ListLimits struct {
 	// MaxEmptyPages is the most pages in a row without items that still
 	// carry a cursor (default DefaultMaxEmptyPages).
 	MaxEmptyPages int
+	// MaxBytes is the most bytes of pages one read takes (default
+	// DefaultMaxListBytes).
+	MaxBytes int64
 }
 
 // The default ceilings of a list read: room for the largest honest lists
@@ -169,6 +172,12 @@ const (
 	DefaultMaxListItems  = 2_000_000
 	DefaultMaxListPages  = 25_000
 	DefaultMaxEmptyPages = 20
+	// DefaultMaxListBytes is four times what the longest honest list
+	// (two million items) takes.
+	DefaultMaxListBytes int64 = 4 << 30
+	// maxItemBytes bounds the size of one item of a page (on average over
+	// the page): no object of the service comes near it.
+	maxItemBytes = 1 << 20
 )
 
 func (l ListLimits) withDefaults() ListLimits {
@@ -180,6 +189,9 @@ func (l ListLimits) withDefaults() ListLimits {
 	}
 	if l.MaxEmptyPages <= 0 {
 		l.MaxEmptyPages = DefaultMaxEmptyPages
+	}
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultMaxListBytes
 	}
 	return l
 }
@@ -217,6 +229,7 @@ func list[T any](ctx context.Context, c *Client, lc listCall) iter.Seq2[*T, erro
 		seen := map[string]int{}
 		cursor := ""
 		count, empty := 0, 0
+		var read int64
 		limits := c.listLimits
 		for pageNo := 1; ; pageNo++ {
 			if pageNo > limits.MaxPages {
@@ -244,9 +257,22 @@ func list[T any](ctx context.Context, c *Client, lc listCall) iter.Seq2[*T, erro
 				yield(nil, err)
 				return
 			}
+			read += int64(len(body))
+			if read > limits.MaxBytes {
+				yield(nil, fmt.Errorf("GET %s: %w: %d bytes read in %d pages (%d items) and the service sends more; "+
+					"no honest list of this provider is that large. Narrow the filters (or set max_items) and check "+
+					"that the base_url names the service", lc.path, ErrListTooLong, read, pageNo, count))
+				return
+			}
 			p, err := decodePage[T](body)
 			if err != nil {
 				yield(nil, fmt.Errorf("GET %s: decoding page %d: %w", lc.path, pageNo, err))
+				return
+			}
+			if len(body) > maxItemBytes*max(1, len(p.Items)) {
+				yield(nil, fmt.Errorf("GET %s: %w: page %d holds %d items in %d bytes, more than %d bytes an item; no "+
+					"object of the service is that large. Check that the base_url names the service", lc.path,
+					ErrListTooLong, pageNo, len(p.Items), len(body), maxItemBytes))
 				return
 			}
 			for _, it := range p.Items {

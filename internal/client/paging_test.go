@@ -2,6 +2,7 @@ package client
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -321,5 +322,43 @@ func TestQueryValidation(t *testing.T) {
 	}
 	if len(f.apiRequests())+len(f.tokenRequests()) != 0 {
 		t.Error("an invalid query made a request")
+	}
+}
+
+// A service that sends one huge item per page (9 MiB, under the page cap)
+// is stopped at the first page: no honest item comes near the per-item
+// cap, so the read never holds more than a page of it.
+func TestPagingItemCap(t *testing.T) {
+	f := newFake(t)
+	huge := strings.Repeat("n", 9<<20)
+	f.handler = func(w http.ResponseWriter, _ *http.Request, n int, _ apiRequest) {
+		writeJSON(w, http.StatusOK, fmt.Sprintf(`{"items":[{"id":"x%d","nickname":%q}],"next_page_cursor":"c%d"}`, n, huge, n))
+	}
+	c, _ := newTestClient(t, f, nil)
+	err := drain(c.FiatAccounts(t.Context(), ListFiatAccountsQuery{}))
+	if !errors.Is(err, ErrListTooLong) || !strings.Contains(err.Error(), "page 1 holds 1 items in") ||
+		!strings.Contains(err.Error(), "more than 1048576 bytes an item") {
+		t.Fatalf("err = %v", err)
+	}
+	if n := len(f.apiRequests()); n != 1 {
+		t.Errorf("%d pages requested, want 1", n)
+	}
+}
+
+// The bytes one read takes are bounded, whatever the number of pages and
+// items: a read stops at its byte ceiling with an error naming it.
+func TestPagingByteCeiling(t *testing.T) {
+	f := newFake(t)
+	item := strings.Repeat("n", 100<<10)
+	f.handler = func(w http.ResponseWriter, _ *http.Request, n int, _ apiRequest) {
+		writeJSON(w, http.StatusOK, fmt.Sprintf(`{"items":[{"id":"x%d","nickname":%q}],"next_page_cursor":"c%d"}`, n, item, n))
+	}
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.ListLimits = ListLimits{MaxBytes: 1 << 20} })
+	err := drain(c.FiatAccounts(t.Context(), ListFiatAccountsQuery{}))
+	if !errors.Is(err, ErrListTooLong) || !strings.Contains(err.Error(), "bytes read in 11 pages (10 items)") {
+		t.Fatalf("err = %v", err)
+	}
+	if n := len(f.apiRequests()); n != 11 {
+		t.Errorf("%d pages requested, want 11 (the eleventh passes the ceiling)", n)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -200,4 +201,26 @@ resource "platform_fiat_deposit_instructions" "wire" {
 			},
 		},
 	})
+}
+
+// An answer with a million-digit amount is refused without being parsed:
+// comparing it takes no time, and the difference names the cap.
+func TestWithdrawalDifferencesHugeAmount(t *testing.T) {
+	req := client.CryptoWithdrawalRequest{ProfileID: "p", DestinationAddress: "d", Asset: "BTC", CryptoNetwork: "BITCOIN", Amount: "0.5"}
+	network, dest, huge := "BITCOIN", "d", "1"+strings.Repeat("0", 1_000_000)
+	answer := &client.Transfer{
+		ID: "t", ProfileID: "p", Asset: "BTC", CryptoNetwork: &network, DestinationAddress: &dest,
+		Amount: huge, Fee: huge, Total: huge + ".5", Direction: "DEBIT", Type: client.TransferTypeCryptoWithdr,
+	}
+	start := time.Now()
+	d := strings.Join(withdrawalDifferences(req, answer), "\n")
+	if took := time.Since(start); took > 500*time.Millisecond {
+		t.Errorf("comparing took %v", took)
+	}
+	if !strings.Contains(d, "not a non-negative decimal of at most 64 characters") || !strings.Contains(d, "(1000001 characters)") {
+		t.Errorf("differences do not name the cap:\n%.500s", d)
+	}
+	if len(d) > 4000 {
+		t.Errorf("the differences are %d bytes long", len(d))
+	}
 }

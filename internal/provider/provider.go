@@ -150,7 +150,7 @@ func (p *platformProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			"base_url": schema.StringAttribute{
 				MarkdownDescription: "Base URL of the HTTP API, including the `/v2` version segment, for example " +
 					"`https://api.example.com/v2`. Environment variable `" + EnvBaseURL + "`. Must be `https://` " +
-					"unless the host is loopback.",
+					"unless the host is loopback, without a query string or fragment.",
 				Optional: true,
 			},
 			"auth_url": schema.StringAttribute{
@@ -201,7 +201,9 @@ func (p *platformProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: fmt.Sprintf("How many times a failed request that is safe to repeat (a read, "+
 					"or a create carrying its `ref_id`) is retried on 429, 5xx and network errors, with "+
-					"exponential backoff honouring `Retry-After`. Default `%d`, at most %d. Environment variable `%s`.",
+					"exponential backoff honouring `Retry-After` (at most 5 minutes a wait, and at most 10 minutes of "+
+					"waiting in all for one request, whatever the count). Default `%d`, at most %d. Environment "+
+					"variable `%s`.",
 					defaultMaxRetries, maxMaxRetries, EnvMaxRetries),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(0, maxMaxRetries)},

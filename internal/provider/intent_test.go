@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -365,18 +364,7 @@ func TestAccIntent_serverTextReachesNoTerminalRaw(t *testing.T) {
 		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/crypto-withdrawals") && lieID.Load():
 			rewriteAnswer(t, w, r, next, "id", "tr-"+evil)
 		case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v2/transfer/transfers/") && lieRefresh.Load():
-			rec := httptest.NewRecorder()
-			next.ServeHTTP(rec, r)
-			var doc map[string]any
-			if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
-				t.Errorf("decoding the emulator's answer: %v", err)
-				return
-			}
-			doc["status"] = "FAILED"
-			doc["status_details"] = map[string]any{"reason": evil}
-			b, _ := json.Marshal(doc)
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(b)
+			rewriteAnswerFields(t, w, r, next, map[string]any{"status": "FAILED", "status_details": map[string]any{"reason": evil}})
 		default:
 			next.ServeHTTP(w, r)
 		}

@@ -140,7 +140,6 @@ func TestListResourcesThroughProtocol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idType := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String}}
 	want := map[string]bool{}
 	for _, tr := range emu.AllTransfers() {
 		if tr.Type == "CRYPTO_WITHDRAWAL" && tr.Status == "PENDING" {
@@ -150,15 +149,7 @@ func TestListResourcesThroughProtocol(t *testing.T) {
 	got := map[string]bool{}
 	for res := range stream.Results {
 		cwaFailOnError(t, "ListResource", res.Diagnostics)
-		v, err := res.Identity.IdentityData.Unmarshal(idType)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var attrs map[string]tftypes.Value
-		var id string
-		if err := v.As(&attrs); err != nil || attrs["id"].As(&id) != nil {
-			t.Fatalf("identity %v: %v", v, err)
-		}
+		id := identityID(t, res.Identity)
 		got[id] = true
 		if res.Resource == nil || res.DisplayName == "" {
 			t.Errorf("result %s has no resource or display name", id)
@@ -226,21 +217,12 @@ func listThroughProtocol(t *testing.T, h *actionHarness, typeName string, set ma
 	if err != nil {
 		t.Fatal(err)
 	}
-	idType := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String}}
 	ids := []string{}
 	for res := range stream.Results {
 		if hasErrorDiag(res.Diagnostics) {
 			return ids, res.Diagnostics
 		}
-		iv, err := res.Identity.IdentityData.Unmarshal(idType)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var attrs map[string]tftypes.Value
-		var id string
-		if err := iv.As(&attrs); err != nil || attrs["id"].As(&id) != nil {
-			t.Fatalf("identity %v: %v", iv, err)
-		}
+		id := identityID(t, res.Identity)
 		ids = append(ids, id)
 	}
 	return ids, nil
@@ -526,7 +508,6 @@ func TestListResourceSkipsTransfersOfOtherTypes(t *testing.T) {
 			others++
 		}
 	}
-	idType := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String}}
 	got, skipped := map[string]bool{}, 0
 	for res := range stream.Results {
 		cwaFailOnError(t, "ListResource", res.Diagnostics)
@@ -538,15 +519,7 @@ func TestListResourceSkipsTransfersOfOtherTypes(t *testing.T) {
 			skipped++
 			continue
 		}
-		v, err := res.Identity.IdentityData.Unmarshal(idType)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var attrs map[string]tftypes.Value
-		var id string
-		if err := v.As(&attrs); err != nil || attrs["id"].As(&id) != nil {
-			t.Fatalf("identity %v: %v", v, err)
-		}
+		id := identityID(t, res.Identity)
 		if !want[id] {
 			t.Errorf("transfer %s listed, but it is not a crypto withdrawal", id)
 		}
@@ -556,4 +529,20 @@ func TestListResourceSkipsTransfersOfOtherTypes(t *testing.T) {
 		t.Fatalf("listed %d withdrawals and skipped %d others; the emulator has %d withdrawals and %d others",
 			len(got), skipped, len(want), others)
 	}
+}
+
+// identityID is the id of a list result's identity.
+func identityID(t *testing.T, identity *tfprotov6.ResourceIdentityData) string {
+	t.Helper()
+	idType := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String}}
+	v, err := identity.IdentityData.Unmarshal(idType)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var attrs map[string]tftypes.Value
+	var id string
+	if err := v.As(&attrs); err != nil || attrs["id"].As(&id) != nil {
+		t.Fatalf("identity %v: %v", v, err)
+	}
+	return id
 }

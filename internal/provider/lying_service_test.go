@@ -35,6 +35,12 @@ func lyingFront(t *testing.T, path, field string, value any, lie *atomic.Bool) f
 // rewriteAnswer serves r through next with field of the answered object
 // (or of its meta.existing) set to value.
 func rewriteAnswer(t *testing.T, w http.ResponseWriter, r *http.Request, next http.Handler, field string, value any) {
+	rewriteAnswerFields(t, w, r, next, map[string]any{field: value})
+}
+
+// rewriteAnswerFields serves r through next with the fields of the
+// answered object (or of its meta.existing) set to their values.
+func rewriteAnswerFields(t *testing.T, w http.ResponseWriter, r *http.Request, next http.Handler, fields map[string]any) {
 	rec := httptest.NewRecorder()
 	next.ServeHTTP(rec, r)
 	var doc map[string]any
@@ -46,8 +52,10 @@ func rewriteAnswer(t *testing.T, w http.ResponseWriter, r *http.Request, next ht
 	if meta, ok := doc["meta"].(map[string]any); ok {
 		obj, _ = meta["existing"].(map[string]any)
 	}
-	if obj != nil {
-		obj[field] = value
+	for field, value := range fields {
+		if obj != nil {
+			obj[field] = value
+		}
 	}
 	b, _ := json.Marshal(doc)
 	for k, v := range rec.Header() {

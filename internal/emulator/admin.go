@@ -112,12 +112,35 @@ func (s *Server) registerAdmin(mux *http.ServeMux) {
 		s.Counters.Reset()
 		w.WriteHeader(http.StatusNoContent)
 	})
+	mux.HandleFunc("GET /admin/fees", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, s.WithdrawalFees())
+	})
+	mux.HandleFunc("PUT /admin/fees", func(w http.ResponseWriter, r *http.Request) {
+		var t FeesTable
+		if e := decodeBody(r, &t); e != nil {
+			writeError(w, e)
+			return
+		}
+		if e := s.setFees(t); e != nil {
+			writeError(w, e)
+			return
+		}
+		writeJSON(w, http.StatusOK, s.WithdrawalFees())
+	})
+	mux.HandleFunc("POST /admin/fees/reset", func(w http.ResponseWriter, _ *http.Request) {
+		s.ResetWithdrawalFees()
+		writeJSON(w, http.StatusOK, s.WithdrawalFees())
+	})
 	mux.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errNotFound("no such admin operation: "+r.Method+" "+r.URL.Path))
 	})
 }
 
 func validateFaultConfig(c FaultConfig) *apiError {
+	// -1 is the one negative wait: a 429 without Retry-After.
+	if c.RetryAfterSeconds == -1 {
+		c.RetryAfterSeconds = 0
+	}
 	for _, f := range []struct {
 		name string
 		v    int

@@ -19,6 +19,14 @@ type CountersSnapshot struct {
 	Connections int `json:"connections"`
 }
 
+// AdminTransfers is the body of GET /admin/transfers: the withdrawals made
+// through the API (with ?ref_id=, those made with that ref_id), oldest
+// first.
+type AdminTransfers struct {
+	Count     int        `json:"count"`
+	Transfers []Transfer `json:"transfers"`
+}
+
 // Snapshot returns every counter at once.
 func (c *Counters) Snapshot() CountersSnapshot {
 	return CountersSnapshot{
@@ -84,6 +92,17 @@ func (s *Server) registerAdmin(mux *http.ServeMux) {
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /admin/transfers", func(w http.ResponseWriter, r *http.Request) {
+		refID := r.URL.Query().Get("ref_id")
+		out := AdminTransfers{Transfers: []Transfer{}}
+		for _, t := range s.Transfers() {
+			if refID == "" || t.RefID != nil && *t.RefID == refID {
+				out.Transfers = append(out.Transfers, t)
+			}
+		}
+		out.Count = len(out.Transfers)
+		writeJSON(w, http.StatusOK, out)
 	})
 	mux.HandleFunc("POST /admin/transfers/{id}/status", func(w http.ResponseWriter, r *http.Request) {
 		var body struct {

@@ -179,6 +179,7 @@
 //	POST /admin/counters/reset              zero the counters (204)
 //	POST /admin/transfers/{id}/status       {"status": "COMPLETED", "crypto_tx_hash": "0x..."}:
 //	                                        move a withdrawal made through the API (204)
+//	GET  /admin/transfers[?ref_id=...]      AdminTransfers: withdrawals made through the API
 //	POST /admin/clock/advance               {"seconds": n}: move the clock (200, {"now": ...})
 //	GET  /admin/fees                        FeesTable: withdrawal fee by asset
 //	PUT  /admin/fees                        set the fees named (FeesTable JSON; 200, the table)

@@ -79,3 +79,27 @@ func TestAdminFaults_tooManyWithoutRetryAfter(t *testing.T) {
 	}
 	e.wantStatus(e.call(http.MethodPut, "/admin/faults", "", `{"retry_after_seconds":-2}`), http.StatusBadRequest)
 }
+
+// GET /admin/transfers lists the withdrawals made through the API, by ref_id.
+func TestAdminTransfers(t *testing.T) {
+	e := newEnv(t, Options{Transfers: 3})
+	var got AdminTransfers
+	e.call(http.MethodGet, "/admin/transfers", "", nil).decode(t, &got)
+	if got.Count != 0 || got.Transfers == nil || len(got.Transfers) != 0 {
+		t.Fatalf("before any withdrawal: %+v", got)
+	}
+	w := validWithdrawal()
+	w["ref_id"] = "adm-1"
+	e.wantStatus(e.post(withdrawalsPath, w), http.StatusCreated)
+	e.wantStatus(e.post(withdrawalsPath, w), http.StatusConflict)
+	w["ref_id"] = "adm-2"
+	e.wantStatus(e.post(withdrawalsPath, w), http.StatusCreated)
+	e.call(http.MethodGet, "/admin/transfers?ref_id=adm-1", "", nil).decode(t, &got)
+	if got.Count != 1 || len(got.Transfers) != 1 || *got.Transfers[0].RefID != "adm-1" {
+		t.Errorf("ref_id adm-1: %+v", got)
+	}
+	e.call(http.MethodGet, "/admin/transfers", "", nil).decode(t, &got)
+	if got.Count != 2 {
+		t.Errorf("all: count %d, want 2", got.Count)
+	}
+}

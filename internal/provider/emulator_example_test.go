@@ -42,7 +42,7 @@ func TestAccEmulatorExample(t *testing.T) {
 	got := string(out)
 	for _, want := range []string{
 		`run "plan_shows_ref_id"... pass`, `run "bad_amount_refused"... pass`,
-		`run "sends_one_withdrawal"... pass`, `run "second_apply_changes_nothing"... pass`,
+		`run "sends_one_withdrawal"... pass`, `run "next_plan_sends_nothing"... pass`,
 		"4 passed, 0 failed",
 		"failed as expected", "sent nothing again", "one withdrawal sent: ", "the next plan changes nothing",
 		"settled: COMPLETED", "rehearsal passed",

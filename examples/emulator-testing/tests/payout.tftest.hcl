@@ -43,10 +43,13 @@ run "sends_one_withdrawal" {
   }
 }
 
-# Applying again sends nothing: the plan is empty and the transfer the same.
-run "second_apply_changes_nothing" {
+# The next plan sends nothing: a plan that replaced the withdrawal would
+# leave its id unknown, which fails the assertion.
+run "next_plan_sends_nothing" {
+  command = plan
+
   assert {
-    condition     = output.transfer_id == run.sends_one_withdrawal.transfer_id
-    error_message = "the second apply made another transfer"
+    condition     = platform_crypto_withdrawal.payout.id != "" && platform_crypto_withdrawal.payout.status == "PENDING"
+    error_message = "the next plan would send another withdrawal"
   }
 }

@@ -8,10 +8,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -19,78 +22,183 @@ import (
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
+// version is set by the release build (-X main.version=...); a build by
+// go install reports the module's version instead.
+var version string
+
+// versionString is the emulator's version: the release's, the module
+// version go install built, or "dev".
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "emulator:", err)
 		os.Exit(1)
 	}
 }
 
-func run(args []string) error {
+// config is what the flags set.
+type config struct {
+	addr                                                      string
+	allowRemote                                               bool
+	seed                                                      int64
+	fiatAccounts, depositAddresses, rewardClaims, conversions int
+	tokenTTL                                                  time.Duration
+	envFile                                                   string
+	replay                                                    string
+	subEvery                                                  time.Duration
+	logLevel                                                  string
+	version                                                   bool
+}
+
+// usageHeader opens the -h text; every flag follows with its default.
+const usageHeader = `Usage: emulator [flags]
+
+Runs an emulator of the platform service on your machine: the OAuth token
+endpoint, the HTTP API under /v2, the WebSocket stream at /ws and an admin
+API under /admin for rehearsals (faults, settling transfers, fees, the
+clock, counters). Point the provider at it with the PLATFORM_* settings it
+prints (and writes to -env-file); it moves no money and needs no network.
+
+The admin API has no authentication: the emulator listens on loopback only
+unless -allow-non-loopback is given. Guide: docs/guides/testing-with-the-emulator.md
+in the provider's repository (the registry's "Testing with the emulator").
+
+Flags:
+`
+
+// newFlags defines every flag of the command.
+func newFlags(out io.Writer) (*flag.FlagSet, *config) {
+	c := &config{}
 	fs := flag.NewFlagSet("emulator", flag.ContinueOnError)
-	addr := fs.String("addr", "127.0.0.1:8080", "listen address (host:port; port 0 picks a free one)")
-	allowRemote := fs.Bool("allow-non-loopback", false, "allow listening on a non-loopback address (the admin API has no authentication)")
-	seed := fs.Int64("seed", 1, "seed of the generated data")
-	fiatAccounts := fs.Int("fiat-accounts", 25, "number of seeded fiat accounts")
-	depositAddresses := fs.Int("deposit-addresses", 40, "number of seeded deposit addresses")
-	rewardClaims := fs.Int("reward-claims", 30, "number of seeded reward claims")
-	conversions := fs.Int("stablecoin-conversions", 5, "number of seeded stablecoin conversions")
-	tokenTTL := fs.Duration("token-ttl", time.Hour, "lifetime of issued access tokens")
-	envFile := fs.String("env-file", "", "once listening, write PLATFORM_* settings to this file")
-	replayFlag := fs.String("withdrawal-replay", "conflict", "answer to a withdrawal whose ref_id is already used: "+
+	fs.SetOutput(out)
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "listen address, host:port; port 0 picks a free one (see -env-file)")
+	fs.BoolVar(&c.allowRemote, "allow-non-loopback", false, "allow an -addr beyond loopback; the admin API has no authentication, so only on a network you trust")
+	fs.Int64Var(&c.seed, "seed", 1, "seed of the generated data: the same seed gives the same seeded objects and ids")
+	fs.IntVar(&c.fiatAccounts, "fiat-accounts", 25, "number of seeded fiat accounts")
+	fs.IntVar(&c.depositAddresses, "deposit-addresses", 40, "number of seeded deposit addresses")
+	fs.IntVar(&c.rewardClaims, "reward-claims", 30, "number of seeded reward claims")
+	fs.IntVar(&c.conversions, "stablecoin-conversions", 5, "number of seeded stablecoin conversions")
+	fs.DurationVar(&c.tokenTTL, "token-ttl", time.Hour, "lifetime of issued access tokens")
+	fs.StringVar(&c.envFile, "env-file", "", "once listening, write the PLATFORM_* settings to this file (KEY=value lines); empty: none")
+	fs.StringVar(&c.replay, "withdrawal-replay", "conflict", "answer to a withdrawal whose ref_id is already used: "+
 		"conflict (409 with meta.existing, as published) or original (the original transfer with 200)")
-	subEvery := fs.Duration("subscription-interval", time.Second, "least time between two stream subscriptions "+
+	fs.DurationVar(&c.subEvery, "subscription-interval", time.Second, "least time between two stream subscriptions "+
 		"from one IP address, as published (one per second); excess ones wait; 0 or less: no limit")
+	fs.StringVar(&c.logLevel, "log-level", "info", "what is logged on stderr: off, error (5xx answers and dropped connections), "+
+		"info (one line per request: method, path, status, ref_id, fault) or debug (also the query, remote address and request id); "+
+		"never a header, a token or a secret")
+	fs.BoolVar(&c.version, "version", false, "print the version and exit")
+	fs.Usage = func() {
+		_, _ = io.WriteString(out, usageHeader)
+		fs.VisitAll(func(f *flag.Flag) {
+			typ, usage := flag.UnquoteUsage(f)
+			line := "  -" + f.Name
+			if typ != "" {
+				line += " " + typ
+			}
+			def := f.DefValue
+			if typ == "string" {
+				def = strconv.Quote(def)
+			}
+			_, _ = fmt.Fprintf(out, "%s\n    \t%s (default: %s)\n", line, usage, def)
+		})
+	}
+	return fs, c
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, c := newFlags(stderr)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	replay, err := emulator.ParseReplayAnswer(*replayFlag)
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (see -h)", fs.Arg(0))
+	}
+	if c.version {
+		_, _ = fmt.Fprintln(stdout, "emulator "+versionString())
+		return nil
+	}
+	replay, err := emulator.ParseReplayAnswer(c.replay)
 	if err != nil {
 		return fmt.Errorf("-withdrawal-replay: %w", err)
 	}
-	if !*allowRemote {
-		if err := checkLoopback(*addr); err != nil {
-			return err
-		}
+	level, err := emulator.ParseLogLevel(c.logLevel)
+	if err != nil {
+		return fmt.Errorf("-log-level: %w", err)
 	}
-	for name, v := range map[string]int{"fiat-accounts": *fiatAccounts, "deposit-addresses": *depositAddresses, "reward-claims": *rewardClaims, "stablecoin-conversions": *conversions} {
+	remote := checkLoopback(c.addr)
+	if remote != nil && !c.allowRemote {
+		return remote
+	}
+	for name, v := range map[string]int{"fiat-accounts": c.fiatAccounts, "deposit-addresses": c.depositAddresses, "reward-claims": c.rewardClaims, "stablecoin-conversions": c.conversions} {
 		if v < 0 {
 			return fmt.Errorf("-%s must not be negative", name)
 		}
 	}
 
 	s := emulator.New(emulator.Options{
-		Seed:                  *seed,
-		FiatAccounts:          *fiatAccounts,
-		DepositAddresses:      *depositAddresses,
-		RewardClaims:          *rewardClaims,
-		StablecoinConversions: *conversions,
-		TokenTTL:              *tokenTTL,
+		Seed:                  c.seed,
+		FiatAccounts:          c.fiatAccounts,
+		DepositAddresses:      c.depositAddresses,
+		RewardClaims:          c.rewardClaims,
+		StablecoinConversions: c.conversions,
+		TokenTTL:              c.tokenTTL,
 		WithdrawalReplay:      replay,
-		SubscriptionInterval:  subscriptionInterval(*subEvery),
+		SubscriptionInterval:  subscriptionInterval(c.subEvery),
+		LogLevel:              level,
+		Log:                   stderr,
 	})
-	if err := s.Start(*addr); err != nil {
+	if err := s.Start(c.addr); err != nil {
 		return err
 	}
 	defer s.Close()
+	if remote != nil {
+		warnNoAuthentication(stderr, s.Addr())
+	}
 
 	env := settings(s)
-	fmt.Println("emulator listening on " + s.Addr())
+	_, _ = fmt.Fprintln(stdout, "emulator "+versionString()+" listening on "+s.Addr())
 	for _, kv := range env {
-		fmt.Println("  " + kv[0] + "=" + kv[1])
+		_, _ = fmt.Fprintln(stdout, "  "+kv[0]+"="+kv[1])
 	}
-	fmt.Println("  admin API: http://" + s.Addr() + "/admin/ (faults, counters, expire-tokens, instructions)")
-	if *envFile != "" {
-		if err := writeEnvFile(*envFile, env); err != nil {
+	_, _ = fmt.Fprintln(stdout, "  admin API: http://"+s.Addr()+"/admin/ (faults, transfers/{id}/status, clock/advance, fees, "+
+		"instructions/{id}/deprecate, expire-tokens, counters)")
+	if c.envFile != "" {
+		if err := writeEnvFile(c.envFile, env); err != nil {
 			return err
 		}
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	<-ctx.Done()
-	fmt.Println("emulator stopping")
+	_, _ = fmt.Fprintln(stdout, "emulator stopping")
 	return nil
+}
+
+// warnNoAuthentication says loudly, on stderr, that the admin API of an
+// emulator listening beyond loopback is open to anyone who can reach it.
+func warnNoAuthentication(w io.Writer, addr string) {
+	bar := strings.Repeat("!", 78)
+	_, _ = fmt.Fprintf(w, "%s\n"+
+		"!! WARNING: the emulator is listening on %s, beyond loopback.\n"+
+		"!! Its admin API (http://%s/admin/) has NO AUTHENTICATION: anyone who can\n"+
+		"!! reach this address can arm faults, settle transfers, change fees and\n"+
+		"!! expire tokens. Use it only on a network you trust (a CI job's own\n"+
+		"!! network), never on a shared or public one.\n"+
+		"%s\n", bar, addr, addr, bar)
 }
 
 // checkLoopback refuses addresses that are not loopback.

@@ -19,6 +19,14 @@ type CountersSnapshot struct {
 	Connections int `json:"connections"`
 }
 
+// AdminTransfers is the body of GET /admin/transfers: the withdrawals made
+// through the API (with ?ref_id=, those made with that ref_id), oldest
+// first.
+type AdminTransfers struct {
+	Count     int        `json:"count"`
+	Transfers []Transfer `json:"transfers"`
+}
+
 // Snapshot returns every counter at once.
 func (c *Counters) Snapshot() CountersSnapshot {
 	return CountersSnapshot{
@@ -85,6 +93,17 @@ func (s *Server) registerAdmin(mux *http.ServeMux) {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
+	mux.HandleFunc("GET /admin/transfers", func(w http.ResponseWriter, r *http.Request) {
+		refID := r.URL.Query().Get("ref_id")
+		out := AdminTransfers{Transfers: []Transfer{}}
+		for _, t := range s.Transfers() {
+			if refID == "" || t.RefID != nil && *t.RefID == refID {
+				out.Transfers = append(out.Transfers, t)
+			}
+		}
+		out.Count = len(out.Transfers)
+		writeJSON(w, http.StatusOK, out)
+	})
 	mux.HandleFunc("POST /admin/transfers/{id}/status", func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
 			Status       string `json:"status"`
@@ -112,12 +131,35 @@ func (s *Server) registerAdmin(mux *http.ServeMux) {
 		s.Counters.Reset()
 		w.WriteHeader(http.StatusNoContent)
 	})
+	mux.HandleFunc("GET /admin/fees", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, s.WithdrawalFees())
+	})
+	mux.HandleFunc("PUT /admin/fees", func(w http.ResponseWriter, r *http.Request) {
+		var t FeesTable
+		if e := decodeBody(r, &t); e != nil {
+			writeError(w, e)
+			return
+		}
+		if e := s.setFees(t); e != nil {
+			writeError(w, e)
+			return
+		}
+		writeJSON(w, http.StatusOK, s.WithdrawalFees())
+	})
+	mux.HandleFunc("POST /admin/fees/reset", func(w http.ResponseWriter, _ *http.Request) {
+		s.ResetWithdrawalFees()
+		writeJSON(w, http.StatusOK, s.WithdrawalFees())
+	})
 	mux.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errNotFound("no such admin operation: "+r.Method+" "+r.URL.Path))
 	})
 }
 
 func validateFaultConfig(c FaultConfig) *apiError {
+	// -1 is the one negative wait: a 429 without Retry-After.
+	if c.RetryAfterSeconds == -1 {
+		c.RetryAfterSeconds = 0
+	}
 	for _, f := range []struct {
 		name string
 		v    int

@@ -179,6 +179,24 @@
 //	POST /admin/counters/reset              zero the counters (204)
 //	POST /admin/transfers/{id}/status       {"status": "COMPLETED", "crypto_tx_hash": "0x..."}:
 //	                                        move a withdrawal made through the API (204)
+//	GET  /admin/transfers[?ref_id=...]      AdminTransfers: withdrawals made through the API
+//	POST /admin/clock/advance               {"seconds": n}: move the clock (200, {"now": ...})
+//	GET  /admin/fees                        FeesTable: withdrawal fee by asset
+//	PUT  /admin/fees                        set the fees named (FeesTable JSON; 200, the table)
+//	POST /admin/fees/reset                  the fees above again (200, the table)
+//
+// retry_after_seconds -1 answers 429 without Retry-After. The guide
+// docs/guides/testing-with-the-emulator.md documents each endpoint with
+// its bodies.
+//
+// # Logging
+//
+// Options.LogLevel and Options.Log: one line per request (method, path,
+// status, duration, the ref_id of a POST under /v2, the fault applied), at
+// LogError only for 5xx answers and dropped connections, at LogDebug with
+// the query (credential-looking values redacted), the remote address and
+// X-Request-Id. No header, form or body is logged. Off by default;
+// cmd/emulator logs at info (-log-level).
 //
 // # Published reference and the spec
 //

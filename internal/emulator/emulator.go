@@ -7,12 +7,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 // Default credentials of the emulator's built-in client.
@@ -102,6 +106,11 @@ type Options struct {
 	// is already used; default ReplayConflict, as the API reference
 	// publishes it.
 	WithdrawalReplay ReplayAnswer
+	// LogLevel is how much is written to Log; default LogOff (an emulator
+	// started in process is quiet). cmd/emulator logs at LogInfo.
+	LogLevel LogLevel
+	// Log receives one line per request (see LogLevel); nil logs nothing.
+	Log io.Writer
 }
 
 // ReplayAnswer is how a create whose ref_id is already used is answered.
@@ -164,6 +173,13 @@ type Server struct {
 	closed   atomic.Bool
 	// clockOffset is added to Options.Now (see Advance).
 	clockOffset atomic.Int64
+	// log is the request logger; nil logs nothing.
+	log *slog.Logger
+	// fees are the withdrawal fees set through SetWithdrawalFee, by asset
+	// in upper case; guarded by mu.
+	fees map[string]decimal.Decimal
+	// defaultFee, when set, replaces defaultWithdrawalFee; guarded by mu.
+	defaultFee *decimal.Decimal
 }
 
 // New builds an emulator; call Start or use Handler.
@@ -197,6 +213,8 @@ func New(opts Options) *Server {
 		tokens:   map[string]*tokenInfo{},
 		Faults:   &Faults{},
 		Counters: newCounters(),
+		log:      newLogger(opts),
+		fees:     map[string]decimal.Decimal{},
 	}
 	s.data = newStore(opts)
 	s.ws = newWSHub(s)
@@ -210,7 +228,7 @@ func (s *Server) Handler() http.Handler {
 	s.registerHTTP(mux)  // http.go: /v2/...
 	s.registerWS(mux)    // ws.go: /ws
 	s.registerAdmin(mux) // admin.go: /admin/...
-	return s.countRequests(withRequestID(s.withDate(mux)))
+	return s.logRequests(s.countRequests(withRequestID(s.withDate(mux))))
 }
 
 // withDate dates every answer by the emulator's clock (Options.Now), as

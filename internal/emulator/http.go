@@ -191,9 +191,11 @@ func (s *Server) serveV2(w http.ResponseWriter, r *http.Request) {
 		w = codeMessageWriter{w}
 	}
 	if d := s.Faults.latencyFor(); d > 0 {
+		noteFault(r, "latency")
 		s.holdOrAbort(r, d)
 	}
 	if f, ok := s.Faults.takeFailure(r.URL.Path); ok {
+		noteFault(r, strconv.Itoa(f.status))
 		if f.status == http.StatusTooManyRequests {
 			// A negative wait sends no Retry-After, as the service does when
 			// it throttles the address for up to five minutes.
@@ -300,9 +302,11 @@ func (s *Server) answerPost(w http.ResponseWriter, r *http.Request, status int, 
 func (s *Server) acceptFaults(w http.ResponseWriter, r *http.Request) bool {
 	switch mode, hang := s.Faults.takeAccept(r.URL.Path); mode {
 	case acceptFail:
+		noteFault(r, "accept-then-fail")
 		writeError(w, &apiError{status: http.StatusInternalServerError, body: ErrorBody{Code: "INTERNAL", Message: "internal error"}})
 		return false
 	case acceptHang:
+		noteFault(r, "accept-then-hang")
 		s.holdOrAbort(r, hang)
 	}
 	return true

@@ -150,11 +150,12 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 		return
 	}
 	if typ, detail, ok := s.Faults.takeRefusal(); ok {
+		noteFault(r, "refuse-withdrawal")
 		b, _ := json.Marshal(Problem{Type: problemTypeBase + typ, Title: "Forbidden", Status: http.StatusForbidden, Detail: detail})
 		writeBody(w, http.StatusForbidden, "application/problem+json", b)
 		return
 	}
-	fee := WithdrawalFee(req.Asset)
+	fee := s.withdrawalFee(req.Asset)
 	var amount, total string
 	if req.Amount != "" {
 		a := decimal.RequireFromString(req.Amount)

@@ -265,6 +265,9 @@ func (h *wsHub) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	defer h.wg.Done()
 	c.drop = h.s.Faults.takeDropWS()
+	if c.drop {
+		noteFault(r, "drop-ws")
+	}
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)

@@ -100,6 +100,10 @@ func findExamples(t *testing.T) []example {
 		if d.IsDir() && (d.Name() == ".terraform") {
 			return filepath.SkipDir
 		}
+		// A module with its own tests, run by TestAccEmulatorExample.
+		if d.IsDir() && filepath.Clean(p) == filepath.Clean(emulatorExample) {
+			return filepath.SkipDir
+		}
 		if !d.IsDir() && strings.HasSuffix(p, ".tf") && !covered[filepath.Clean(p)] {
 			t.Errorf("%s is not in a layout the docs and TestAccExamples know (provider/provider*.tf, "+
 				"resources/<type>/resource*.tf, data-sources/<type>/data-source*.tf, "+

@@ -94,8 +94,9 @@ func (c *Client) finish(cl call, resp *http.Response, attempts int, token string
 	}
 	body, _ := readBody(resp.Body, maxErrorBodyBytes)
 	// Scrub first, cut later: the message is cut from a body that no
-	// longer holds the secret or a token in any spelling.
-	body = []byte(scrubSecret(c.scrub(string(body)), token))
+	// longer holds the secret or a token (every one obtained is registered
+	// with c.scrub) in any spelling.
+	body = []byte(c.scrub(string(body)))
 	ae := newAPIError(cl.method, cl.path, resp.StatusCode, resp.Header, body)
 	ae.Scope = cl.scope
 	ae.throttled = throttledForMinutes(resp)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -53,10 +52,6 @@ func replaceUnlessRecordedAfterImport() planmodifier.String {
 	)
 }
 
-// transferReadWarned makes the warning about a missing read scope appear at
-// most once per run.
-type transferReadWarned struct{ once sync.Once }
-
 // refresh reads the transfer of a confirmed withdrawal into m. An object
 // just imported (its arguments are null) must be read: any failure is an
 // error, so that nothing half-adopted enters the state, and the transfer
@@ -75,9 +70,9 @@ func (r *cryptoWithdrawalResource) refresh(ctx context.Context, m *cryptoWithdra
 	case importing:
 		cannotImport(withdrawalWords, id, err, client.ScopeReadTransfer, diags)
 		return
-	case cannotReadTransfers(err):
+	case scopeRefused(err):
 		tflog.Warn(ctx, "transfers cannot be read; withdrawal state kept", map[string]any{"id": id, "error": err.Error()})
-		r.data.transferReadWarned.once.Do(func() {
+		r.data.warnOnce("read:transfers", func() {
 			diags.AddWarning("Withdrawal status not refreshed",
 				fmt.Sprintf("Reading transfers needs the OAuth scope %s, which these client credentials cannot get "+
 					"(%s). The crypto withdrawals keep the status recorded when they were sent; nothing else is "+
@@ -147,16 +142,6 @@ func importedTransferDifferences(id string, t *client.Transfer) []string {
 		d = append(d, fmt.Sprintf("direction: %q, not DEBIT", shown(t.Direction)))
 	}
 	return d
-}
-
-// cannotReadTransfers reports whether err means that the credentials
-// cannot read transfers: a 403, or a token request refused for the scope.
-func cannotReadTransfers(err error) bool {
-	if errors.Is(err, client.ErrForbidden) {
-		return true
-	}
-	var ae *client.APIError
-	return errors.As(err, &ae) && !strings.HasPrefix(ae.Path, client.PathTransfers) && ae.Status >= 400 && ae.Status < 500
 }
 
 // adopt fills every argument and attribute of an imported withdrawal from

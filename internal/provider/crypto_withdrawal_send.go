@@ -50,8 +50,6 @@ func (a cryptoWithdrawalArgs) summary() string {
 var withdrawalKind = moneyKind[*client.Transfer]{
 	words:       withdrawalWords,
 	id:          func(t *client.Transfer) string { return t.ID },
-	shownID:     func(t *client.Transfer) string { return shown(t.ID) },
-	refID:       func(t *client.Transfer) string { return deref(t.RefID) },
 	createdAt:   func(t *client.Transfer) time.Time { return t.CreatedAt },
 	describe:    transferSummary,
 	lookup:      lookupWithdrawal,

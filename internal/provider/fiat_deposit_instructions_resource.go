@@ -287,7 +287,7 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 			}
 		}
 		res, diags := r.send(ctx, &plan, refID, !configured)
-		if res.superseded && !configured {
+		if res.superseded {
 			// The set made earlier with this ref_id is deprecated: a new
 			// set takes the successor ref_id.
 			tflog.Info(ctx, "instructions made with the derived ref_id are deprecated; trying its successor",
@@ -331,8 +331,6 @@ func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resour
 var instructionsKind = moneyKind[*client.FiatDepositInstructions]{
 	words:       instructionsWords,
 	id:          func(f *client.FiatDepositInstructions) string { return f.ID },
-	shownID:     func(f *client.FiatDepositInstructions) string { return shown(f.ID) },
-	refID:       func(f *client.FiatDepositInstructions) string { return deref(f.RefID) },
 	createdAt:   func(f *client.FiatDepositInstructions) time.Time { return f.CreatedAt },
 	describe:    instructionsSummary,
 	lookup:      lookupInstructions,
@@ -373,13 +371,8 @@ func (r *fiatDepositInstructionsResource) send(ctx context.Context, m *fiatDepos
 	tflog.Info(ctx, "creating fiat deposit instructions", map[string]any{
 		"ref_id": refID, "profile_id": body.ProfileID, "fiat_network": body.FiatNetwork,
 	})
-	kind := instructionsKind
-	if !derived {
-		// A configured ref_id names its set, deprecated or not.
-		kind.superseded = nil
-	}
 	return createRun[*client.FiatDepositInstructions]{
-		kind:     kind,
+		kind:     instructionsKind,
 		refID:    refID,
 		derived:  derived,
 		recorded: r.data.attempts.has(instructionsWords.kind, refID),

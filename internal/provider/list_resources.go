@@ -82,7 +82,7 @@ func (l *cryptoWithdrawalListResource) List(ctx context.Context, req list.ListRe
 	if !listReady(l.data, &diags, none, stream) {
 		return
 	}
-	stream.Results = listResults(ctx, req, l.data.client.Transfers(ctx, q), func(t *client.Transfer) (any, string, string) {
+	stream.Results = listResults(ctx, req, l.data.client.Transfers(ctx, q), func(t *client.Transfer) (shapedWriter, string, string) {
 		var m cryptoWithdrawalModel
 		var diags diag.Diagnostics
 		m.adopt(t, &diags)
@@ -124,7 +124,7 @@ func (l *fiatDepositInstructionsListResource) List(ctx context.Context, req list
 	if !listReady(l.data, &diags, none, stream) {
 		return
 	}
-	stream.Results = listResults(ctx, req, l.data.client.FiatDepositInstructionsList(ctx, q), func(f *client.FiatDepositInstructions) (any, string, string) {
+	stream.Results = listResults(ctx, req, l.data.client.FiatDepositInstructionsList(ctx, q), func(f *client.FiatDepositInstructions) (shapedWriter, string, string) {
 		m := newFiatDepositInstructionsModel()
 		m.fromAPI(f, false)
 		return m, f.ID, fmt.Sprintf("%s instructions, memo_id %s (%s)", m.args.FiatNetwork.ValueString(), f.MemoID, f.Status)
@@ -158,7 +158,7 @@ func listReady(data *providerData, diags *diag.Diagnostics, none bool, stream *l
 // not trusted to have applied its filters): such an item is skipped with a
 // warning, so that configuration generated from the results never imports
 // it.
-func listResults[T any](ctx context.Context, req list.ListRequest, items iter.Seq2[*T, error], describe func(*T) (model any, id, display string), reject func(*T) string) iter.Seq[list.ListResult] {
+func listResults[T any](ctx context.Context, req list.ListRequest, items iter.Seq2[*T, error], describe func(*T) (model shapedWriter, id, display string), reject func(*T) string) iter.Seq[list.ListResult] {
 	return func(push func(list.ListResult) bool) {
 		for it, err := range items {
 			res := req.NewListResult(ctx)
@@ -181,11 +181,7 @@ func listResults[T any](ctx context.Context, req list.ListRequest, items iter.Se
 			res.DisplayName = shown(display)
 			res.Diagnostics.Append(res.Identity.SetAttribute(ctx, path.Root("id"), id)...)
 			if req.IncludeResource {
-				if m, ok := model.(shapedWriter); ok {
-					res.Diagnostics.Append(m.set(ctx, res.Resource, res.Resource.Schema)...)
-				} else {
-					res.Diagnostics.Append(res.Resource.Set(ctx, model)...)
-				}
+				res.Diagnostics.Append(model.set(ctx, res.Resource, res.Resource.Schema)...)
 			}
 			if !push(res) {
 				return

@@ -53,8 +53,8 @@ import (
 //   - this state recorded the attempt: an unconfirmed create kept in the
 //     state (after a timeout, server errors, or a graceful stop), which the
 //     refresh (at plan) or the destroy of the tainted object (at apply)
-//     reports to the plan of its retry (attempts), which keeps it in the
-//     planned private state; or
+//     reports to the plan and the create of its retry in the same process
+//     (attemptSet); or
 //   - the service made it within the recovery window before now (a run
 //     killed mid-apply and run again), judged by the service's clock: the
 //     object's created_at against the Date of the answer that carried it.
@@ -112,6 +112,11 @@ func canonicalJSON(v any) ([]byte, error) {
 	return json.Marshal(generic)
 }
 
+// refKey keys the ref_ids of one kind in the maps of a run (plannedRefIDs,
+// attemptSet, lookupCache): ref_ids of different kinds are separate
+// namespaces at the service.
+func refKey(kind, refID string) string { return kind + "\x00" + refID }
+
 // plannedRefIDs are the ref_ids that the objects of one plan will create
 // with, by kind. A provider configuration (one plan or apply) has its own;
 // safe for concurrent use.
@@ -132,7 +137,7 @@ func (p *plannedRefIDs) claim(kind, refID, what string) (string, bool) {
 	if p.seen == nil {
 		p.seen = map[string]string{}
 	}
-	key := kind + "\x00" + refID
+	key := refKey(kind, refID)
 	if other, dup := p.seen[key]; dup {
 		return other, false
 	}
@@ -237,7 +242,8 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 	}
 	prior := *found
 	id := k.shownID(prior)
-	if k.superseded != nil && k.superseded(prior) {
+	if derived && k.superseded != nil && k.superseded(prior) {
+		// The apply moves past it to the next derived ref_id.
 		return
 	}
 	if d := p.differences(refID, prior); len(d) > 0 {
@@ -287,10 +293,11 @@ func lookupOnce[T any](ctx context.Context, data *providerData, k moneyKind[T], 
 	if l.done == nil {
 		l.done = map[string]*lookupEntry{}
 	}
-	e := l.done[k.words.kind+"\x00"+refID]
+	key := refKey(k.words.kind, refID)
+	e := l.done[key]
 	if e == nil {
 		e = &lookupEntry{}
-		l.done[k.words.kind+"\x00"+refID] = e
+		l.done[key] = e
 	}
 	l.mu.Unlock()
 	e.once.Do(func() {
@@ -329,7 +336,7 @@ func (a *attemptSet) add(kind, refID string) {
 	if a.refs == nil {
 		a.refs = map[string]bool{}
 	}
-	a.refs[kind+"\x00"+refID] = true
+	a.refs[refKey(kind, refID)] = true
 }
 
 // has reports whether the state of this run records an unconfirmed
@@ -340,7 +347,7 @@ func (a *attemptSet) has(kind, refID string) bool {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.refs[kind+"\x00"+refID]
+	return a.refs[refKey(kind, refID)]
 }
 
 // createWords are what differs between the callers of createRun.
@@ -375,12 +382,9 @@ const (
 // supplies besides its request.
 type moneyKind[T any] struct {
 	words createWords
-	// id, refID and createdAt read an answered object; createdAt is zero
-	// when the answer has none. shownID is the id as a message may show it
-	// (see shown).
+	// id and createdAt read an answered object; createdAt is zero when the
+	// answer has none.
 	id        func(T) string
-	shownID   func(T) string
-	refID     func(T) string
 	createdAt func(T) time.Time
 	// describe says what the object is in a few words, for messages: "0.5
 	// BTC on BITCOIN to bc1q… from profile p".
@@ -390,11 +394,16 @@ type moneyKind[T any] struct {
 	lookup func(ctx context.Context, c *client.Client, refID string) (T, bool, error)
 	// lookupScope is the OAuth scope of lookup.
 	lookupScope string
-	// superseded, when set, reports an object whose ref_id a new create
-	// may move past (deposit instructions the service deprecated): such an
-	// object is never adopted, and the caller derives the next ref_id.
+	// superseded, when set, reports an object whose derived ref_id a new
+	// create may move past (deposit instructions the service deprecated):
+	// such an object is never adopted under a derived ref_id, and the
+	// caller derives the next one. A configured ref_id names its object,
+	// superseded or not.
 	superseded func(T) bool
 }
+
+// shownID is the id of obj as a message may show it (see shown).
+func (k moneyKind[T]) shownID(obj T) string { return shown(k.id(obj)) }
 
 // replaySkew is how much older than the request a 2xx answer's object must
 // be to be taken for a replay of an earlier request rather than the
@@ -409,8 +418,8 @@ type createRun[T any] struct {
 	// derived: the ref_id was derived from the arguments, so an earlier
 	// object under it needs evidence (see judgeEarlier).
 	derived bool
-	// recorded: this state, or the plan, recorded an earlier attempt with
-	// this ref_id.
+	// recorded: this state recorded an earlier attempt with this ref_id
+	// (attemptSet).
 	recorded bool
 	// window is the recovery window; now the machine's clock, used only to
 	// tell a replayed 2xx from a fresh one when the answer has no Date.
@@ -519,7 +528,7 @@ func (c createRun[T]) replayed(ctx context.Context, prior T, servedAt time.Time)
 	var diags diag.Diagnostics
 	w := c.kind.words
 	id := c.kind.shownID(prior)
-	if c.kind.superseded != nil && c.kind.superseded(prior) {
+	if c.derived && c.kind.superseded != nil && c.kind.superseded(prior) {
 		return createResult[T]{outcome: outcomeRefused, obj: prior, superseded: true}, diags
 	}
 	if d := c.differences(prior); len(d) > 0 {
@@ -909,7 +918,7 @@ func cannotImport(w createWords, id string, err error, scope string, diags *diag
 	switch {
 	case errors.Is(err, client.ErrNotFound):
 		reason = fmt.Sprintf("The service does not know %s %s: check the id.", w.noun, id)
-	case errors.Is(err, client.ErrForbidden) || isTokenRefusal(err):
+	case scopeRefused(err):
 		reason = fmt.Sprintf("Reading it needs the OAuth scope %s: have it granted to the client credentials (and, "+
 			"if the provider's scopes argument pins the token's scopes, include it there), then import again.", scope)
 	}
@@ -927,11 +936,16 @@ func notImportable(w createWords, id string, d []string, diags *diag.Diagnostics
 			"Nothing was imported and nothing was %s. Import the id of a %s.", id, w.noun, bulletList(d), w.made, w.noun))
 }
 
-// isTokenRefusal reports whether err is a refused token request (a scope
-// the client credentials cannot get), not an answer of the API.
-func isTokenRefusal(err error) bool {
+// scopeRefused reports whether err means that the credentials may not make
+// the call: a 403, or a token request refused (for the scope the call
+// needs) with a 4xx.
+func scopeRefused(err error) bool {
+	if errors.Is(err, client.ErrForbidden) {
+		return true
+	}
 	var ae *client.APIError
-	// The path of a token request is the token endpoint's whole URL.
+	// The path of a token request is the token endpoint's whole URL; API
+	// paths are relative to the base URL.
 	return errors.As(err, &ae) && !strings.HasPrefix(ae.Path, "/") && ae.Status >= 400 && ae.Status < 500
 }
 

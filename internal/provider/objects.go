@@ -100,11 +100,7 @@ func (s objectShape[T]) value(v *T, diags *diag.Diagnostics) types.Object {
 	if v == nil {
 		return s.null()
 	}
-	vals := make(map[string]attr.Value, len(s))
-	for _, f := range s {
-		vals[f.name] = f.value(v, diags)
-	}
-	o, d := types.ObjectValue(s.objectType().AttrTypes, vals)
+	o, d := types.ObjectValue(s.objectType().AttrTypes, s.attrValues(v, diags))
 	diags.Append(d...)
 	return o
 }
@@ -203,13 +199,8 @@ func jsonFieldDescribed[T any](name, description string, get func(*T) json.RawMe
 			CustomType: jsontypes.NormalizedType{}},
 		rattr: rschema.StringAttribute{Computed: true, MarkdownDescription: description,
 			CustomType: jsontypes.NormalizedType{}},
-		typ: jsontypes.NormalizedType{},
-		value: func(v *T, _ *diag.Diagnostics) attr.Value {
-			if r := raw(v); r != nil {
-				return jsontypes.NewNormalizedValue(*r)
-			}
-			return jsontypes.NewNormalizedNull()
-		},
+		typ:   jsontypes.NormalizedType{},
+		value: func(v *T, _ *diag.Diagnostics) attr.Value { return jsonValue(get(v)) },
 		write: func(w *tfmsgpack.Writer, v *T) { w.StrPtr(raw(v)) },
 	}
 }

@@ -104,9 +104,6 @@ type providerData struct {
 	// planned are the ref_ids the creates of this plan or apply send (see
 	// money_core.go).
 	planned *plannedRefIDs
-	// transferReadWarned: the warning that transfers cannot be read was
-	// given in this run.
-	transferReadWarned transferReadWarned
 	// recoveryWindow is how long after it was made an object found under a
 	// derived ref_id is taken for the one a run that did not record its
 	// answer made (recovery_window).

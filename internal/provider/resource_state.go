@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -37,15 +38,25 @@ type setter interface {
 	Set(ctx context.Context, val any) diag.Diagnostics
 }
 
-// argumentNames are the tfsdk names of the fields of A.
+// argumentNamesByType caches argumentNames: every read and write of a
+// resource's state asks for them.
+var argumentNamesByType sync.Map // reflect.Type -> map[string]bool
+
+// argumentNames are the tfsdk names of the fields of A (not to be
+// modified).
 func argumentNames[A any]() map[string]bool {
-	names := map[string]bool{}
 	t := reflect.TypeFor[A]()
+	if v, ok := argumentNamesByType.Load(t); ok {
+		names, _ := v.(map[string]bool)
+		return names
+	}
+	names := map[string]bool{}
 	for i := range t.NumField() {
 		if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("tfsdk"), ","); tag != "" && tag != "-" {
 			names[tag] = true
 		}
 	}
+	argumentNamesByType.Store(t, names)
 	return names
 }
 

@@ -129,7 +129,7 @@ func transferReadError(err error, arg, v string) (summary, detail string) {
 	switch {
 	case errors.Is(err, client.ErrNotFound):
 		return "Transfer not found", fmt.Sprintf("No transfer has %s %q: %s.", arg, v, err)
-	case cannotReadTransfers(err):
+	case scopeRefused(err):
 		return "Not allowed to read transfers",
 			fmt.Sprintf("Reading the transfer with %s %q failed: %s.\n\nReading transfers needs the OAuth scope %s: "+
 				"have it granted to the client credentials, and if the provider's scopes argument pins the token's "+

@@ -183,6 +183,7 @@ func tokensFor(emu *emulator.Server, scope string) statecheck.StateCheck {
 }
 
 func TestAccAccessTokenEphemeralResource(t *testing.T) {
+	t.Parallel()
 	const ttl = 30 * time.Minute
 	env := newAccEnv(t, emulator.Options{TokenTTL: ttl})
 	env.needEmulator(t)
@@ -264,6 +265,7 @@ resource "echo" "token" {}
 }
 
 func TestAccAccessTokenEphemeralResource_errors(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{Clients: map[string]emulator.ClientCredentials{
 		"reader": {Secret: "reader-secret", Scopes: []string{"transfer:read_fiat_account"}},
 	}})

@@ -522,6 +522,7 @@ func runBadInputs(t *testing.T, env *accEnv, cases []badInput, withDefaultProvid
 // catches; the URL checks of Configure need a second plan; the action
 // block needs Terraform 1.14 or later and a third.
 func TestAccBadInput_rejectedAtPlan(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
 

@@ -66,6 +66,7 @@ func TestAccCryptoWithdrawal_refreshFollowsStatus(t *testing.T) {
 }
 
 func TestAccCryptoWithdrawal_failedIsWarnedNotResent(t *testing.T) {
+	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	w := newCLIWorkdir(t)
 	w.write(emulatorProviderBlock(emu, ""), eoWithdrawal)
@@ -87,6 +88,7 @@ func TestAccCryptoWithdrawal_failedIsWarnedNotResent(t *testing.T) {
 }
 
 func TestAccCryptoWithdrawal_refreshWithoutReadScope(t *testing.T) {
+	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{Clients: map[string]emulator.ClientCredentials{
 		"writer": {Secret: "writer-secret", Scopes: []string{client.ScopeWriteCryptoWithdrawal}},
 	}})
@@ -110,6 +112,7 @@ func TestAccCryptoWithdrawal_refreshWithoutReadScope(t *testing.T) {
 }
 
 func TestAccCryptoWithdrawal_import(t *testing.T) {
+	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	made := postWithdrawal(t, emu, "made-elsewhere")
 	w := newCLIWorkdir(t)

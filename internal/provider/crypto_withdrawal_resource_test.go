@@ -238,6 +238,7 @@ func TestAccCryptoWithdrawal_total(t *testing.T) {
 }
 
 func TestAccCryptoWithdrawal_validation(t *testing.T) {
+	t.Parallel()
 	requireTFAcc(t)
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
@@ -312,6 +313,7 @@ func defaultLine(extra, name, line string) string {
 }
 
 func TestAccCryptoWithdrawal_forbidden(t *testing.T) {
+	t.Parallel()
 	requireTFAcc(t)
 	env := newAccEnv(t, emulator.Options{Clients: map[string]emulator.ClientCredentials{
 		emulator.DefaultClientID: {Secret: emulator.DefaultClientSecret},

@@ -69,6 +69,7 @@ func depositAddressIDs(all []emulator.DepositAddress, asc bool, keep func(d emul
 }
 
 func TestAccDepositAddresses_filters(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{DepositAddresses: 80})
 	env.needEmulator(t)
 	emu := env.emu
@@ -152,6 +153,7 @@ func TestAccDepositAddresses_filters(t *testing.T) {
 }
 
 func TestAccDepositAddresses_invalidFilters(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{DepositAddresses: 5})
 	cases := []struct{ args, err string }{
 		{"profile_ids = " + hclManyStrings(101), "Attribute profile_ids list must contain at most 100 elements, got: 101"},

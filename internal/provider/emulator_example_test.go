@@ -19,6 +19,7 @@ var emulatorExample = filepath.Join(examplesRoot, "emulator-testing")
 // recovers with exactly one withdrawal, the settlement. Nothing is
 // downloaded: the provider comes from dev_overrides.
 func TestAccEmulatorExample(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorkdir(t)
 	bin := t.TempDir()
 	build := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(bin, "emulator"), "./cmd/emulator")

@@ -208,6 +208,7 @@ resource "platform_fiat_deposit_instructions" "wire" {
 }
 
 func TestAccExactlyOnce_sameWithdrawalTwiceRefusedAtPlan(t *testing.T) {
+	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	w := newCLIWorkdir(t)
 	w.write(emulatorProviderBlock(emu, ""), strings.Replace(eoWithdrawal, `"payout" {`, `"payout" {
@@ -311,6 +312,7 @@ func providerAddressFor(t *testing.T, w *cliWorkdir) string {
 }
 
 func TestAccExactlyOnce_upgradeConfirmedWithdrawal(t *testing.T) {
+	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	w := newCLIWorkdir(t)
 	w.write(emulatorProviderBlock(emu, ""), eoWithdrawal)
@@ -383,6 +385,7 @@ func postWithdrawal(t *testing.T, emu *emulator.Server, refID string) string {
 }
 
 func TestAccExactlyOnce_configuredRefIDRetried(t *testing.T) {
+	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	w := newCLIWorkdir(t)
 	w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), strings.Replace(eoWithdrawal, `amount`, `ref_id = "payout-11"
@@ -407,6 +410,7 @@ func TestAccExactlyOnce_configuredRefIDRetried(t *testing.T) {
 // know is a warning at plan, not an error, for a withdrawal and for the
 // deposit addresses filter, and the service's refusal sends nothing.
 func TestAccCryptoNetworks_newAndUnknown(t *testing.T) {
+	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{DepositAddresses: 20})
 	w := newCLIWorkdir(t)
 	avalanche := strings.Replace(strings.Replace(eoWithdrawal, `"BITCOIN"`, `"AVALANCHE"`, 1), `"BTC"`, `"AVAX"`, 1)

@@ -131,6 +131,7 @@ func fiatAccountIDs(accounts []emulator.FiatAccount, asc bool, keep func(a emula
 }
 
 func TestAccFiatAccounts_filters(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{FiatAccounts: 60})
 	env.needEmulator(t)
 	emu := env.emu
@@ -238,6 +239,7 @@ func TestAccFiatAccounts_filters(t *testing.T) {
 // TestAccFiatAccounts_paging reads 2,500 accounts in 3 pages of at most
 // 1,000, and checks that max_items stops paging early.
 func TestAccFiatAccounts_paging(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{FiatAccounts: 2500})
 	env.needEmulator(t)
 	emu := env.emu
@@ -260,6 +262,7 @@ func TestAccFiatAccounts_paging(t *testing.T) {
 // TestAccFiatAccounts_invalidFilters checks that each bad filter is
 // rejected at plan time, naming the attribute, before any request.
 func TestAccFiatAccounts_invalidFilters(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{FiatAccounts: 5})
 	cases := []struct{ args, err string }{
 		{"ids = " + hclManyStrings(101), "Attribute ids list must contain at most 100 elements, got: 101"},

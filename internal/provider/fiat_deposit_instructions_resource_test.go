@@ -305,6 +305,7 @@ func TestAccFiatDepositInstructions_deprecatedIsReplaced(t *testing.T) {
 }
 
 func TestAccFiatDepositInstructions_validation(t *testing.T) {
+	t.Parallel()
 	requireTFAcc(t)
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)

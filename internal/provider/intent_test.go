@@ -75,6 +75,7 @@ func intentEmulator(t *testing.T, opts emulator.Options) *emulator.Server {
 }
 
 func TestAccIntent_recurringPaymentRefusedAtPlan(t *testing.T) {
+	t.Parallel()
 	emu := intentEmulator(t, emulator.Options{})
 	w := newCLIWorkdir(t)
 	w.write(emulatorProviderBlock(emu, ""), monthlyPayout("2026-10"))
@@ -212,6 +213,7 @@ func seededOfType(t *testing.T, emu *emulator.Server, typ string) string {
 }
 
 func TestAccIntent_importNeverSends(t *testing.T) {
+	t.Parallel()
 	emu := intentEmulator(t, emulator.Options{Transfers: 40})
 	deposit := seededOfType(t, emu, "CRYPTO_DEPOSIT")
 	made := postWithdrawal(t, emu, "made-elsewhere")
@@ -319,6 +321,7 @@ resource "platform_crypto_withdrawal" "payout" {
 // that could not read its transfer) never plans a replacement, which would
 // send a new withdrawal beside the one the id names.
 func TestAccIntent_unreadStateNeverReplaced(t *testing.T) {
+	t.Parallel()
 	emu := intentEmulator(t, emulator.Options{})
 	w := newCLIWorkdir(t)
 	w.write(emulatorProviderBlock(emu, ""), eoWithdrawal)
@@ -357,6 +360,7 @@ func TestAccIntent_unreadStateNeverReplaced(t *testing.T) {
 // diagnostic, through the real CLI with -no-color, and an id that holds
 // them is not recorded.
 func TestAccIntent_serverTextReachesNoTerminalRaw(t *testing.T) {
+	t.Parallel()
 	const evil = "\x1b[2K\x1b[1A\x1b]8;;https://evil.example\x07click me\x1b]8;;\x07\u202e"
 	var lieID, lieRefresh atomic.Bool
 	f := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {

@@ -166,6 +166,7 @@ var equivalenceItems = map[string]int{
 // exactly the state a plain framework server builds, and that both hold
 // every seeded item.
 func TestListStateStreamedEqualsFramework(t *testing.T) {
+	t.Parallel()
 	lists := registeredLists(t)
 	var opts emulator.Options
 	for _, typ := range lists {
@@ -302,6 +303,7 @@ const pinnedItems = 10000
 // go test ./internal/provider -run TestListStatePinned -update rewrites
 // the files, and the diff shows which states changed.
 func TestListStatePinned(t *testing.T) {
+	t.Parallel()
 	lists := registeredLists(t)
 	var opts emulator.Options
 	for _, typ := range lists {

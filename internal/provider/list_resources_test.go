@@ -38,6 +38,7 @@ func queryWorkdir(t *testing.T) *cliWorkdir {
 }
 
 func TestAccListResources_queryAndGenerateConfig(t *testing.T) {
+	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{Transfers: 30})
 	w := queryWorkdir(t)
 	c := emulatorClient(t, emu)

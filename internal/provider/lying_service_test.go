@@ -183,6 +183,7 @@ func TestWithdrawalDifferences(t *testing.T) {
 }
 
 func TestAccLyingService_instructionsAnswerMustMatchRequest(t *testing.T) {
+	t.Parallel()
 	requireTFAcc(t)
 	var lie atomic.Bool
 	lie.Store(true)

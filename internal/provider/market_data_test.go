@@ -415,6 +415,7 @@ func streamTestData(t *testing.T, emu *emulator.Server) *providerData {
 // Terraform around it: it fires on time, in the step that hangs, and the
 // connection is closed afterwards.
 func TestTopOfBookStreamReadTimeout(t *testing.T) {
+	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	data := streamTestData(t, emu)
 	const timeout = 300 * time.Millisecond

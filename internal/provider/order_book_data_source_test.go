@@ -232,8 +232,11 @@ data "platform_order_book" "x" {
 		},
 	})
 	t.Logf("failing step with timeout %s took %s", timeout, elapsed)
-	if elapsed < timeout || elapsed >= timeout+time.Second {
-		t.Errorf("failing step took %s, want between %s and %s", elapsed, timeout, timeout+time.Second)
+	// The step includes Terraform's own processes, slow on a loaded
+	// machine: below the default bound is what shows that the configured
+	// one ended the read.
+	if elapsed < timeout || elapsed >= defaultStreamTimeout {
+		t.Errorf("failing step took %s, want at least %s and less than the default %s", elapsed, timeout, defaultStreamTimeout)
 	}
 	waitNoStreamConnections(t, env.emu)
 }

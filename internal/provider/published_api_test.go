@@ -67,6 +67,7 @@ func TestAccPublished_throttledWithoutRetryAfter(t *testing.T) {
 // reference's schema) and from wire (its example), never null when either
 // holds them.
 func TestAccPublished_fiatAccountStatusEitherPlace(t *testing.T) {
+	t.Parallel()
 	for name, nested := range map[string]bool{"top level": false, "under wire": true} {
 		t.Run(name, func(t *testing.T) {
 			env := newAccEnv(t, emulator.Options{FiatAccounts: 30, FiatAccountStatusNested: nested})
@@ -250,6 +251,7 @@ output "books" {
 // channel and market (counted at the emulator), and every read holds a book
 // of its own market.
 func TestAccPublished_tenReadsOneConnection(t *testing.T) {
+	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	w := newCLIWorkdir(t)
 	w.write(emulatorProviderBlock(emu, ""), tenMarketDataReads)
@@ -332,6 +334,7 @@ resource "platform_fiat_deposit_instructions" "wire" {
 // same configuration plans no change (no replacement), and the refresh
 // fills the new attribute (null for a person) and keeps the rest.
 func TestAccPublished_instructionsStateWithoutInstitutionDetails(t *testing.T) {
+	t.Parallel()
 	// A fresh emulator with the seed and clock of the one that served the
 	// state makes the same instructions for the same request.
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)

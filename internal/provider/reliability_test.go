@@ -401,6 +401,7 @@ func startPagingFaults(tb testing.TB, accounts int, arm map[int]func(*emulator.F
 // the third. Every account must come back exactly once, in the service's
 // order, and the wait asked by Retry-After must be honoured.
 func TestReliability_listPagingUnderFaults(t *testing.T) {
+	t.Parallel()
 	pf, fe := startPagingFaults(t, 2500, map[int]func(*emulator.Faults){
 		1: func(f *emulator.Faults) { f.ServerErrors(2, http.StatusInternalServerError) },
 		2: func(f *emulator.Faults) { f.TooManyRequests(1, 1) },
@@ -559,6 +560,7 @@ func (a *acceptFaults) unlockWhenConsumed() {
 // the same ref_id, and the service must end with exactly 50 transfers,
 // each the one recorded in state; planning again must change nothing.
 func TestAccReliability_withdrawalsAcceptedThenFailed(t *testing.T) {
+	t.Parallel()
 	const n = 50
 	a := &acceptFaults{tb: t, attempts: map[string]int{}, hung: map[string]bool{}}
 	fe := startFrontedEmulator(t, emulator.Options{}, a.front)
@@ -708,6 +710,7 @@ func (e *expiringTokens) front(w http.ResponseWriter, r *http.Request, next http
 // sees two revocations: the client renews a rejected token and repeats the
 // request once.)
 func TestAccReliability_tokenExpiryMidApply(t *testing.T) {
+	t.Parallel()
 	const n = 10
 	e := &expiringTokens{counts: map[string]int{}, unauthorized: map[string]int{}}
 	fe := startFrontedEmulator(t, emulator.Options{}, e.front)

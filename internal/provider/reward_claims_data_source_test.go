@@ -56,6 +56,7 @@ func rewardClaimIDs(all []emulator.RewardClaim, keep func(c emulator.RewardClaim
 }
 
 func TestAccRewardClaims_filters(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{RewardClaims: 80})
 	env.needEmulator(t)
 	emu := env.emu
@@ -118,6 +119,7 @@ func TestAccRewardClaims_filters(t *testing.T) {
 }
 
 func TestAccRewardClaims_invalidFilters(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{RewardClaims: 5})
 	many := make([]string, 101)
 	for i := range many {

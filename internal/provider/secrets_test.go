@@ -367,6 +367,7 @@ func nonLoopbackAddr() (net.IP, bool) {
 // instead, where a dial could only time out; the refusal must then come at
 // once and be the configuration diagnostic, not a network error.
 func TestAccSecrets_plainHTTPToRemoteHostRefused(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
 	emu := env.emu

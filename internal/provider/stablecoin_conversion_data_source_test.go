@@ -42,6 +42,7 @@ func conversionChecks(addr string, c emulator.StablecoinConversion) []statecheck
 }
 
 func TestAccStablecoinConversion_read(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{StablecoinConversions: 40})
 	env.needEmulator(t)
 	emu := env.emu
@@ -94,6 +95,7 @@ func TestAccStablecoinConversion_read(t *testing.T) {
 }
 
 func TestAccStablecoinConversion_invalidID(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{StablecoinConversions: 1})
 	cases := []struct{ args, err string }{
 		{`id = "conversion-1"`, `Attribute id must be a UUID`},

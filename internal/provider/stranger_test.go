@@ -37,6 +37,7 @@ func newStrangerHost(t *testing.T) *strangerHost {
 }
 
 func TestAccStranger_redirectsAreNotFollowed(t *testing.T) {
+	t.Parallel()
 	requireTFAcc(t)
 	cases := []struct {
 		name, match, body, setting string
@@ -83,6 +84,7 @@ func TestAccStranger_redirectsAreNotFollowed(t *testing.T) {
 }
 
 func TestAccStranger_endlessEmptyPages(t *testing.T) {
+	t.Parallel()
 	requireTFAcc(t)
 	var pages atomic.Int64
 	fe := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
@@ -107,6 +109,7 @@ func TestAccStranger_endlessEmptyPages(t *testing.T) {
 }
 
 func TestAccStranger_echoedSecretNeverShown(t *testing.T) {
+	t.Parallel()
 	requireTFAcc(t)
 	const secret = "pa<ss+w/rd&1% x"
 	q := url.QueryEscape(secret)

@@ -125,6 +125,7 @@ data "platform_top_of_book" "sol" {
 // recognised whether the service sends it as a bare string (the API
 // reference's form) or in an error object, so that its hint appears.
 func TestAccTopOfBookDataSource_unknownMarket(t *testing.T) {
+	t.Parallel()
 	for name, object := range map[string]bool{"bare code": false, "error object": true} {
 		t.Run(name, func(t *testing.T) {
 			env := newAccEnv(t, emulator.Options{ChannelErrorObject: object})
@@ -235,8 +236,11 @@ data "platform_top_of_book" "x" {
 		},
 	})
 	t.Logf("failing step with timeout %s took %s", timeout, elapsed)
-	if elapsed < timeout || elapsed >= timeout+time.Second {
-		t.Errorf("failing step took %s, want between %s and %s", elapsed, timeout, timeout+time.Second)
+	// The step includes Terraform's own processes, slow on a loaded
+	// machine: below the default bound is what shows that the configured
+	// one ended the read.
+	if elapsed < timeout || elapsed >= defaultStreamTimeout {
+		t.Errorf("failing step took %s, want at least %s and less than the default %s", elapsed, timeout, defaultStreamTimeout)
 	}
 	waitNoStreamConnections(t, env.emu)
 }

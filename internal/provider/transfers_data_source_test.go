@@ -36,6 +36,7 @@ func transferIDs(all []emulator.Transfer, asc, byUpdated bool, keep func(t emula
 }
 
 func TestAccTransfers_filters(t *testing.T) {
+	t.Parallel()
 	// 2,600 seeded transfers: the unfiltered reads take three pages.
 	env := newAccEnv(t, emulator.Options{Transfers: 2600})
 	env.needEmulator(t)
@@ -96,6 +97,7 @@ func TestAccTransfers_filters(t *testing.T) {
 }
 
 func TestAccTransfers_invalidFilters(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{Transfers: 5})
 	cases := []struct{ args, err string }{
 		{"ids = " + hclManyStrings(101), "Attribute ids list must contain at most 100 elements, got: 101"},

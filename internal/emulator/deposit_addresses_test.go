@@ -8,7 +8,6 @@ import (
 	"testing"
 )
 
-
 func TestCreateDepositAddress(t *testing.T) {
 	e := newEnv(t, Options{DepositAddresses: 3})
 	seeded := e.s.DepositAddresses()

@@ -275,7 +275,7 @@ func TestDepositAddressListThroughProtocol(t *testing.T) {
 }
 
 var (
-	daRefIDRe       = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	daRefIDRe      = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 	daEVMAddressRe = regexp.MustCompile(`^0x[0-9a-f]{40}$`)
-	daSame = compare.ValuesSame()
+	daSame         = compare.ValuesSame()
 )

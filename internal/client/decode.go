@@ -132,6 +132,18 @@ func decodeFiatDepositInstructions(body []byte) (*FiatDepositInstructions, error
 	return &f, nil
 }
 
+// decodeDepositAddress decodes the answer of Create Deposit Address.
+func decodeDepositAddress(body []byte) (*DepositAddress, error) {
+	var d DepositAddress
+	if err := decodeJSON(body, &d); err != nil {
+		return nil, err
+	}
+	if d.ID == nil || *d.ID == "" {
+		return nil, errors.New("deposit address in the response has no id")
+	}
+	return &d, nil
+}
+
 // decodeStablecoinConversion decodes the answer of Get Stablecoin
 // Conversion.
 func decodeStablecoinConversion(body []byte) (*StablecoinConversion, error) {

@@ -65,6 +65,22 @@ func (c *Client) GetFiatDepositInstructions(ctx context.Context, id string) (*Fi
 	return f, nil
 }
 
+// CreateDepositAddress creates a crypto deposit address. Like every POST,
+// it is retried only when it carries a ref_id; a ref_id the service already
+// knows is answered with 409 and the address made with it (see
+// ExistingDepositAddress).
+func (c *Client) CreateDepositAddress(ctx context.Context, req DepositAddressRequest) (*DepositAddress, error) {
+	body, err := c.post(ctx, PathDepositAddresses, ScopeWriteDepositAddress, req)
+	if err != nil {
+		return nil, err
+	}
+	d, err := decodeDepositAddress(body)
+	if err != nil {
+		return nil, fmt.Errorf("POST %s: decoding response: %w", PathDepositAddresses, err)
+	}
+	return d, nil
+}
+
 // GetStablecoinConversion reads one stablecoin conversion. A missing one is
 // an error matching ErrNotFound.
 func (c *Client) GetStablecoinConversion(ctx context.Context, id string) (*StablecoinConversion, error) {

@@ -14,8 +14,8 @@ import (
 //	{"type": ".../problems/already-exists", "title": "Already Exists", "status": 409,
 //	 "detail": "transfer already exists with ref_id '...'", "meta": {"existing": {...}}}
 //
-// The client keeps meta.existing on the APIError; ExistingTransfer and
-// ExistingFiatDepositInstructions decode it. Whether that object is the
+// The client keeps meta.existing on the APIError; ExistingTransfer,
+// ExistingFiatDepositInstructions and ExistingDepositAddress decode it. Whether that object is the
 // same request as the one sent is for the caller to decide.
 
 // existingFrom returns meta.existing of a JSON error body, or nil when the
@@ -76,4 +76,18 @@ func ExistingFiatDepositInstructions(err error) (*FiatDepositInstructions, bool)
 		return nil, false
 	}
 	return f, true
+}
+
+// ExistingDepositAddress returns the deposit address that a 409 answer of
+// Create Deposit Address reports as already made with the request's ref_id.
+func ExistingDepositAddress(err error) (*DepositAddress, bool) {
+	raw := existingOf(err)
+	if raw == nil {
+		return nil, false
+	}
+	d, derr := decodeDepositAddress(raw)
+	if derr != nil {
+		return nil, false
+	}
+	return d, true
 }

@@ -12,6 +12,7 @@ const (
 	ScopeReadFiatAccount             = "transfer:read_fiat_account"
 	ScopeReadFiatDepositInstr        = "transfer:read_fiat_deposit_instructions"
 	ScopeReadDepositAddress          = "transfer:read_deposit_address"
+	ScopeWriteDepositAddress         = "transfer:write_deposit_address"
 	ScopeReadRewardClaims            = "rewards:read_claims"
 	ScopeReadStablecoinConversion    = "conversion:read_conversion_stablecoin"
 	ScopeMarketDataStream            = "exchange:read_aggregated_marketdata_stream"
@@ -33,6 +34,10 @@ var CryptoNetworks = []string{
 	"BASE", "ARBITRUM_ONE", "STELLAR", "INK", "XLAYER",
 	"AVALANCHE", "DOGECOIN", "SUI", "ROBINHOOD", "BNB",
 }
+
+// DepositAddressConversionTargetAssets lists every conversion_target_asset
+// of Create Deposit Address (DepositAddressConversionTargetAsset).
+var DepositAddressConversionTargetAssets = []string{"NO_CONVERSION", "USD"}
 
 // FiatNetworks lists every fiat_network value of the spec.
 var FiatNetworks = []string{"WIRE", "DBS_ACT", "CUBIX", "SCB", "RTP"}
@@ -265,6 +270,18 @@ type DepositAddress struct {
 	CompatibleCryptoNetworks []string          `json:"compatible_crypto_networks,omitempty"`
 	Metadata                 map[string]string `json:"metadata,omitempty"`
 	CreatedAt                *time.Time        `json:"created_at,omitempty"`
+}
+
+// DepositAddressRequest is the body of POST /transfer/deposit-addresses
+// (CreateDepositAddressRequest of the API reference).
+type DepositAddressRequest struct {
+	ProfileID             string            `json:"profile_id"`
+	CryptoNetwork         string            `json:"crypto_network"`
+	IdentityID            string            `json:"identity_id,omitempty"`
+	RefID                 string            `json:"ref_id,omitempty"`
+	Metadata              map[string]string `json:"metadata,omitempty"`
+	AccountID             string            `json:"account_id,omitempty"`
+	ConversionTargetAsset string            `json:"conversion_target_asset,omitempty"`
 }
 
 // RewardClaim is an item of List claims.

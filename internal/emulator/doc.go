@@ -62,7 +62,8 @@
 //
 // # Create operations
 //
-//   - Both POSTs answer 201 with the created object. Without ref_id every
+//   - The withdrawal and instructions POSTs answer 201 with the created
+//     object (deposit addresses: see below). Without ref_id every
 //     POST creates a new object. ref_ids of withdrawals and of deposit
 //     instructions are separate namespaces.
 //   - A crypto withdrawal whose ref_id is already used answers, by default
@@ -100,6 +101,29 @@
 //     reference (equal to memo_id); see LocalInstructions. A SWIFT wire
 //     also names its correspondent bank in
 //     wire.intermediary_routing_details.
+//   - Crypto deposit addresses (POST /transfer/deposit-addresses, scope
+//     transfer:write_deposit_address, published in the API reference; the
+//     spec only lists them) answer 200 with the DepositAddress, as
+//     published. A ref_id already used, by an address made through the API
+//     or a seeded one, answers 409 with the already-exists problem ("deposit
+//     address already exists with ref_id '...'") and meta.existing, the
+//     whole address made with it (the published example leaves out
+//     created_at, compatible_crypto_networks and conversion_target_asset;
+//     the emulator sends them), whatever the new body, and creates nothing.
+//     The address is generated per network: EVM networks 0x and 40 hex
+//     digits, BITCOIN bc1q…, BITCOIN_CASH bitcoincash:q…, LITECOIN ltc1q…,
+//     SOLANA 44 base58 characters, STELLAR G and 55 characters, DOGECOIN D
+//     and 33 base58 characters, SUI 0x and 64 hex digits.
+//     compatible_crypto_networks is the EVM family of the published example
+//     (ETHEREUM, POLYGON_POS, BASE, ARBITRUM_ONE, INK, XLAYER) for each of
+//     those networks; every other network, AVALANCHE, BNB and ROBINHOOD
+//     included, is compatible with itself only (the reference is silent).
+//     conversion_target_asset (NO_CONVERSION or USD) is echoed, and is
+//     NO_CONVERSION when the request has none (the reference requires the
+//     field in the answer). account_id is echoed, and absent when the
+//     request has none. The address is listed by List Deposit Addresses
+//     after the seeded ones (whose JSON alone is cached) and returned by
+//     Server.DepositAddresses. There is no update and no delete.
 //   - Instructions deleted through the admin API answer 404 and free their
 //     ref_id. Get Stablecoin Conversion answers 400 for an id that is not a
 //     UUID and 404 for an unknown one.
@@ -129,9 +153,11 @@
 //     EU, SG, UK) the jurisdiction filter matches is not sent
 //     (RewardClaim.Jurisdiction).
 //   - Deposit addresses: items carry account_id, which account_ids
-//     matches, and always conversion_target_asset (null when deposits are
-//     not converted), as the API reference has them (the spec lists
-//     neither in the item).
+//     matches, and always conversion_target_asset (null when deposits of a
+//     seeded address are not converted), as the API reference has them
+//     (the spec lists neither in the item). Seeded addresses have the
+//     conversion targets USD, USDC and PYUSD; the reference's create
+//     accepts NO_CONVERSION and USD only.
 //   - The response is {"items":[...],"next_page_cursor":"..."}, with
 //     next_page_cursor "" on the last page. A cursor is opaque: base64url of
 //     the list, the position, a hash of the filters and an HMAC with a key

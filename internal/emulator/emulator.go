@@ -32,6 +32,7 @@ var AllScopes = []string{
 	"transfer:read_fiat_account",
 	"transfer:read_fiat_deposit_instructions",
 	"transfer:read_deposit_address",
+	"transfer:write_deposit_address",
 	"rewards:read_claims",
 	"conversion:read_conversion_stablecoin",
 	"exchange:read_aggregated_marketdata_stream",

@@ -31,6 +31,7 @@ const (
 	scopeReadFiatAccount   = "transfer:read_fiat_account"
 	scopeReadInstructions  = "transfer:read_fiat_deposit_instructions"
 	scopeReadDepositAddr   = "transfer:read_deposit_address"
+	scopeWriteDepositAddr  = "transfer:write_deposit_address"
 	scopeReadClaims        = "rewards:read_claims"
 	scopeReadConversion    = "conversion:read_conversion_stablecoin"
 )
@@ -169,6 +170,9 @@ func (s *Server) routeFor(method, path string) (rt route, id string, ok bool) {
 	case pathFiatAccounts:
 		return route{http.MethodGet, scopeReadFiatAccount, s.handleListFiatAccounts}, "", true
 	case pathDepositAddresses:
+		if method == http.MethodPost {
+			return route{http.MethodPost, scopeWriteDepositAddr, s.handleCreateDepositAddress}, "", true
+		}
 		return route{http.MethodGet, scopeReadDepositAddr, s.handleListDepositAddresses}, "", true
 	case pathRewardClaims:
 		return route{http.MethodGet, scopeReadClaims, s.handleListRewardClaims}, "", true

@@ -326,8 +326,14 @@ func (c *jsonCache) get(i int, v any) []byte {
 // servePage runs one list request over items; cache, when not nil, holds
 // their encoded form.
 func servePage[T any](w http.ResponseWriter, st *store, q *query, kind listKind, items []T, cache *jsonCache, desc bool, match func(int) bool) {
+	servePageAt(w, st, q, kind, len(items), func(i int) *T { return &items[i] }, cache, desc, match)
+}
+
+// servePageAt runs one list request over the n items at(0) … at(n-1);
+// cache, when not nil, holds the encoded form of its first items.
+func servePageAt[T any](w http.ResponseWriter, st *store, q *query, kind listKind, n int, at func(int) *T, cache *jsonCache, desc bool, match func(int) bool) {
 	limit := q.limit()
-	pos, hasCursor, cerr := st.decodeCursor(q, kind, len(items))
+	pos, hasCursor, cerr := st.decodeCursor(q, kind, n)
 	if e := q.finish(); e != nil {
 		writeError(w, e)
 		return
@@ -339,10 +345,10 @@ func servePage[T any](w http.ResponseWriter, st *store, q *query, kind listKind,
 	if !hasCursor {
 		pos = 0
 		if desc {
-			pos = len(items) - 1
+			pos = n - 1
 		}
 	}
-	idx, next, more := pageOf(len(items), pos, limit, desc, match)
+	idx, next, more := pageOf(n, pos, limit, desc, match)
 	cursor := ""
 	if more {
 		cursor = st.encodeCursor(kind, next, q.filterHash())
@@ -355,7 +361,7 @@ func servePage[T any](w http.ResponseWriter, st *store, q *query, kind listKind,
 		if n > 0 {
 			buf.WriteByte(',')
 		}
-		buf.Write(encodeItem(cache, j, &items[j]))
+		buf.Write(encodeItem(cache, j, at(j)))
 	}
 	buf.WriteString(`],"next_page_cursor":"`)
 	buf.WriteString(cursor)
@@ -390,9 +396,17 @@ func (s *Server) handleListDepositAddresses(w http.ResponseWriter, r *http.Reque
 	networks := set(q.list("networks", cryptoNetworks))
 	created := parseCreatedAt(q)
 	desc := listOrder(q)
-	items := s.data.depositAddresses
-	servePage(w, s.data, q, listDepositAddresses, items, s.data.addressJSON, desc, func(i int) bool {
-		d := &items[i]
+	// The seeded addresses, then those made through the API; only the
+	// seeded ones have their JSON cached.
+	seeded, made := s.data.depositAddresses, s.data.createdDepositAddresses()
+	at := func(i int) *DepositAddress {
+		if i < len(seeded) {
+			return &seeded[i]
+		}
+		return &made[i-len(seeded)]
+	}
+	servePageAt(w, s.data, q, listDepositAddresses, len(seeded)+len(made), at, s.data.addressJSON, desc, func(i int) bool {
+		d := at(i)
 		return (profiles == nil || profiles[d.ProfileID]) &&
 			inSet(identities, d.IdentityID) &&
 			(ids == nil || ids[d.ID]) &&

@@ -134,6 +134,10 @@ func (g *gen) addressFor(network string) string {
 		return g.base58(44)
 	case "STELLAR":
 		return "G" + strings.ToUpper(g.base58(55))
+	case "DOGECOIN":
+		return "D" + g.base58(33)
+	case "SUI":
+		return "0x" + g.hex(64)
 	default: // EVM networks.
 		return "0x" + g.hex(40)
 	}

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"crypto/rand"
+	"slices"
 	"sync"
 )
 
@@ -36,6 +37,11 @@ type store struct {
 	instrByID     map[string]*instructionsRecord
 	instrByRef    map[string]*instructionsRecord
 	memoIDs       map[string]bool
+	// createdAddresses are the deposit addresses made through the API, in
+	// creation order (listed after the seeded ones); addressByRef indexes
+	// them by ref_id.
+	createdAddresses []DepositAddress
+	addressByRef     map[string]int
 }
 
 // streamCreated is the generator stream of objects created through the API.
@@ -62,6 +68,7 @@ func newStore(opts Options) *store {
 		instrByID:     map[string]*instructionsRecord{},
 		instrByRef:    map[string]*instructionsRecord{},
 		memoIDs:       map[string]bool{},
+		addressByRef:  map[string]int{},
 		cursorKey:     make([]byte, 32),
 		closing:       make(chan struct{}),
 	}
@@ -99,10 +106,11 @@ func (s *Server) FiatAccounts() []FiatAccount {
 	return append([]FiatAccount(nil), s.data.fiatAccounts...)
 }
 
-// DepositAddresses returns the seeded deposit addresses in creation order.
-// The slice is a copy; the values must not be modified.
+// DepositAddresses returns the deposit addresses in creation order: the
+// seeded ones, then those made through the API. The slice is a copy; the
+// values must not be modified.
 func (s *Server) DepositAddresses() []DepositAddress {
-	return append([]DepositAddress(nil), s.data.depositAddresses...)
+	return append(slices.Clip(s.data.depositAddresses), s.data.createdDepositAddresses()...)
 }
 
 // RewardClaims returns the seeded reward claims in creation order. The

@@ -246,7 +246,7 @@ func (s *Server) handleListInstructions(w http.ResponseWriter, r *http.Request, 
 
 // encodeItem is the JSON of one list item, from cache when there is one.
 func encodeItem(cache *jsonCache, i int, v any) []byte {
-	if cache != nil {
+	if cache != nil && i < len(cache.b) {
 		return cache.get(i, v)
 	}
 	b, err := json.Marshal(v)

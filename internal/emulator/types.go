@@ -236,7 +236,8 @@ type DepositAddress struct {
 	CreatedAt                time.Time         `json:"created_at"`
 	// AccountID is the account the address belongs to: an item field of
 	// the API reference (the spec has only the account_ids filter).
-	AccountID string `json:"account_id"`
+	// Omitted when an address made through the API names none.
+	AccountID string `json:"account_id,omitempty"`
 }
 
 // RewardClaim is an item of List claims.

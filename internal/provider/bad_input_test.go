@@ -68,6 +68,8 @@ var validArgs = map[string][]string{
 	"ephemeral platform_access_token":             {`scopes = ["transfer:read_fiat_account"]`},
 	"list platform_crypto_withdrawal":             nil,
 	"list platform_fiat_deposit_instructions":     nil,
+	"resource platform_deposit_address":           {`profile_id = "profile-1"`, `crypto_network = "ETHEREUM"`},
+	"list platform_deposit_address":               nil,
 }
 
 // argName is the argument a line sets.
@@ -198,6 +200,18 @@ func resourceAndDataBadInputs() []badInput {
 	fdi(`metadata = `+hclMap(1, 1, 101), "metadata", `Attribute metadata\["k"\] string length must be at most 100, got: 101`)
 
 	add("data", "platform_fiat_deposit_instructions", `id = ""`, "id", `Attribute id string length must be at least 1`)
+
+	da := func(args, attr, want string) { add("resource", "platform_deposit_address", args, attr, want) }
+	da(`profile_id = ""`, "profile_id", `Attribute profile_id string length must be at least 1`)
+	da(`crypto_network = ""`, "crypto_network", `Attribute crypto_network string length must be at least 1`)
+	da(`ref_id = ""`, "ref_id", `Attribute ref_id string length must be at least 1`)
+	da(`identity_id = ""`, "identity_id", `Attribute identity_id string length must be at least 1`)
+	da(`account_id = ""`, "account_id", `Attribute account_id string length must be at least 1`)
+	da(`conversion_target_asset = "EUR"`, "conversion_target_asset",
+		`Attribute conversion_target_asset value must be one of: \["NO_CONVERSION" "USD"\], got: "EUR"`)
+	da(`metadata = `+hclMap(7, 0, 0), "metadata", `Attribute metadata map must contain at most 6 elements, got: 7`)
+	da(`metadata = `+hclMap(1, 101, 1), "metadata", `Attribute metadata\["k{101}"\] string length must be at most 100, got: 101`)
+	da(`metadata = `+hclMap(1, 1, 101), "metadata", `Attribute metadata\["k"\] string length must be at most 100, got: 101`)
 
 	// The filters shared by the lists.
 	rfc := `must be an RFC 3339 date-time such as 2024-01-02T15:04:05Z`
@@ -331,6 +345,7 @@ func listResourceBadInputs() []badInput {
 	add("platform_crypto_withdrawal", "statuses", strs("DONE"),
 		`Attribute statuses\[0\] value must be one of: \["PENDING" "COMPLETED" "FAILED"\], got: "DONE"`)
 	arrays("platform_fiat_deposit_instructions", "ids", "ref_ids")
+	arrays("platform_deposit_address", "profile_ids", "identity_ids", "ids", "ref_ids", "account_ids", "networks")
 	return cases
 }
 

@@ -16,9 +16,9 @@ import (
 )
 
 // List resources (Terraform 1.14+): `terraform query` finds the crypto
-// withdrawals and fiat deposit instructions that exist at the service, and
-// `-generate-config-out` writes configuration with an import block by
-// identity for each. Applying that configuration imports them: nothing is
+// withdrawals, fiat deposit instructions and deposit addresses that exist at
+// the service, and `-generate-config-out` writes configuration with an
+// import block by identity for each. Applying that configuration imports them: nothing is
 // sent.
 
 var (
@@ -188,4 +188,71 @@ func listResults[T any](ctx context.Context, req list.ListRequest, items iter.Se
 			}
 		}
 	}
+}
+
+var _ list.ListResourceWithConfigure = (*depositAddressListResource)(nil)
+
+// NewDepositAddressListResource is the platform_deposit_address list resource.
+func NewDepositAddressListResource() list.ListResource { return &depositAddressListResource{} }
+
+type depositAddressListResource struct{ data *providerData }
+
+// depositAddressListFilters are the filters of the platform_deposit_address
+// list resource: the array filters of List Deposit Addresses.
+var depositAddressListFilters = listFilters[client.ListDepositAddressesQuery]{
+	arrayFilter("profile_ids", "Only the addresses of these profiles.",
+		func(q *client.ListDepositAddressesQuery) *[]string { return &q.ProfileIDs }),
+	arrayFilter("identity_ids", "Only the addresses of these identities.",
+		func(q *client.ListDepositAddressesQuery) *[]string { return &q.IdentityIDs }),
+	arrayFilter("ids", "Only the addresses with these ids.",
+		func(q *client.ListDepositAddressesQuery) *[]string { return &q.IDs }),
+	arrayFilter("ref_ids", "Only the addresses made with these ref_ids.",
+		func(q *client.ListDepositAddressesQuery) *[]string { return &q.RefIDs }),
+	arrayFilter("account_ids", "Only the addresses of these accounts.",
+		func(q *client.ListDepositAddressesQuery) *[]string { return &q.AccountIDs }),
+	arrayFilter("networks", "Only the addresses on these crypto networks, for example "+codeList(client.CryptoNetworks)+
+		". A network this provider version does not know is a warning, not an error.",
+		func(q *client.ListDepositAddressesQuery) *[]string { return &q.Networks }).
+		withValidators(cryptoNetworkValues),
+}
+
+func (l *depositAddressListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_deposit_address"
+}
+
+func (l *depositAddressListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *depositAddressListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Finds the crypto deposit addresses of the customer (`GET /transfer/deposit-addresses`, " +
+			"scope `transfer:read_deposit_address`), newest first. Configuration generated from the results " +
+			"imports them by identity; nothing is created.",
+		Attributes: depositAddressListFilters.listResourceAttributes(),
+	}
+}
+
+func (l *depositAddressListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var diags diag.Diagnostics
+	q := client.ListDepositAddressesQuery{MaxItems: int(req.Limit)}
+	none := depositAddressListFilters.read(ctx, req.Config, &q, &diags)
+	if !listReady(l.data, &diags, none, stream) {
+		return
+	}
+	stream.Results = listResults(ctx, req, l.data.client.DepositAddresses(ctx, q), func(d *client.DepositAddress) (shapedWriter, string, string) {
+		m := depositAddressModel{args: depositAddressArgs{
+			ProfileID: types.StringNull(), CryptoNetwork: types.StringNull(), IdentityID: types.StringNull(),
+			AccountID: types.StringNull(), RefID: types.StringNull(), Metadata: types.MapNull(types.StringType),
+			ConversionTargetAsset: types.StringNull(),
+		}}
+		var diags diag.Diagnostics
+		m.fromAPI(d, &diags)
+		return m, deref(d.ID), fmt.Sprintf("%s address %s (ref_id %s)", deref(d.CryptoNetwork), deref(d.Address), deref(d.RefID))
+	}, func(d *client.DepositAddress) string {
+		if why := unusableID(deref(d.ID)); why != "" {
+			return "The service listed a deposit address whose id is " + why + ". It is left out of the results."
+		}
+		return ""
+	})
 }

@@ -50,6 +50,13 @@ func moneyResources() []moneyResource {
 			made:    "An earlier set of fiat deposit instructions has the same arguments",
 			post:    fdiPostKey,
 		},
+		{
+			name: "deposit_address", body: daConfig("ETHEREUM", `  metadata = { purpose = "core" }`),
+			addr:    daAddr,
+			objects: func(emu *emulator.Server) int { return len(emu.DepositAddresses()) },
+			made:    "An earlier deposit address has the same arguments",
+			post:    daPostKey,
+		},
 	}
 }
 
@@ -250,12 +257,18 @@ func TestDerivedRefIDGolden(t *testing.T) {
 	}
 	first, ok1 := fdi.derivedRefID(ctx, "")
 	next, ok2 := fdi.derivedRefID(ctx, "deprecated-set")
+	da, ok3 := depositAddressArgs{
+		ProfileID: types.StringValue("profile-1"), CryptoNetwork: types.StringValue("ETHEREUM"),
+		IdentityID: types.StringNull(), AccountID: types.StringNull(), RefID: types.StringNull(),
+		Metadata: types.MapNull(types.StringType), ConversionTargetAsset: types.StringNull(),
+	}.derivedRefID(ctx)
 	for _, c := range []struct {
 		name, got, want string
 		ok              bool
 	}{
 		{"fiat_deposit_instructions", first, "050cde18-e203-53e7-ba2a-2a117ab8e9db", ok1},
 		{"fiat_deposit_instructions after a deprecated set", next, "45d1d6da-fa1c-5cdd-a2b6-a71b1242e7a5", ok2},
+		{"deposit_address", da, "909be018-6b9b-50f2-81be-ff8362a6a067", ok3},
 	} {
 		if !c.ok || c.got != c.want {
 			t.Errorf("%s: derived ref_id %s (ok %v), want %s: changing the derivation makes every unconfirmed "+
@@ -266,6 +279,18 @@ func TestDerivedRefIDGolden(t *testing.T) {
 
 // upgradeBody is the configuration of the states in testdata/upgrade.
 var upgradeBody = eoWithdrawal + fdiConfig(`  metadata = { purpose = "core" }`)
+
+// upgradeResources are the rows of moneyResources that the states in
+// testdata/upgrade hold.
+func upgradeResources() []moneyResource {
+	var out []moneyResource
+	for _, res := range moneyResources() {
+		if res.name == "crypto_withdrawal" || res.name == "fiat_deposit_instructions" {
+			out = append(out, res)
+		}
+	}
+	return out
+}
 
 // upgradeState copies testdata/upgrade/name.tfstate (written by the
 // previous release of the provider) into w, with the provider address of
@@ -330,7 +355,7 @@ func TestAccMoneyCore_upgradeFromPreviousRelease(t *testing.T) {
 		if n := emu.Counters.Requests(cwPostKey) + emu.Counters.Requests(fdiPostKey); n != 1+1 {
 			t.Errorf("%d creates at the emulator, want only the 2 made for the test", n)
 		}
-		for _, res := range moneyResources() {
+		for _, res := range upgradeResources() {
 			checkObjects(t, emu, res, 1)
 		}
 	})
@@ -346,7 +371,7 @@ func TestAccMoneyCore_upgradeFromPreviousRelease(t *testing.T) {
 		upgradeState(t, w, "unconfirmed", nil)
 		w.mustRun(0, "apply", "-auto-approve")
 		w.mustRun(0, "plan", "-detailed-exitcode")
-		for _, res := range moneyResources() {
+		for _, res := range upgradeResources() {
 			checkObjects(t, emu, res, 1)
 		}
 		if st := stateOf(t, w, "platform_crypto_withdrawal.payout"); st["id"] != ids[upgradeWithdrawalID] || st["ref_id"] != upgradeWithdrawalRef {

@@ -36,6 +36,8 @@ var AllScopes = []string{
 	"conversion:read_conversion_stablecoin",
 	"exchange:read_aggregated_marketdata_stream",
 	"transfer:read_transfer",
+	"transfer:read_transfer_limit",
+	"fee:write_crypto_withdrawal_fee",
 }
 
 // ClientCredentials is one OAuth client known to the emulator.
@@ -180,6 +182,8 @@ type Server struct {
 	fees map[string]decimal.Decimal
 	// defaultFee, when set, replaces defaultWithdrawalFee; guarded by mu.
 	defaultFee *decimal.Decimal
+	// rules are the transfer limits and the guaranteed fees (limits.go).
+	rules moneyRules
 }
 
 // New builds an emulator; call Start or use Handler.

@@ -21,7 +21,7 @@ func TestTransferLimits(t *testing.T) {
 	e.wantStatus(e.call(http.MethodPut, "/admin/limits", "", `{"limits":[{"limit":"x","limit_asset":"USD","period_seconds":"0"}]}`), http.StatusBadRequest)
 
 	var page TransferLimitsPage
-	e.get(pathTransferLimits + "?transfer_type=CRYPTO_WITHDRAWAL").decode(t, &page)
+	e.get(pathTransferLimits+"?transfer_type=CRYPTO_WITHDRAWAL").decode(t, &page)
 	if len(page.Items) != 2 || page.Items[0].Remaining != "10000" || page.Items[1].ID != "" || page.Items[1].Remaining != "2" {
 		t.Fatalf("limits %+v", page.Items)
 	}
@@ -32,7 +32,7 @@ func TestTransferLimits(t *testing.T) {
 	// 1.5 ETH at 3500 USD spends 5250 of the daily limit.
 	w := validWithdrawal()
 	e.wantStatus(e.post(pathWithdrawals, w), http.StatusCreated)
-	e.get(pathTransferLimits + "?transfer_type=CRYPTO_WITHDRAWAL").decode(t, &page)
+	e.get(pathTransferLimits+"?transfer_type=CRYPTO_WITHDRAWAL").decode(t, &page)
 	if page.Items[0].Remaining != "4750" || page.Items[1].Remaining != "2" {
 		t.Fatalf("after a withdrawal %+v", page.Items)
 	}
@@ -54,7 +54,7 @@ func TestTransferLimits(t *testing.T) {
 	// The period passes.
 	e.s.Advance(25 * time.Hour)
 	e.token = e.tokenFor("")
-	e.get(pathTransferLimits + "?transfer_type=CRYPTO_WITHDRAWAL").decode(t, &page)
+	e.get(pathTransferLimits+"?transfer_type=CRYPTO_WITHDRAWAL").decode(t, &page)
 	if page.Items[0].Remaining != "10000" {
 		t.Errorf("after the period %+v", page.Items[0])
 	}

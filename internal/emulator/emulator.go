@@ -56,6 +56,9 @@ type Options struct {
 	DepositAddresses      int
 	RewardClaims          int
 	StablecoinConversions int
+	// TransferLimits is the number of seeded transfer limits (see
+	// SetTransferLimits; none by default).
+	TransferLimits int
 	// Transfers is the number of seeded transfers, listed before the
 	// withdrawals made through the API.
 	Transfers int
@@ -222,6 +225,9 @@ func New(opts Options) *Server {
 	}
 	s.data = newStore(opts)
 	s.ws = newWSHub(s)
+	if opts.TransferLimits > 0 {
+		_ = s.SetTransferLimits(seedLimits(opts.TransferLimits))
+	}
 	return s
 }
 

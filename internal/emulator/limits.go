@@ -141,6 +141,25 @@ func (s *Server) SetTransferLimits(limits []TransferLimit) error {
 	return nil
 }
 
+// seedLimits are n limits (Options.TransferLimits): single-transaction,
+// daily and weekly, in USD, BTC and ETH, of several transfer types.
+func seedLimits(n int) []TransferLimit {
+	assets := []string{"USD", "BTC", "ETH"}
+	periods := []string{"0", "86400", "604800"}
+	out := make([]TransferLimit, n)
+	for i := range out {
+		types := []string{transferTypeCryptoW}
+		if i%4 == 3 {
+			types = []string{"WIRE_WITHDRAWAL", transferTypeCryptoW}
+		}
+		out[i] = TransferLimit{
+			RuleID: fmt.Sprintf("rule-%04d", i+1), TransferTypes: types, PeriodSeconds: periods[i%3],
+			Limit: strconv.Itoa(1000000 * (i + 1)), LimitAsset: assets[(i/3)%3],
+		}
+	}
+	return out
+}
+
 func validateLimit(i int, l TransferLimit) *apiError {
 	field := fmt.Sprintf("limits[%d]", i)
 	if !decimalPattern.MatchString(l.Limit) {

@@ -14,7 +14,7 @@ import (
 )
 
 var (
-	_ action.Action              = (*cryptoWithdrawalAction)(nil)
+	_ action.Action               = (*cryptoWithdrawalAction)(nil)
 	_ action.ActionWithConfigure  = (*cryptoWithdrawalAction)(nil)
 	_ action.ActionWithModifyPlan = (*cryptoWithdrawalAction)(nil)
 )

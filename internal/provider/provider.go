@@ -431,6 +431,7 @@ func (p *platformProvider) DataSources(_ context.Context) []func() datasource.Da
 		NewStablecoinConversionDataSource,
 		NewTransferDataSource,
 		NewTransfersDataSource,
+		NewTransferLimitsDataSource,
 	}
 }
 

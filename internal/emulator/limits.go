@@ -74,6 +74,8 @@ type feeQuote struct {
 	CryptoWithdrawalFee
 	expires time.Time
 	used    bool
+	// usedBy is the ref_id of the withdrawal that used it.
+	usedBy string
 }
 
 // CryptoWithdrawalFee is the answer of POST /transfer/fees/crypto-withdrawal.
@@ -379,8 +381,19 @@ func (s *Server) takeFeeQuote(req *CryptoWithdrawalRequest) (decimal.Decimal, *P
 	case q.Total != "" && (req.Total == "" || decimal.RequireFromString(req.Total).GreaterThan(decimal.RequireFromString(q.Total))):
 		return decimal.Zero, nil, errInvalid("total", "must be at most the total %s fee %s was quoted for", q.Total, q.ID)
 	}
-	q.used = true
+	q.used, q.usedBy = true, req.RefID
 	return decimal.RequireFromString(q.Fee), nil, nil
+}
+
+// FeeQuoteUsedBy is the ref_id of the withdrawal that used the guaranteed
+// fee id, or "" while it is unused.
+func (s *Server) FeeQuoteUsedBy(id string) string {
+	s.rules.mu.Lock()
+	defer s.rules.mu.Unlock()
+	if q := s.rules.quotes[id]; q != nil && q.used {
+		return q.usedBy
+	}
+	return ""
 }
 
 // releaseFeeQuote makes the guaranteed fee id usable again, after the

@@ -372,7 +372,7 @@ func TestHostileServer_pagesToState(t *testing.T) {
 		{"null item", `{"items":[null]}`, false},
 		{"items not a list", `{"items":"x"}`, false},
 		{"number too large", `{"items":[{"fiat_network_instructions":{"wire":{"metadata":{"n":1e400}}},` +
-			`"metadata":{"n":1e400},"addresses":[1e400]}]}`, false},
+			`"metadata":{"n":1e400},"addresses":[1e400],"transfer_types":[1e400]}]}`, false},
 		{"cursor loop", `{"items":[{"id":"a"}],"next_page_cursor":"again"}`, false},
 	}...)
 	var body atomic.Pointer[string]

@@ -83,18 +83,15 @@ func TestAccWithdrawalGuard(t *testing.T) {
 	}
 
 	// Broken: 0.5 BTC is over max_amount 0.45 and, at 65065 USD, over the
-	// single-transaction limit of 30000 USD; the other four (1.5 BTC) are
-	// over max_run_total 1.2.
-	w.write(emulatorProviderBlock(emu, guardBlock("0.45", "1.2")), guardBody)
-	w.mustRun(0, "init", "-backend=false")
+	// single-transaction limit of 30000 USD. (OpenTofu stops planning at the
+	// first error, so max_run_total is broken on its own below.)
+	w.write(emulatorProviderBlock(emu, guardBlock("0.45", "100")), guardBody)
+	w.mustRun(0, "get") // the module; the provider is a development override
 	out := w.mustRun(1, "plan").output()
 	flat := strings.Join(strings.Fields(out), " ")
 	for _, want := range []string{
 		`Withdrawal guard max_amount refuses this withdrawal`,
 		`max_amount of BTC is 0.45; this withdrawal asks 0.5 BTC`,
-		`Withdrawal guard max_run_total refuses this withdrawal`,
-		`max_run_total of BTC is 1.2 for the whole plan;`,
-		`already planned in this run by other withdrawals`,
 		`Withdrawal guard check_service_limits refuses this withdrawal`,
 		`the service's limit single-usd (single transaction) allows 30000 USD (remaining); this withdrawal asks 32532.5 USD (0.5 BTC at 65065, the highest price of the service's BTCUSD ticker)`,
 		`module.payroll.platform_crypto_withdrawal.pay["z"]`,
@@ -105,13 +102,22 @@ func TestAccWithdrawalGuard(t *testing.T) {
 			t.Errorf("the refused plan does not say %q:\n%s", want, out)
 		}
 	}
+	// 2 BTC in all, over max_run_total 1.2, in every module and instance.
+	limits("40000")
+	w.write(emulatorProviderBlock(emu, guardBlock("0.5", "1.2")), guardBody)
+	out = w.mustRun(1, "plan").output()
+	flat = strings.Join(strings.Fields(out), " ")
+	runTotal := regexp.MustCompile(`max_run_total of BTC is 1.2 for the whole plan; (0\.[0-9]+|1\.[0-9]+|1) BTC is ` +
+		`already planned in this run by other withdrawals, and this one asks 0\.[345] more \((1\.[3-9]|2(\.0)?)`)
+	if !strings.Contains(flat, "Withdrawal guard max_run_total refuses this withdrawal") || !runTotal.MatchString(flat) {
+		t.Errorf("the plan over max_run_total does not name the guard and the figures:\n%s", out)
+	}
 	if n := emu.Counters.Requests(cwPostKey); n != 0 {
-		t.Fatalf("%d withdrawal POSTs after a refused plan, want 0", n)
+		t.Fatalf("%d withdrawal POSTs after the refused plans, want 0", n)
 	}
 
 	// Within the guards: a saved plan whose JSON shows every figure, then
 	// one POST per withdrawal.
-	limits("40000")
 	w.write(emulatorProviderBlock(emu, guardBlock("0.5", "2")), guardBody)
 	emu.Counters.Reset()
 	w.mustRun(0, "plan", "-out=guarded.tfplan")

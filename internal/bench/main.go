@@ -19,6 +19,9 @@
 //     against one without any provider.
 //  5. The peak RSS of a fresh process reading 100,000 seeded items of each
 //     list data source through the protocol server, against 150 MiB.
+//  6. terraform plan of 100 crypto withdrawals under every withdrawal
+//     guard: the reads of transfer limits and tickers at the emulator,
+//     against one of each.
 //
 // The list-read measurements run in child processes (this binary re-run
 // with -child) so that the emulator's own work and memory stay out of them.
@@ -54,7 +57,7 @@ func main() {
 	flag.DurationVar(&lo.budget, "budget", 0, "internal: time budget of the list child's timed reads")
 	flag.StringVar(&lo.profileDir, "profile-dir", "", "internal: where the list child writes profiles of its warm-up read")
 	wrapOut := flag.String("wrap-out", "", "internal: where the wrap child writes the provider's peak RSS")
-	figures := flag.String("figures", "1,2,3,4,5", "figures to run, comma-separated")
+	figures := flag.String("figures", "1,2,3,4,5,6", "figures to run, comma-separated")
 	readme := flag.String("readme", "", "also write the table into this README's Benchmarks section")
 	flag.Parse()
 
@@ -169,7 +172,7 @@ func run(ctx context.Context, figures, readme string) error {
 	defer func() { _ = os.RemoveAll(tmp) }()
 
 	b := &bench{tmp: tmp}
-	if want["1"] || want["2"] || want["4"] {
+	if want["1"] || want["2"] || want["4"] || want["6"] {
 		progress("building the provider for terraform")
 		tf, err := newTFEnv(ctx, tmp)
 		var missing errNoTerraform
@@ -210,6 +213,11 @@ func run(ctx context.Context, figures, readme string) error {
 	if want["5"] {
 		if err := b.figureListRSS(ctx); err != nil {
 			return fmt.Errorf("figure 5: %w", err)
+		}
+	}
+	if want["6"] {
+		if err := b.figureGuards(ctx); err != nil {
+			return fmt.Errorf("figure 6: %w", err)
 		}
 	}
 	m.elapsed = time.Since(start)

@@ -37,6 +37,9 @@ type call struct {
 	// replaySafe marks requests that may be sent again: GETs, and POSTs
 	// whose body carries a non-empty ref_id.
 	replaySafe bool
+	// public marks operations the service serves without a token: none is
+	// requested or sent.
+	public bool
 }
 
 // endpoint returns the absolute URL of cl.
@@ -60,6 +63,14 @@ func (c *Client) endpoint(cl call) string {
 // once and repeats the request once.
 func (c *Client) do(ctx context.Context, cl call) ([]byte, error) {
 	target := c.endpoint(cl)
+	if cl.public {
+		resp, attempts, err := c.send(ctx, cl, target, "")
+		if err != nil {
+			return nil, err
+		}
+		noteServedAt(ctx, resp)
+		return c.finish(cl, resp, attempts, "")
+	}
 	for renewed := false; ; renewed = true {
 		tok, entry, err := c.token(ctx, cl.scope)
 		if err != nil {
@@ -126,7 +137,9 @@ func (c *Client) send(ctx context.Context, cl call, target, token string) (*http
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s %s: building request: %w", cl.method, cl.path, err)
 	}
-	req.Header.Set("Authorization", "Bearer "+token)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
 	if cl.body != nil {

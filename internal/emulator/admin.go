@@ -27,6 +27,12 @@ type AdminTransfers struct {
 	Transfers []Transfer `json:"transfers"`
 }
 
+// AdminLimits is the body of GET and PUT /admin/limits: the transfer limits
+// (see Server.SetTransferLimits).
+type AdminLimits struct {
+	Limits []TransferLimit `json:"limits"`
+}
+
 // Snapshot returns every counter at once.
 func (c *Counters) Snapshot() CountersSnapshot {
 	return CountersSnapshot{
@@ -149,6 +155,42 @@ func (s *Server) registerAdmin(mux *http.ServeMux) {
 	mux.HandleFunc("POST /admin/fees/reset", func(w http.ResponseWriter, _ *http.Request) {
 		s.ResetWithdrawalFees()
 		writeJSON(w, http.StatusOK, s.WithdrawalFees())
+	})
+	mux.HandleFunc("GET /admin/limits", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, AdminLimits{Limits: s.TransferLimits("")})
+	})
+	mux.HandleFunc("PUT /admin/limits", func(w http.ResponseWriter, r *http.Request) {
+		var body AdminLimits
+		if e := decodeBody(r, &body); e != nil {
+			writeError(w, e)
+			return
+		}
+		for i, l := range body.Limits {
+			if e := validateLimit(i, l); e != nil {
+				writeError(w, e)
+				return
+			}
+		}
+		_ = s.SetTransferLimits(body.Limits)
+		writeJSON(w, http.StatusOK, AdminLimits{Limits: s.TransferLimits("")})
+	})
+	mux.HandleFunc("GET /admin/fee-quotes", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"quotes": s.FeeQuotes()})
+	})
+	mux.HandleFunc("POST /admin/fee-quotes/expire-next", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Count int `json:"count"`
+		}
+		if e := decodeBody(r, &body); e != nil {
+			writeError(w, e)
+			return
+		}
+		if body.Count < 0 {
+			writeError(w, errInvalid("count", "must not be negative"))
+			return
+		}
+		s.ExpireNextFeeQuotes(body.Count)
+		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errNotFound("no such admin operation: "+r.Method+" "+r.URL.Path))

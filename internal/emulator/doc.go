@@ -330,4 +330,49 @@
 // A withdrawal made through the API is PENDING until SetTransferStatus (or
 // the admin API) moves it to COMPLETED, with a crypto_tx_hash, or FAILED,
 // with status_details; updated_at moves with it.
+//
+// # Limits, guaranteed fees and the ticker
+//
+// Published operations the spec does not show, served as the reference
+// publishes them; where it is silent, the emulator chooses:
+//
+//   - GET /transfer/limits/utilizations (transfer:read_transfer_limit):
+//     transfer_type is required (400 without it or with a value outside the
+//     published enum). The limits come from SetTransferLimits or PUT
+//     /admin/limits {"limits": [...]} (GET /admin/limits lists them); there
+//     are none by default. Every limit is answered in one page (no
+//     next_page_cursor; the reference publishes the cursor but no query
+//     parameter to send it back). A single-transaction limit
+//     (period_seconds "0") has no id and its remaining is its limit.
+//   - A crypto withdrawal spends every limit of CRYPTO_WITHDRAWAL: its
+//     amount (the fee does not count; the reference is silent), converted
+//     into limit_asset at the emulator's USD prices when the assets differ,
+//     within period_seconds before now by the emulator's clock. A
+//     withdrawal over a remaining (or over a single-transaction limit) is
+//     refused as the reference refuses a transfer, 403 "Could not create
+//     transfer", with the problem type .../limit-exceeded, title "Limit
+//     Exceeded" and meta rule_id, limit, remaining, limit_asset (the
+//     reference shows no example of this refusal). Nothing is made. A
+//     replay of an earlier ref_id answers the earlier transfer before any
+//     limit or fee is checked.
+//   - POST /transfer/fees/crypto-withdrawal (fee:write_crypto_withdrawal_fee):
+//     exactly one of amount and total; the fee is the fee table's of the
+//     asset at that moment (see /admin/fees); the quote is valid one minute
+//     (SetFeeQuoteTTL). ExpireNextFeeQuotes(n) or POST
+//     /admin/fee-quotes/expire-next {"count": n} issues the next n quotes
+//     already expired; GET /admin/fee-quotes lists them.
+//   - A withdrawal with fee_id pays exactly the quote's fee and uses the
+//     quote up. An unknown or used fee_id answers 404 "fee not found with
+//     id ..." (the reference's example); an expired one 403 with the
+//     problem type .../expired, title "Expired" and meta.expired_at (the
+//     reference's example). A quote for another asset, network or
+//     destination, or an amount (total) above the quoted one, is a 400 on
+//     fee_id (amount, total). A withdrawal refused by a limit leaves its
+//     quote usable. Before this, fee_id was accepted unchecked.
+//   - GET /markets/{market}/ticker: public (the reference gives it no
+//     security), deprecated in the reference. The emulator answers the
+//     markets BASEUSD whose base it prices (BTC 65000, ETH 3500, SOL 150,
+//     LTC 80, BCH 400, POL 0.5): best_bid 0.1% below, best_ask 0.1% above,
+//     last_execution at the price; other markets 404. last_day and today
+//     are left out.
 package emulator

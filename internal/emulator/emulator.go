@@ -37,6 +37,8 @@ var AllScopes = []string{
 	"conversion:read_conversion_stablecoin",
 	"exchange:read_aggregated_marketdata_stream",
 	"transfer:read_transfer",
+	"transfer:read_transfer_limit",
+	"fee:write_crypto_withdrawal_fee",
 }
 
 // ClientCredentials is one OAuth client known to the emulator.
@@ -55,6 +57,9 @@ type Options struct {
 	DepositAddresses      int
 	RewardClaims          int
 	StablecoinConversions int
+	// TransferLimits is the number of seeded transfer limits (see
+	// SetTransferLimits; none by default).
+	TransferLimits int
 	// Transfers is the number of seeded transfers, listed before the
 	// withdrawals made through the API.
 	Transfers int
@@ -181,6 +186,8 @@ type Server struct {
 	fees map[string]decimal.Decimal
 	// defaultFee, when set, replaces defaultWithdrawalFee; guarded by mu.
 	defaultFee *decimal.Decimal
+	// rules are the transfer limits and the guaranteed fees (limits.go).
+	rules moneyRules
 }
 
 // New builds an emulator; call Start or use Handler.
@@ -219,6 +226,9 @@ func New(opts Options) *Server {
 	}
 	s.data = newStore(opts)
 	s.ws = newWSHub(s)
+	if opts.TransferLimits > 0 {
+		_ = s.SetTransferLimits(seedLimits(opts.TransferLimits))
+	}
 	return s
 }
 

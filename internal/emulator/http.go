@@ -176,6 +176,16 @@ func (s *Server) routeFor(method, path string) (rt route, id string, ok bool) {
 		return route{http.MethodGet, scopeReadDepositAddr, s.handleListDepositAddresses}, "", true
 	case pathRewardClaims:
 		return route{http.MethodGet, scopeReadClaims, s.handleListRewardClaims}, "", true
+	case pathTransferLimits:
+		return route{http.MethodGet, scopeReadLimits, s.handleListTransferLimits}, "", true
+	case pathWithdrawalFee:
+		return route{http.MethodPost, scopeWriteFeeQuote, s.handleCreateWithdrawalFee}, "", true
+	}
+	if rest, found := strings.CutPrefix(path, pathMarketsPrefix); found {
+		if market, ok := strings.CutSuffix(rest, "/ticker"); ok && market != "" && !strings.Contains(market, "/") {
+			// A public operation: no token needed.
+			return route{http.MethodGet, "", s.handleGetTicker}, market, true
+		}
 	}
 	if id, found := strings.CutPrefix(path, pathInstructions+"/"); found && id != "" && !strings.Contains(id, "/") {
 		return route{http.MethodGet, scopeReadInstructions, s.handleGetInstructions}, id, true
@@ -226,7 +236,7 @@ func (s *Server) serveV2(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &apiError{status: http.StatusMethodNotAllowed, body: ErrorBody{Code: "METHOD_NOT_ALLOWED", Message: r.Method + " is not allowed on " + r.URL.Path + "; use " + rt.method}})
 		return
 	}
-	if err := s.authorize(r, rt.scope); err != nil {
+	if err := s.authorize(r, rt.scope); rt.scope != "" && err != nil {
 		s.fail(w, err, rt.scope)
 		return
 	}

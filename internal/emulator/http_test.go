@@ -234,7 +234,10 @@ func TestWithdrawalResponse(t *testing.T) {
 	body["balance_asset"] = "USD"
 	body["memo"] = "memo-1"
 	body["metadata"] = map[string]string{"k": "v"}
-	body["fee_id"] = "fee-1"
+	var quote CryptoWithdrawalFee
+	e.post(pathWithdrawalFee, map[string]any{"asset": "ETH", "destination_address": body["destination_address"],
+		"crypto_network": "ETHEREUM", "amount": "1.5"}).decode(t, &quote)
+	body["fee_id"] = quote.ID
 	body["beneficiary"] = map[string]any{"name": "x"}
 	r := e.post(withdrawalsPath, body)
 	e.wantStatus(r, http.StatusCreated)

@@ -155,31 +155,19 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 		writeBody(w, http.StatusForbidden, "application/problem+json", b)
 		return
 	}
-	fee := s.withdrawalFee(req.Asset)
-	var amount, total string
-	if req.Amount != "" {
-		a := decimal.RequireFromString(req.Amount)
-		if !a.IsPositive() {
-			writeError(w, errInvalid("amount", "must be greater than zero"))
-			return
-		}
-		amount, total = req.Amount, a.Add(fee).String()
-	} else {
-		t := decimal.RequireFromString(req.Total)
-		if t.LessThanOrEqual(fee) {
-			writeError(w, errInvalid("total", "must be greater than the fee of %s %s", fee.String(), req.Asset))
-			return
-		}
-		amount, total = t.Sub(fee).String(), req.Total
+	if req.Amount != "" && !decimal.RequireFromString(req.Amount).IsPositive() {
+		writeError(w, errInvalid("amount", "must be greater than zero"))
+		return
 	}
-	key := canonical(req)
-	notional := decimal.RequireFromString(total).Mul(usdPrice(req.Asset)).StringFixed(2)
-
+	if fee := s.withdrawalFee(req.Asset); req.FeeID == "" && req.Total != "" && decimal.RequireFromString(req.Total).LessThanOrEqual(fee) {
+		writeError(w, errInvalid("total", "must be greater than the fee of %s %s", fee.String(), req.Asset))
+		return
+	}
 	st := s.data
 	st.mu.Lock()
 	if req.RefID != "" {
 		if prev := st.transferByRef[req.RefID]; prev != nil {
-			t, same := prev.t, prev.request == key
+			t, same := prev.t, prev.request == canonical(req)
 			st.mu.Unlock()
 			if s.opts.WithdrawalReplay == ReplayConflict {
 				s.answerAlreadyExists(w, r, "transfer", req.RefID, t)
@@ -189,6 +177,25 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 			return
 		}
 	}
+	amount, total, fee, problem, e := s.withdrawalFigures(&req)
+	if problem == nil && e == nil {
+		if problem = s.spendLimits(req.Asset, decimal.RequireFromString(amount)); problem != nil && req.FeeID != "" {
+			// Refused: the guaranteed fee stays usable.
+			s.releaseFeeQuote(req.FeeID)
+		}
+	}
+	if problem != nil || e != nil {
+		st.mu.Unlock()
+		if e != nil {
+			writeError(w, e)
+			return
+		}
+		writeProblem(w, problem)
+		return
+	}
+	key := canonical(req)
+	notional := decimal.RequireFromString(total).Mul(usdPrice(req.Asset)).StringFixed(2)
+
 	now := s.now().UTC().Truncate(time.Microsecond)
 	t := Transfer{
 		ID:                 st.created.uuid(),
@@ -196,7 +203,7 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 		ProfileID:          req.ProfileID,
 		Amount:             amount,
 		Total:              total,
-		Fee:                fee.String(),
+		Fee:                fee,
 		Asset:              req.Asset,
 		Direction:          "DEBIT",
 		Type:               "CRYPTO_WITHDRAWAL",
@@ -221,6 +228,31 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 	}
 	st.mu.Unlock()
 	s.answerPost(w, r, http.StatusCreated, t)
+}
+
+// withdrawalFigures are the amount, total and fee of a new withdrawal: the
+// fee of its fee_id's guaranteed fee (used up by it), or the fee table's.
+func (s *Server) withdrawalFigures(req *CryptoWithdrawalRequest) (amount, total, fee string, _ *Problem, _ *apiError) {
+	f := s.withdrawalFee(req.Asset)
+	if req.FeeID != "" {
+		var p *Problem
+		var e *apiError
+		if f, p, e = s.takeFeeQuote(req); p != nil || e != nil {
+			return "", "", "", p, e
+		}
+	}
+	if req.Amount != "" {
+		a := decimal.RequireFromString(req.Amount)
+		if !a.IsPositive() {
+			return "", "", "", nil, errInvalid("amount", "must be greater than zero")
+		}
+		return req.Amount, a.Add(f).String(), f.String(), nil, nil
+	}
+	t := decimal.RequireFromString(req.Total)
+	if t.LessThanOrEqual(f) {
+		return "", "", "", nil, errInvalid("total", "must be greater than the fee of %s %s", f.String(), req.Asset)
+	}
+	return t.Sub(f).String(), req.Total, f.String(), nil, nil
 }
 
 func optional(v string) *string {

@@ -63,6 +63,7 @@ var validArgs = map[string][]string{
 	"data platform_stablecoin_conversion":         {`id = "123e4567-e89b-42d3-a456-426614174000"`},
 	"data platform_transfer":                      {`id = "transfer-1"`},
 	"data platform_transfers":                     nil,
+	"data platform_transfer_limits":               nil,
 	"data platform_top_of_book":                   {`market = "BTCUSD"`},
 	"data platform_order_book":                    {`market = "BTCUSD"`},
 	"ephemeral platform_access_token":             {`scopes = ["transfer:read_fiat_account"]`},
@@ -279,6 +280,8 @@ func resourceAndDataBadInputs() []badInput {
 	add("data", "platform_transfers", `order_by = "AMOUNT"`, "order_by",
 		`Attribute order_by value must be one of: \["CREATED_AT" "UPDATED_AT"\], got: "AMOUNT"`)
 	maxItems("platform_transfers")
+	add("data", "platform_transfer_limits", `transfer_type = "crypto_withdrawal"`, "transfer_type",
+		`Attribute transfer_type value must be one of: \["INTERNAL_TRANSFER_DEBIT".*got: "crypto_withdrawal"`)
 
 	for _, typ := range []string{"platform_top_of_book", "platform_order_book"} {
 		add("data", typ, `market = ""`, "market", `Attribute market string length must be at least 1`)

@@ -14,8 +14,9 @@ import (
 )
 
 var (
-	_ action.Action              = (*cryptoWithdrawalAction)(nil)
-	_ action.ActionWithConfigure = (*cryptoWithdrawalAction)(nil)
+	_ action.Action               = (*cryptoWithdrawalAction)(nil)
+	_ action.ActionWithConfigure  = (*cryptoWithdrawalAction)(nil)
+	_ action.ActionWithModifyPlan = (*cryptoWithdrawalAction)(nil)
 )
 
 // NewCryptoWithdrawalAction is the constructor of the
@@ -113,6 +114,30 @@ func (a *cryptoWithdrawalAction) Schema(_ context.Context, _ action.SchemaReques
 
 func (a *cryptoWithdrawalAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
 	a.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+// ModifyPlan passes the invocation through the provider's withdrawal_guard
+// (withdrawal_guard.go): it counts in the plan's max_run_total, keyed by
+// its configured ref_id, or as an invocation of its own when it has none.
+func (a *cryptoWithdrawalAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
+	if a.data == nil || !a.data.guard.active() {
+		return
+	}
+	if !req.Config.Raw.IsFullyKnown() {
+		guardUnknown(a.data, "platform_crypto_withdrawal action", &resp.Diagnostics)
+		return
+	}
+	var args cryptoWithdrawalArgs
+	resp.Diagnostics.Append(req.Config.Get(ctx, &args)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	refID := knownString(args.RefID)
+	key := "action\x00" + refID
+	if refID == "" {
+		key = "action\x00" + a.data.newID()
+	}
+	guardWithdrawal(ctx, a.data, args.guarded(key, refID, "platform_crypto_withdrawal action"), &resp.Diagnostics)
 }
 
 func (a *cryptoWithdrawalAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {

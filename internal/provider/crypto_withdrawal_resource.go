@@ -81,6 +81,10 @@ const newWithdrawalNote = " **Changing it sends a NEW withdrawal**: Terraform pl
 func withdrawalResourceAttribute(a withdrawalArgument) schema.Attribute {
 	desc := a.description + newWithdrawalNote
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	if a.applyOnly {
+		desc = a.description + " Changing it on a withdrawal already sent only records it: nothing is sent."
+		replace = nil
+	}
 	if a.notReported {
 		desc += " The service does not report it: after an import, setting it only records it."
 		replace = []planmodifier.String{replaceUnlessRecordedAfterImport()}
@@ -183,7 +187,7 @@ func (r *cryptoWithdrawalResource) ModifyPlan(ctx context.Context, req resource.
 		if refuseUnreadReplacement(withdrawalWords, state.id(), state.args.ProfileID, &resp.Diagnostics) {
 			return
 		}
-		if r.recordsAfterImport(ctx, req, resp, state) {
+		if r.recordsAfterImport(ctx, req, resp, state) || r.recordsApplyOnly(ctx, req, resp, state) {
 			return
 		}
 		resp.Diagnostics.AddWarning("Changing a crypto withdrawal sends a NEW withdrawal",
@@ -232,6 +236,35 @@ func (r *cryptoWithdrawalResource) recordsAfterImport(ctx context.Context, req r
 	return true
 }
 
+// recordsApplyOnly plans the in-place update of a withdrawal whose only
+// change is max_fee, which rules only how a withdrawal is sent: the plan
+// keeps every other value of the state, and nothing is sent.
+func (r *cryptoWithdrawalResource) recordsApplyOnly(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state cryptoWithdrawalModel) bool {
+	plan, diags := getWithdrawal(ctx, req.Plan)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return false
+	}
+	probe := plan.args
+	probe.MaxFee = state.args.MaxFee
+	for _, keep := range []struct{ dst, src *types.String }{
+		{&probe.Amount, &state.args.Amount}, {&probe.Total, &state.args.Total}, {&probe.RefID, &state.args.RefID},
+		{&probe.IdentityID, &state.args.IdentityID}, {&probe.AccountID, &state.args.AccountID},
+		{&probe.BalanceAsset, &state.args.BalanceAsset},
+	} {
+		if keep.dst.IsUnknown() {
+			*keep.dst = *keep.src
+		}
+	}
+	if !reflect.DeepEqual(probe, state.args) {
+		return false
+	}
+	next := state
+	next.args.MaxFee = plan.args.MaxFee
+	resp.Diagnostics.Append(next.set(ctx, &resp.Plan, resp.Plan.Schema)...)
+	return true
+}
+
 // planRefID plans a new withdrawal through the core (planNewObject): its
 // ref_id, derived from its arguments when the configuration sets none and
 // shown in the plan, and what the apply will do with a transfer the
@@ -239,7 +272,8 @@ func (r *cryptoWithdrawalResource) recordsAfterImport(ctx context.Context, req r
 func (r *cryptoWithdrawalResource) planRefID(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if !req.Config.Raw.IsFullyKnown() {
 		// An argument is known only at apply: so is the ref_id, which the
-		// final plan derives then.
+		// final plan derives then, and the guards check then.
+		guardUnknown(r.data, withdrawalWords.resourceType, &resp.Diagnostics)
 		return
 	}
 	config, diags := getWithdrawal(ctx, req.Config)
@@ -259,6 +293,14 @@ func (r *cryptoWithdrawalResource) planRefID(ctx context.Context, req resource.M
 			return withdrawalDifferences(body, t)
 		},
 	}, resp)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	refID := knownString(cfg.RefID)
+	if refID == "" {
+		refID, _ = cfg.derivedRefID(ctx)
+	}
+	guardWithdrawal(ctx, r.data, cfg.guarded(refID, refID, withdrawalWords.resourceType), &resp.Diagnostics)
 }
 
 func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -372,6 +414,7 @@ func (r *cryptoWithdrawalResource) Update(ctx context.Context, req resource.Upda
 	}
 	state.args.FeeID = plan.args.FeeID
 	state.args.Beneficiary = plan.args.Beneficiary
+	state.args.MaxFee = plan.args.MaxFee
 	resp.Diagnostics.Append(state.set(ctx, &resp.State, resp.State.Schema)...)
 	setIdentity(ctx, resp.Identity, state.id(), &resp.Diagnostics)
 }

@@ -3,9 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -117,11 +119,83 @@ func sendCryptoWithdrawal(ctx context.Context, data *providerData, s withdrawalS
 	if diags.HasError() {
 		return createResult[*client.Transfer]{}, diags
 	}
+	maxFee := knownString(s.args.MaxFee)
+	if maxFee == "" {
+		res, d := runWithdrawal(ctx, data, s, body, nil)
+		diags.Append(d...)
+		return res, diags
+	}
+	// A guaranteed fee first, and the withdrawal only with a fee at most
+	// max_fee; an expired quote is quoted again once.
+	for attempt := 1; ; attempt++ {
+		quote, ok := quoteWithinMaxFee(ctx, data, body, maxFee, &diags)
+		if !ok {
+			return createResult[*client.Transfer]{}, diags
+		}
+		body.FeeID = quote.ID
+		var lastErr error
+		res, d := runWithdrawal(ctx, data, s, body, &lastErr)
+		if attempt == 1 && res.outcome == outcomeRefused && client.IsExpiredFee(lastErr) {
+			tflog.Info(ctx, "guaranteed fee expired before the withdrawal, quoting again", map[string]any{
+				"ref_id": s.refID, "fee_id": quote.ID})
+			continue
+		}
+		diags.Append(d...)
+		return res, diags
+	}
+}
+
+// quoteWithinMaxFee asks for a guaranteed fee for body and reports whether
+// it is at most maxFee; otherwise the error names both figures.
+func quoteWithinMaxFee(ctx context.Context, data *providerData, body client.CryptoWithdrawalRequest, maxFee string, diags *diag.Diagnostics) (*client.CryptoWithdrawalFee, bool) {
+	q, err := data.client.CreateCryptoWithdrawalFee(ctx, client.CryptoWithdrawalFeeRequest{
+		Asset: body.Asset, DestinationAddress: body.DestinationAddress, CryptoNetwork: body.CryptoNetwork,
+		Amount: body.Amount, Total: body.Total,
+	})
+	if err != nil {
+		hint := ""
+		if scopeRefused(err) {
+			hint = " Quoting needs the OAuth scope " + client.ScopeWriteWithdrawalFee + "; have it granted to the " +
+				"client credentials (and, if the provider's scopes argument pins the token's scopes, include it there)."
+		}
+		diags.AddAttributeError(path.Root("max_fee"), "Crypto withdrawal not sent: no guaranteed fee",
+			fmt.Sprintf("max_fee is set, so the withdrawal (ref_id %s) is sent only with a guaranteed fee, and "+
+				"quoting one failed: %s.%s Nothing was sent.", body.RefID, err, hint))
+		return nil, false
+	}
+	limit, _ := parseAmount(maxFee)
+	fee, ok := parseAmount(q.Fee)
+	switch {
+	case !ok:
+		diags.AddAttributeError(path.Root("max_fee"), "Crypto withdrawal not sent: unreadable guaranteed fee",
+			fmt.Sprintf("The service quoted the fee %s, which is not a decimal, for the withdrawal with ref_id %s. "+
+				"Nothing was sent.", quotedPrefix(q.Fee), body.RefID))
+		return nil, false
+	case !strings.EqualFold(q.Asset, body.Asset):
+		diags.AddAttributeError(path.Root("max_fee"), "Crypto withdrawal not sent: guaranteed fee for another asset",
+			fmt.Sprintf("The service quoted a fee in %s for a withdrawal of %s (ref_id %s). Nothing was sent.",
+				shown(q.Asset), body.Asset, body.RefID))
+		return nil, false
+	case fee.GreaterThan(limit):
+		diags.AddAttributeError(path.Root("max_fee"), "Crypto withdrawal not sent: fee above max_fee",
+			fmt.Sprintf("The service's guaranteed fee for this withdrawal (ref_id %s) is %s %s, above max_fee %s %s. "+
+				"Nothing was sent. Apply again later, or raise max_fee if that fee is acceptable.",
+				body.RefID, fee, body.Asset, limit, body.Asset))
+		return nil, false
+	}
+	tflog.Info(ctx, "guaranteed fee within max_fee", map[string]any{"ref_id": body.RefID, "fee_id": q.ID,
+		"fee": q.Fee, "max_fee": maxFee})
+	return q, true
+}
+
+// runWithdrawal sends body through the core (see createRun.run); lastErr,
+// when given, receives the error of the last send.
+func runWithdrawal(ctx context.Context, data *providerData, s withdrawalSend, body client.CryptoWithdrawalRequest, lastErr *error) (createResult[*client.Transfer], diag.Diagnostics) {
 	tflog.Info(ctx, "sending crypto withdrawal", map[string]any{
 		"ref_id": s.refID, "asset": body.Asset, "crypto_network": body.CryptoNetwork,
 		"amount": body.Amount, "total": body.Total,
 	})
-	res, d := createRun[*client.Transfer]{
+	res, diags := createRun[*client.Transfer]{
 		kind:     withdrawalKind,
 		refID:    s.refID,
 		derived:  s.derived,
@@ -129,12 +203,15 @@ func sendCryptoWithdrawal(ctx context.Context, data *providerData, s withdrawalS
 		window:   data.recoveryWindow,
 		now:      data.clock(),
 		send: func(ctx context.Context) (*client.Transfer, error) {
-			return data.client.CreateCryptoWithdrawal(ctx, body)
+			t, err := data.client.CreateCryptoWithdrawal(ctx, body)
+			if lastErr != nil {
+				*lastErr = err
+			}
+			return t, err
 		},
 		existing:    client.ExistingTransfer,
 		differences: func(t *client.Transfer) []string { return withdrawalDifferences(body, t) },
 	}.run(ctx)
-	diags.Append(d...)
 	if res.outcome == outcomeConfirmed || res.outcome == outcomeAdopted {
 		tflog.Info(ctx, "crypto withdrawal recorded", map[string]any{"ref_id": s.refID, "id": res.obj.ID, "status": res.obj.Status})
 	}

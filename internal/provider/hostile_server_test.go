@@ -338,6 +338,9 @@ var hostileItemPages = map[string]string{
 		`"updated_at":"2024-01-01T00:00:01.5-07:00","identity_id":null,"ref_id":"r","secondary_status":{"a":[1,null]},` +
 		`"status_details":"text","metadata":{"k":"\u00e9"},"destination_address":"bc1q","crypto_network":"BITCOIN",` +
 		`"crypto_tx_hash":"0xabc","auto_conversion":{"to":"USD"},"memo":""}],"next_page_cursor":""}`,
+	"platform_transfer_limits": `{"items":[{"rule_id":"r","transfer_types":["CRYPTO_WITHDRAWAL",""],"period_seconds":"0",` +
+		`"limit":"1e3","remaining":"","limit_asset":"\u00e9"},{"id":"l","rule_id":"","transfer_types":[],` +
+		`"period_seconds":"86400","limit":"0.000000000000000001","remaining":"0","limit_asset":"USD"}],"next_page_cursor":""}`,
 }
 
 // TestHostileServer_pagesToState serves unusual pages to every list data
@@ -369,7 +372,7 @@ func TestHostileServer_pagesToState(t *testing.T) {
 		{"null item", `{"items":[null]}`, false},
 		{"items not a list", `{"items":"x"}`, false},
 		{"number too large", `{"items":[{"fiat_network_instructions":{"wire":{"metadata":{"n":1e400}}},` +
-			`"metadata":{"n":1e400},"addresses":[1e400]}]}`, false},
+			`"metadata":{"n":1e400},"addresses":[1e400],"transfer_types":[1e400]}]}`, false},
 		{"cursor loop", `{"items":[{"id":"a"}],"next_page_cursor":"again"}`, false},
 	}...)
 	var body atomic.Pointer[string]

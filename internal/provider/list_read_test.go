@@ -159,6 +159,7 @@ var equivalenceItems = map[string]int{
 	"platform_deposit_addresses": 300,
 	"platform_reward_claims":     250,
 	"platform_transfers":         1100,
+	"platform_transfer_limits":   40,
 }
 
 // TestListStateStreamedEqualsFramework checks, for each list data source

@@ -90,6 +90,8 @@ type providerModel struct {
 	RequestTimeout timetypes.GoDuration `tfsdk:"request_timeout"`
 	MaxRetries     types.Int64          `tfsdk:"max_retries"`
 	RecoveryWindow timetypes.GoDuration `tfsdk:"recovery_window"`
+	// WithdrawalGuard is the withdrawal_guard block (withdrawal_guard.go).
+	WithdrawalGuard types.Object `tfsdk:"withdrawal_guard"`
 }
 
 // providerData is what resources and data sources receive from Configure.
@@ -118,6 +120,8 @@ type providerData struct {
 	// this configuration of the provider, that is of the provider process
 	// (see market_data_hub.go); nil opens one for each read.
 	streams *stream.Hub
+	// guard is the withdrawal_guard of this process (withdrawal_guard.go).
+	guard *withdrawalGuard
 }
 
 func (p *platformProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -131,6 +135,7 @@ func (p *platformProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			"instructions, crypto withdrawals, and reads of fiat accounts, deposit addresses, reward claims, " +
 			"stablecoin conversions and market data. Every argument can also be set through its `PLATFORM_*` " +
 			"environment variable.",
+		Blocks: map[string]schema.Block{withdrawalGuardBlock: withdrawalGuardSchema()},
 		Attributes: map[string]schema.Attribute{
 			"client_id": schema.StringAttribute{
 				MarkdownDescription: "OAuth 2.0 client id. Environment variable `" + EnvClientID + "`.",
@@ -243,6 +248,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	cfg.MaxRetries = configMaxRetries(m.MaxRetries, diags)
 	recoveryWindow := configRecoveryWindow(stringSetting{attr: "recovery_window", env: EnvRecoveryWindow,
 		value: m.RecoveryWindow.StringValue}, diags)
+	guard := configWithdrawalGuard(ctx, m.WithdrawalGuard, diags)
 	if diags.HasError() {
 		return
 	}
@@ -262,7 +268,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	})
 
 	data := &providerData{client: c, wsURL: wsURL, requestTimeout: cfg.RequestTimeout, newID: p.newID, now: p.now,
-		planned: &plannedRefIDs{}, recoveryWindow: recoveryWindow}
+		planned: &plannedRefIDs{}, recoveryWindow: recoveryWindow, guard: guard}
 	if wsURL != "" {
 		data.streams = newStreamHub(wsURL, c)
 	}
@@ -426,6 +432,7 @@ func (p *platformProvider) DataSources(_ context.Context) []func() datasource.Da
 		NewStablecoinConversionDataSource,
 		NewTransferDataSource,
 		NewTransfersDataSource,
+		NewTransferLimitsDataSource,
 	}
 }
 

@@ -42,7 +42,11 @@ type withdrawalArgument struct {
 	computedWhenUnset bool
 	// notReported: a transfer does not carry it, so an imported withdrawal
 	// cannot know it.
-	notReported      bool
+	notReported bool
+	// applyOnly: it is not sent and not part of the derived ref_id; it
+	// only rules how the withdrawal is sent, so changing it on a
+	// withdrawal already sent only records it.
+	applyOnly        bool
 	stringValidators []validator.String
 	mapValidators    []validator.Map
 }
@@ -103,6 +107,18 @@ func withdrawalArguments() []withdrawalArgument {
 				"`jsonencode({...})`). It is sent as given.",
 			stringValidators: []validator.String{jsonObjectValidator{}}},
 		{name: "memo", description: "Memo included with the withdrawal."},
+		{name: "max_fee", applyOnly: true,
+			description: "The most the withdrawal may pay as fee, in its asset, as a decimal string. At apply, " +
+				"a guaranteed fee is quoted first (`POST /transfer/fees/crypto-withdrawal`, scope `" +
+				client.ScopeWriteWithdrawalFee + "`) for this asset, network, destination and amount (or total), " +
+				"and the withdrawal is sent with the quote's `fee_id` only when the quoted fee is at most " +
+				"`max_fee`: the fee is then exactly the quote's. A higher quote fails the apply, naming both " +
+				"figures, and nothing is sent. A quote that expired before the withdrawal reached the service is " +
+				"quoted again once. Not sent itself, and not part of the derived `ref_id`. Conflicts with `fee_id`.",
+			stringValidators: []validator.String{
+				decimalValidator(),
+				stringvalidator.ConflictsWith(path.MatchRoot("fee_id")),
+			}},
 	}
 }
 
@@ -122,6 +138,7 @@ type cryptoWithdrawalArgs struct {
 	FeeID              types.String         `tfsdk:"fee_id"`
 	Beneficiary        jsontypes.Normalized `tfsdk:"beneficiary"`
 	Memo               types.String         `tfsdk:"memo"`
+	MaxFee             types.String         `tfsdk:"max_fee"`
 }
 
 // request builds the client request of the arguments with the given ref_id

@@ -27,4 +27,5 @@ var ListFixtures = map[string]ListFixture{
 	"platform_deposit_addresses": {Seed: func(o *emulator.Options, n int) { o.DepositAddresses = n }},
 	"platform_reward_claims":     {Seed: func(o *emulator.Options, n int) { o.RewardClaims = n }},
 	"platform_transfers":         {Seed: func(o *emulator.Options, n int) { o.Transfers = n }},
+	"platform_transfer_limits":   {Seed: func(o *emulator.Options, n int) { o.TransferLimits = n }},
 }

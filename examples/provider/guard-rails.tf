@@ -1,0 +1,21 @@
+# The reviewed provider block: the limits every withdrawal of every module
+# must keep, in one place. A plan that breaks one fails before anyone
+# approves it, and nothing is sent.
+provider "platform" {
+  withdrawal_guard {
+    max_amount           = { BTC = "0.5", USDC = "25000" }  # one withdrawal
+    max_run_total        = { BTC = "2", USDC = "100000" }   # the whole plan
+    check_service_limits = true                             # the service's own limits, at plan
+  }
+}
+
+# Each withdrawal also bounds its own fee: a guaranteed fee is quoted at
+# apply, and the withdrawal is sent only when the fee is at most max_fee.
+resource "platform_crypto_withdrawal" "payout" {
+  profile_id          = "8c5f7a42-6a9d-4d55-9f4e-0b6d1e1c2a33"
+  destination_address = "bc1qexampleaddress0000000000000000000000"
+  asset               = "BTC"
+  crypto_network      = "BITCOIN"
+  amount              = "0.25"
+  max_fee             = "0.0005"
+}

@@ -1,0 +1,188 @@
+package provider
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+// guardModule is a module of the guard tests: withdrawals by for_each.
+const guardModule = `
+terraform {
+  required_providers {
+    platform = { source = "platform/platform" }
+  }
+}
+variable "amounts" { type = map(string) }
+resource "platform_crypto_withdrawal" "pay" {
+  for_each            = var.amounts
+  profile_id          = "prof-1"
+  destination_address = "bc1qmodule${each.key}"
+  asset               = "BTC"
+  crypto_network      = "BITCOIN"
+  amount              = each.value
+}
+`
+
+// guardBody is the root of the guard tests: withdrawals by for_each, and
+// the module with three more; 2 BTC in all, one of 0.5.
+const guardBody = `
+resource "platform_crypto_withdrawal" "root" {
+  for_each            = { a = "0.3", b = "0.4" }
+  profile_id          = "prof-1"
+  destination_address = "bc1qroot${each.key}"
+  asset               = "BTC"
+  crypto_network      = "BITCOIN"
+  amount              = each.value
+}
+module "payroll" {
+  source  = "./payroll"
+  amounts = { x = "0.4", y = "0.4", z = "0.5" }
+}
+`
+
+func guardBlock(maxAmount, maxRunTotal string) string {
+	return "  withdrawal_guard {\n" +
+		"    max_amount           = { btc = \"" + maxAmount + "\" }\n" +
+		"    max_run_total        = { BTC = \"" + maxRunTotal + "\" }\n" +
+		"    check_service_limits = true\n" +
+		"  }\n"
+}
+
+// Each guard, broken, fails the plan before any POST with an error naming
+// the guard and the figures; max_run_total sums the withdrawals of every
+// module and for_each instance. Within the guards, the apply sends each
+// withdrawal once, with a handful of reads of limits and prices, and the
+// plan JSON carries every figure a policy needs. Withdrawals already in the
+// state do not count in a later plan.
+func TestAccWithdrawalGuard(t *testing.T) {
+	t.Parallel()
+	emu := emulator.StartTest(t, emulator.Options{})
+	limits := func(single string) {
+		if err := emu.SetTransferLimits([]emulator.TransferLimit{
+			{RuleID: "single-usd", PeriodSeconds: "0", Limit: single, LimitAsset: "USD"},
+			{RuleID: "daily-eur", PeriodSeconds: "86400", Limit: "1000000", LimitAsset: "EUR"},
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	limits("30000")
+	w := newCLIWorkdir(t)
+	if err := os.MkdirAll(filepath.Join(w.dir, "payroll"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, "payroll", "main.tf"), []byte(guardModule), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// Broken: 0.5 BTC is over max_amount 0.45 and, at 65065 USD, over the
+	// single-transaction limit of 30000 USD. (OpenTofu stops planning at the
+	// first error, so max_run_total is broken on its own below.)
+	w.write(emulatorProviderBlock(emu, guardBlock("0.45", "100")), guardBody)
+	w.mustRun(0, "get") // the module; the provider is a development override
+	out := w.mustRun(1, "plan").output()
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{
+		`Withdrawal guard max_amount refuses this withdrawal`,
+		`max_amount of BTC is 0.45; this withdrawal asks 0.5 BTC`,
+		`Withdrawal guard check_service_limits refuses this withdrawal`,
+		`the service's limit single-usd (single transaction) allows 30000 USD (remaining); this withdrawal asks 32532.5 USD (0.5 BTC at 65065, the highest price of the service's BTCUSD ticker)`,
+		`module.payroll.platform_crypto_withdrawal.pay["z"]`,
+		`Withdrawal guard check_service_limits not checked`,
+		`The service's limit daily-eur (1000000 EUR) is in EUR, and the service has no price of BTC in EUR`,
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the refused plan does not say %q:\n%s", want, out)
+		}
+	}
+	// 2 BTC in all, over max_run_total 1.2, in every module and instance.
+	limits("40000")
+	w.write(emulatorProviderBlock(emu, guardBlock("0.5", "1.2")), guardBody)
+	out = w.mustRun(1, "plan").output()
+	flat = strings.Join(strings.Fields(out), " ")
+	runTotal := regexp.MustCompile(`max_run_total of BTC is 1.2 for the whole plan; (0\.[0-9]+|1\.[0-9]+|1) BTC is ` +
+		`already planned in this run by other withdrawals, and this one asks 0\.[345] more \((1\.[3-9]|2(\.0)?)`)
+	if !strings.Contains(flat, "Withdrawal guard max_run_total refuses this withdrawal") || !runTotal.MatchString(flat) {
+		t.Errorf("the plan over max_run_total does not name the guard and the figures:\n%s", out)
+	}
+	if n := emu.Counters.Requests(cwPostKey); n != 0 {
+		t.Fatalf("%d withdrawal POSTs after the refused plans, want 0", n)
+	}
+
+	// Within the guards: a saved plan whose JSON shows every figure, then
+	// one POST per withdrawal.
+	w.write(emulatorProviderBlock(emu, guardBlock("0.5", "2")), guardBody)
+	emu.Counters.Reset()
+	w.mustRun(0, "plan", "-out=guarded.tfplan")
+	planReads := emu.Counters.Requests("GET /v2/transfer/limits/utilizations")
+	planJSON := w.mustRun(0, "show", "-json", "guarded.tfplan").stdout
+	checkPlanFigures(t, planJSON, 5)
+	w.mustRun(0, "apply", "guarded.tfplan")
+	if n := emu.Counters.Requests(cwPostKey); n != 5 {
+		t.Errorf("%d withdrawal POSTs, want 5", n)
+	}
+	if len(emu.Transfers()) != 5 {
+		t.Errorf("%d withdrawals at the emulator, want 5", len(emu.Transfers()))
+	}
+	tickers := emu.Counters.Requests("GET /v2/markets/BTCUSD/ticker") + emu.Counters.Requests("GET /v2/markets/BTCEUR/ticker") +
+		emu.Counters.Requests("GET /v2/markets/EURBTC/ticker")
+	if planReads != 1 || tickers > 6 {
+		t.Errorf("the plan of 5 guarded withdrawals read the limits %d times (want 1) and tickers %d times in plan "+
+			"and apply (want at most 3 a process)", planReads, tickers)
+	}
+
+	// What the state holds does not count again: a lower max_run_total
+	// plans no change.
+	w.write(emulatorProviderBlock(emu, guardBlock("0.5", "0.1")), guardBody)
+	w.mustRun(0, "plan", "-detailed-exitcode")
+}
+
+// checkPlanFigures checks that every withdrawal created in plan has its
+// amount, asset, destination and ref_id known in the plan JSON.
+func checkPlanFigures(t *testing.T, planJSON string, want int) {
+	t.Helper()
+	var plan struct {
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Type    string `json:"type"`
+			Change  struct {
+				Actions      []string       `json:"actions"`
+				After        map[string]any `json:"after"`
+				AfterUnknown map[string]any `json:"after_unknown"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	if err := json.Unmarshal([]byte(planJSON), &plan); err != nil {
+		t.Fatal(err)
+	}
+	uuid := regexp.MustCompile(`^[0-9a-f-]{36}$`)
+	n := 0
+	for _, rc := range plan.ResourceChanges {
+		if rc.Type != "platform_crypto_withdrawal" {
+			continue
+		}
+		n++
+		for _, attr := range []string{"amount", "asset", "destination_address", "ref_id"} {
+			v, _ := rc.Change.After[attr].(string)
+			if v == "" || rc.Change.AfterUnknown[attr] == true {
+				t.Errorf("%s: %s is not a known value in the plan JSON (%v)", rc.Address, attr, rc.Change.After[attr])
+			}
+		}
+		if ref, _ := rc.Change.After["ref_id"].(string); !uuid.MatchString(ref) {
+			t.Errorf("%s: ref_id %q in the plan JSON", rc.Address, ref)
+		}
+		if _, err := decimal.NewFromString(rc.Change.After["amount"].(string)); err != nil {
+			t.Errorf("%s: amount %v", rc.Address, rc.Change.After["amount"])
+		}
+	}
+	if n != want {
+		t.Errorf("%d withdrawals in the plan JSON, want %d", n, want)
+	}
+}

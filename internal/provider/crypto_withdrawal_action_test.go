@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -634,6 +635,59 @@ func TestAccCryptoWithdrawalAction(t *testing.T) {
 						ts := emu.Transfers()
 						if !regexp.MustCompile(`^[0-9a-f-]{36}$`).MatchString(*ts[1].RefID) {
 							return fmt.Errorf("second transfer's ref_id %q is not a generated UUID", *ts[1].RefID)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
+// The withdrawal_guard of the provider counts an invoked action in the
+// plan's max_run_total with the withdrawals the plan creates: over it, the
+// plan fails naming the guard and its figures and nothing is sent; within
+// it, the apply sends the resource's withdrawal and the action's, once each.
+func TestAccCryptoWithdrawalAction_guarded(t *testing.T) {
+	t.Parallel()
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	emu := env.emu
+	config := func(maxRunTotal string) string {
+		return emulatorProviderBlock(emu, "  withdrawal_guard {\n    max_run_total = { BTC = \""+maxRunTotal+"\" }\n  }\n") + `
+resource "platform_crypto_withdrawal" "rent" {
+  profile_id          = "profile-1"
+  destination_address = "bc1qguarded0resource0address"
+  asset               = "BTC"
+  crypto_network      = "BITCOIN"
+  amount              = "0.1"
+}
+` + cwaActionConfig(`    ref_id = "guarded-payout-1"`, "v1")
+	}
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// 0.1 BTC by the resource and 0.25 by the action, planned
+				// in either order: 0.35.
+				Config: config("0.3"),
+				ExpectError: regexp.MustCompile(`(?s)Withdrawal guard max_run_total refuses.*max_run_total of BTC is 0\.3\s+` +
+					`for\s+the\s+whole\s+plan;\s+0\.(1|25)\s+BTC\s+is\s+already\s+planned\s+in\s+this\s+run\s+by\s+other\s+` +
+					`withdrawals,\s+and\s+this\s+one\s+asks\s+0\.(25|1)\s+more\s+\(0\.35\s+in\s+all\)`),
+				Check: checkRequests(emu, cwaPostKey, 0, "%d withdrawal POSTs after the refused plan, want 0"),
+			},
+			{
+				Config: config("0.35"),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkRequests(emu, cwaPostKey, 2, "%d withdrawal POSTs, want 2"),
+					func(*terraform.State) error {
+						var got []string
+						for _, tr := range emu.Transfers() {
+							got = append(got, *tr.RefID+" "+tr.Amount)
+						}
+						if len(got) != 2 || !slices.Contains(got, "guarded-payout-1 0.25") {
+							return fmt.Errorf("transfers %q, want two, the action's guarded-payout-1 of 0.25 among them", got)
 						}
 						return nil
 					},

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,6 +37,8 @@ var AllScopes = []string{
 	"conversion:read_conversion_stablecoin",
 	"exchange:read_aggregated_marketdata_stream",
 	"transfer:read_transfer",
+	"transfer:write_crypto_destination_address",
+	"transfer:read_crypto_destination_address",
 }
 
 // ClientCredentials is one OAuth client known to the emulator.
@@ -57,6 +60,14 @@ type Options struct {
 	// Transfers is the number of seeded transfers, listed before the
 	// withdrawals made through the API.
 	Transfers int
+	// CryptoDestinationAddresses is the number of seeded entries of the
+	// withdrawal address book, listed before those added through the API.
+	CryptoDestinationAddresses int
+	// CryptoDestinationAddressStatus is the status of an address the PUT
+	// adds to the book: PENDING (the default) until
+	// SetCryptoDestinationAddressStatus moves it, or APPROVED or REJECTED
+	// for a service whose review decides at once.
+	CryptoDestinationAddressStatus string
 	// Clients by client_id; nil means {DefaultClientID: {DefaultClientSecret, all scopes}}.
 	Clients map[string]ClientCredentials
 	// TokenTTL is the lifetime of issued tokens (expires_in); default 1h.
@@ -207,6 +218,9 @@ func New(opts Options) *Server {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if !slices.Contains(DestinationAddressStatuses, opts.CryptoDestinationAddressStatus) {
+		opts.CryptoDestinationAddressStatus = "PENDING"
 	}
 	s := &Server{
 		opts:     opts,

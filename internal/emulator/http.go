@@ -172,6 +172,10 @@ func (s *Server) routeFor(method, path string) (rt route, id string, ok bool) {
 		return route{http.MethodGet, scopeReadDepositAddr, s.handleListDepositAddresses}, "", true
 	case pathRewardClaims:
 		return route{http.MethodGet, scopeReadClaims, s.handleListRewardClaims}, "", true
+	case pathDestinationAddress:
+		return route{http.MethodPut, scopeWriteDestinationAddress, s.handlePutDestinationAddress}, "", true
+	case pathDestinationAddresses:
+		return route{http.MethodGet, scopeReadDestinationAddress, s.handleListDestinationAddresses}, "", true
 	}
 	if id, found := strings.CutPrefix(path, pathInstructions+"/"); found && id != "" && !strings.Contains(id, "/") {
 		return route{http.MethodGet, scopeReadInstructions, s.handleGetInstructions}, id, true

@@ -326,15 +326,24 @@ func (c *jsonCache) get(i int, v any) []byte {
 // servePage runs one list request over items; cache, when not nil, holds
 // their encoded form.
 func servePage[T any](w http.ResponseWriter, st *store, q *query, kind listKind, items []T, cache *jsonCache, desc bool, match func(int) bool) {
-	limit := q.limit()
-	pos, hasCursor, cerr := st.decodeCursor(q, kind, len(items))
-	if e := q.finish(); e != nil {
+	b, e := pageBody(st, q, kind, "items", items, cache, desc, match)
+	if e != nil {
 		writeError(w, e)
 		return
 	}
+	writeRawJSON(w, http.StatusOK, b)
+}
+
+// pageBody is the answer of one list request over items, whose array is
+// named key: {"<key>":[...],"next_page_cursor":"..."}.
+func pageBody[T any](st *store, q *query, kind listKind, key string, items []T, cache *jsonCache, desc bool, match func(int) bool) ([]byte, *apiError) {
+	limit := q.limit()
+	pos, hasCursor, cerr := st.decodeCursor(q, kind, len(items))
+	if e := q.finish(); e != nil {
+		return nil, e
+	}
 	if cerr != nil {
-		writeError(w, cerr)
-		return
+		return nil, cerr
 	}
 	if !hasCursor {
 		pos = 0
@@ -347,10 +356,9 @@ func servePage[T any](w http.ResponseWriter, st *store, q *query, kind listKind,
 	if more {
 		cursor = st.encodeCursor(kind, next, q.filterHash())
 	}
-	// {"items":[...],"next_page_cursor":"..."}; cursors are base64url and
-	// need no escaping.
+	// Cursors are base64url and need no escaping.
 	var buf bytes.Buffer
-	buf.WriteString(`{"items":[`)
+	buf.WriteString(`{"` + key + `":[`)
 	for n, j := range idx {
 		if n > 0 {
 			buf.WriteByte(',')
@@ -360,7 +368,7 @@ func servePage[T any](w http.ResponseWriter, st *store, q *query, kind listKind,
 	buf.WriteString(`],"next_page_cursor":"`)
 	buf.WriteString(cursor)
 	buf.WriteString(`"}`)
-	writeRawJSON(w, http.StatusOK, buf.Bytes())
+	return buf.Bytes(), nil
 }
 
 func (s *Server) handleListFiatAccounts(w http.ResponseWriter, r *http.Request, _ string) {

@@ -176,7 +176,7 @@ func seedDestinationAddresses(seed int64, n int) []*CryptoDestinationAddress {
 			}}
 			if g.chance(50) {
 				tr.CustodianType = "VASP"
-				tr.Vasp = &Vasp{CustomVaspName: "Example Exchange", CustomVaspWebsite: "https://exchange.example", Name: "Example Exchange"}
+				tr.Vasp = &Vasp{CustomVaspName: "Example Exchange", CustomVaspWebsite: "https://exchange.example", Name: "Example Exchange"} //nolint:gosec // A VASP, not a credential.
 				tr.Beneficiary = &Beneficiary{InstitutionDetails: &BeneficiaryInstitution{Name: g.pick(institutionNames)}}
 			}
 			a.TravelruleMetadata = tr

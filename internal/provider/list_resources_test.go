@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -168,8 +169,10 @@ func TestListResourcesThroughProtocol(t *testing.T) {
 // TestAccListResources_examples runs the query examples of the docs.
 func TestAccListResources_examples(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(examplesRoot, "list-resources", "*", "*.tfquery.hcl"))
-	if err != nil || len(files) != 2 {
-		t.Fatalf("query examples %v (%v), want one per list resource", files, err)
+	if n := len(New("test")().(interface {
+		ListResources(context.Context) []func() list.ListResource
+	}).ListResources(t.Context())); err != nil || len(files) != n {
+		t.Fatalf("query examples %v (%v), want one per list resource (%d)", files, err, n)
 	}
 	emu := emulator.StartTest(t, emulator.Options{Transfers: 10})
 	w := queryWorkdir(t)

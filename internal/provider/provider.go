@@ -410,6 +410,7 @@ func configMaxRetries(v types.Int64, diags *diag.Diagnostics) int {
 func (p *platformProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewFiatDepositInstructionsResource,
+		NewCryptoDestinationAddressResource,
 		NewCryptoWithdrawalResource,
 	}
 }
@@ -421,6 +422,7 @@ func (p *platformProvider) DataSources(_ context.Context) []func() datasource.Da
 		NewOrderBookDataSource,
 		NewFiatAccountsDataSource,
 		NewDepositAddressesDataSource,
+		NewCryptoDestinationAddressesDataSource,
 		NewRewardClaimsDataSource,
 		NewStablecoinConversionDataSource,
 		NewTransferDataSource,
@@ -438,6 +440,7 @@ func (p *platformProvider) ListResources(_ context.Context) []func() list.ListRe
 	return []func() list.ListResource{
 		NewCryptoWithdrawalListResource,
 		NewFiatDepositInstructionsListResource,
+		NewCryptoDestinationAddressListResource,
 	}
 }
 

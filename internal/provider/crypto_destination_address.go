@@ -171,7 +171,7 @@ func travelruleRequest(o types.Object) (*client.TravelruleMetadata, error) {
 	}
 	v, ok := jsonOf(o)
 	if !ok {
-		return nil, fmt.Errorf("travelrule_metadata is not known")
+		return nil, fmt.Errorf("travelrule_metadata holds a value of an unexpected kind")
 	}
 	if vasp, _ := v.(map[string]any)["vasp"].(map[string]any); vasp != nil {
 		delete(vasp, "name")
@@ -188,13 +188,10 @@ func travelruleRequest(o types.Object) (*client.TravelruleMetadata, error) {
 }
 
 // jsonOf is the JSON value of a framework value built of objects, strings
-// and bools; null attributes are left out. ok is false when a value is
-// unknown.
+// and bools; null and unknown attributes are left out (at apply, only the
+// answered vasp.name is unknown). ok is false for another kind of value.
 func jsonOf(v attr.Value) (any, bool) {
-	if v.IsUnknown() {
-		return nil, false
-	}
-	if v.IsNull() {
+	if v.IsNull() || v.IsUnknown() {
 		return nil, true
 	}
 	switch x := v.(type) {

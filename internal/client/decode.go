@@ -163,15 +163,37 @@ type page[T any] struct {
 	NextPageCursor *string `json:"next_page_cursor"`
 }
 
-// decodePage decodes one page of a list answer. A null item is an error.
-func decodePage[T any](body []byte) (*page[T], error) {
+// addressesPage is a page of the one list whose items the API reference
+// names otherwise: List Crypto Destination Addresses.
+type addressesPage[T any] struct {
+	Items          []*T    `json:"addresses"`
+	NextPageCursor *string `json:"next_page_cursor"`
+}
+
+// decodePage decodes one page of a list answer, whose items are under key
+// ("items" when empty). A null item is an error.
+func decodePage[T any](body []byte, key string) (*page[T], error) {
 	var p page[T]
-	if err := decodeJSON(body, &p); err != nil {
-		return nil, err
+	switch key {
+	case "", "items":
+		if err := decodeJSON(body, &p); err != nil {
+			return nil, err
+		}
+	case "addresses":
+		var a addressesPage[T]
+		if err := decodeJSON(body, &a); err != nil {
+			return nil, err
+		}
+		p = page[T](a)
+	default:
+		return nil, fmt.Errorf("no page type for the items key %q", key)
+	}
+	if key == "" {
+		key = "items"
 	}
 	for i, it := range p.Items {
 		if it == nil {
-			return nil, fmt.Errorf("unexpected JSON: items[%d] is null", i)
+			return nil, fmt.Errorf("unexpected JSON: %s[%d] is null", key, i)
 		}
 	}
 	return &p, nil

@@ -68,7 +68,7 @@ func FuzzDecodeResponses(f *testing.F) {
 			t.Fatal("stablecoin conversion without id accepted")
 		}
 
-		accounts, err := decodePage[FiatAccount](body)
+		accounts, err := decodePage[FiatAccount](body, "")
 		check("decodePage[FiatAccount]", accounts != nil, err)
 		if accounts != nil {
 			for i, it := range accounts.Items {
@@ -78,7 +78,17 @@ func FuzzDecodeResponses(f *testing.F) {
 			}
 		}
 
-		claims, err := decodePage[RewardClaim](body)
+		addresses, err := decodePage[CryptoDestinationAddress](body, "addresses")
+		check("decodePage[CryptoDestinationAddress]", addresses != nil, err)
+		if addresses != nil {
+			for i, it := range addresses.Items {
+				if it == nil {
+					t.Fatalf("destination address %d is nil without an error", i)
+				}
+			}
+		}
+
+		claims, err := decodePage[RewardClaim](body, "")
 		check("decodePage[RewardClaim]", claims != nil, err)
 		if claims != nil {
 			for i, it := range claims.Items {

@@ -45,7 +45,7 @@ func FuzzDecodePage(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		p, err := decodePage[DepositAddress](body)
+		p, err := decodePage[DepositAddress](body, "")
 		if (p == nil) == (err == nil) {
 			t.Fatalf("decodePage(%q) = %v, %v", body, p, err)
 		}

@@ -210,6 +210,8 @@ type listCall struct {
 	pageSize func(remaining int) int
 	// err is a validation error of the query, reported before any request.
 	err error
+	// itemsKey names the items of a page; empty: "items".
+	itemsKey string
 }
 
 // list is the one paging iterator of the client. It follows
@@ -264,7 +266,7 @@ func list[T any](ctx context.Context, c *Client, lc listCall) iter.Seq2[*T, erro
 					"that the base_url names the service", lc.path, ErrListTooLong, read, pageNo, count))
 				return
 			}
-			p, err := decodePage[T](body)
+			p, err := decodePage[T](body, lc.itemsKey)
 			if err != nil {
 				yield(nil, fmt.Errorf("GET %s: decoding page %d: %w", lc.path, pageNo, err))
 				return

@@ -130,6 +130,26 @@ func (s *Server) registerAdmin(mux *http.ServeMux) {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
+	mux.HandleFunc("POST /admin/crypto-destination-addresses/{id}/status", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Status string `json:"status"`
+		}
+		if e := decodeBody(r, &body); e != nil {
+			writeError(w, e)
+			return
+		}
+		if e := oneOf("status", body.Status, DestinationAddressStatuses); e != nil {
+			writeError(w, e)
+			return
+		}
+		id := r.PathValue("id")
+		if !s.SetCryptoDestinationAddressStatus(id, body.Status) {
+			writeError(w, errNotFound("crypto destination address "+id+" not found"))
+			return
+		}
+		a, _ := s.data.cryptoDestinationAddress(id)
+		writeJSON(w, http.StatusOK, a)
+	})
 	mux.HandleFunc("GET /admin/counters", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, s.Counters.Snapshot())
 	})

@@ -210,6 +210,9 @@
 //	GET  /admin/fees                        FeesTable: withdrawal fee by asset
 //	PUT  /admin/fees                        set the fees named (FeesTable JSON; 200, the table)
 //	POST /admin/fees/reset                  the fees above again (200, the table)
+//	POST /admin/crypto-destination-addresses/{id}/status
+//	                                        {"status": "APPROVED"}: approve (or reject, or send
+//	                                        back to PENDING) an address of the book (200, the address)
 //
 // retry_after_seconds -1 answers 429 without Retry-After. The guide
 // docs/guides/testing-with-the-emulator.md documents each endpoint with
@@ -375,4 +378,54 @@
 //     LTC 80, BCH 400, POL 0.5): best_bid 0.1% below, best_ask 0.1% above,
 //     last_execution at the price; other markets 404. last_day and today
 //     are left out.
+// # The withdrawal address book
+//
+// PUT /transfer/crypto-destination-address (scope
+// transfer:write_crypto_destination_address) and GET
+// /transfer/crypto-destination-addresses
+// (transfer:read_crypto_destination_address) are served as the API
+// reference publishes them (the spec has neither). Where the reference is
+// silent, the emulator chooses:
+//
+//   - The PUT answers 200 {"address": ...} whether it created or updated
+//     the address. A body with id and any of crypto_network, address or
+//     identity_id answers 400 (field id); an unknown id 404. Without id,
+//     crypto_network (one of the 16 networks) and address are required, and
+//     the tuple (crypto_network, address, identity_id) names the entry:
+//     the address is compared exactly, case included, and an absent
+//     identity_id is the first-party scope, distinct from every identity.
+//     An empty identity_id or nickname answers 400.
+//   - Addresses are checked for whitespace (400), and on the EVM networks
+//     (ETHEREUM, POLYGON_POS, BASE, ARBITRUM_ONE, INK, XLAYER, AVALANCHE,
+//     ROBINHOOD, BNB) for the shape 0x and 40 hexadecimal digits (400); the
+//     reference publishes no shape.
+//   - A new address gets the nickname <network in lower case>-<last 6
+//     characters of the address> (ethereum-595515) unless the PUT names
+//     one, bookmarked false unless bookmarked_status is sent, a fresh
+//     policy_execution_id, created_at by the emulator's clock and the status
+//     Options.CryptoDestinationAddressStatus (PENDING by default). An update
+//     changes only what the PUT sends (nickname, bookmarked_status,
+//     travelrule_metadata, which is replaced whole); status, created_at and
+//     policy_execution_id stay.
+//   - travelrule_metadata is stored and answered with the reference's
+//     fields. custodian_type is VASP or PRIVATE; vasp takes id, or
+//     custom_vasp_name with custom_vasp_website (400 otherwise); the
+//     answered vasp.name is "Known VASP <id>" for an id and the custom
+//     name otherwise. beneficiary takes person_details (first_name and
+//     last_name required), institution_details (name required) or self =
+//     true, one at a time; physical_address.country is three upper-case
+//     letters and the other lines follow the reference's pattern and 35
+//     characters.
+//   - The list answers {"addresses":[...],"next_page_cursor":"..."} (the
+//     reference's key; every other list answers items), ordered by
+//     created_at, DESC by default, with the filters ids, identity_ids,
+//     crypto_networks, addresses, nicknames, bookmarked_status,
+//     created_at.*, limit (1 to 1000, default 100), order, order_by
+//     (CREATED_AT) and page_cursor, cursors as in the other lists.
+//   - Options.CryptoDestinationAddresses seeds the book (created from
+//     2024-01-01, one a minute, every status, some scoped to one of three
+//     identities, some bookmarked, some with Travel Rule data).
+//     SetCryptoDestinationAddressStatus and POST
+//     /admin/crypto-destination-addresses/{id}/status set the status of
+//     any of them, as the service's review does; the API has no delete.
 package emulator

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,6 +40,8 @@ var AllScopes = []string{
 	"transfer:read_transfer",
 	"transfer:read_transfer_limit",
 	"fee:write_crypto_withdrawal_fee",
+	"transfer:write_crypto_destination_address",
+	"transfer:read_crypto_destination_address",
 }
 
 // ClientCredentials is one OAuth client known to the emulator.
@@ -63,6 +66,14 @@ type Options struct {
 	// Transfers is the number of seeded transfers, listed before the
 	// withdrawals made through the API.
 	Transfers int
+	// CryptoDestinationAddresses is the number of seeded entries of the
+	// withdrawal address book, listed before those added through the API.
+	CryptoDestinationAddresses int
+	// CryptoDestinationAddressStatus is the status of an address the PUT
+	// adds to the book: PENDING (the default) until
+	// SetCryptoDestinationAddressStatus moves it, or APPROVED or REJECTED
+	// for a service whose review decides at once.
+	CryptoDestinationAddressStatus string
 	// Clients by client_id; nil means {DefaultClientID: {DefaultClientSecret, all scopes}}.
 	Clients map[string]ClientCredentials
 	// TokenTTL is the lifetime of issued tokens (expires_in); default 1h.
@@ -215,6 +226,9 @@ func New(opts Options) *Server {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if !slices.Contains(DestinationAddressStatuses, opts.CryptoDestinationAddressStatus) {
+		opts.CryptoDestinationAddressStatus = "PENDING"
 	}
 	s := &Server{
 		opts:     opts,

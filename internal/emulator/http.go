@@ -89,7 +89,7 @@ func writeBody(w http.ResponseWriter, status int, contentType string, b []byte) 
 	h.Set("Content-Type", contentType)
 	h.Set("Content-Length", strconv.Itoa(len(b)+1))
 	w.WriteHeader(status)
-	_, _ = w.Write(b)
+	_, _ = w.Write(b) //nolint:gosec // A JSON document with its content type, never HTML.
 	_, _ = w.Write([]byte{'\n'})
 }
 
@@ -180,6 +180,10 @@ func (s *Server) routeFor(method, path string) (rt route, id string, ok bool) {
 		return route{http.MethodGet, scopeReadLimits, s.handleListTransferLimits}, "", true
 	case pathWithdrawalFee:
 		return route{http.MethodPost, scopeWriteFeeQuote, s.handleCreateWithdrawalFee}, "", true
+	case pathDestinationAddress:
+		return route{http.MethodPut, scopeWriteDestinationAddress, s.handlePutDestinationAddress}, "", true
+	case pathDestinationAddresses:
+		return route{http.MethodGet, scopeReadDestinationAddress, s.handleListDestinationAddresses}, "", true
 	}
 	if rest, found := strings.CutPrefix(path, pathMarketsPrefix); found {
 		if market, ok := strings.CutSuffix(rest, "/ticker"); ok && market != "" && !strings.Contains(market, "/") {

@@ -332,15 +332,29 @@ func servePage[T any](w http.ResponseWriter, st *store, q *query, kind listKind,
 // servePageAt runs one list request over the n items at(0) … at(n-1);
 // cache, when not nil, holds the encoded form of its first items.
 func servePageAt[T any](w http.ResponseWriter, st *store, q *query, kind listKind, n int, at func(int) *T, cache *jsonCache, desc bool, match func(int) bool) {
-	limit := q.limit()
-	pos, hasCursor, cerr := st.decodeCursor(q, kind, n)
-	if e := q.finish(); e != nil {
+	b, e := pageBodyAt(st, q, kind, "items", n, at, cache, desc, match)
+	if e != nil {
 		writeError(w, e)
 		return
 	}
+	writeRawJSON(w, http.StatusOK, b)
+}
+
+// pageBody is the answer of one list request over items, whose array is
+// named key: {"<key>":[...],"next_page_cursor":"..."}.
+func pageBody[T any](st *store, q *query, kind listKind, key string, items []T, cache *jsonCache, desc bool, match func(int) bool) ([]byte, *apiError) {
+	return pageBodyAt(st, q, kind, key, len(items), func(i int) *T { return &items[i] }, cache, desc, match)
+}
+
+// pageBodyAt is pageBody over the n items at(0) … at(n-1).
+func pageBodyAt[T any](st *store, q *query, kind listKind, key string, n int, at func(int) *T, cache *jsonCache, desc bool, match func(int) bool) ([]byte, *apiError) {
+	limit := q.limit()
+	pos, hasCursor, cerr := st.decodeCursor(q, kind, n)
+	if e := q.finish(); e != nil {
+		return nil, e
+	}
 	if cerr != nil {
-		writeError(w, cerr)
-		return
+		return nil, cerr
 	}
 	if !hasCursor {
 		pos = 0
@@ -353,12 +367,11 @@ func servePageAt[T any](w http.ResponseWriter, st *store, q *query, kind listKin
 	if more {
 		cursor = st.encodeCursor(kind, next, q.filterHash())
 	}
-	// {"items":[...],"next_page_cursor":"..."}; cursors are base64url and
-	// need no escaping.
+	// Cursors are base64url and need no escaping.
 	var buf bytes.Buffer
-	buf.WriteString(`{"items":[`)
-	for n, j := range idx {
-		if n > 0 {
+	buf.WriteString(`{"` + key + `":[`)
+	for k, j := range idx {
+		if k > 0 {
 			buf.WriteByte(',')
 		}
 		buf.Write(encodeItem(cache, j, at(j)))
@@ -366,7 +379,7 @@ func servePageAt[T any](w http.ResponseWriter, st *store, q *query, kind listKin
 	buf.WriteString(`],"next_page_cursor":"`)
 	buf.WriteString(cursor)
 	buf.WriteString(`"}`)
-	writeRawJSON(w, http.StatusOK, buf.Bytes())
+	return buf.Bytes(), nil
 }
 
 func (s *Server) handleListFiatAccounts(w http.ResponseWriter, r *http.Request, _ string) {

@@ -42,6 +42,11 @@ type store struct {
 	// them by ref_id.
 	createdAddresses []DepositAddress
 	addressByRef     map[string]int
+	// The address book: seeded addresses, then those added through the
+	// API, in creation order; by id and by tupleKey.
+	destAddrs   []*CryptoDestinationAddress
+	destByID    map[string]*CryptoDestinationAddress
+	destByTuple map[string]*CryptoDestinationAddress
 }
 
 // streamCreated is the generator stream of objects created through the API.
@@ -69,6 +74,8 @@ func newStore(opts Options) *store {
 		instrByRef:    map[string]*instructionsRecord{},
 		memoIDs:       map[string]bool{},
 		addressByRef:  map[string]int{},
+		destByID:      map[string]*CryptoDestinationAddress{},
+		destByTuple:   map[string]*CryptoDestinationAddress{},
 		cursorKey:     make([]byte, 32),
 		closing:       make(chan struct{}),
 	}
@@ -81,7 +88,12 @@ func newStore(opts Options) *store {
 	wg.Go(func() { st.rewardClaims = seedRewardClaims(opts.Seed, max(opts.RewardClaims, 0)) })
 	wg.Go(func() { st.conversions = seedConversions(opts.Seed, max(opts.StablecoinConversions, 0)) })
 	wg.Go(func() { st.seededTransfers = seedTransfers(opts.Seed, max(opts.Transfers, 0), st.customerID) })
+	var seededDest []*CryptoDestinationAddress
+	wg.Go(func() { seededDest = seedDestinationAddresses(opts.Seed, max(opts.CryptoDestinationAddresses, 0)) })
 	wg.Wait()
+	for _, a := range seededDest {
+		st.addDestinationAddress(a)
+	}
 	if !opts.FiatAccountStatusNested {
 		publishFiatAccountStatus(st.fiatAccounts)
 	}

@@ -71,6 +71,11 @@ var validArgs = map[string][]string{
 	"list platform_fiat_deposit_instructions":     nil,
 	"resource platform_deposit_address":           {`profile_id = "profile-1"`, `crypto_network = "ETHEREUM"`},
 	"list platform_deposit_address":               nil,
+	"resource platform_crypto_destination_address": {
+		`crypto_network = "ETHEREUM"`, `address = "0xe4B0aCA9FB669817775274775b20e52118595515"`,
+	},
+	"data platform_crypto_destination_addresses": nil,
+	"list platform_crypto_destination_address":   nil,
 }
 
 // argName is the argument a line sets.
@@ -293,6 +298,26 @@ func resourceAndDataBadInputs() []badInput {
 	add("data", "platform_order_book", `depth = 0`, "depth", `Attribute depth value must be between 1 and 1000, got: 0`)
 	add("data", "platform_order_book", `depth = 1001`, "depth", `Attribute depth value must be between 1 and 1000, got: 1001`)
 
+	cda := func(args, attr, want string) {
+		add("resource", "platform_crypto_destination_address", args, attr, want)
+	}
+	cda(`address = "0x12"`, "address", `address an address on ETHEREUM is 0x followed by 40 hexadecimal digits, got "0x12"`)
+	cda(`address = "0xe4B0aCA9FB6698 17775274775b20e5211859551"`, "address", `address must not contain whitespace`)
+	cda(`identity_id = ""`, "identity_id", `Attribute identity_id string length must be at least 1`)
+	cda(`nickname = ""`, "nickname", `Attribute nickname string length must be at least 1`)
+	cda(`travelrule_metadata = { custodian_type = "BANK" }`, "", `Attribute travelrule_metadata.custodian_type value must be one of: \["VASP" "PRIVATE"\], got: "BANK"`)
+	cda(`travelrule_metadata = { vasp = { custom_vasp_name = "X" } }`, "", `travelrule_metadata.vasp.custom_vasp_website.*must be specified when.*travelrule_metadata.vasp.custom_vasp_name`)
+	cda(`travelrule_metadata = { beneficiary = { self = true, institution_details = { name = "A" } } }`, "",
+		`Attribute "travelrule_metadata.beneficiary.self" cannot be specified when "travelrule_metadata.beneficiary.institution_details" is specified`)
+	cda(`travelrule_metadata = { beneficiary = { person_details = { first_name = "A", last_name = "B", physical_address = { country = "US" } } } }`, "",
+		`travelrule_metadata.beneficiary.person_details.physical_address.country must be three upper-case letters`)
+	arrays("platform_crypto_destination_addresses", "ids", "identity_ids", "crypto_networks", "addresses", "nicknames")
+	createdAt("platform_crypto_destination_addresses")
+	common("platform_crypto_destination_addresses")
+	add("data", "platform_crypto_destination_addresses", `order_by = "NICKNAME"`, "order_by",
+		`Attribute order_by value must be one of: \["CREATED_AT"\], got: "NICKNAME"`)
+	maxItems("platform_crypto_destination_addresses")
+
 	tok := func(args, want string) { add("ephemeral", "platform_access_token", args, "scopes", want) }
 	tok(`scopes = []`, `Attribute scopes list must contain at least 1 elements, got: 0`)
 	tok(`scopes = [""]`, `Attribute scopes\[0\] string length must be at least 1, got: 0`)
@@ -349,6 +374,7 @@ func listResourceBadInputs() []badInput {
 		`Attribute statuses\[0\] value must be one of: \["PENDING" "COMPLETED" "FAILED"\], got: "DONE"`)
 	arrays("platform_fiat_deposit_instructions", "ids", "ref_ids")
 	arrays("platform_deposit_address", "profile_ids", "identity_ids", "ids", "ref_ids", "account_ids", "networks")
+	arrays("platform_crypto_destination_address", "ids", "addresses")
 	return cases
 }
 

@@ -46,6 +46,10 @@ var exampleKinds = []struct {
 	{"actions", "action*.tf"},
 }
 
+// moduleExamples are the examples made of several files applied together,
+// each a folder under examples/.
+var moduleExamples = []string{"demo", "withdraw-to-approved-addresses"}
+
 // example is one example configuration: a single file, or every file of a
 // directory applied together (the demo).
 type example struct {
@@ -90,8 +94,10 @@ func findExamples(t *testing.T) []example {
 			add(rel(f), f)
 		}
 	}
-	if demo := glob("demo/*.tf"); len(demo) > 0 {
-		add("demo", demo...)
+	for _, module := range moduleExamples {
+		if files := glob(module + "/*.tf"); len(files) > 0 {
+			add(module, files...)
+		}
 	}
 	err := filepath.WalkDir(examplesRoot, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -107,7 +113,8 @@ func findExamples(t *testing.T) []example {
 		if !d.IsDir() && strings.HasSuffix(p, ".tf") && !covered[filepath.Clean(p)] {
 			t.Errorf("%s is not in a layout the docs and TestAccExamples know (provider/provider*.tf, "+
 				"resources/<type>/resource*.tf, data-sources/<type>/data-source*.tf, "+
-				"ephemeral-resources/<type>/ephemeral-resource*.tf, actions/<type>/action*.tf, demo/*.tf)", rel(p))
+				"ephemeral-resources/<type>/ephemeral-resource*.tf, actions/<type>/action*.tf, or a module of "+
+				"moduleExamples: %v)", rel(p), moduleExamples)
 		}
 		return nil
 	})
@@ -421,8 +428,11 @@ func TestAccExamples(t *testing.T) {
 			frozen := time.Date(2025, time.March, 3, 14, 30, 0, 0, time.UTC)
 			emu := emulator.StartTest(t, emulator.Options{
 				FiatAccounts: 25, DepositAddresses: 40, RewardClaims: 30, StablecoinConversions: 5,
-				Now:          func() time.Time { return frozen },
-				BookInterval: time.Hour,
+				// The review approves new destination addresses at once, so
+				// that a withdrawal gated on an approved address is sent.
+				CryptoDestinationAddressStatus: "APPROVED",
+				Now:                            func() time.Time { return frozen },
+				BookInterval:                   time.Hour,
 			})
 			tokenFile := filepath.Join(t.TempDir(), "token")
 			known := exampleVariables(t, emu, tokenFile)

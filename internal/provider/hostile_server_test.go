@@ -21,6 +21,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
 // hostileSecret is the client secret given to the provider in these tests.
@@ -322,7 +324,9 @@ func TestHostileServer_withdrawalAnswers(t *testing.T) {
 }
 
 // hostileItemPages holds, for each list data source, a page of one item
-// with every field of its type set, some to unusual values.
+// with every field of its type set, some to unusual values. The server
+// answers the address book's pages under the key the reference names
+// (addresses).
 var hostileItemPages = map[string]string{
 	"platform_fiat_accounts": `{"items":[{"id":"a","ref_id":"r","fiat_account_owner":{"person_details":{"first_name":"A","last_name":"B"}},` +
 		`"fiat_network_instructions":{"wire":{"account_number":"*1234","status":"ACTIVE","metadata":{"n":1.5,` +
@@ -341,6 +345,11 @@ var hostileItemPages = map[string]string{
 	"platform_transfer_limits": `{"items":[{"rule_id":"r","transfer_types":["CRYPTO_WITHDRAWAL",""],"period_seconds":"0",` +
 		`"limit":"1e3","remaining":"","limit_asset":"\u00e9"},{"id":"l","rule_id":"","transfer_types":[],` +
 		`"period_seconds":"86400","limit":"0.000000000000000001","remaining":"0","limit_asset":"USD"}],"next_page_cursor":""}`,
+	"platform_crypto_destination_addresses": `{"items":[{"id":"a","identity_id":null,"crypto_network":"ETHEREUM",` +
+		`"address":"0xE4b0","nickname":"\u00e9","status":"APPROVED","created_at":"2024-01-01T00:00:00.5+01:00",` +
+		`"bookmarked":false,"policy_execution_id":"","travelrule_metadata":{"beneficiary":{"person_details":` +
+		`{"first_name":"A","last_name":"B","physical_address":{"country":"USA"}},"self":true},"vasp":{"name":"V"},` +
+		`"custodian_type":"OTHER"}}],"next_page_cursor":""}`,
 }
 
 // TestHostileServer_pagesToState serves unusual pages to every list data
@@ -372,7 +381,7 @@ func TestHostileServer_pagesToState(t *testing.T) {
 		{"null item", `{"items":[null]}`, false},
 		{"items not a list", `{"items":"x"}`, false},
 		{"number too large", `{"items":[{"fiat_network_instructions":{"wire":{"metadata":{"n":1e400}}},` +
-			`"metadata":{"n":1e400},"addresses":[1e400],"transfer_types":[1e400]}]}`, false},
+			`"metadata":{"n":1e400},"addresses":[1e400],"transfer_types":[1e400],"bookmarked":1e400}]}`, false},
 		{"cursor loop", `{"items":[{"id":"a"}],"next_page_cursor":"again"}`, false},
 	}...)
 	var body atomic.Pointer[string]
@@ -382,7 +391,12 @@ func TestHostileServer_pagesToState(t *testing.T) {
 			_, _ = w.Write([]byte(`{"access_token":"odd-pages-token","token_type":"Bearer","expires_in":3600}`))
 			return
 		}
-		_, _ = w.Write([]byte(*body.Load()))
+		b := *body.Load()
+		if strings.HasSuffix(r.URL.Path, client.PathCryptoDestinationAddresses) {
+			// The one list whose items the reference names addresses.
+			b = strings.Replace(b, `{"items":`, `{"addresses":`, 1)
+		}
+		_, _ = w.Write([]byte(b))
 	}))
 	t.Cleanup(srv.Close)
 	p := newProtoProvider(t)

@@ -155,11 +155,12 @@ func listOf(tb testing.TB, v tftypes.Value) []tftypes.Value {
 // seeds for each list data source (more than a page, and a last page that
 // is not full).
 var equivalenceItems = map[string]int{
-	"platform_fiat_accounts":     1200,
-	"platform_deposit_addresses": 300,
-	"platform_reward_claims":     250,
-	"platform_transfers":         1100,
-	"platform_transfer_limits":   40,
+	"platform_fiat_accounts":                1200,
+	"platform_deposit_addresses":            300,
+	"platform_reward_claims":                250,
+	"platform_transfers":                    1100,
+	"platform_transfer_limits":              40,
+	"platform_crypto_destination_addresses": 1050,
 }
 
 // TestListStateStreamedEqualsFramework checks, for each list data source

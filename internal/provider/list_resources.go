@@ -24,7 +24,48 @@ import (
 var (
 	_ list.ListResourceWithConfigure = (*cryptoWithdrawalListResource)(nil)
 	_ list.ListResourceWithConfigure = (*fiatDepositInstructionsListResource)(nil)
+	_ list.ListResourceWithConfigure = (*cryptoDestinationAddressListResource)(nil)
 )
+
+// NewCryptoDestinationAddressListResource is the
+// platform_crypto_destination_address list resource.
+func NewCryptoDestinationAddressListResource() list.ListResource {
+	return &cryptoDestinationAddressListResource{}
+}
+
+type cryptoDestinationAddressListResource struct{ data *providerData }
+
+func (l *cryptoDestinationAddressListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_crypto_destination_address"
+}
+
+func (l *cryptoDestinationAddressListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *cryptoDestinationAddressListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Finds the entries of the withdrawal address book (`GET /transfer/crypto-destination-addresses`, " +
+			"scope `transfer:read_crypto_destination_address`), newest first. Configuration generated from the " +
+			"results imports them by identity; nothing is sent.",
+		Attributes: destinationAddressFilters.listResourceAttributes(),
+	}
+}
+
+func (l *cryptoDestinationAddressListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var diags diag.Diagnostics
+	q := client.ListCryptoDestinationAddressesQuery{MaxItems: int(req.Limit)}
+	none := destinationAddressFilters.read(ctx, req.Config, &q, &diags)
+	if !listReady(l.data, &diags, none, stream) {
+		return
+	}
+	stream.Results = listResults(ctx, req, l.data.client.CryptoDestinationAddresses(ctx, q), func(a *client.CryptoDestinationAddress) (shapedWriter, string, string) {
+		var m cryptoDestinationAddressModel
+		var diags diag.Diagnostics
+		m.fromAPI(a, &diags)
+		return m, a.ID, fmt.Sprintf("%s: %s on %s (%s)", deref(a.Nickname), a.Address, a.CryptoNetwork, deref(a.Status))
+	}, nil)
+}
 
 // NewCryptoWithdrawalListResource is the platform_crypto_withdrawal list resource.
 func NewCryptoWithdrawalListResource() list.ListResource { return &cryptoWithdrawalListResource{} }

@@ -155,6 +155,18 @@ func stringField[T any](name, description string, get func(*T) *string) field[T]
 		func(w *tfmsgpack.Writer, v *T) { w.StrPtr(get(v)) })
 }
 
+// boolField is a boolean, null when get returns nil.
+func boolField[T any](name, description string, get func(*T) *bool) field[T] {
+	return field[T]{
+		name:  name,
+		dattr: dschema.BoolAttribute{Computed: true, MarkdownDescription: description},
+		rattr: rschema.BoolAttribute{Computed: true, MarkdownDescription: description},
+		typ:   types.BoolType,
+		value: func(v *T, _ *diag.Diagnostics) attr.Value { return types.BoolPointerValue(get(v)) },
+		write: func(w *tfmsgpack.Writer, v *T) { w.BoolPtr(get(v)) },
+	}
+}
+
 // timeField is a time, an RFC 3339 string (timetypes.RFC3339) that keeps
 // its offset and fractional seconds.
 func timeField[T any](name, description string, get func(*T) *time.Time) field[T] {

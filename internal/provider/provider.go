@@ -416,6 +416,7 @@ func configMaxRetries(v types.Int64, diags *diag.Diagnostics) int {
 func (p *platformProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewFiatDepositInstructionsResource,
+		NewCryptoDestinationAddressResource,
 		NewCryptoWithdrawalResource,
 		NewDepositAddressResource,
 	}
@@ -428,6 +429,7 @@ func (p *platformProvider) DataSources(_ context.Context) []func() datasource.Da
 		NewOrderBookDataSource,
 		NewFiatAccountsDataSource,
 		NewDepositAddressesDataSource,
+		NewCryptoDestinationAddressesDataSource,
 		NewRewardClaimsDataSource,
 		NewStablecoinConversionDataSource,
 		NewTransferDataSource,
@@ -447,6 +449,7 @@ func (p *platformProvider) ListResources(_ context.Context) []func() list.ListRe
 		NewCryptoWithdrawalListResource,
 		NewFiatDepositInstructionsListResource,
 		NewDepositAddressListResource,
+		NewCryptoDestinationAddressListResource,
 	}
 }
 

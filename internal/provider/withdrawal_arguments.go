@@ -104,7 +104,9 @@ func withdrawalArguments() []withdrawalArgument {
 			stringValidators: []validator.String{nonEmpty}},
 		{name: "beneficiary", kind: withdrawalArgJSON, notReported: true,
 			description: "Beneficiary of the withdrawal, as a JSON object (for example written with " +
-				"`jsonencode({...})`). It is sent as given.",
+				"`jsonencode({...})`). It is sent as given. The service marks this inline beneficiary as legacy, " +
+				"to be withdrawn: Travel Rule data now belongs on the destination address, in the " +
+				"`travelrule_metadata` of a `platform_crypto_destination_address`.",
 			stringValidators: []validator.String{jsonObjectValidator{}}},
 		{name: "memo", description: "Memo included with the withdrawal."},
 		{name: "max_fee", applyOnly: true,

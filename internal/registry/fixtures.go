@@ -24,8 +24,9 @@ var ListFixtures = map[string]ListFixture{
 		Seed: func(o *emulator.Options, n int) { o.FiatAccounts = n },
 		Args: map[string]tftypes.Value{"include_deleted": tftypes.NewValue(tftypes.Bool, true)},
 	},
-	"platform_deposit_addresses": {Seed: func(o *emulator.Options, n int) { o.DepositAddresses = n }},
-	"platform_reward_claims":     {Seed: func(o *emulator.Options, n int) { o.RewardClaims = n }},
-	"platform_transfers":         {Seed: func(o *emulator.Options, n int) { o.Transfers = n }},
-	"platform_transfer_limits":   {Seed: func(o *emulator.Options, n int) { o.TransferLimits = n }},
+	"platform_deposit_addresses":            {Seed: func(o *emulator.Options, n int) { o.DepositAddresses = n }},
+	"platform_reward_claims":                {Seed: func(o *emulator.Options, n int) { o.RewardClaims = n }},
+	"platform_transfers":                    {Seed: func(o *emulator.Options, n int) { o.Transfers = n }},
+	"platform_transfer_limits":              {Seed: func(o *emulator.Options, n int) { o.TransferLimits = n }},
+	"platform_crypto_destination_addresses": {Seed: func(o *emulator.Options, n int) { o.CryptoDestinationAddresses = n }},
 }

@@ -170,6 +170,18 @@ func (w *Writer) StrPtr(p *string) {
 	w.Str(*p)
 }
 
+// BoolPtr writes *p, or null when p is nil.
+func (w *Writer) BoolPtr(p *bool) {
+	switch {
+	case p == nil:
+		w.Null()
+	case *p:
+		w.b = append(w.b, 0xc3)
+	default:
+		w.b = append(w.b, 0xc2)
+	}
+}
+
 // timePtr writes *t as formatTime does, or null when t is nil.
 func (w *Writer) TimePtr(t *time.Time) {
 	if t == nil {

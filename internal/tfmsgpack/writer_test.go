@@ -150,8 +150,12 @@ func TestWriterMatchesTerraformPluginGo(t *testing.T) {
 	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
 		"a": tftypes.String, "b": tftypes.String, "c": tftypes.List{ElementType: tftypes.String},
 		"d": tftypes.Map{ElementType: tftypes.String},
+		"e": tftypes.Bool, "f": tftypes.Bool, "g": tftypes.Bool,
 	}}
 	v := tftypes.NewValue(typ, map[string]tftypes.Value{
+		"e": tftypes.NewValue(tftypes.Bool, true),
+		"f": tftypes.NewValue(tftypes.Bool, false),
+		"g": tftypes.NewValue(tftypes.Bool, nil),
 		"a": tftypes.NewValue(tftypes.String, "x"),
 		"b": tftypes.NewValue(tftypes.String, nil),
 		"c": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, "1")}),
@@ -164,7 +168,7 @@ func TestWriterMatchesTerraformPluginGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := New()
-	w.MapHeader(4)
+	w.MapHeader(7)
 	w.Str("a")
 	w.Str("x")
 	w.Str("b")
@@ -173,6 +177,13 @@ func TestWriterMatchesTerraformPluginGo(t *testing.T) {
 	w.StringList([]string{"1"})
 	w.Str("d")
 	w.StringMap(map[string]string{"k": "v"})
+	yes, no := true, false
+	w.Str("e")
+	w.BoolPtr(&yes)
+	w.Str("f")
+	w.BoolPtr(&no)
+	w.Str("g")
+	w.BoolPtr(nil)
 	if got := bytesOf(t, w); string(got) != string(want.MsgPack) {
 		t.Errorf("written % x, terraform-plugin-go encodes % x", got, want.MsgPack)
 	}

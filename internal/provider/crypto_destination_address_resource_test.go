@@ -1,0 +1,382 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+const (
+	cdaAddr    = "platform_crypto_destination_address.payee"
+	cdaAddress = "0xe4B0aCA9FB669817775274775b20e52118595515"
+	cdaOther   = "0x2f6b1c0e8d4a3b5c7e9f1a2b3c4d5e6f7a8b9c0d"
+	cdaPutKey  = "PUT /v2/transfer/crypto-destination-address"
+	cdaListKey = "GET /v2/transfer/crypto-destination-addresses"
+)
+
+// cdaConfig is a destination address on ETHEREUM with extra arguments.
+func cdaConfig(address, extra string) string {
+	return fmt.Sprintf(`
+resource "platform_crypto_destination_address" "payee" {
+  crypto_network = "ETHEREUM"
+  address        = %q
+  travelrule_metadata = {
+    custodian_type = "VASP"
+    vasp           = { custom_vasp_name = "Example Exchange", custom_vasp_website = "https://exchange.example" }
+    beneficiary    = { person_details = { first_name = "Ada", last_name = "Lovelace", physical_address = { country = "GBR" } } }
+  }
+%s
+}
+`, address, extra)
+}
+
+// cdaAt is the entry of the emulator's book with id.
+func cdaAt(emu *emulator.Server, id string) (emulator.CryptoDestinationAddress, bool) {
+	for _, a := range emu.CryptoDestinationAddresses() {
+		if a.ID == id {
+			return a, true
+		}
+	}
+	return emulator.CryptoDestinationAddress{}, false
+}
+
+// TestAccCryptoDestinationAddress_lifecycle: a create looks the tuple up
+// and sends one PUT; a refresh follows the review to APPROVED; nickname
+// and bookmark are updated in place by id; import by id reads the same
+// state; a new address replaces the entry, and destroy leaves both in
+// the book.
+func TestAccCryptoDestinationAddress_lifecycle(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	emu := env.emu
+	var id string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(cdaConfig(cdaAddress, "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(cdaAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("bookmarked"), knownvalue.Bool(false)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("status"), knownvalue.StringExact("PENDING")),
+					statecheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("nickname"), knownvalue.StringExact("ethereum-595515")),
+					statecheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("bookmarked"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("identity_id"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("travelrule_metadata").AtMapKey("vasp").AtMapKey("name"),
+						knownvalue.StringExact("Example Exchange")),
+					statecheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("travelrule_metadata").AtMapKey("beneficiary").
+						AtMapKey("person_details").AtMapKey("physical_address").AtMapKey("country"), knownvalue.StringExact("GBR")),
+				},
+				Check: resource.ComposeTestCheckFunc(
+					checkRequests(emu, cdaPutKey, 1, "%d PUTs after the create, want 1"),
+					func(s *terraform.State) error {
+						var err error
+						if id, err = stateAttr(s, cdaAddr, "id"); err != nil {
+							return err
+						}
+						a, ok := cdaAt(emu, id)
+						if !ok || a.Address != cdaAddress || a.PolicyExecutionID == "" ||
+							s.RootModule().Resources[cdaAddr].Primary.Attributes["policy_execution_id"] != a.PolicyExecutionID {
+							return fmt.Errorf("the book holds %+v for %s", a, id)
+						}
+						if emu.Counters.Requests(cdaListKey) < 1 {
+							return fmt.Errorf("no lookup before the PUT")
+						}
+						return nil
+					},
+				),
+			},
+			{
+				// The service's review approves it: the refresh follows,
+				// and nothing is planned or sent.
+				PreConfig: func() {
+					if !emu.SetCryptoDestinationAddressStatus(id, client.DestinationAddressApproved) {
+						t.Fatalf("no address %s at the emulator", id)
+					}
+				},
+				Config: env.config(cdaConfig(cdaAddress, "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(cdaAddr, plancheck.ResourceActionNoop),
+					plancheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("status"), knownvalue.StringExact("APPROVED")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("status"), knownvalue.StringExact("APPROVED")),
+				},
+				Check: checkRequests(emu, cdaPutKey, 1, "%d PUTs after the refresh, want 1"),
+			},
+			{
+				// Nickname and bookmark: one PUT naming the id, in place.
+				Config: env.config(cdaConfig(cdaAddress, `  nickname   = "treasury"
+  bookmarked = true`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(cdaAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("nickname"), knownvalue.StringExact("treasury")),
+					statecheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("bookmarked"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("status"), knownvalue.StringExact("APPROVED")),
+				},
+				Check: resource.ComposeTestCheckFunc(
+					checkRequests(emu, cdaPutKey, 2, "%d PUTs after the update, want 2"),
+					func(s *terraform.State) error {
+						got, _ := stateAttr(s, cdaAddr, "id")
+						a, _ := cdaAt(emu, id)
+						if got != id || a.Nickname != "treasury" || !a.Bookmarked || len(emu.CryptoDestinationAddresses()) != 1 {
+							return fmt.Errorf("after the update: state id %s, book %+v", got, emu.CryptoDestinationAddresses())
+						}
+						return nil
+					},
+				),
+			},
+			{
+				ResourceName:      cdaAddr,
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+			{
+				// Another address is another entry: a replacement.
+				Config: env.config(cdaConfig(cdaOther, `  nickname   = "treasury"
+  bookmarked = true`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(cdaAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("address"), knownvalue.StringExact(cdaOther)),
+					statecheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("status"), knownvalue.StringExact("PENDING")),
+				},
+				Check: checkRequests(emu, cdaPutKey, 3, "%d PUTs after the replacement, want 3"),
+			},
+		},
+		CheckDestroy: func(*terraform.State) error {
+			// Destroy forgets: both entries stay in the book.
+			if n := len(emu.CryptoDestinationAddresses()); n != 2 {
+				return fmt.Errorf("the book holds %d addresses after destroy, want 2", n)
+			}
+			if n := emu.Counters.Requests(cdaPutKey); n != 3 {
+				return fmt.Errorf("%d PUTs in all, want 3", n)
+			}
+			return nil
+		},
+	})
+}
+
+// TestAccCryptoDestinationAddress_alreadyInBook runs the CLI: an address
+// already in the book is refused with its id, status and import block,
+// and no PUT; the import block adopts it; destroy warns that it stays in
+// the book. Then a PUT that ends without an answer is recorded, and the
+// next apply adopts the address it made without sending it again.
+func TestAccCryptoDestinationAddress_alreadyInBook(t *testing.T) {
+	requireTFAcc(t)
+	emu := emulator.StartTest(t, emulator.Options{})
+	w := newCLIWorkdir(t)
+	c := emulatorClient(t, emu)
+	made, err := c.PutCryptoDestinationAddress(t.Context(), client.PutCryptoDestinationAddressRequest{
+		CryptoNetwork: "ETHEREUM", Address: cdaAddress, Nickname: "made-elsewhere",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emu.Counters.Reset()
+	provider := emulatorProviderBlock(emu, "  max_retries = 0\n")
+	w.write(provider, cdaConfig(cdaAddress, ""))
+	r := w.mustRun(1, "apply", "-auto-approve")
+	for _, want := range []string{"Address already in the address book", made.ID, "status PENDING", "import {",
+		`id = "` + made.ID + `"`, "Nothing was sent"} {
+		if !strings.Contains(strings.Join(strings.Fields(r.output()), " "), strings.Join(strings.Fields(want), " ")) {
+			t.Errorf("apply output lacks %q:\n%s", want, r.output())
+		}
+	}
+	if n := emu.Counters.Requests(cdaPutKey); n != 0 {
+		t.Fatalf("%d PUTs, want none", n)
+	}
+
+	// The import block of the error adopts it; the configuration's
+	// nickname and Travel Rule data then follow in one PUT by id.
+	w.write(provider, cdaConfig(cdaAddress, `  nickname = "payee"`)+fmt.Sprintf(`
+import {
+  to = %s
+  id = %q
+}
+`, cdaAddr, made.ID))
+	r = w.mustRun(0, "apply", "-auto-approve")
+	if want := "1 imported, 0 added, 1 changed, 0 destroyed"; !strings.Contains(r.output(), want) {
+		t.Errorf("apply of the import: want %q:\n%s", want, r.output())
+	}
+	if a, _ := cdaAt(emu, made.ID); a.Nickname != "payee" || a.TravelruleMetadata == nil || emu.Counters.Requests(cdaPutKey) != 1 {
+		t.Errorf("after the import: %+v, %d PUTs; want nickname payee, Travel Rule data, 1 PUT", a, emu.Counters.Requests(cdaPutKey))
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode")
+	r = w.mustRun(0, "destroy", "-auto-approve")
+	if want := "stays in the service's address book"; !strings.Contains(strings.Join(strings.Fields(r.output()), " "), want) {
+		t.Errorf("destroy output lacks %q:\n%s", want, r.output())
+	}
+	if _, ok := cdaAt(emu, made.ID); !ok {
+		t.Error("destroy removed the address from the book")
+	}
+
+	// A PUT processed but answered 500: the state records the attempt,
+	// and the next apply adopts the address without a second PUT.
+	emu.Counters.Reset()
+	emu.Faults.AcceptThenFail(1)
+	w.write(provider, cdaConfig(cdaOther, ""))
+	r = w.mustRun(1, "apply", "-auto-approve")
+	if !strings.Contains(r.output(), "Outcome of crypto destination address create unknown") {
+		t.Fatalf("apply output lacks the unknown outcome:\n%s", r.output())
+	}
+	r = w.mustRun(0, "apply", "-auto-approve")
+	if !strings.Contains(r.output(), "was added earlier, not added again") {
+		t.Errorf("second apply does not adopt the address:\n%s", r.output())
+	}
+	if n := emu.Counters.Requests(cdaPutKey); n != 1 {
+		t.Errorf("%d PUTs, want the 1 whose answer was lost", n)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode")
+}
+
+// TestAccCryptoDestinationAddresses_dataSource reads the seeded book with
+// filters and checks the items against the emulator's.
+func TestAccCryptoDestinationAddresses_dataSource(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{CryptoDestinationAddresses: 60})
+	env.needEmulator(t)
+	all := env.emu.CryptoDestinationAddresses()
+	var want []emulator.CryptoDestinationAddress
+	for i := len(all) - 1; i >= 0; i-- {
+		if a := all[i]; a.CryptoNetwork == "ETHEREUM" || a.CryptoNetwork == "BITCOIN" {
+			if a.Bookmarked {
+				want = append(want, a)
+			}
+		}
+	}
+	if len(want) < 2 {
+		t.Fatalf("the seed gives %d bookmarked addresses on ETHEREUM or BITCOIN, want at least 2", len(want))
+	}
+	first := want[0]
+	const ds = "data.platform_crypto_destination_addresses.book"
+	item := tfjsonpath.New("items").AtSliceIndex(0)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(`
+data "platform_crypto_destination_addresses" "book" {
+  crypto_networks   = ["ETHEREUM", "BITCOIN"]
+  bookmarked_status = true
+}
+data "platform_crypto_destination_addresses" "one" {
+  addresses = [` + fmt.Sprintf("%q", all[5].Address) + `]
+  created_at = { lte = "` + rfc3339(all[5].CreatedAt) + `" }
+  order     = "ASC"
+  max_items = 1
+}
+`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("items"), knownvalue.ListSizeExact(len(want))),
+				statecheck.ExpectKnownValue(ds, item.AtMapKey("id"), knownvalue.StringExact(first.ID)),
+				statecheck.ExpectKnownValue(ds, item.AtMapKey("address"), knownvalue.StringExact(first.Address)),
+				statecheck.ExpectKnownValue(ds, item.AtMapKey("nickname"), knownvalue.StringExact(first.Nickname)),
+				statecheck.ExpectKnownValue(ds, item.AtMapKey("status"), knownvalue.StringExact(first.Status)),
+				statecheck.ExpectKnownValue(ds, item.AtMapKey("bookmarked"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(ds, item.AtMapKey("policy_execution_id"), knownvalue.StringExact(first.PolicyExecutionID)),
+				statecheck.ExpectKnownValue(ds, item.AtMapKey("created_at"), knownvalue.StringExact(rfc3339(first.CreatedAt))),
+				statecheck.ExpectKnownValue("data.platform_crypto_destination_addresses.one", tfjsonpath.New("items"),
+					knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"id": knownvalue.StringExact(all[5].ID), "identity_id": ptrOrNull(all[5].IdentityID),
+					})})),
+			},
+		}},
+	})
+}
+
+// TestAccCryptoDestinationAddress_query lists the book with `terraform
+// query` (Terraform 1.14+).
+func TestAccCryptoDestinationAddress_query(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{CryptoDestinationAddresses: 30})
+	env.needEmulator(t)
+	var eth []string
+	for _, a := range env.emu.CryptoDestinationAddresses() {
+		if a.CryptoNetwork == "ETHEREUM" {
+			eth = append(eth, a.ID)
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Query: true,
+			Config: env.config(`
+list "platform_crypto_destination_address" "eth" {
+  provider = platform
+  config {
+    crypto_networks = ["ETHEREUM"]
+  }
+}
+`),
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("platform_crypto_destination_address.eth", len(eth)),
+				querycheck.ExpectIdentity("platform_crypto_destination_address.eth", map[string]knownvalue.Check{"id": knownvalue.StringExact(eth[0])}),
+			},
+		}},
+	})
+}
+
+// TestCryptoDestinationAddressListThroughProtocol lists the book through
+// the protocol server, as Terraform 1.14+ does.
+func TestCryptoDestinationAddressListThroughProtocol(t *testing.T) {
+	emu := emulator.StartTest(t, emulator.Options{CryptoDestinationAddresses: 40})
+	h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret, nil)
+	var want []string
+	for _, a := range slices.Backward(emu.CryptoDestinationAddresses()) {
+		if a.CryptoNetwork == "SOLANA" || a.CryptoNetwork == "BASE" {
+			want = append(want, a.ID)
+		}
+	}
+	ids, diags := listThroughProtocol(t, h, "platform_crypto_destination_address", map[string]tftypes.Value{
+		"crypto_networks": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{
+			tftypes.NewValue(tftypes.String, "SOLANA"), tftypes.NewValue(tftypes.String, "BASE"),
+		}),
+	})
+	cwaFailOnError(t, "ListResource", diags)
+	if !slices.Equal(ids, want) || len(want) < 3 {
+		t.Fatalf("listed %v, want %v", ids, want)
+	}
+}
+
+// TestDestinationAddressShapes checks the address shapes refused at plan.
+func TestDestinationAddressShapes(t *testing.T) {
+	for _, c := range []struct {
+		network, address string
+		want             string
+	}{
+		{"ETHEREUM", cdaAddress, ""},
+		{"BASE", "0x12", "0x followed by 40 hexadecimal digits"},
+		{"BNB", "e4B0aCA9FB669817775274775b20e52118595515", "0x followed by 40"},
+		{"SUI", "0x" + strings.Repeat("a", 64), ""},
+		{"SUI", cdaAddress, "0x followed by 64"},
+		{"SOLANA", "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV", ""},
+		{"SOLANA", "0OIl" + strings.Repeat("1", 30), "base58"},
+		{"BITCOIN", "bc1q xyz", "whitespace"},
+		{"BITCOIN", "bc1qanything", ""},
+		{"FUTURENET", "anything-goes", ""},
+	} {
+		got := addressShapeProblem(c.network, c.address)
+		if (c.want == "") != (got == "") || !regexp.MustCompile(regexp.QuoteMeta(c.want)).MatchString(got) {
+			t.Errorf("%s %q: %q, want %q", c.network, c.address, got, c.want)
+		}
+	}
+}

@@ -107,6 +107,8 @@ type withdrawalGuard struct {
 	maxAmount, maxRunTotal map[string]decimal.Decimal
 	checkServiceLimits     bool
 
+	// run serializes the checks of the withdrawals of a plan (guardWithdrawal).
+	run   sync.Mutex
 	tally runTally
 	// limits and prices are read once per process.
 	limitsOnce sync.Once
@@ -257,6 +259,10 @@ func guardWithdrawal(ctx context.Context, data *providerData, w guardedWithdrawa
 		return
 	}
 	g := data.guard
+	// Terraform plans several withdrawals at once: each is checked and
+	// added to the tally in turn, so that the last one sees every other.
+	g.run.Lock()
+	defer g.run.Unlock()
 	planned := g.tally.others(w.key)
 	ok := true
 	for _, rule := range withdrawalGuards {

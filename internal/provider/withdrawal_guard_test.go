@@ -2,12 +2,16 @@ package provider
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/shopspring/decimal"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -184,5 +188,32 @@ func checkPlanFigures(t *testing.T, planJSON string, want int) {
 	}
 	if n != want {
 		t.Errorf("%d withdrawals in the plan JSON, want %d", n, want)
+	}
+}
+
+// Withdrawals planned at once are checked in turn: of five of 0.4 BTC under
+// a max_run_total of 1.2, exactly three pass and two are refused, whatever
+// the order.
+func TestWithdrawalGuard_concurrentPlans(t *testing.T) {
+	g := &withdrawalGuard{maxRunTotal: map[string]decimal.Decimal{"BTC": decimal.RequireFromString("1.2")}}
+	data := &providerData{guard: g}
+	var wg sync.WaitGroup
+	var refused atomic.Int32
+	for i := range 5 {
+		wg.Go(func() {
+			var d diag.Diagnostics
+			guardWithdrawal(t.Context(), data, guardedWithdrawal{key: fmt.Sprint("w", i), asset: "BTC",
+				figure: decimal.RequireFromString("0.4")}, &d)
+			if d.HasError() {
+				refused.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if n := refused.Load(); n != 2 {
+		t.Errorf("%d of five withdrawals of 0.4 refused under max_run_total 1.2, want 2", n)
+	}
+	if got := g.tally.others("")["BTC"]; !got.Equal(decimal.RequireFromString("1.2")) {
+		t.Errorf("the run's tally is %s BTC, want 1.2", got)
 	}
 }

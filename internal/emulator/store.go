@@ -36,6 +36,10 @@ type store struct {
 	instrByID     map[string]*instructionsRecord
 	instrByRef    map[string]*instructionsRecord
 	memoIDs       map[string]bool
+	// Fiat accounts made through Create Fiat Account, in creation order
+	// (fiat_accounts.go); the seeded ones above never change.
+	madeAccounts []*FiatAccount
+	accountByID  map[string]*FiatAccount
 }
 
 // streamCreated is the generator stream of objects created through the API.
@@ -62,6 +66,7 @@ func newStore(opts Options) *store {
 		instrByID:     map[string]*instructionsRecord{},
 		instrByRef:    map[string]*instructionsRecord{},
 		memoIDs:       map[string]bool{},
+		accountByID:   map[string]*FiatAccount{},
 		cursorKey:     make([]byte, 32),
 		closing:       make(chan struct{}),
 	}

@@ -411,6 +411,7 @@ func (p *platformProvider) Resources(_ context.Context) []func() resource.Resour
 	return []func() resource.Resource{
 		NewFiatDepositInstructionsResource,
 		NewCryptoWithdrawalResource,
+		NewFiatAccountResource,
 	}
 }
 
@@ -438,6 +439,7 @@ func (p *platformProvider) ListResources(_ context.Context) []func() list.ListRe
 	return []func() list.ListResource{
 		NewCryptoWithdrawalListResource,
 		NewFiatDepositInstructionsListResource,
+		NewFiatAccountListResource,
 	}
 }
 

@@ -168,7 +168,7 @@ func TestListResourcesThroughProtocol(t *testing.T) {
 // TestAccListResources_examples runs the query examples of the docs.
 func TestAccListResources_examples(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(examplesRoot, "list-resources", "*", "*.tfquery.hcl"))
-	if err != nil || len(files) != 2 {
+	if err != nil || len(files) != 3 {
 		t.Fatalf("query examples %v (%v), want one per list resource", files, err)
 	}
 	emu := emulator.StartTest(t, emulator.Options{Transfers: 10})

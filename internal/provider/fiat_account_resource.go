@@ -67,10 +67,10 @@ const (
 	faSensitiveNote = " Sensitive: never shown in plans or logs."
 )
 
-func addressAttribute(desc string, required bool, note string) schema.SingleNestedAttribute {
+func addressAttribute(desc string, required bool) schema.SingleNestedAttribute {
 	part := func(d string) schema.StringAttribute {
 		return schema.StringAttribute{
-			MarkdownDescription: d + " At most 35 characters of letters, digits, spaces and `/?:().,&'+-`." + note,
+			MarkdownDescription: d + " At most 35 characters of letters, digits, spaces and `/?:().,&'+-`.",
 			Optional:            true,
 			Validators: []validator.String{stringvalidator.LengthBetween(1, 35),
 				stringvalidator.RegexMatches(mailingAddressRegexp, "must hold only letters, digits, spaces and /?:().,&'+-")},
@@ -109,7 +109,7 @@ func wireRoutingAttributes(note string) map[string]schema.Attribute {
 		},
 		"routing_number": faRequired("Routing number (ABA) or BIC (SWIFT) of the bank."+faSensitiveNote+faReplaceNote, true),
 		"bank_name":      faRequired("Name of the bank."+note, false),
-		"bank_address":   addressAttribute("Address of the bank."+note, true, ""),
+		"bank_address":   addressAttribute("Address of the bank."+note, true),
 	}
 }
 
@@ -188,7 +188,7 @@ func (r *fiatAccountResource) Schema(_ context.Context, _ resource.SchemaRequest
 						Attributes: map[string]schema.Attribute{
 							"account_number": faRequired("Bank account number."+faSensitiveNote+faReplaceNote, true),
 							"fiat_account_owner_address": addressAttribute("Address of the account owner."+faUpdateNote,
-								true, ""),
+								true),
 							"routing_details": schema.SingleNestedAttribute{
 								MarkdownDescription: "Routing details of the bank.", Required: true, Attributes: wireRouting,
 							},
@@ -228,13 +228,13 @@ func (r *fiatAccountResource) Schema(_ context.Context, _ resource.SchemaRequest
 						Attributes: map[string]schema.Attribute{
 							"account_number": faRequired("Bank account number."+faSensitiveNote+faReplaceNote, true),
 							"fiat_account_owner_address": addressAttribute("Address of the account owner."+faReplaceNote,
-								false, ""),
+								false),
 							"routing_details": schema.SingleNestedAttribute{
 								MarkdownDescription: "Routing details of the bank.", Required: true,
 								Attributes: map[string]schema.Attribute{
 									"routing_number": faRequired("Routing number."+faSensitiveNote+faReplaceNote, true),
 									"bank_name":      faOptional("Name of the bank." + faReplaceNote),
-									"bank_address":   addressAttribute("Address of the bank."+faReplaceNote, false, ""),
+									"bank_address":   addressAttribute("Address of the bank."+faReplaceNote, false),
 								},
 							},
 						},

@@ -1,6 +1,8 @@
+# Set it with TF_VAR_payroll_account_number; the default is an example.
 variable "payroll_account_number" {
   type      = string
   sensitive = true
+  default   = "123456789012"
 }
 
 # A U.S. bank account the profile withdraws to by wire. The service reviews

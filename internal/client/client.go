@@ -563,3 +563,19 @@ type scrubbedError struct {
 
 func (e *scrubbedError) Error() string { return e.msg }
 func (e *scrubbedError) Unwrap() error { return e.err }
+
+// minSensitiveLength is the shortest value AddSensitive registers: a
+// shorter one would be scrubbed from ordinary text by chance.
+const minSensitiveLength = 6
+
+// AddSensitive registers values (bank account numbers, for example) to be
+// scrubbed, in every spelling, from the client's log lines and errors from
+// then on, as the secret and the tokens are. Values shorter than six
+// characters are not registered.
+func (c *Client) AddSensitive(values ...string) {
+	for _, v := range values {
+		if len(v) >= minSensitiveLength {
+			c.scrubber.addToken(v)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -121,4 +122,116 @@ func idPath(base, id string) (string, error) {
 		return "", fmt.Errorf("GET %s/{id}: %w (got %q)", base, errInvalidID, id)
 	}
 	return base + "/" + url.PathEscape(id), nil
+}
+
+// The service publishes no replay answer for Create Fiat Account: a
+// repeated ref_id may make a second account. So the create is never sent
+// again blindly: before each retry the caller's recheck looks the ref_id up
+// (List Fiat Accounts, ref_ids), and an account found there is the answer.
+// A recheck that fails stops the retries (the outcome is then unknown).
+
+// CreateFiatAccount creates a fiat account. recheck, when not nil, finds
+// the account made with the request's ref_id; only then is the request
+// retried (after 5xx, 429 or a network error), each retry after a recheck
+// that found nothing.
+func (c *Client) CreateFiatAccount(ctx context.Context, req CreateFiatAccountRequest, recheck func(ctx context.Context) (*FiatAccount, bool, error)) (*FiatAccount, error) {
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("POST %s: encoding request: %w", PathFiatAccounts, err)
+	}
+	var found *FiatAccount
+	cl := call{method: http.MethodPost, path: PathFiatAccounts, scope: ScopeWriteFiatAccount, body: b}
+	if recheck != nil && req.RefID != "" {
+		cl.replaySafe = true
+		cl.recheck = func(ctx context.Context) bool {
+			a, ok, err := recheck(ctx)
+			if err != nil {
+				c.logf(ctx, LevelWarn, "not retrying: the ref_id could not be looked up", map[string]any{
+					"method": cl.method, "path": cl.path, "error": err.Error(),
+				})
+				return true
+			}
+			if ok {
+				found = a
+			}
+			return ok
+		}
+	}
+	body, err := c.do(ctx, cl)
+	if found != nil {
+		return found, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	a, err := decodeFiatAccount(body)
+	if err != nil {
+		return nil, fmt.Errorf("POST %s: decoding response: %w", PathFiatAccounts, err)
+	}
+	return a, nil
+}
+
+// GetFiatAccount reads one fiat account, with its full account number. A
+// missing (or deleted) one is an error matching ErrNotFound.
+func (c *Client) GetFiatAccount(ctx context.Context, id string) (*FiatAccount, error) {
+	p, err := idPath(PathFiatAccounts, id)
+	if err != nil {
+		return nil, err
+	}
+	body, err := c.do(ctx, call{method: http.MethodGet, path: p, scope: ScopeReadFiatAccount, replaySafe: true})
+	if err != nil {
+		return nil, err
+	}
+	a, err := decodeFiatAccount(body)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: decoding response: %w", p, err)
+	}
+	return a, nil
+}
+
+// UpdateFiatAccount changes a fiat account; the service sends it back to
+// PENDING review. The update sets values, so repeating it is harmless: it
+// is retried like a read.
+func (c *Client) UpdateFiatAccount(ctx context.Context, id string, req UpdateFiatAccountRequest) (*FiatAccount, error) {
+	p, err := idPath(PathFiatAccounts, id)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("PUT %s: encoding request: %w", p, err)
+	}
+	body, err := c.do(ctx, call{method: http.MethodPut, path: p, scope: ScopeWriteFiatAccount, body: b, replaySafe: true})
+	if err != nil {
+		return nil, err
+	}
+	a, err := decodeFiatAccount(body)
+	if err != nil {
+		return nil, fmt.Errorf("PUT %s: decoding response: %w", p, err)
+	}
+	return a, nil
+}
+
+// DeleteFiatAccount deletes a fiat account. A missing one is an error
+// matching ErrNotFound. Deleting twice deletes once: it is retried.
+func (c *Client) DeleteFiatAccount(ctx context.Context, id string) error {
+	p, err := idPath(PathFiatAccounts, id)
+	if err != nil {
+		return err
+	}
+	_, err = c.do(ctx, call{method: http.MethodDelete, path: p, scope: ScopeWriteFiatAccount, replaySafe: true})
+	return err
+}
+
+// decodeFiatAccount decodes a fiat account answered by Create, Get or
+// Update Fiat Account.
+func decodeFiatAccount(body []byte) (*FiatAccount, error) {
+	var a FiatAccount
+	if err := decodeJSON(body, &a); err != nil {
+		return nil, err
+	}
+	if a.ID == nil || *a.ID == "" {
+		return nil, errors.New("fiat account in the response has no id")
+	}
+	return &a, nil
 }

@@ -40,6 +40,10 @@ type call struct {
 	// public marks operations the service serves without a token: none is
 	// requested or sent.
 	public bool
+	// recheck, when set, runs before each retry; true stops the retries
+	// (the object was found, or cannot be looked up). For creates whose
+	// replay answer the service does not publish.
+	recheck func(ctx context.Context) bool
 }
 
 // endpoint returns the absolute URL of cl.
@@ -186,6 +190,9 @@ func (c *Client) send(ctx context.Context, cl call, target, token string) (*http
 				c.logf(ctx, LevelWarn, "not retrying: a POST without ref_id is not replay-safe", map[string]any{
 					"method": cl.method, "path": cl.path, "reason": reason,
 				})
+				return false, nil
+			}
+			if cl.recheck != nil && attempts <= retryMax && cl.recheck(ctx) {
 				return false, nil
 			}
 			return true, nil

@@ -25,6 +25,9 @@ var sensitiveKeys = []string{
 	"access_token", "refresh_token", "id_token", "client_secret", "token",
 	"password", "secret", "authorization", "proxy-authorization", "cookie",
 	"set-cookie", "assertion", "client_assertion", "code_verifier",
+	// Bank account and routing numbers (fiat accounts and deposit
+	// instructions).
+	"account_number", "routing_number",
 }
 
 func isSensitiveKey(k string) bool {

@@ -10,6 +10,7 @@ const (
 	ScopeWriteCryptoWithdrawal       = "transfer:write_crypto_withdrawal"
 	ScopeWriteFiatDepositInstr       = "transfer:write_fiat_deposit_instructions"
 	ScopeReadFiatAccount             = "transfer:read_fiat_account"
+	ScopeWriteFiatAccount            = "transfer:write_fiat_account"
 	ScopeReadFiatDepositInstr        = "transfer:read_fiat_deposit_instructions"
 	ScopeReadDepositAddress          = "transfer:read_deposit_address"
 	ScopeWriteDepositAddress         = "transfer:write_deposit_address"
@@ -157,11 +158,12 @@ type RoutingDetails struct {
 // WireInstructions are the WIRE instructions of a deposit instruction set or
 // a fiat account. Status and Metadata are present on fiat accounts only.
 type WireInstructions struct {
-	AccountNumber           *string         `json:"account_number,omitempty"`
-	FiatAccountOwnerAddress *Address        `json:"fiat_account_owner_address,omitempty"`
-	RoutingDetails          *RoutingDetails `json:"routing_details,omitempty"`
-	Status                  *string         `json:"status,omitempty"`
-	Metadata                map[string]any  `json:"metadata,omitempty"`
+	AccountNumber              *string         `json:"account_number,omitempty"`
+	FiatAccountOwnerAddress    *Address        `json:"fiat_account_owner_address,omitempty"`
+	RoutingDetails             *RoutingDetails `json:"routing_details,omitempty"`
+	IntermediaryRoutingDetails *RoutingDetails `json:"intermediary_routing_details,omitempty"`
+	Status                     *string         `json:"status,omitempty"`
+	Metadata                   map[string]any  `json:"metadata,omitempty"`
 }
 
 // FiatNetworkInstructions holds the per-network instructions. Only the WIRE
@@ -169,10 +171,85 @@ type WireInstructions struct {
 // wire.intermediary_routing_details), which
 // FiatDepositInstructions.FiatNetworkInstructionsRaw keeps as the service
 // sent them.
+//
+// The other networks of a fiat account (Create and Get Fiat Account) are
+// modelled: cbit, dbs_act, cubix, scb and rtp.
 type FiatNetworkInstructions struct {
-	Wire             *WireInstructions `json:"wire,omitempty"`
-	FiatAccountOwner *FiatAccountOwner `json:"fiat_account_owner,omitempty"`
-	Metadata         map[string]any    `json:"metadata,omitempty"`
+	Wire             *WireInstructions          `json:"wire,omitempty"`
+	Cbit             *CbitInstructions          `json:"cbit,omitempty"`
+	DBSAct           *AccountNumberInstructions `json:"dbs_act,omitempty"`
+	Cubix            *CubixInstructions         `json:"cubix,omitempty"`
+	SCB              *AccountNumberInstructions `json:"scb,omitempty"`
+	RTP              *RTPInstructions           `json:"rtp,omitempty"`
+	FiatAccountOwner *FiatAccountOwner          `json:"fiat_account_owner,omitempty"`
+	Metadata         map[string]any             `json:"metadata,omitempty"`
+}
+
+// CbitInstructions are the CBIT instructions of a fiat account.
+type CbitInstructions struct {
+	WalletAddress *string `json:"wallet_address,omitempty"`
+}
+
+// AccountNumberInstructions are the DBS_ACT or SCB instructions of a fiat
+// account.
+type AccountNumberInstructions struct {
+	AccountNumber *string `json:"account_number,omitempty"`
+}
+
+// CubixInstructions are the CUBIX instructions of a fiat account.
+type CubixInstructions struct {
+	AccountID *string `json:"account_id,omitempty"`
+}
+
+// RTPRoutingDetails are the routing details of RTP instructions.
+type RTPRoutingDetails struct {
+	RoutingNumber *string  `json:"routing_number,omitempty"`
+	BankName      *string  `json:"bank_name,omitempty"`
+	BankAddress   *Address `json:"bank_address,omitempty"`
+}
+
+// RTPInstructions are the RTP instructions of a fiat account.
+type RTPInstructions struct {
+	AccountNumber           *string            `json:"account_number,omitempty"`
+	FiatAccountOwnerAddress *Address           `json:"fiat_account_owner_address,omitempty"`
+	RoutingDetails          *RTPRoutingDetails `json:"routing_details,omitempty"`
+}
+
+// CreateFiatAccountRequest is the body of POST /transfer/fiat-accounts.
+type CreateFiatAccountRequest struct {
+	RefID                   string                  `json:"ref_id,omitempty"`
+	IdentityID              string                  `json:"identity_id,omitempty"`
+	AccountID               string                  `json:"account_id,omitempty"`
+	FiatAccountOwner        FiatAccountOwner        `json:"fiat_account_owner"`
+	FiatNetworkInstructions FiatNetworkInstructions `json:"fiat_network_instructions"`
+	Metadata                map[string]string       `json:"metadata,omitempty"`
+}
+
+// UpdateRoutingDetails are the routing details an update may change.
+type UpdateRoutingDetails struct {
+	BankName    *string  `json:"bank_name,omitempty"`
+	BankAddress *Address `json:"bank_address,omitempty"`
+}
+
+// UpdateWire is the wire part of an update.
+type UpdateWire struct {
+	FiatAccountOwnerAddress    *Address              `json:"fiat_account_owner_address,omitempty"`
+	RoutingDetails             *UpdateRoutingDetails `json:"routing_details,omitempty"`
+	IntermediaryRoutingDetails *UpdateRoutingDetails `json:"intermediary_routing_details,omitempty"`
+}
+
+// UpdateFiatNetworkInstructions are the instructions an update may change:
+// wire only.
+type UpdateFiatNetworkInstructions struct {
+	Wire *UpdateWire `json:"wire,omitempty"`
+}
+
+// UpdateFiatAccountRequest is the body of PUT /transfer/fiat-accounts/{id}.
+// The service ignores empty strings and nulls.
+type UpdateFiatAccountRequest struct {
+	FiatAccountOwner        *FiatAccountOwner              `json:"fiat_account_owner,omitempty"`
+	FiatNetworkInstructions *UpdateFiatNetworkInstructions `json:"fiat_network_instructions,omitempty"`
+	Metadata                map[string]string              `json:"metadata,omitempty"`
 }
 
 // FiatDepositInstructions is the response of Create and Get Fiat Deposit

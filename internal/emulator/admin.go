@@ -130,6 +130,26 @@ func (s *Server) registerAdmin(mux *http.ServeMux) {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
+	mux.HandleFunc("POST /admin/fiat-accounts/{id}/status", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Status string `json:"status"`
+		}
+		if e := decodeBody(r, &body); e != nil {
+			writeError(w, e)
+			return
+		}
+		if e := oneOf("status", body.Status, fiatAccountStatuses); e != nil {
+			writeError(w, e)
+			return
+		}
+		id := r.PathValue("id")
+		if !s.SetFiatAccountStatus(id, body.Status) {
+			writeError(w, errNotFound("fiat account "+id+" not found among the accounts made through the API"))
+			return
+		}
+		a, _ := s.data.accountAnswer(id, false)
+		writeJSON(w, http.StatusOK, a)
+	})
 	mux.HandleFunc("POST /admin/crypto-destination-addresses/{id}/status", func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
 			Status string `json:"status"`

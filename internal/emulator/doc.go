@@ -127,9 +127,39 @@
 //   - Instructions deleted through the admin API answer 404 and free their
 //     ref_id. Get Stablecoin Conversion answers 400 for an id that is not a
 //     UUID and 404 for an unknown one.
+//   - Fiat accounts (Create, Get, Update and Delete Fiat Account, scopes
+//     transfer:write_fiat_account and transfer:read_fiat_account, as
+//     published; the spec has only the list). Create answers 200 with the
+//     account in PENDING, after checking the published required fields:
+//     exactly one of person_details (first_name, last_name) and
+//     institution_details (name); exactly one network in
+//     fiat_network_instructions (wire: account_number,
+//     fiat_account_owner_address, routing_details with routing_number_type
+//     ABA or SWIFT, routing_number, bank_name and bank_address; cbit:
+//     wallet_address; dbs_act and scb: account_number; cubix: account_id;
+//     rtp: account_number and routing_details.routing_number); addresses
+//     with country and parts of at most 35 characters of the published
+//     pattern; metadata as elsewhere. The reference publishes no replay
+//     answer for this create, and the emulator gives none: a repeated
+//     ref_id makes another account (a client must look the ref_id up
+//     through the list's ref_ids filter before sending again). Get answers
+//     the full account number and owner; a deleted account only with
+//     include_deleted=true, else 404. Update changes the non-empty fields
+//     it gives (the owner's names, the wire owner address, the bank name
+//     and address of routing_details and intermediary_routing_details;
+//     metadata keys are added or changed, never removed), refuses a change
+//     of the owner's kind with 400, and returns the account in PENDING.
+//     Delete answers 200 {} and marks the account deleted (404 for an
+//     unknown or deleted id, 400 for an id that is not a UUID). Seeded
+//     accounts are read-only: Update and Delete answer 400 for them.
 //
 // # Lists
 //
+//   - List Fiat Accounts serves the seeded accounts, then those made through
+//     the API in creation order, masked as published: account numbers cut
+//     to "XXXX" and their last four characters, the owner's details and
+//     address left out (fiat_account_owner {"person_details": null},
+//     fiat_account_owner_address null).
 //   - Array filters are repeated query keys (ids=a&ids=b); comma-separated
 //     values (ids=a,b) and a mix of both are accepted too. At most 100
 //     values per filter; empty values are rejected.
@@ -201,6 +231,8 @@
 //	POST /admin/expire-tokens               expire every token (204)
 //	POST /admin/instructions/{id}/deprecate status DEPRECATED (200, the instructions)
 //	DELETE /admin/instructions/{id}         delete (204)
+//	POST /admin/fiat-accounts/{id}/status   {"status": "APPROVED"}: the review of an account made
+//	                                        through the API (PENDING, APPROVED, REJECTED; 200, the account)
 //	GET  /admin/counters                    CountersSnapshot
 //	POST /admin/counters/reset              zero the counters (204)
 //	POST /admin/transfers/{id}/status       {"status": "COMPLETED", "crypto_tx_hash": "0x..."}:
@@ -378,6 +410,7 @@
 //     LTC 80, BCH 400, POL 0.5): best_bid 0.1% below, best_ask 0.1% above,
 //     last_execution at the price; other markets 404. last_day and today
 //     are left out.
+//
 // # The withdrawal address book
 //
 // PUT /transfer/crypto-destination-address (scope

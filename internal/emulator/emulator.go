@@ -31,6 +31,7 @@ var AllScopes = []string{
 	"transfer:write_crypto_withdrawal",
 	"transfer:write_fiat_deposit_instructions",
 	"transfer:read_fiat_account",
+	"transfer:write_fiat_account",
 	"transfer:read_fiat_deposit_instructions",
 	"transfer:read_deposit_address",
 	"transfer:write_deposit_address",

@@ -29,6 +29,7 @@ const (
 	scopeWriteWithdrawal   = "transfer:write_crypto_withdrawal"
 	scopeWriteInstructions = "transfer:write_fiat_deposit_instructions"
 	scopeReadFiatAccount   = "transfer:read_fiat_account"
+	scopeWriteFiatAccount  = "transfer:write_fiat_account"
 	scopeReadInstructions  = "transfer:read_fiat_deposit_instructions"
 	scopeReadDepositAddr   = "transfer:read_deposit_address"
 	scopeWriteDepositAddr  = "transfer:write_deposit_address"
@@ -168,6 +169,9 @@ func (s *Server) routeFor(method, path string) (rt route, id string, ok bool) {
 	case pathTransfers:
 		return route{http.MethodGet, scopeReadTransfer, s.handleListTransfers}, "", true
 	case pathFiatAccounts:
+		if method == http.MethodPost {
+			return route{http.MethodPost, scopeWriteFiatAccount, s.handleCreateFiatAccount}, "", true
+		}
 		return route{http.MethodGet, scopeReadFiatAccount, s.handleListFiatAccounts}, "", true
 	case pathDepositAddresses:
 		if method == http.MethodPost {
@@ -193,6 +197,9 @@ func (s *Server) routeFor(method, path string) (rt route, id string, ok bool) {
 	}
 	if id, found := strings.CutPrefix(path, pathInstructions+"/"); found && id != "" && !strings.Contains(id, "/") {
 		return route{http.MethodGet, scopeReadInstructions, s.handleGetInstructions}, id, true
+	}
+	if id, found := strings.CutPrefix(path, pathFiatAccounts+"/"); found && id != "" && !strings.Contains(id, "/") {
+		return s.fiatAccountRoute(method), id, true
 	}
 	if id, found := strings.CutPrefix(path, pathTransfers+"/"); found && id != "" && !strings.Contains(id, "/") {
 		return route{http.MethodGet, scopeReadTransfer, s.handleGetTransfer}, id, true

@@ -92,7 +92,7 @@ func TestRouting(t *testing.T) {
 			t.Errorf("%s: code %q", p, b.Code)
 		}
 	}
-	r := e.post("/v2/transfer/fiat-accounts", map[string]any{})
+	r := e.call(http.MethodPatch, "/v2/transfer/fiat-accounts", e.token, map[string]any{})
 	e.wantStatus(r, http.StatusMethodNotAllowed)
 	if r.header.Get("Allow") != http.MethodGet {
 		t.Errorf("Allow %q", r.header.Get("Allow"))

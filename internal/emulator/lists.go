@@ -389,8 +389,13 @@ func (s *Server) handleListFiatAccounts(w http.ResponseWriter, r *http.Request, 
 	includeDeleted := q.boolean("include_deleted")
 	created := parseCreatedAt(q)
 	desc := listOrder(q)
-	items := s.data.fiatAccounts
-	servePage(w, s.data, q, listFiatAccounts, items, s.data.fiatJSON, desc, func(i int) bool {
+	items, cache := s.data.fiatAccounts, s.data.fiatJSON
+	if made := s.data.listedMadeAccounts(); made != nil {
+		// Accounts made through the API follow the seeded ones; they change,
+		// so this view is encoded afresh (the cache holds seeded items only).
+		items, cache = append(items[:len(items):len(items)], made...), nil
+	}
+	servePage(w, s.data, q, listFiatAccounts, items, cache, desc, func(i int) bool {
 		a := &items[i]
 		return (includeDeleted || !a.Deleted) &&
 			(ids == nil || ids[a.ID]) &&

@@ -47,6 +47,10 @@ type store struct {
 	destAddrs   []*CryptoDestinationAddress
 	destByID    map[string]*CryptoDestinationAddress
 	destByTuple map[string]*CryptoDestinationAddress
+	// Fiat accounts made through Create Fiat Account, in creation order
+	// (fiat_accounts.go); the seeded ones above never change.
+	madeAccounts []*FiatAccount
+	accountByID  map[string]*FiatAccount
 }
 
 // streamCreated is the generator stream of objects created through the API.
@@ -76,6 +80,7 @@ func newStore(opts Options) *store {
 		addressByRef:  map[string]int{},
 		destByID:      map[string]*CryptoDestinationAddress{},
 		destByTuple:   map[string]*CryptoDestinationAddress{},
+		accountByID:   map[string]*FiatAccount{},
 		cursorKey:     make([]byte, 32),
 		closing:       make(chan struct{}),
 	}

@@ -195,9 +195,79 @@ type FiatDepositInstructions struct {
 	CustomerID              *string                  `json:"customer_id,omitempty"`
 }
 
-// FiatAccountNetworkInstructions is fiat_network_instructions of a fiat account.
+// FiatAccountNetworkInstructions is fiat_network_instructions of a fiat
+// account. Seeded accounts have wire only; accounts made through Create
+// Fiat Account have the one network they were made with (API reference:
+// wire, cbit, dbs_act, cubix, scb, rtp).
 type FiatAccountNetworkInstructions struct {
-	Wire *WireInstructions `json:"wire"`
+	Wire   *WireInstructions          `json:"wire"`
+	Cbit   *CbitInstructions          `json:"cbit,omitempty"`
+	DBSAct *AccountNumberInstructions `json:"dbs_act,omitempty"`
+	Cubix  *CubixInstructions         `json:"cubix,omitempty"`
+	SCB    *AccountNumberInstructions `json:"scb,omitempty"`
+	RTP    *RTPInstructions           `json:"rtp,omitempty"`
+}
+
+// CbitInstructions are the CBIT instructions of a fiat account.
+type CbitInstructions struct {
+	WalletAddress string `json:"wallet_address"`
+}
+
+// AccountNumberInstructions are the DBS_ACT or SCB instructions of a fiat
+// account.
+type AccountNumberInstructions struct {
+	AccountNumber string `json:"account_number"`
+}
+
+// CubixInstructions are the CUBIX instructions of a fiat account.
+type CubixInstructions struct {
+	AccountID string `json:"account_id"`
+}
+
+// RTPRoutingDetails are the routing details of RTP instructions.
+type RTPRoutingDetails struct {
+	RoutingNumber string   `json:"routing_number"`
+	BankName      string   `json:"bank_name,omitempty"`
+	BankAddress   *Address `json:"bank_address,omitempty"`
+}
+
+// RTPInstructions are the RTP instructions of a fiat account.
+type RTPInstructions struct {
+	AccountNumber           string             `json:"account_number"`
+	FiatAccountOwnerAddress *Address           `json:"fiat_account_owner_address,omitempty"`
+	RoutingDetails          *RTPRoutingDetails `json:"routing_details"`
+}
+
+// CreateFiatAccountRequest is the body of POST /transfer/fiat-accounts.
+type CreateFiatAccountRequest struct {
+	RefID                   string                          `json:"ref_id,omitempty"`
+	IdentityID              string                          `json:"identity_id,omitempty"`
+	AccountID               string                          `json:"account_id,omitempty"`
+	FiatAccountOwner        *FiatAccountOwner               `json:"fiat_account_owner"`
+	FiatNetworkInstructions *FiatAccountNetworkInstructions `json:"fiat_network_instructions"`
+	Metadata                map[string]string               `json:"metadata,omitempty"`
+}
+
+// UpdateRoutingDetails are the routing details an update may change.
+type UpdateRoutingDetails struct {
+	BankName    string   `json:"bank_name,omitempty"`
+	BankAddress *Address `json:"bank_address,omitempty"`
+}
+
+// UpdateWire is the wire part of an update.
+type UpdateWire struct {
+	FiatAccountOwnerAddress    *Address              `json:"fiat_account_owner_address,omitempty"`
+	RoutingDetails             *UpdateRoutingDetails `json:"routing_details,omitempty"`
+	IntermediaryRoutingDetails *UpdateRoutingDetails `json:"intermediary_routing_details,omitempty"`
+}
+
+// UpdateFiatAccountRequest is the body of PUT /transfer/fiat-accounts/{id}.
+type UpdateFiatAccountRequest struct {
+	FiatAccountOwner        *FiatAccountOwner `json:"fiat_account_owner,omitempty"`
+	FiatNetworkInstructions *struct {
+		Wire *UpdateWire `json:"wire,omitempty"`
+	} `json:"fiat_network_instructions,omitempty"`
+	Metadata map[string]string `json:"metadata,omitempty"`
 }
 
 // FiatAccount is an item of List Fiat Accounts.

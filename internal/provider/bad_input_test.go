@@ -76,6 +76,13 @@ var validArgs = map[string][]string{
 	},
 	"data platform_crypto_destination_addresses": nil,
 	"list platform_crypto_destination_address":   nil,
+	"resource platform_fiat_account": {
+		`fiat_account_owner = { person_details = { first_name = "Ada", last_name = "Lovelace" } }`,
+		`fiat_network_instructions = { wire = { account_number = "12345678", fiat_account_owner_address = { country = "USA" }, ` +
+			`routing_details = { routing_number_type = "ABA", routing_number = "031302971", bank_name = "Customers Bank", ` +
+			`bank_address = { country = "USA" } } } }`,
+	},
+	"list platform_fiat_account": nil,
 }
 
 // argName is the argument a line sets.
@@ -218,6 +225,27 @@ func resourceAndDataBadInputs() []badInput {
 	da(`metadata = `+hclMap(7, 0, 0), "metadata", `Attribute metadata map must contain at most 6 elements, got: 7`)
 	da(`metadata = `+hclMap(1, 101, 1), "metadata", `Attribute metadata\["k{101}"\] string length must be at most 100, got: 101`)
 	da(`metadata = `+hclMap(1, 1, 101), "metadata", `Attribute metadata\["k"\] string length must be at most 100, got: 101`)
+	fa := func(args, attr, want string) { add("resource", "platform_fiat_account", args, attr, want) }
+	wire := func(inner string) string {
+		return `fiat_network_instructions = { wire = { account_number = "12345678", fiat_account_owner_address = ` +
+			`{ country = "USA" }, routing_details = { ` + inner + ` } } }`
+	}
+	fa(`fiat_account_owner = { person_details = { first_name = "Ada", last_name = "Lovelace" }, institution_details = { name = "X" } }`,
+		"", `Invalid Attribute Combination`)
+	fa(`fiat_account_owner = {}`, "", `Invalid Attribute Combination`)
+	fa(`fiat_account_owner = { person_details = { first_name = "", last_name = "Lovelace" } }`, "",
+		`fiat_account_owner.person_details.first_name string length must be at least 1`)
+	fa(wire(`routing_number_type = "IBAN", routing_number = "1", bank_name = "B", bank_address = { country = "USA" }`),
+		"", `routing_number_type value must be one of: \["ABA" "SWIFT"\], got: "IBAN"`)
+	fa(wire(`routing_number_type = "ABA", routing_number = "1", bank_name = "B", bank_address = { country = "US@" }`),
+		"", `bank_address.country must hold only letters, digits, spaces`)
+	fa(wire(`routing_number_type = "ABA", routing_number = "1", bank_name = "B", bank_address = { country = "`+strings.Repeat("A", 36)+`" }`),
+		"", `bank_address.country string length must be between 1 and 35, got: 36`)
+	fa(`fiat_network_instructions = { cbit = { wallet_address = "w" }, scb = { account_number = "123456" } }`,
+		"", `Invalid Attribute Combination`)
+	fa(`metadata = `+hclMap(7, 0, 0), "metadata", `Attribute metadata map must contain at most 6 elements, got: 7`)
+	fa(`metadata = `+hclMap(1, 1, 101), "metadata", `Attribute metadata\["k"\] string length must be at most 100, got: 101`)
+	fa(`ref_id = ""`, "ref_id", `Attribute ref_id string length must be at least 1`)
 
 	// The filters shared by the lists.
 	rfc := `must be an RFC 3339 date-time such as 2024-01-02T15:04:05Z`
@@ -375,6 +403,7 @@ func listResourceBadInputs() []badInput {
 	arrays("platform_fiat_deposit_instructions", "ids", "ref_ids")
 	arrays("platform_deposit_address", "profile_ids", "identity_ids", "ids", "ref_ids", "account_ids", "networks")
 	arrays("platform_crypto_destination_address", "ids", "addresses")
+	arrays("platform_fiat_account", "ids", "ref_ids")
 	return cases
 }
 

@@ -25,6 +25,7 @@ var (
 	_ list.ListResourceWithConfigure = (*cryptoWithdrawalListResource)(nil)
 	_ list.ListResourceWithConfigure = (*fiatDepositInstructionsListResource)(nil)
 	_ list.ListResourceWithConfigure = (*cryptoDestinationAddressListResource)(nil)
+	_ list.ListResourceWithConfigure = (*fiatAccountListResource)(nil)
 )
 
 // NewCryptoDestinationAddressListResource is the
@@ -296,4 +297,52 @@ func (l *depositAddressListResource) List(ctx context.Context, req list.ListRequ
 		}
 		return ""
 	})
+}
+
+// NewFiatAccountListResource is the platform_fiat_account list resource.
+func NewFiatAccountListResource() list.ListResource { return &fiatAccountListResource{} }
+
+type fiatAccountListResource struct{ data *providerData }
+
+// fiatAccountListFilters are the filters of the platform_fiat_account list
+// resource.
+var fiatAccountListFilters = listFilters[client.ListFiatAccountsQuery]{
+	arrayFilter("ids", "Only the accounts with these ids.",
+		func(q *client.ListFiatAccountsQuery) *[]string { return &q.IDs }),
+	arrayFilter("ref_ids", "Only the accounts made with these ref_ids.",
+		func(q *client.ListFiatAccountsQuery) *[]string { return &q.RefIDs }),
+}
+
+func (l *fiatAccountListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_fiat_account"
+}
+
+func (l *fiatAccountListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *fiatAccountListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Finds the fiat accounts of the customer (`GET /transfer/fiat-accounts`, scope " +
+			"`transfer:read_fiat_account`), newest first. The list masks account numbers, so results carry none: " +
+			"configuration generated from them has the sensitive arguments to fill in before it is applied, " +
+			"which imports the accounts by identity (the import reads each one in full).",
+		Attributes: fiatAccountListFilters.listResourceAttributes(),
+	}
+}
+
+func (l *fiatAccountListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var diags diag.Diagnostics
+	q := client.ListFiatAccountsQuery{MaxItems: int(req.Limit)}
+	none := fiatAccountListFilters.read(ctx, req.Config, &q, &diags)
+	if !listReady(l.data, &diags, none, stream) {
+		return
+	}
+	stream.Results = listResults(ctx, req, l.data.client.FiatAccounts(ctx, q), func(a *client.FiatAccount) (shapedWriter, string, string) {
+		m := fiatAccountNullModel()
+		m.argumentsFrom(a)
+		m.computedFrom(a)
+		m.withoutSecrets()
+		return m, deref(a.ID), accountSummary(a)
+	}, nil)
 }

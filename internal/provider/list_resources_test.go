@@ -248,6 +248,17 @@ func TestListFiltersEmptyArrayThroughProtocol(t *testing.T) {
 		}
 		instructions = append(instructions, f.ID)
 	}
+	var accounts []string
+	for _, ref := range []string{"fa-1", "fa-2"} {
+		a, err := c.CreateFiatAccount(t.Context(), client.CreateFiatAccountRequest{
+			RefID: ref, FiatAccountOwner: client.FiatAccountOwner{InstitutionDetails: &client.InstitutionDetails{Name: &ref}},
+			FiatNetworkInstructions: client.FiatNetworkInstructions{DBSAct: &client.AccountNumberInstructions{AccountNumber: &ref}},
+		}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		accounts = append(accounts, *a.ID)
+	}
 	h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret, nil)
 	const listInstructionsKey = "GET /v2/transfer/fiat-deposit-instructions"
 	null := tftypes.NewValue(tftypes.String, nil)
@@ -272,6 +283,10 @@ func TestListFiltersEmptyArrayThroughProtocol(t *testing.T) {
 			map[string]tftypes.Value{"statuses": tfStrings()}, []string{}, 0},
 		{"instructions, no filter", "platform_fiat_deposit_instructions", listInstructionsKey, nil,
 			[]string{instructions[1], instructions[0]}, 1},
+		{"fiat accounts by ref_id", "platform_fiat_account", "GET /v2/transfer/fiat-accounts",
+			map[string]tftypes.Value{"ref_ids": tfStrings("fa-1", "fa-2")}, []string{accounts[1], accounts[0]}, 1},
+		{"fiat accounts, ids = []", "platform_fiat_account", "GET /v2/transfer/fiat-accounts",
+			map[string]tftypes.Value{"ids": tfStrings()}, []string{}, 0},
 		{"instructions, ids = []", "platform_fiat_deposit_instructions", listInstructionsKey,
 			map[string]tftypes.Value{"ids": tfStrings()}, []string{}, 0},
 		{"instructions, ref_ids = []", "platform_fiat_deposit_instructions", listInstructionsKey,

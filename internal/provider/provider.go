@@ -419,6 +419,7 @@ func (p *platformProvider) Resources(_ context.Context) []func() resource.Resour
 		NewCryptoDestinationAddressResource,
 		NewCryptoWithdrawalResource,
 		NewDepositAddressResource,
+		NewFiatAccountResource,
 	}
 }
 
@@ -450,6 +451,7 @@ func (p *platformProvider) ListResources(_ context.Context) []func() list.ListRe
 		NewFiatDepositInstructionsListResource,
 		NewDepositAddressListResource,
 		NewCryptoDestinationAddressListResource,
+		NewFiatAccountListResource,
 	}
 }
 

@@ -3,9 +3,9 @@
 # approves it, and nothing is sent.
 provider "platform" {
   withdrawal_guard {
-    max_amount           = { BTC = "0.5", USDC = "25000" }  # one withdrawal
-    max_run_total        = { BTC = "2", USDC = "100000" }   # the whole plan
-    check_service_limits = true                             # the service's own limits, at plan
+    max_amount           = { BTC = "0.5", USDC = "25000" } # one withdrawal
+    max_run_total        = { BTC = "2", USDC = "100000" }  # the whole plan
+    check_service_limits = true                            # the service's own limits, at plan
   }
 }
 

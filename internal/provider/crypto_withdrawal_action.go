@@ -124,7 +124,7 @@ func (a *cryptoWithdrawalAction) ModifyPlan(ctx context.Context, req action.Modi
 		return
 	}
 	if !req.Config.Raw.IsFullyKnown() {
-		guardUnknown(a.data, "platform_crypto_withdrawal action", &resp.Diagnostics)
+		guardUnknown(ctx, a.data, "platform_crypto_withdrawal action", req.Config, &resp.Diagnostics)
 		return
 	}
 	var args cryptoWithdrawalArgs

@@ -273,7 +273,7 @@ func (r *cryptoWithdrawalResource) planRefID(ctx context.Context, req resource.M
 	if !req.Config.Raw.IsFullyKnown() {
 		// An argument is known only at apply: so is the ref_id, which the
 		// final plan derives then, and the guards check then.
-		guardUnknown(r.data, withdrawalWords.resourceType, &resp.Diagnostics)
+		guardUnknown(ctx, r.data, withdrawalWords.resourceType, req.Config, &resp.Diagnostics)
 		return
 	}
 	config, diags := getWithdrawal(ctx, req.Config)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -43,6 +45,7 @@ const (
 	EnvWithdrawalMaxAmount    = "PLATFORM_WITHDRAWAL_MAX_AMOUNT"
 	EnvWithdrawalMaxRunTotal  = "PLATFORM_WITHDRAWAL_MAX_RUN_TOTAL"
 	EnvCheckServiceLimits     = "PLATFORM_WITHDRAWAL_CHECK_SERVICE_LIMITS"
+	EnvApprovedDestinations   = "PLATFORM_WITHDRAWAL_APPROVED_DESTINATIONS_ONLY"
 	withdrawalGuardBlock      = "withdrawal_guard"
 	guardLimitsTransferType   = client.TransferTypeCryptoWithdr
 	guardConversionPrecision  = 8
@@ -54,6 +57,7 @@ type guardModel struct {
 	MaxAmount          types.Map  `tfsdk:"max_amount"`
 	MaxRunTotal        types.Map  `tfsdk:"max_run_total"`
 	CheckServiceLimits types.Bool `tfsdk:"check_service_limits"`
+	ApprovedOnly       types.Bool `tfsdk:"approved_destinations_only"`
 }
 
 // withdrawalGuardSchema is the withdrawal_guard block of the provider.
@@ -70,6 +74,16 @@ func withdrawalGuardSchema() schema.Block {
 			"readable with these credentials, a limit in an asset without a price) is a warning. See the " +
 			"\"Guard rails\" section of the provider's documentation.",
 		Attributes: map[string]schema.Attribute{
+			"approved_destinations_only": schema.BoolAttribute{
+				MarkdownDescription: "Every withdrawal must go to an `APPROVED` entry of the service's withdrawal " +
+					"address book (`platform_crypto_destination_address`) with the same `destination_address` and " +
+					"`crypto_network` (and, when the withdrawal sets `identity_id`, of that identity or of no " +
+					"identity). The book is read once per plan (`GET /transfer/crypto-destination-addresses`, scope `" +
+					client.ScopeReadCryptoDestinationAddress + "`). Unlike the other guards, this one is never " +
+					"skipped: a plan where it cannot be checked (the book not readable, a destination known only at " +
+					"apply) fails. Default `false`. Environment variable `" + EnvApprovedDestinations + "`.",
+				Optional: true,
+			},
 			"max_amount": schema.MapAttribute{
 				ElementType: types.StringType,
 				MarkdownDescription: "The largest `amount` (or `total`, when the withdrawal sets `total`) of one " +
@@ -106,6 +120,7 @@ func withdrawalGuardSchema() schema.Block {
 type withdrawalGuard struct {
 	maxAmount, maxRunTotal map[string]decimal.Decimal
 	checkServiceLimits     bool
+	approvedOnly           bool
 
 	// run serializes the checks of the withdrawals of a plan (guardWithdrawal).
 	run   sync.Mutex
@@ -114,12 +129,16 @@ type withdrawalGuard struct {
 	limitsOnce sync.Once
 	limits     []*client.TransferLimit
 	limitsErr  error
-	prices     sync.Map // market -> *priceEntry
+	// The address book is read once per process.
+	bookOnce sync.Once
+	book     []client.CryptoDestinationAddress
+	bookErr  error
+	prices   sync.Map // market -> *priceEntry
 }
 
 // active reports whether any guard is configured.
 func (g *withdrawalGuard) active() bool {
-	return g != nil && (len(g.maxAmount) > 0 || len(g.maxRunTotal) > 0 || g.checkServiceLimits)
+	return g != nil && (len(g.maxAmount) > 0 || len(g.maxRunTotal) > 0 || g.checkServiceLimits || g.approvedOnly)
 }
 
 // configWithdrawalGuard reads the withdrawal_guard block, each argument
@@ -132,23 +151,30 @@ func configWithdrawalGuard(ctx context.Context, obj types.Object, diags *diag.Di
 	g := &withdrawalGuard{}
 	g.maxAmount = guardAmounts(ctx, "max_amount", EnvWithdrawalMaxAmount, m.MaxAmount, diags)
 	g.maxRunTotal = guardAmounts(ctx, "max_run_total", EnvWithdrawalMaxRunTotal, m.MaxRunTotal, diags)
+	g.checkServiceLimits = guardBool(m.CheckServiceLimits, "check_service_limits", EnvCheckServiceLimits, diags)
+	g.approvedOnly = guardBool(m.ApprovedOnly, "approved_destinations_only", EnvApprovedDestinations, diags)
+	return g
+}
+
+// guardBool reads a boolean argument of the block, or its environment
+// variable when it is unset.
+func guardBool(v types.Bool, attr, env string, diags *diag.Diagnostics) bool {
+	p := path.Root(withdrawalGuardBlock).AtName(attr)
 	switch {
-	case m.CheckServiceLimits.IsUnknown():
-		diags.AddAttributeError(path.Root(withdrawalGuardBlock).AtName("check_service_limits"),
-			"Unknown provider configuration value", "check_service_limits must be known at plan time.")
-	case !m.CheckServiceLimits.IsNull():
-		g.checkServiceLimits = m.CheckServiceLimits.ValueBool()
+	case v.IsUnknown():
+		diags.AddAttributeError(p, "Unknown provider configuration value", attr+" must be known at plan time.")
+	case !v.IsNull():
+		return v.ValueBool()
 	default:
-		if raw := os.Getenv(EnvCheckServiceLimits); raw != "" {
+		if raw := os.Getenv(env); raw != "" {
 			b, err := strconv.ParseBool(raw)
 			if err != nil {
-				diags.AddAttributeError(path.Root(withdrawalGuardBlock).AtName("check_service_limits"),
-					"Invalid check_service_limits", fmt.Sprintf("%s must be true or false, got %q.", EnvCheckServiceLimits, raw))
+				diags.AddAttributeError(p, "Invalid "+attr, fmt.Sprintf("%s must be true or false, got %q.", env, raw))
 			}
-			g.checkServiceLimits = b
+			return b
 		}
 	}
-	return g
+	return false
 }
 
 // guardAmounts reads a map of amounts by asset, or its environment
@@ -214,6 +240,8 @@ type guardedWithdrawal struct {
 	figure     decimal.Decimal
 	figureName string
 	what       string
+	// destination, network and identity are where it goes.
+	destination, network, identity string
 	// resourceType names the withdrawal's kind in messages.
 	resourceType string
 }
@@ -222,7 +250,8 @@ type guardedWithdrawal struct {
 // and keyed by key in the run's tally.
 func (a cryptoWithdrawalArgs) guarded(key, refID, resourceType string) guardedWithdrawal {
 	w := guardedWithdrawal{key: key, refID: refID, asset: knownString(a.Asset), figureName: "amount",
-		what: a.summary(), resourceType: resourceType}
+		what: a.summary(), resourceType: resourceType, destination: knownString(a.DestinationAddress),
+		network: knownString(a.CryptoNetwork), identity: knownString(a.IdentityID)}
 	raw := knownString(a.Amount)
 	if raw == "" {
 		w.figureName, raw = "total", knownString(a.Total)
@@ -235,11 +264,17 @@ func (a cryptoWithdrawalArgs) guarded(key, refID, resourceType string) guardedWi
 // could not check (warnings) for w, given the figures of the other
 // withdrawals of the run (planned: by asset, without w).
 type guardRule struct {
-	name  string
+	name string
+	// strict: a withdrawal this guard cannot check is refused.
+	strict bool
+	// attr is the argument its errors are on; "" for the figure it checks
+	// (amount or total).
+	attr  string
 	check func(ctx context.Context, g *withdrawalGuard, data *providerData, w guardedWithdrawal, planned map[string]decimal.Decimal) guardFindings
 }
 
-// guardFindings are what a guard found.
+// guardFindings are what a guard found: breaches and what it could not
+// check, a warning unless the guard is strict (then an error).
 type guardFindings struct {
 	breaches, unchecked []string
 }
@@ -249,6 +284,7 @@ var withdrawalGuards = []guardRule{
 	{name: "max_amount", check: checkMaxAmount},
 	{name: "max_run_total", check: checkMaxRunTotal},
 	{name: "check_service_limits", check: checkServiceLimits},
+	{name: "approved_destinations_only", strict: true, attr: "destination_address", check: checkApprovedDestination},
 }
 
 // guardWithdrawal passes w through every guard, with the figures of the
@@ -267,15 +303,30 @@ func guardWithdrawal(ctx context.Context, data *providerData, w guardedWithdrawa
 	ok := true
 	for _, rule := range withdrawalGuards {
 		f := rule.check(ctx, g, data, w, planned)
+		attr := rule.attr
+		if attr == "" {
+			attr = w.figureName
+		}
+		advice := "Nothing was sent."
+		if rule.attr == "" {
+			advice += " If the figure is right, the guard is the place to change, in the provider block that " +
+				"reviews every withdrawal."
+		}
 		for _, b := range f.breaches {
 			ok = false
-			diags.AddAttributeError(path.Root(w.figureName), "Withdrawal guard "+rule.name+" refuses this withdrawal",
-				fmt.Sprintf("The %s %s (%s, ref_id %s) breaks the provider's withdrawal_guard: %s\n\nNothing was "+
-					"sent. If the figure is right, the guard is the place to change, in the provider block that "+
-					"reviews every withdrawal.", w.resourceType, w.what, w.figureName+" "+w.figure.String()+" "+w.asset,
-					shownRef(w.refID), b))
+			diags.AddAttributeError(path.Root(attr), "Withdrawal guard "+rule.name+" refuses this withdrawal",
+				fmt.Sprintf("The %s %s (%s, ref_id %s) breaks the provider's withdrawal_guard: %s\n\n%s",
+					w.resourceType, w.what, w.figureName+" "+w.figure.String()+" "+w.asset, shownRef(w.refID), b, advice))
 		}
 		for _, u := range f.unchecked {
+			if rule.strict {
+				ok = false
+				diags.AddAttributeError(path.Root(attr), "Withdrawal guard "+rule.name+" cannot check this withdrawal",
+					fmt.Sprintf("The %s %s (ref_id %s) cannot be checked against the provider's withdrawal_guard, "+
+						"which refuses what it cannot check: %s\n\nNothing was sent.", w.resourceType, w.what,
+						shownRef(w.refID), u))
+				continue
+			}
 			data.warnOnce("guard:"+rule.name+":"+u, func() {
 				diags.AddWarning("Withdrawal guard "+rule.name+" not checked", u)
 			})
@@ -286,19 +337,125 @@ func guardWithdrawal(ctx context.Context, data *providerData, w guardedWithdrawa
 	}
 }
 
-// guardUnknown warns that a withdrawal whose figures are known only at
-// apply is not guarded at plan.
-func guardUnknown(data *providerData, resourceType string, diags *diag.Diagnostics) {
+// guardUnknown handles a withdrawal whose configuration is known only in
+// part at plan. approved_destinations_only checks it when its destination
+// is known and refuses it otherwise; the other guards warn that it is
+// checked only when the apply plans it with its final values.
+func guardUnknown(ctx context.Context, data *providerData, resourceType string, config tfsdk.Config, diags *diag.Diagnostics) {
 	if data == nil || !data.guard.active() {
+		return
+	}
+	g := data.guard
+	if g.approvedOnly {
+		var dest, network, identity types.String
+		diags.Append(config.GetAttribute(ctx, path.Root("destination_address"), &dest)...)
+		diags.Append(config.GetAttribute(ctx, path.Root("crypto_network"), &network)...)
+		diags.Append(config.GetAttribute(ctx, path.Root("identity_id"), &identity)...)
+		if diags.HasError() {
+			return
+		}
+		w := guardedWithdrawal{destination: dest.ValueString(), network: network.ValueString(),
+			identity: identity.ValueString(), resourceType: resourceType,
+			what: fmt.Sprintf("to %s on %s", shown(dest.ValueString()), network.ValueString())}
+		if dest.IsUnknown() || network.IsUnknown() || identity.IsUnknown() {
+			diags.AddAttributeError(path.Root("destination_address"),
+				"Withdrawal guard approved_destinations_only cannot check this withdrawal",
+				fmt.Sprintf("The destination_address, crypto_network or identity_id of a %s is known only at apply, "+
+					"so the provider's withdrawal_guard cannot check at plan that it goes to an APPROVED address of "+
+					"the address book, and it refuses what it cannot check. Give the withdrawal a destination known "+
+					"at plan (an address of the book is: platform_crypto_destination_address.<name>.address).",
+					resourceType))
+			return
+		}
+		f := checkApprovedDestination(ctx, g, data, w, nil)
+		for _, b := range append(f.breaches, f.unchecked...) {
+			diags.AddAttributeError(path.Root("destination_address"),
+				"Withdrawal guard approved_destinations_only refuses this withdrawal",
+				fmt.Sprintf("The %s %s breaks the provider's withdrawal_guard: %s\n\nNothing was sent.",
+					resourceType, w.what, b))
+		}
+	}
+	if len(g.maxAmount) == 0 && len(g.maxRunTotal) == 0 && !g.checkServiceLimits {
 		return
 	}
 	data.warnOnce("guard:unknown:"+resourceType, func() {
 		diags.AddWarning("Withdrawal guard not checked at plan",
 			fmt.Sprintf("An argument of a %s is known only at apply, so the withdrawal_guard of the provider cannot "+
-				"check it at plan and this plan does not show whether it keeps the guard's limits. A resource is "+
-				"checked when the apply plans it with its final values, before anything is sent; it does not count "+
-				"in the plan's max_run_total until then.", resourceType))
+				"check its amount at plan and this plan does not show whether it keeps the guard's limits. A "+
+				"resource is checked when the apply plans it with its final values, before anything is sent; it "+
+				"does not count in the plan's max_run_total until then.", resourceType))
 	})
+}
+
+// checkApprovedDestination: the destination is an APPROVED entry of the
+// service's address book on the withdrawal's network (of its identity, or
+// of none, when it sets one).
+func checkApprovedDestination(ctx context.Context, g *withdrawalGuard, data *providerData, w guardedWithdrawal, _ map[string]decimal.Decimal) guardFindings {
+	if !g.approvedOnly {
+		return guardFindings{}
+	}
+	book, err := g.addressBook(ctx, data.client)
+	if err != nil {
+		why := err.Error()
+		if scopeRefused(err) {
+			why = fmt.Sprintf("reading it needs the OAuth scope %s; have it granted to the client credentials (and, "+
+				"if the provider's scopes argument pins the token's scopes, include it there): %s",
+				client.ScopeReadCryptoDestinationAddress, err)
+		}
+		return guardFindings{unchecked: []string{"the service's withdrawal address book could not be read: " + why + "."}}
+	}
+	var elsewhere, notApproved []string
+	for _, a := range book {
+		if !sameAddress(a.Address, w.destination) {
+			continue
+		}
+		if a.IdentityID != nil && *a.IdentityID != "" && *a.IdentityID != w.identity {
+			continue
+		}
+		entry := fmt.Sprintf("%s (%s, status %s)", a.ID, a.CryptoNetwork, shown(deref(a.Status)))
+		switch {
+		case a.CryptoNetwork != w.network:
+			elsewhere = append(elsewhere, entry)
+		case deref(a.Status) == client.DestinationAddressApproved:
+			return guardFindings{}
+		default:
+			notApproved = append(notApproved, entry)
+		}
+	}
+	msg := fmt.Sprintf("approved_destinations_only: %s on %s is not an APPROVED address of the service's address "+
+		"book (%s read).", shown(w.destination), w.network, plural(len(book), "entry", "entries"))
+	switch {
+	case len(notApproved) > 0:
+		msg += " It is in the book, not approved: " + strings.Join(notApproved, ", ") + ". The service's review " +
+			"approves it; plan again once it has."
+	case len(elsewhere) > 0:
+		msg += " The book has it on another network only: " + strings.Join(elsewhere, ", ") + "."
+	default:
+		msg += " Add it with a platform_crypto_destination_address resource, and plan the withdrawal once the " +
+			"service has approved it."
+	}
+	return guardFindings{breaches: []string{msg}}
+}
+
+// sameAddress compares addresses exactly, except the hexadecimal 0x
+// addresses of EVM networks, whose letter case is only a checksum.
+func sameAddress(a, b string) bool {
+	if a == b {
+		return true
+	}
+	return len(a) == len(b) && evmAddress.MatchString(a) && evmAddress.MatchString(b) && strings.EqualFold(a, b)
+}
+
+var evmAddress = regexp.MustCompile(`^0[xX][0-9a-fA-F]+$`)
+
+// addressBook reads the service's withdrawal address book once per
+// process.
+func (g *withdrawalGuard) addressBook(ctx context.Context, c *client.Client) ([]client.CryptoDestinationAddress, error) {
+	g.bookOnce.Do(func() {
+		g.book, g.bookErr = c.ListCryptoDestinationAddresses(ctx, client.ListCryptoDestinationAddressesQuery{})
+		tflog.Debug(ctx, "address book read for the withdrawal guard", map[string]any{"addresses": len(g.book)})
+	})
+	return g.book, g.bookErr
 }
 
 func shownRef(refID string) string {
@@ -507,4 +664,12 @@ func (g *withdrawalGuard) price(ctx context.Context, c *client.Client, market st
 		}
 	})
 	return e.price, e.ok
+}
+
+// plural is n with the noun in its number: "1 entry", "2 entries".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -12,6 +12,11 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/shopspring/decimal"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -215,5 +220,138 @@ func TestWithdrawalGuard_concurrentPlans(t *testing.T) {
 	}
 	if got := g.tally.others("")["BTC"]; !got.Equal(decimal.RequireFromString("1.2")) {
 		t.Errorf("the run's tally is %s BTC, want 1.2", got)
+	}
+}
+
+// approved_destinations_only refuses at plan, with zero POSTs, a withdrawal
+// to an address that is not in the service's address book, then to one
+// the review has not approved yet, and a plan whose credentials cannot read
+// the book; once the review approves the address, the apply sends the
+// withdrawal once. The book is read once per plan.
+func TestAccWithdrawalGuard_approvedDestinationsOnly(t *testing.T) {
+	t.Parallel()
+	emu := emulator.StartTest(t, emulator.Options{Clients: map[string]emulator.ClientCredentials{
+		emulator.DefaultClientID: {Secret: emulator.DefaultClientSecret},
+		"payer":                  {Secret: "payer-secret", Scopes: []string{"transfer:write_crypto_withdrawal", "transfer:read_transfer"}},
+	}})
+	guard := "  withdrawal_guard {\n    approved_destinations_only = true\n  }\n"
+	const withdrawal = `
+resource "platform_crypto_withdrawal" "pay" {
+  profile_id          = "prof-1"
+  destination_address = platform_crypto_destination_address.payee.address
+  asset               = "ETH"
+  crypto_network      = platform_crypto_destination_address.payee.crypto_network
+  amount              = "0.25"
+}
+`
+	book := cdaConfig(cdaAddress, "")
+	var payee string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// Not in the book: the whole plan fails, nothing is sent.
+				Config: emulatorProviderBlock(emu, guard) + book + withdrawal,
+				ExpectError: diagRegexp(`approved_destinations_only: ` + cdaAddress + ` on ETHEREUM is not an APPROVED ` +
+					`address of the service's address book (0 entries read). Add it with a platform_crypto_destination_address resource`),
+			},
+			{
+				// A destination known only at apply cannot be checked at plan.
+				Config: emulatorProviderBlock(emu, guard) + `
+resource "terraform_data" "dest" {
+  input = "` + cdaAddress + `"
+}
+resource "platform_crypto_withdrawal" "pay" {
+  profile_id          = "prof-1"
+  destination_address = terraform_data.dest.output
+  asset               = "ETH"
+  crypto_network      = "ETHEREUM"
+  amount              = "0.25"
+}
+`,
+				ExpectError: diagRegexp(`The destination_address, crypto_network or identity_id of a platform_crypto_withdrawal is known only at apply`),
+			},
+			{
+				Config: emulatorProviderBlock(emu, guard) + book,
+				Check: func(*terraform.State) error {
+					if n := emu.Counters.Requests(cwPostKey); n != 0 {
+						return fmt.Errorf("%d withdrawal POSTs after the refused plan, want 0", n)
+					}
+					return nil
+				},
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(cdaAddr, tfjsonpath.New("status"), knownvalue.StringExact("PENDING"))},
+			},
+			{
+				// In the book, not approved yet.
+				PreConfig: func() {
+					emu.Counters.Reset()
+					payee = emu.CryptoDestinationAddresses()[0].ID
+				},
+				Config:      emulatorProviderBlock(emu, guard) + book + withdrawal,
+				ExpectError: regexp.MustCompile(`It\s+is\s+in\s+the\s+book,\s+not\s+approved:\s+[0-9a-f-]{36}\s+\(ETHEREUM,\s+status\s+PENDING\)`),
+			},
+			{
+				// Credentials that cannot read the book: refused, not skipped.
+				PreConfig: func() {
+					if n := emu.Counters.Requests(cwPostKey); n != 0 {
+						t.Errorf("%d withdrawal POSTs after the refused plan, want 0", n)
+					}
+					// The refresh of the address (the list filtered by its
+					// id) and the guard's one read of the whole book.
+					if n := emu.Counters.Requests(cdaListKey); n != 2 {
+						t.Errorf("%d reads of the address book by the plan, want 2", n)
+					}
+				},
+				Config: emulatorProviderBlockFor(emu, "payer", "payer-secret", guard) + `
+resource "platform_crypto_withdrawal" "pay" {
+  profile_id          = "prof-1"
+  destination_address = "` + cdaAddress + `"
+  asset               = "ETH"
+  crypto_network      = "ETHEREUM"
+  amount              = "0.25"
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)Withdrawal guard approved_destinations_only cannot check this withdrawal.*` +
+					`transfer:read_crypto_destination_address`),
+			},
+			{
+				// Approved by the review: sent once.
+				PreConfig: func() {
+					if !emu.SetCryptoDestinationAddressStatus(payee, "APPROVED") {
+						t.Fatalf("no address %s at the emulator", payee)
+					}
+				},
+				Config: emulatorProviderBlock(emu, guard) + book + withdrawal,
+				Check: func(*terraform.State) error {
+					if n := emu.Counters.Requests(cwPostKey); n != 1 {
+						return fmt.Errorf("%d withdrawal POSTs, want 1", n)
+					}
+					if ts := emu.Transfers(); len(ts) != 1 || deref(ts[0].DestinationAddress) != cdaAddress {
+						return fmt.Errorf("transfers %+v, want one to %s", ts, cdaAddress)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// Addresses are compared exactly, but for the letter case of EVM
+// addresses, which is only a checksum.
+func TestWithdrawalGuard_sameAddress(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{cdaAddress, cdaAddress, true},
+		{cdaAddress, strings.ToLower(cdaAddress), true},
+		{cdaAddress, cdaOther, false},
+		{"bc1qAbc", "bc1qabc", false},
+		{"0xabc", "0xabcd", false},
+		{"", "", true},
+	} {
+		if got := sameAddress(c.a, c.b); got != c.want {
+			t.Errorf("sameAddress(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
 	}
 }

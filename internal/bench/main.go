@@ -20,8 +20,8 @@
 //  5. The peak RSS of a fresh process reading 100,000 seeded items of each
 //     list data source through the protocol server, against 150 MiB.
 //  6. terraform plan of 100 crypto withdrawals under every withdrawal
-//     guard: the reads of transfer limits and tickers at the emulator,
-//     against one of each.
+//     guard: the reads of the address book, transfer limits and tickers at
+//     the emulator, against one of each.
 //
 // The list-read measurements run in child processes (this binary re-run
 // with -child) so that the emulator's own work and memory stay out of them.

@@ -276,12 +276,52 @@ func (r *cryptoDestinationAddressResource) ValidateConfig(ctx context.Context, r
 	}
 }
 
-func (r *cryptoDestinationAddressResource) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *cryptoDestinationAddressResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() && !req.State.Raw.IsNull() {
 		resp.Diagnostics.AddWarning("Destroying a crypto destination address does not remove it from the address book",
 			"The API has no endpoint to delete an address from the address book: destroy only removes it from the "+
 				"Terraform state, and the address stays in the service's book (and usable for withdrawals, if approved).")
+		return
 	}
+	if req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() && req.Config.Raw.IsFullyKnown() {
+		r.planCreate(ctx, req, resp)
+	}
+}
+
+// planCreate looks the address of a new entry up at plan, so that the plan
+// of an address already in the book fails before anyone approves it, as
+// its apply would. A book the plan cannot read is left to the apply, which
+// looks the address up again before it sends anything.
+func (r *cryptoDestinationAddressResource) planCreate(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if r.data == nil {
+		return
+	}
+	config, d := getDestinationAddress(ctx, req.Config)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	args := config.args
+	existing, err := lookupTuple(ctx, r.data.client, args)
+	if err != nil {
+		r.data.warnOnce("destination-address-plan-lookup", func() {
+			summary, detail := readDestinationError(err, args.describe())
+			resp.Diagnostics.AddWarning(summary+" at plan", detail+" The apply looks the address up again before "+
+				"it adds it, and never takes over an address that is already in the book.")
+		})
+		return
+	}
+	if existing == nil {
+		return
+	}
+	if adopt, why := r.judgeExisting(args, existing); !adopt {
+		alreadyInBook(args, existing, why, &resp.Diagnostics)
+		return
+	}
+	resp.Diagnostics.AddWarning("Crypto destination address was added earlier",
+		fmt.Sprintf("The address book holds %s as %s (status %s), added by the attempt this state recorded and "+
+			"the service never confirmed. Applying records it and sends nothing.", args.describe(),
+			shown(existing.ID), shown(deref(existing.Status))))
 }
 
 // lookupTuple finds the entry of the book that a's tuple names, matched
@@ -444,9 +484,8 @@ func destinationRefusal(err error, what string) (summary, detail string) {
 // matches the configuration; refused otherwise, with its import block.
 func (r *cryptoDestinationAddressResource) adoptOrRefuse(ctx context.Context, plan cryptoDestinationAddressModel, a *client.CryptoDestinationAddress, resp *resource.CreateResponse) {
 	args := plan.args
-	recorded := r.data.attempts.has(destinationWords.kind, args.tuple())
-	diffs := matchesConfig(args, a)
-	if recorded && len(diffs) == 0 {
+	adopt, why := r.judgeExisting(args, a)
+	if adopt {
 		resp.Diagnostics.AddWarning("Crypto destination address was added earlier, not added again",
 			fmt.Sprintf("The address book already holds %s as %s (status %s), and this state recorded an attempt to "+
 				"add it that the service never confirmed: that attempt added it. It was not sent again; the state "+
@@ -454,12 +493,29 @@ func (r *cryptoDestinationAddressResource) adoptOrRefuse(ctx context.Context, pl
 		r.record(ctx, a, &resp.State, resp.Identity, &resp.Diagnostics)
 		return
 	}
-	why := "This configuration did not add it"
-	if recorded {
-		why = fmt.Sprintf("This state recorded an unconfirmed attempt to add it, but the address differs from the "+
-			"configuration:\n%s\n\nso nothing says that attempt added it", bulletList(diffs))
+	alreadyInBook(args, a, why, &resp.Diagnostics)
+}
+
+// judgeExisting says whether an address the lookup found in the book is
+// this configuration's: when this state recorded an unconfirmed attempt to
+// add it and it matches the configuration. Otherwise why says why not.
+func (r *cryptoDestinationAddressResource) judgeExisting(args cryptoDestinationAddressArgs, a *client.CryptoDestinationAddress) (adopt bool, why string) {
+	recorded := r.data.attempts.has(destinationWords.kind, args.tuple())
+	diffs := matchesConfig(args, a)
+	switch {
+	case recorded && len(diffs) == 0:
+		return true, ""
+	case recorded:
+		return false, fmt.Sprintf("This state recorded an unconfirmed attempt to add it, but the address differs "+
+			"from the configuration:\n%s\n\nso nothing says that attempt added it", bulletList(diffs))
 	}
-	resp.Diagnostics.AddAttributeError(path.Root("address"), "Address already in the address book",
+	return false, "This configuration did not add it"
+}
+
+// alreadyInBook is the error of a create of an address the book already
+// holds as a; why says how this configuration relates to it.
+func alreadyInBook(args cryptoDestinationAddressArgs, a *client.CryptoDestinationAddress, why string, diags *diag.Diagnostics) {
+	diags.AddAttributeError(path.Root("address"), "Address already in the address book",
 		fmt.Sprintf("The address book already holds %s as %s (status %s). %s, and a create never takes over an "+
 			"address that is already in the book: the PUT would update it in place. Nothing was sent.\n\n"+
 			"To manage that entry with this resource, import it:\n\n%s\n\n(or terraform import "+

@@ -196,11 +196,14 @@ func TestAccCryptoDestinationAddress_alreadyInBook(t *testing.T) {
 	emu.Counters.Reset()
 	provider := emulatorProviderBlock(emu, "  max_retries = 0\n")
 	w.write(provider, cdaConfig(cdaAddress, ""))
-	r := w.mustRun(1, "apply", "-auto-approve")
-	for _, want := range []string{"Address already in the address book", made.ID, "status PENDING", "import {",
-		`id = "` + made.ID + `"`, "Nothing was sent"} {
-		if !strings.Contains(strings.Join(strings.Fields(r.output()), " "), strings.Join(strings.Fields(want), " ")) {
-			t.Errorf("apply output lacks %q:\n%s", want, r.output())
+	// Refused at plan, before anyone approves it, and at apply alike.
+	for _, cmd := range [][]string{{"plan"}, {"apply", "-auto-approve"}} {
+		r := w.mustRun(1, cmd...)
+		for _, want := range []string{"Address already in the address book", made.ID, "status PENDING", "import {",
+			`id = "` + made.ID + `"`, "Nothing was sent"} {
+			if !strings.Contains(strings.Join(strings.Fields(r.output()), " "), strings.Join(strings.Fields(want), " ")) {
+				t.Errorf("%s output lacks %q:\n%s", cmd[0], want, r.output())
+			}
 		}
 	}
 	if n := emu.Counters.Requests(cdaPutKey); n != 0 {
@@ -215,7 +218,7 @@ import {
   id = %q
 }
 `, cdaAddr, made.ID))
-	r = w.mustRun(0, "apply", "-auto-approve")
+	r := w.mustRun(0, "apply", "-auto-approve")
 	if want := "1 imported, 0 added, 1 changed, 0 destroyed"; !strings.Contains(r.output(), want) {
 		t.Errorf("apply of the import: want %q:\n%s", want, r.output())
 	}
@@ -239,6 +242,10 @@ import {
 	r = w.mustRun(1, "apply", "-auto-approve")
 	if !strings.Contains(r.output(), "Outcome of crypto destination address create unknown") {
 		t.Fatalf("apply output lacks the unknown outcome:\n%s", r.output())
+	}
+	r = w.mustRun(0, "plan")
+	if !strings.Contains(strings.Join(strings.Fields(r.output()), " "), "Applying records it and sends nothing") {
+		t.Errorf("the plan after the lost answer does not say the apply records the address:\n%s", r.output())
 	}
 	r = w.mustRun(0, "apply", "-auto-approve")
 	if !strings.Contains(r.output(), "was added earlier, not added again") {

@@ -315,22 +315,14 @@ func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.Crea
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	refID := knownString(plan.args.RefID)
-	if refID == "" {
-		// The plan derives it; this is only a safeguard.
-		var ok bool
-		if refID, ok = plan.args.derivedRefID(ctx); !ok {
-			resp.Diagnostics.AddError("Crypto withdrawal not sent",
-				"The ref_id of the withdrawal could not be derived from its arguments, so nothing was sent. "+
-					"This is a bug in the provider; set ref_id in the configuration to work around it.")
-			return
-		}
+	refID, derived, ok := createKey(ctx, withdrawalWords, plan.args.RefID, cfg.args.RefID,
+		func() (string, bool) { return plan.args.derivedRefID(ctx) }, resp.Private, &resp.Diagnostics)
+	if !ok || resp.Diagnostics.HasError() {
+		return
 	}
-	configured := !cfg.args.RefID.IsNull()
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(configured))...)
 	res, diags := sendCryptoWithdrawal(ctx, r.data, withdrawalSend{
 		args: plan.args, refID: refID,
-		derived: !configured, recorded: r.data.attempts.has(withdrawalWords.kind, refID),
+		derived: derived, recorded: r.data.attempts.has(withdrawalWords.kind, refID),
 	})
 	resp.Diagnostics.Append(diags...)
 	plan.args.RefID = types.StringValue(refID)

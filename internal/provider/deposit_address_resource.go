@@ -283,19 +283,11 @@ func (r *depositAddressResource) Create(ctx context.Context, req resource.Create
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	refID := knownString(plan.args.RefID)
-	if refID == "" {
-		// The plan derives it; this is only a safeguard.
-		var ok bool
-		if refID, ok = plan.args.derivedRefID(ctx); !ok {
-			resp.Diagnostics.AddError("Deposit address not created",
-				"The ref_id of the deposit address could not be derived from its arguments, so nothing was sent. "+
-					"This is a bug in the provider; set ref_id in the configuration to work around it.")
-			return
-		}
+	refID, derived, ok := createKey(ctx, depositAddressWords, plan.args.RefID, cfg.args.RefID,
+		func() (string, bool) { return plan.args.derivedRefID(ctx) }, resp.Private, &resp.Diagnostics)
+	if !ok || resp.Diagnostics.HasError() {
+		return
 	}
-	configured := !cfg.args.RefID.IsNull()
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(configured))...)
 	body, err := plan.args.request(ctx, refID)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
@@ -307,7 +299,7 @@ func (r *depositAddressResource) Create(ctx context.Context, req resource.Create
 	res, diags := createRun[*client.DepositAddress]{
 		kind:     depositAddressKind,
 		refID:    refID,
-		derived:  !configured,
+		derived:  derived,
 		recorded: r.data.attempts.has(depositAddressWords.kind, refID),
 		window:   r.data.recoveryWindow,
 		now:      r.data.clock(),

@@ -560,15 +560,14 @@ func (r *fiatAccountResource) Create(ctx context.Context, req resource.CreateReq
 		return
 	}
 	r.registerSensitive(&plan)
-	configured := knownString(plan.RefID) != ""
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(configured))...)
-	refID := knownString(plan.RefID)
-	if !configured {
-		var ok bool
-		if refID, ok = plan.derivedRefID(ctx); !ok {
-			resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Invalid metadata", "metadata is not a map of strings")
-			return
-		}
+	// Whether the ref_id is configured is read from the configuration: the
+	// plan shows a derived one too.
+	var configured types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("ref_id"), &configured)...)
+	refID, derived, ok := createKey(ctx, fiatAccountWords, plan.RefID, configured,
+		func() (string, bool) { return plan.derivedRefID(ctx) }, resp.Private, &resp.Diagnostics)
+	if !ok || resp.Diagnostics.HasError() {
+		return
 	}
 	body, err := plan.request(ctx, refID)
 	if err != nil {
@@ -579,7 +578,7 @@ func (r *fiatAccountResource) Create(ctx context.Context, req resource.CreateReq
 	res, diags := createRun[*client.FiatAccount]{
 		kind:     fiatAccountKind,
 		refID:    refID,
-		derived:  !configured,
+		derived:  derived,
 		recorded: r.data.attempts.has(fiatAccountWords.kind, refID),
 		window:   r.data.recoveryWindow,
 		now:      r.data.clock(),

@@ -795,6 +795,32 @@ func recordedOrigin(ctx context.Context, p privateState) (refIDOrigin, bool) {
 	return o, true
 }
 
+// createKey is the ref_id a create sends: the one planned (configured, or
+// derived and shown by the plan), else derived again from the arguments.
+// derived says it is not configured, judged by the configuration (the
+// plan holds a derived ref_id too). The create's private state records
+// the origin. ok is false, with an error, when no ref_id can be had:
+// nothing is sent then.
+func createKey(ctx context.Context, w createWords, planned, configured types.String, derive func() (string, bool), private privateSetter, diags *diag.Diagnostics) (refID string, derived, ok bool) {
+	derived = configured.IsNull()
+	diags.Append(private.SetKey(ctx, privateRefIDKey, originJSON(!derived))...)
+	if refID = knownString(planned); refID != "" {
+		return refID, derived, true
+	}
+	// The plan derives it; this is only a safeguard.
+	if refID, ok = derive(); !ok {
+		diags.AddError(w.title+" not "+w.made,
+			fmt.Sprintf("The ref_id of the %s could not be derived from its arguments, so nothing was sent. This is "+
+				"a bug in the provider; set ref_id in the configuration to work around it.", w.noun))
+	}
+	return refID, derived, ok
+}
+
+// privateSetter is the private state of a response.
+type privateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
 // originJSON is the private state of a ref_id's origin.
 func originJSON(configured bool) []byte {
 	b, _ := json.Marshal(refIDOrigin{Configured: configured})

@@ -208,6 +208,22 @@ func TestAccMoneyCore(t *testing.T) {
 			other.mustRun(0, "apply", "-auto-approve")
 			checkObjects(t, emu, res, 2)
 		}},
+		{"an earlier object made between the plan and its apply", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
+			// The saved plan saw nothing; at its apply, an object another
+			// configuration made under the same derived ref_id two hours
+			// before is found: no evidence makes it this one's.
+			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+			planned := newCLIWorkdir(t)
+			planned.write(emulatorProviderBlock(emu, ""), res.body)
+			planned.mustRun(0, "plan", "-out=saved.tfplan")
+			first := newCLIWorkdir(t)
+			first.write(emulatorProviderBlock(emu, ""), res.body)
+			first.mustRun(0, "apply", "-auto-approve")
+			emu.Advance(2 * time.Hour)
+			r := planned.mustRun(1, "apply", "saved.tfplan")
+			mustContain(t, "apply", r.output(), res.made, "import {")
+			checkObjects(t, emu, res, 1)
+		}},
 		{"create_before_destroy retry", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
 			emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
 			w := newCLIWorkdir(t)

@@ -183,6 +183,7 @@ func TestAccCryptoDestinationAddress_lifecycle(t *testing.T) {
 // the book. Then a PUT that ends without an answer is recorded, and the
 // next apply adopts the address it made without sending it again.
 func TestAccCryptoDestinationAddress_alreadyInBook(t *testing.T) {
+	t.Parallel()
 	requireTFAcc(t)
 	emu := emulator.StartTest(t, emulator.Options{})
 	w := newCLIWorkdir(t)

@@ -3,6 +3,7 @@ package provider
 import (
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync"
 )
 
@@ -75,4 +76,11 @@ func quietUnrequestedLogs() {
 	// provider's own logger; terraform-plugin-go reads them at each RPC.
 	_ = os.Setenv("TF_LOG_SDK", "off")
 	_ = os.Setenv("TF_LOG_PROVIDER_PLATFORM", "off")
+}
+
+// providerLogsOff reports whether the provider's own logger is off
+// (TF_LOG_PROVIDER_PLATFORM=off, as quietUnrequestedLogs sets it): then
+// its API client logs nothing.
+func providerLogsOff() bool {
+	return strings.EqualFold(strings.TrimSpace(os.Getenv("TF_LOG_PROVIDER_PLATFORM")), "off")
 }

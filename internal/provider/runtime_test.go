@@ -28,6 +28,9 @@ func TestQuietUnrequestedLogs(t *testing.T) {
 					t.Errorf("%s = %q, want %q", v, got, w)
 				}
 			}
+			if got := providerLogsOff(); got != (asked == "") {
+				t.Errorf("providerLogsOff() = %v", got)
+			}
 		})
 	}
 }

@@ -18,7 +18,10 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
-	provider.TuneRuntime()
+	if !debug {
+		// Under a debugger the logs go to the console: keep them.
+		provider.TuneRuntime()
+	}
 
 	// The provider's protocol 6 server is the framework's, with the list
 	// data sources' state streamed (see provider.NewProtocol6Server).

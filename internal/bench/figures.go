@@ -49,6 +49,8 @@ type bench struct {
 	// profile holds the top entries of the profiles taken when a target
 	// was missed.
 	profile string
+	// planProfiles are the profiles of figure 7's plans.
+	planProfiles []string
 }
 
 func (b *bench) add(r row) {
@@ -487,7 +489,8 @@ func writeReadme(path, table string) error {
 const readmeIntro = "`make bench` starts the emulator on loopback and measures the provider against a plain\n" +
 	"baseline on the same emulator in the same run, so the ratios matter more than the absolute\n" +
 	"times. Baselines: a plain `net/http` + `encoding/json` program (one token, pages of 1,000,\n" +
-	"sequential GETs), a bare gorilla/websocket dial-and-subscribe loop, and `terraform plan` of a\n" +
-	"configuration without any provider. List reads run in child processes so that the emulator's\n" +
+	"sequential GETs), a bare gorilla/websocket dial-and-subscribe loop, `terraform plan` of a\n" +
+	"configuration without any provider, and minimal terraform-plugin-framework providers built by the bench\n" +
+	"(3 attributes, and as many attributes as each resource) planned in turn with 200 and 1,000 resources. List reads run in child processes so that the emulator's\n" +
 	"own work stays out of the provider's allocations and RSS. `go run ./internal/bench -readme README.md`\n" +
 	"runs it and replaces the table below. The latest run:\n"

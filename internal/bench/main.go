@@ -22,6 +22,14 @@
 //  6. terraform plan of 100 crypto withdrawals under every withdrawal
 //     guard: the reads of the address book, transfer limits and tickers at
 //     the emulator, against one of each.
+//  7. terraform plan (refresh included) of 200 and 1,000 resources of each
+//     resource type in state (registry.PlanFixtures), against the floors:
+//     minimal framework providers built by the bench (floorprovider), one
+//     with 3 attributes and one with as many attributes as the resource,
+//     planned in turn with it: CPU (terraform and the provider) and wall
+//     per resource, requests per resource, the growth from 200 to 1,000,
+//     and the provider's CPU by RPC from a profiled build
+//     (profiledprovider), whose profile is printed after the table.
 //
 // The list-read measurements run in child processes (this binary re-run
 // with -child) so that the emulator's own work and memory stay out of them.
@@ -57,7 +65,9 @@ func main() {
 	flag.DurationVar(&lo.budget, "budget", 0, "internal: time budget of the list child's timed reads")
 	flag.StringVar(&lo.profileDir, "profile-dir", "", "internal: where the list child writes profiles of its warm-up read")
 	wrapOut := flag.String("wrap-out", "", "internal: where the wrap child writes the provider's peak RSS")
-	figures := flag.String("figures", "1,2,3,4,5,6", "figures to run, comma-separated")
+	figures := flag.String("figures", "1,2,3,4,5,6,7", "figures to run, comma-separated")
+	planTypes := flag.String("plan-types", "", "figure 7: the resource types to plan, comma-separated (default: all)")
+	planReps := flag.Int("plan-reps", 3, "figure 7: plans of each contender at each size")
 	readme := flag.String("readme", "", "also write the table into this README's Benchmarks section")
 	flag.Parse()
 
@@ -65,9 +75,9 @@ func main() {
 		os.Exit(runChild(*child, lo, *wrapOut, flag.Args()))
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Minute)
 	defer cancel()
-	if err := run(ctx, *figures, *readme); err != nil {
+	if err := run(ctx, *figures, *readme, *planTypes, *planReps); err != nil {
 		cancel()
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1) //nolint:gocritic // cancel has run.
@@ -158,7 +168,7 @@ func progress(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
 }
 
-func run(ctx context.Context, figures, readme string) error {
+func run(ctx context.Context, figures, readme, planTypes string, planReps int) error {
 	start := time.Now()
 	m := machineInfo()
 	want := map[string]bool{}
@@ -172,7 +182,7 @@ func run(ctx context.Context, figures, readme string) error {
 	defer func() { _ = os.RemoveAll(tmp) }()
 
 	b := &bench{tmp: tmp}
-	if want["1"] || want["2"] || want["4"] || want["6"] {
+	if want["1"] || want["2"] || want["4"] || want["6"] || want["7"] {
 		progress("building the provider for terraform")
 		tf, err := newTFEnv(ctx, tmp)
 		var missing errNoTerraform
@@ -220,12 +230,20 @@ func run(ctx context.Context, figures, readme string) error {
 			return fmt.Errorf("figure 6: %w", err)
 		}
 	}
+	if want["7"] {
+		if err := b.figurePlans(ctx, planTypes, max(planReps, 1)); err != nil {
+			return fmt.Errorf("figure 7: %w", err)
+		}
+	}
 	m.elapsed = time.Since(start)
 
 	table := b.render(m)
 	fmt.Print(table)
 	if b.profile != "" {
 		fmt.Print("\n" + b.profile)
+	}
+	for _, p := range b.planProfiles {
+		fmt.Print("\n" + p)
 	}
 	if readme != "" {
 		if err := writeReadme(readme, table); err != nil {

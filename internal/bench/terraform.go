@@ -74,12 +74,19 @@ func newTFEnv(ctx context.Context, root string) (*tfEnv, error) {
 	}
 	t.rc, t.rcWrapped = filepath.Join(root, "direct.tfrc"), filepath.Join(root, "wrapped.tfrc")
 	for rc, dir := range map[string]string{t.rc: direct, t.rcWrapped: wrapped} {
-		body := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/platform/platform\" = %q\n  }\n  direct {}\n}\n", dir)
+		body := devOverrides(dir)
 		if err := os.WriteFile(rc, []byte(body), 0o600); err != nil {
 			return nil, err
 		}
 	}
 	return t, nil
+}
+
+// devOverrides is a CLI configuration that takes the provider and the
+// floor provider of figure 7 from dir.
+func devOverrides(dir string) string {
+	return fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/platform/platform\" = %q\n"+
+		"    \"registry.terraform.io/bench/floor\" = %q\n  }\n  direct {}\n}\n", dir, dir)
 }
 
 // moduleRoot is the directory of the main module.
@@ -109,8 +116,11 @@ func (t *tfEnv) workdir(name, mainTF string) (string, error) {
 // tfRun is one terraform command's outcome.
 type tfRun struct {
 	elapsed time.Duration
-	output  string
-	code    int
+	// cpu is the user and system time of terraform and of the provider
+	// processes it waited for.
+	cpu    time.Duration
+	output string
+	code   int
 }
 
 // run runs terraform args in dir and times it. wrapped selects the
@@ -121,15 +131,25 @@ func (t *tfEnv) run(ctx context.Context, dir string, wrapped bool, okCodes []int
 	if wrapped {
 		rc = t.rcWrapped
 	}
+	return t.runWith(ctx, dir, rc, nil, okCodes, args...)
+}
+
+// runWith runs terraform args in dir with the CLI configuration rc and
+// the extra environment env.
+func (t *tfEnv) runWith(ctx context.Context, dir, rc string, env []string, okCodes []int, args ...string) (*tfRun, error) {
 	cmd := exec.CommandContext(ctx, t.terraform, args...) //nolint:gosec // terraform from PATH with our own arguments.
 	cmd.Dir = dir
 	cmd.Env = append(cleanEnv(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1",
 		"TF_DATA_DIR="+filepath.Join(dir, ".terraform"))
+	cmd.Env = append(cmd.Env, env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
 	err := cmd.Run()
 	r := &tfRun{elapsed: time.Since(start), output: out.String()}
+	if cmd.ProcessState != nil {
+		r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		r.code = ee.ExitCode()

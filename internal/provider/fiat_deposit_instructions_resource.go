@@ -220,15 +220,26 @@ func (r *fiatDepositInstructionsResource) ModifyPlan(ctx context.Context, req re
 		r.planRefID(ctx, req, resp)
 		return
 	}
+	// An unchanged set reads its status alone: the whole state is read
+	// only when something is to be said about it.
+	var status types.String
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("status"), &status)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	changed := !req.Plan.Raw.Equal(req.State.Raw)
+	if !changed && status.ValueString() != client.FiatDepositInstrStatusDeprecated {
+		return
+	}
 	state, d := getInstructions(ctx, req.State)
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !req.Plan.Raw.Equal(req.State.Raw) && refuseUnreadReplacement(instructionsWords, state.id(), state.args.ProfileID, &resp.Diagnostics) {
+	if changed && refuseUnreadReplacement(instructionsWords, state.id(), state.args.ProfileID, &resp.Diagnostics) {
 		return
 	}
-	if state.str("status").ValueString() != client.FiatDepositInstrStatusDeprecated {
+	if status.ValueString() != client.FiatDepositInstrStatusDeprecated {
 		return
 	}
 	// Deprecated instructions must no longer be used: plan a new set.

@@ -22,6 +22,7 @@ import (
 func readList[T any](ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse,
 	id string, shape objectShape[T], seq iter.Seq2[*T, error], skip bool, what string,
 ) {
+	limitMemoryForLists()
 	w := tfmsgpack.New()
 	objType, ok := req.Config.Raw.Type().(tftypes.Object)
 	if !ok {

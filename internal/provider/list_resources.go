@@ -202,6 +202,7 @@ func listReady(data *providerData, diags *diag.Diagnostics, none bool, stream *l
 // it.
 func listResults[T any](ctx context.Context, req list.ListRequest, items iter.Seq2[*T, error], describe func(*T) (model shapedWriter, id, display string), reject func(*T) string) iter.Seq[list.ListResult] {
 	return func(push func(list.ListResult) bool) {
+		limitMemoryForLists()
 		for it, err := range items {
 			res := req.NewListResult(ctx)
 			if err != nil {

@@ -255,7 +255,10 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 
 	cfg.UserAgent = "terraform-provider-platform/" + p.version
 	cfg.RetryWaitMin, cfg.RetryWaitMax = p.retryWaitMin, p.retryWaitMax
-	cfg.Logger = tflogLogger{secret: cfg.ClientSecret}
+	if !providerLogsOff() {
+		// Off, the client skips building and scrubbing its log entries.
+		cfg.Logger = tflogLogger{secret: cfg.ClientSecret}
+	}
 
 	c, err := client.New(cfg)
 	if err != nil {

@@ -100,6 +100,7 @@ func registryTables(tb testing.TB) []registry.Table {
 		{Name: "streamed-vs-framework equivalence (equivalenceItems, TestListStateStreamedEqualsFramework)", Concerns: registry.Lists, Rows: mapKeys(equivalenceItems)},
 		{Name: "pinned-state (testdata/pinned/<type>.sha256, TestListStatePinned)", Concerns: registry.Lists, Rows: pinnedRows(tb)},
 		{Name: "bench figure 5 (registry.ListFixtures, internal/registry/fixtures.go)", Concerns: registry.Lists, Rows: mapKeys(registry.ListFixtures)},
+		{Name: "bench figure 7 (registry.PlanFixtures, internal/registry/fixtures.go)", Concerns: registry.Kinds(registry.Resource), Rows: mapKeys(registry.PlanFixtures)},
 	}
 }
 

@@ -3,10 +3,13 @@ package provider
 import (
 	"os"
 	"runtime/debug"
+	"strings"
+	"sync"
 )
 
 // DefaultMemoryLimit is the soft memory limit of the provider process
-// (runtime/debug.SetMemoryLimit) when GOMEMLIMIT does not set one.
+// (runtime/debug.SetMemoryLimit) from its first list read on, when
+// GOMEMLIMIT does not set one.
 //
 // A list data source writes its state in compressed chunks and joins them
 // into the one buffer the protocol carries (under Terraform, gRPC copies
@@ -14,15 +17,70 @@ import (
 // grow to twice what is live before it runs, so the pages decoded on the
 // way stay resident. With this limit the collector runs as soon as the
 // heap passes it: 100,000 items of any list are read in about 100 MiB
-// (`make bench`, figure 5). A process that holds less than this, which is
-// every run without a large list, sees no change.
+// (`make bench`, figure 5).
+//
+// The limit is set by the first list read (limitMemoryForLists), not at
+// start: a process that plans many resources holds little at a time but
+// allocates a lot, and under the limit its collector would run more often
+// than it needs to. Terraform starts a provider process for each phase of
+// a run, so a plan of resources alone never runs under the limit.
 const DefaultMemoryLimit = 32 << 20
 
-// TuneRuntime sets the process-wide runtime settings of the provider
-// process: the soft memory limit, unless the GOMEMLIMIT environment
-// variable sets one. main calls it once, before serving.
+var listMemoryLimit sync.Once
+
+// limitMemoryForLists sets the soft memory limit of the process, unless
+// GOMEMLIMIT sets one; every list read calls it first. The limit then
+// stays: gRPC copies the state after the read returns, and reads of a
+// process often overlap.
+func limitMemoryForLists() {
+	listMemoryLimit.Do(func() {
+		if os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(DefaultMemoryLimit)
+		}
+	})
+}
+
+// TuneRuntime sets the process-wide settings of the provider process: its
+// logs are off unless Terraform's environment asks for them
+// (quietUnrequestedLogs), and its gRPC server sends a large state from the
+// provider's own buffer (useStateCodec). main calls it once, before
+// serving, unless the provider runs under a debugger.
 func TuneRuntime() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(DefaultMemoryLimit)
+	quietUnrequestedLogs()
+	useStateCodec()
+}
+
+// logVariables are the environment variables that ask for the logs of a
+// provider process (Terraform passes its environment to the provider).
+var logVariables = []string{
+	"TF_LOG", "TF_LOG_PROVIDER", "TF_LOG_PROVIDER_PLATFORM",
+	"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_SDK_PROTO_DATA_DIR",
+}
+
+// quietUnrequestedLogs turns the logs of the provider process off when
+// none of logVariables is set.
+//
+// terraform-plugin-go and the framework log every RPC at TRACE unless
+// told otherwise, and write each line to Terraform as JSON, which
+// Terraform parses and, without TF_LOG or TF_LOG_PROVIDER, throws away.
+// For a plan of many resources that was about half the CPU of the
+// provider and of Terraform together (`make bench`, figure 7). With
+// TF_LOG or any of the others set, nothing changes.
+func quietUnrequestedLogs() {
+	for _, v := range logVariables {
+		if os.Getenv(v) != "" {
+			return
+		}
 	}
+	// The root logger of the SDK (protocol and framework) and the
+	// provider's own logger; terraform-plugin-go reads them at each RPC.
+	_ = os.Setenv("TF_LOG_SDK", "off")
+	_ = os.Setenv("TF_LOG_PROVIDER_PLATFORM", "off")
+}
+
+// providerLogsOff reports whether the provider's own logger is off
+// (TF_LOG_PROVIDER_PLATFORM=off, as quietUnrequestedLogs sets it): then
+// its API client logs nothing.
+func providerLogsOff() bool {
+	return strings.EqualFold(strings.TrimSpace(os.Getenv("TF_LOG_PROVIDER_PLATFORM")), "off")
 }

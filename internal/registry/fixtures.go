@@ -30,3 +30,47 @@ var ListFixtures = map[string]ListFixture{
 	"platform_transfer_limits":              {Seed: func(o *emulator.Options, n int) { o.TransferLimits = n }},
 	"platform_crypto_destination_addresses": {Seed: func(o *emulator.Options, n int) { o.CryptoDestinationAddresses = n }},
 }
+
+// PlanFixtures are the arguments of the provider's resources that figure 7
+// of `make bench` applies and plans many of (with `count`), by type name:
+// HCL attribute lines, which may use count.index to tell the resources
+// apart. A resource without one is reported by the provider's
+// TestRegistryComplete.
+var PlanFixtures = map[string]string{
+	"platform_crypto_withdrawal": `profile_id          = "bench-profile"
+  destination_address = "bc1qbench${count.index}"
+  asset               = "BTC"
+  crypto_network      = "BITCOIN"
+  amount              = "0.01"
+  metadata            = { run = "bench-${count.index}" }`,
+	"platform_fiat_deposit_instructions": `profile_id   = "bench-profile"
+  fiat_network = "WIRE"
+  metadata     = { set = "bench-${count.index}" }`,
+	"platform_fiat_account": `fiat_account_owner = {
+    person_details = { first_name = "Ada", last_name = "Bench${count.index}" }
+  }
+  fiat_network_instructions = {
+    wire = {
+      account_number = format("%012d", count.index)
+      fiat_account_owner_address = {
+        country = "USA", address1 = "456 Main Street", city = "New York", province = "NY", zip_code = "10101"
+      }
+      routing_details = {
+        routing_number_type = "ABA"
+        routing_number      = "031302971"
+        bank_name           = "Customers Bank"
+        bank_address = {
+          country = "USA", address1 = "123 Bank Street", city = "New York", province = "NY", zip_code = "10101"
+        }
+      }
+    }
+  }
+  metadata = { run = "bench-${count.index}" }`,
+	"platform_deposit_address": `profile_id     = "bench-profile"
+  crypto_network = "ETHEREUM"
+  ref_id         = "bench-${count.index}"
+  metadata       = { run = "bench-${count.index}" }`,
+	"platform_crypto_destination_address": `crypto_network = "ETHEREUM"
+  address        = format("0x%040x", count.index)
+  nickname       = "bench-${count.index}"`,
+}

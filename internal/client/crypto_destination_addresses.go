@@ -38,27 +38,17 @@ var DestinationAddressStatuses = []string{DestinationAddressPending, Destination
 // CustodianTypes are the values of travelrule_metadata.custodian_type.
 var CustodianTypes = []string{"VASP", "PRIVATE"}
 
-// GeographicAddress is a postal address of the Travel Rule data.
-type GeographicAddress struct {
-	Country  *string `json:"country,omitempty"`
-	Address1 *string `json:"address1,omitempty"`
-	Address2 *string `json:"address2,omitempty"`
-	City     *string `json:"city,omitempty"`
-	Province *string `json:"province,omitempty"`
-	ZipCode  *string `json:"zip_code,omitempty"`
-}
-
 // BeneficiaryPerson is a beneficiary who is a person.
 type BeneficiaryPerson struct {
-	FirstName       *string            `json:"first_name,omitempty"`
-	LastName        *string            `json:"last_name,omitempty"`
-	PhysicalAddress *GeographicAddress `json:"physical_address,omitempty"`
+	FirstName       *string  `json:"first_name,omitempty"`
+	LastName        *string  `json:"last_name,omitempty"`
+	PhysicalAddress *Address `json:"physical_address,omitempty"`
 }
 
 // BeneficiaryInstitution is a beneficiary that is an institution.
 type BeneficiaryInstitution struct {
-	Name            *string            `json:"name,omitempty"`
-	PhysicalAddress *GeographicAddress `json:"physical_address,omitempty"`
+	Name            *string  `json:"name,omitempty"`
+	PhysicalAddress *Address `json:"physical_address,omitempty"`
 }
 
 // Beneficiary is the party receiving the funds.

@@ -23,14 +23,17 @@ import (
 // platform_crypto_destination_address, beside the resource's arguments,
 // which are literal (cryptoDestinationAddressArgs).
 
-var geographicAddressShape = objectShape[client.GeographicAddress]{
+// geographicAddressShape is addressShape's object with the Travel Rule
+// data's descriptions, its fields in the order its pinned list state was
+// first written (country first).
+var geographicAddressShape = objectShape[client.Address]{
 	stringField("country", "ISO 3166-1 alpha-3 country code, for example `USA`.",
-		func(a *client.GeographicAddress) *string { return a.Country }),
-	stringField("address1", "First line of the street address.", func(a *client.GeographicAddress) *string { return a.Address1 }),
-	stringField("address2", "Second line of the street address.", func(a *client.GeographicAddress) *string { return a.Address2 }),
-	stringField("city", "City or town.", func(a *client.GeographicAddress) *string { return a.City }),
-	stringField("province", "State, province or region.", func(a *client.GeographicAddress) *string { return a.Province }),
-	stringField("zip_code", "Postal or ZIP code.", func(a *client.GeographicAddress) *string { return a.ZipCode }),
+		func(a *client.Address) *string { return a.Country }),
+	stringField("address1", "First line of the street address.", func(a *client.Address) *string { return a.Address1 }),
+	stringField("address2", "Second line of the street address.", func(a *client.Address) *string { return a.Address2 }),
+	stringField("city", "City or town.", func(a *client.Address) *string { return a.City }),
+	stringField("province", "State, province or region.", func(a *client.Address) *string { return a.Province }),
+	stringField("zip_code", "Postal or ZIP code.", func(a *client.Address) *string { return a.ZipCode }),
 }
 
 var beneficiaryShape = objectShape[client.Beneficiary]{
@@ -40,14 +43,14 @@ var beneficiaryShape = objectShape[client.Beneficiary]{
 			stringField("first_name", "First name.", func(p *client.BeneficiaryPerson) *string { return p.FirstName }),
 			stringField("last_name", "Last name.", func(p *client.BeneficiaryPerson) *string { return p.LastName }),
 			objectField("physical_address", "Postal address.",
-				func(p *client.BeneficiaryPerson) *client.GeographicAddress { return p.PhysicalAddress }, geographicAddressShape),
+				func(p *client.BeneficiaryPerson) *client.Address { return p.PhysicalAddress }, geographicAddressShape),
 		}),
 	objectField("institution_details", "The beneficiary, when an institution.",
 		func(b *client.Beneficiary) *client.BeneficiaryInstitution { return b.InstitutionDetails },
 		objectShape[client.BeneficiaryInstitution]{
 			stringField("name", "Name of the institution.", func(i *client.BeneficiaryInstitution) *string { return i.Name }),
 			objectField("physical_address", "Postal address.",
-				func(i *client.BeneficiaryInstitution) *client.GeographicAddress { return i.PhysicalAddress }, geographicAddressShape),
+				func(i *client.BeneficiaryInstitution) *client.Address { return i.PhysicalAddress }, geographicAddressShape),
 		}),
 	boolField("self", "True when the beneficiary is the end user (their own wallet).",
 		func(b *client.Beneficiary) *bool { return b.Self }),

@@ -78,14 +78,7 @@ const newEntryNote = " Changing it adds a new entry to the address book (replace
 
 // geographicAddressArgument is the physical_address argument of a beneficiary.
 func geographicAddressArgument() schema.SingleNestedAttribute {
-	line := func(what string) schema.StringAttribute {
-		return schema.StringAttribute{
-			Optional:            true,
-			MarkdownDescription: what + " At most 35 letters, digits, spaces and `/?:().,&'+-`.",
-			Validators: []validator.String{stringvalidator.LengthBetween(1, 35),
-				stringvalidator.RegexMatches(geoLinePattern, "must be letters, digits, spaces and /?:().,&'+- only")},
-		}
-	}
+	line := addressLineAttribute
 	return schema.SingleNestedAttribute{
 		Optional:            true,
 		MarkdownDescription: "Postal address.",
@@ -259,7 +252,6 @@ func (r *cryptoDestinationAddressResource) Schema(_ context.Context, _ resource.
 
 // Patterns of the Travel Rule's physical address.
 var (
-	geoLinePattern = regexp.MustCompile(`^[0-9A-Za-z /?:().,&'+-]+$`)
 	countryPattern = regexp.MustCompile(`^[A-Z]{3}$`)
 )
 

@@ -67,15 +67,20 @@ const (
 	faSensitiveNote = " Sensitive: never shown in plans or logs."
 )
 
-func addressAttribute(desc string, required bool) schema.SingleNestedAttribute {
-	part := func(d string) schema.StringAttribute {
-		return schema.StringAttribute{
-			MarkdownDescription: d + " At most 35 characters of letters, digits, spaces and `/?:().,&'+-`.",
-			Optional:            true,
-			Validators: []validator.String{stringvalidator.LengthBetween(1, 35),
-				stringvalidator.RegexMatches(mailingAddressRegexp, "must hold only letters, digits, spaces and /?:().,&'+-")},
-		}
+// addressLineAttribute is one line of a postal address argument, as the
+// published reference bounds it (a fiat account's addresses and the Travel
+// Rule data's alike).
+func addressLineAttribute(d string) schema.StringAttribute {
+	return schema.StringAttribute{
+		MarkdownDescription: d + " At most 35 characters of letters, digits, spaces and `/?:().,&'+-`.",
+		Optional:            true,
+		Validators: []validator.String{stringvalidator.LengthBetween(1, 35),
+			stringvalidator.RegexMatches(mailingAddressRegexp, "must hold only letters, digits, spaces and /?:().,&'+-")},
 	}
+}
+
+func addressAttribute(desc string, required bool) schema.SingleNestedAttribute {
+	part := addressLineAttribute
 	country := part("Country.")
 	country.Optional, country.Required = false, true
 	return schema.SingleNestedAttribute{

@@ -261,10 +261,12 @@ output "n" {
 		ratio(float64(r.elapsed), float64(base)), "info"})
 	target := "info"
 	if withTarget {
-		target = fmt.Sprintf("< %s: %s", fmtMB(targetRSS), met(use.peakRSS < targetRSS))
+		// The bound of the provider process under Terraform is that of
+		// every list read (figure 5), gRPC's copy of the state included.
+		target = fmt.Sprintf("≤ %s: %s", fmtMiB(targetListRSS), met(use.peakRSS <= targetListRSS))
 	}
 	b.add(row{"1", fmt.Sprintf("%s: peak RSS of the provider process under that terraform plan, gRPC included (largest of its %d processes; baseline: the plain pager's process)", label, use.procs),
-		fmtMB(use.peakRSS), fmtMB(plainRSS), ratio(float64(use.peakRSS), float64(plainRSS)), target})
+		fmtMiB(use.peakRSS), fmtMiB(plainRSS), ratio(float64(use.peakRSS), float64(plainRSS)), target})
 	return nil
 }
 

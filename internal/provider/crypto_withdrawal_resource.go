@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -172,12 +173,7 @@ func (r *cryptoWithdrawalResource) ModifyPlan(ctx context.Context, req resource.
 		// is planned with a null prior state too).
 		r.planRefID(ctx, req, resp)
 	case req.Plan.Raw.Equal(req.State.Raw):
-		// An unchanged withdrawal keeps its ref_id, which no new one of
-		// this configuration may take.
-		state, diags := getWithdrawal(ctx, req.State)
-		resp.Diagnostics.Append(diags...)
-		claimPlannedRefID(r.data, withdrawalWords, state.args.RefID.ValueString(),
-			"transfer "+state.id().ValueString()+", "+state.args.summary(), false, &resp.Diagnostics)
+		keepUnchanged(ctx, r.data, req.State, getWithdrawal, withdrawalUnchangedClaim, &resp.Diagnostics)
 	default:
 		state, diags := getWithdrawal(ctx, req.State)
 		resp.Diagnostics.Append(diags...)
@@ -196,6 +192,16 @@ func (r *cryptoWithdrawalResource) ModifyPlan(ctx context.Context, req resource.
 				"already sent is not reversed. If that is not what you want, restore the previous arguments.",
 				state.id().ValueString(), state.args.RefID.ValueString()))
 	}
+}
+
+// withdrawalUnchangedClaim is what an unchanged withdrawal claims: its
+// ref_id, which no new one of this configuration may take.
+func withdrawalUnchangedClaim(s cryptoWithdrawalModel) unchangedClaim {
+	return unchangedClaim{withdrawalWords, s.args.RefID.ValueString(), "transfer " + s.id().ValueString() + ", " + s.args.summary()}
+}
+
+func (r *cryptoWithdrawalResource) planUnchanged(ctx context.Context, data *providerData, state tfsdk.State) bool {
+	return planUnchangedClaiming(ctx, data, state, getWithdrawal, withdrawalUnchangedClaim)
 }
 
 // recordsAfterImport plans the in-place update of an imported withdrawal

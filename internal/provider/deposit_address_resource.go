@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -211,6 +212,16 @@ func readDepositAddress(ctx context.Context, c *client.Client, id string) (found
 	return nil, other, nil
 }
 
+// depositAddressUnchangedClaim is what an unchanged deposit address
+// claims: its ref_id, which no new address of this configuration may take.
+func depositAddressUnchangedClaim(s depositAddressModel) unchangedClaim {
+	return unchangedClaim{depositAddressWords, s.args.RefID.ValueString(), "deposit address " + s.id().ValueString()}
+}
+
+func (r *depositAddressResource) planUnchanged(ctx context.Context, data *providerData, state tfsdk.State) bool {
+	return planUnchangedClaiming(ctx, data, state, getDepositAddress, depositAddressUnchangedClaim)
+}
+
 func (r *depositAddressResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	switch {
 	case req.Plan.Raw.IsNull():
@@ -223,10 +234,7 @@ func (r *depositAddressResource) ModifyPlan(ctx context.Context, req resource.Mo
 	case req.State.Raw.IsNull():
 		r.planNew(ctx, req, resp)
 	case req.Plan.Raw.Equal(req.State.Raw):
-		state, diags := getDepositAddress(ctx, req.State)
-		resp.Diagnostics.Append(diags...)
-		claimPlannedRefID(r.data, depositAddressWords, state.args.RefID.ValueString(),
-			"deposit address "+state.id().ValueString(), false, &resp.Diagnostics)
+		keepUnchanged(ctx, r.data, req.State, getDepositAddress, depositAddressUnchangedClaim, &resp.Diagnostics)
 	default:
 		state, diags := getDepositAddress(ctx, req.State)
 		resp.Diagnostics.Append(diags...)

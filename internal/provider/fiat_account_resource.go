@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -343,6 +344,11 @@ func (r *fiatAccountResource) registerSensitive(m *fiatAccountModel) {
 			r.data.client.AddSensitive(*p)
 		}
 	}
+}
+
+// planUnchanged: an unchanged account is left as it is (see ModifyPlan).
+func (r *fiatAccountResource) planUnchanged(context.Context, *providerData, tfsdk.State) bool {
+	return true
 }
 
 func (r *fiatAccountResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -222,8 +223,8 @@ func (r *fiatDepositInstructionsResource) ModifyPlan(ctx context.Context, req re
 	}
 	// An unchanged set reads its status alone: the whole state is read
 	// only when something is to be said about it.
-	var status types.String
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("status"), &status)...)
+	status, d := instructionsStatus(ctx, req.State)
+	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -249,6 +250,20 @@ func (r *fiatDepositInstructionsResource) ModifyPlan(ctx context.Context, req re
 		fmt.Sprintf("The service reports the fiat deposit instructions %s (memo_id %s) as DEPRECATED: they must no "+
 			"longer be used. Terraform plans to replace them by a new set, with a new memo_id and new account "+
 			"details; update whoever sends deposits with the new values.", state.id().ValueString(), state.str("memo_id").ValueString()))
+}
+
+// instructionsStatus is the status of the instructions in state.
+func instructionsStatus(ctx context.Context, state getAttributer) (types.String, diag.Diagnostics) {
+	var status types.String
+	diags := state.GetAttribute(ctx, path.Root("status"), &status)
+	return status, diags
+}
+
+// planUnchanged: unchanged instructions are left as they are unless the
+// service deprecated them (see ModifyPlan).
+func (r *fiatDepositInstructionsResource) planUnchanged(ctx context.Context, _ *providerData, state tfsdk.State) bool {
+	status, diags := instructionsStatus(ctx, state)
+	return len(diags) == 0 && status.ValueString() != client.FiatDepositInstrStatusDeprecated
 }
 
 // planRefID refuses a new set whose ref_id another new set of the

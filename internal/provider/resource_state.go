@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -161,4 +162,10 @@ func (s shapedState[A]) str(name string) types.String {
 		return v
 	}
 	return types.StringNull()
+}
+
+// getAttributer is what tfsdk.State, tfsdk.Plan and tfsdk.Config have in
+// common to read one attribute.
+type getAttributer interface {
+	GetAttribute(ctx context.Context, p path.Path, target any) diag.Diagnostics
 }

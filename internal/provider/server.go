@@ -51,7 +51,7 @@ func NewProtocol6Server(p provider.Provider) func() (tfprotov6.ProviderServer, e
 		if !ok {
 			return nil, fmt.Errorf("the framework's protocol 6 server (%T) lacks RPCs this provider relies on", s)
 		}
-		return &streamingServer{frameworkServer: full}, nil
+		return &streamingServer{frameworkServer: full, unchanged: newUnchangedPlans(context.Background(), p)}, nil
 	}
 }
 
@@ -65,9 +65,42 @@ type frameworkServer interface {
 }
 
 // streamingServer is the framework's server, whose ReadDataSource sends a
-// list data source's streamed state.
+// list data source's streamed state, and whose PlanResourceChange answers
+// the plan of an unchanged object itself (unchanged_plan.go).
 type streamingServer struct {
 	frameworkServer
+	unchanged *unchangedPlans
+}
+
+// ConfigureProvider configures the provider through the framework and
+// keeps the configuration for the plans of unchanged objects.
+func (s *streamingServer) ConfigureProvider(ctx context.Context, req *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error) {
+	slot := &configuredSlot{}
+	resp, err := s.frameworkServer.ConfigureProvider(context.WithValue(ctx, configuredSlotKey{}, slot), req)
+	if err == nil && resp != nil && slot.data != nil && !hasErrorDiagnostic(resp.Diagnostics) {
+		s.unchanged.data.Store(slot.data)
+	}
+	return resp, err
+}
+
+// PlanResourceChange plans an unchanged object whose resource has nothing
+// to say about it without the framework's walks of its value; every other
+// plan goes through the framework.
+func (s *streamingServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	if resp := s.unchanged.plan(ctx, req); resp != nil {
+		return resp, nil
+	}
+	return s.frameworkServer.PlanResourceChange(ctx, req)
+}
+
+// hasErrorDiagnostic reports whether diags holds an error.
+func hasErrorDiagnostic(diags []*tfprotov6.Diagnostic) bool {
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			return true
+		}
+	}
+	return false
 }
 
 // ReadDataSource reads through the framework and, when the data source left
@@ -78,10 +111,8 @@ func (s *streamingServer) ReadDataSource(ctx context.Context, req *tfprotov6.Rea
 	if err != nil || resp == nil || slot.msgpack == nil {
 		return resp, err
 	}
-	for _, d := range resp.Diagnostics {
-		if d.Severity == tfprotov6.DiagnosticSeverityError {
-			return resp, nil
-		}
+	if hasErrorDiagnostic(resp.Diagnostics) {
+		return resp, nil
 	}
 	resp.State = &tfprotov6.DynamicValue{MsgPack: slot.msgpack}
 	return resp, nil

@@ -1,0 +1,203 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// The plan of an object in state that the configuration leaves as it is.
+//
+// A plan refreshes and plans every resource in state, and most of them do
+// not change. For such an object (Terraform proposes exactly the prior
+// state) the framework's PlanResourceChange still walks the whole value
+// several times: defaults, write-only attributes, every attribute's plan
+// modifiers, each write rebuilding the object. None of it can change
+// anything: the plan modifiers of these resources (UseStateForUnknown,
+// RequiresReplace, RequiresReplaceIf) leave a value equal to its state
+// alone, and their schemas have no defaults and no write-only attributes
+// (TestUnchangedPlanners). What is left is the resource's own decision
+// about the object, which it makes from its state: a withdrawal claims its
+// ref_id against the new ones of the plan, deprecated deposit instructions
+// are replaced.
+//
+// So the server asks the resource for that decision first (planUnchanged),
+// and when the answer is "no change, nothing to say", it answers the plan
+// itself: the prior state, private data and identity, as the framework
+// would. Any other case (a change, a decision with something to say, an
+// error, a process whose provider is not configured) goes through the
+// framework as before. TestUnchangedPlanMatchesFramework compares the two
+// answers.
+
+// unchangedPlanner is a resource whose plan of an unchanged object is its
+// own decision alone.
+type unchangedPlanner interface {
+	resource.Resource
+	// planUnchanged reports whether the plan of the object in state,
+	// which the configuration leaves as it is, is no change with nothing
+	// to say. It may record what the plan needs to remember only when it
+	// reports true: the framework plans the object again otherwise.
+	planUnchanged(ctx context.Context, data *providerData, state tfsdk.State) bool
+}
+
+// unchangedPlans serves the plans of unchanged objects for one provider
+// server.
+type unchangedPlans struct {
+	// data is the provider's configuration, set by ConfigureProvider.
+	data atomic.Pointer[providerData]
+	// byType are the planners by resource type; their schemas are read
+	// on first use.
+	byType map[string]*unchangedType
+	// served counts the plans answered here (for the tests).
+	served atomic.Int64
+}
+
+// unchangedType is one resource type that plans unchanged objects itself.
+type unchangedType struct {
+	planner unchangedPlanner
+	once    sync.Once
+	schema  schema.Schema
+	typ     tftypes.Type
+	// nullIdentity is the identity the framework plans when Terraform
+	// sends none (Terraform before 1.12).
+	nullIdentity *tfprotov6.ResourceIdentityData
+	ok           bool
+}
+
+// newUnchangedPlans finds the resources of p that plan unchanged objects
+// themselves.
+func newUnchangedPlans(ctx context.Context, p provider.Provider) *unchangedPlans {
+	u := &unchangedPlans{byType: map[string]*unchangedType{}}
+	var meta provider.MetadataResponse
+	p.Metadata(ctx, provider.MetadataRequest{}, &meta)
+	for _, newResource := range p.Resources(ctx) {
+		planner, ok := newResource().(unchangedPlanner)
+		if !ok {
+			continue
+		}
+		var m resource.MetadataResponse
+		planner.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: meta.TypeName}, &m)
+		u.byType[m.TypeName] = &unchangedType{planner: planner}
+	}
+	return u
+}
+
+// load reads the schemas of t once.
+func (t *unchangedType) load(ctx context.Context) bool {
+	t.once.Do(func() {
+		var s resource.SchemaResponse
+		t.planner.Schema(ctx, resource.SchemaRequest{}, &s)
+		if s.Diagnostics.HasError() {
+			return
+		}
+		t.schema, t.typ = s.Schema, s.Schema.Type().TerraformType(ctx)
+		if withIdentity, ok := t.planner.(resource.ResourceWithIdentity); ok {
+			var is resource.IdentitySchemaResponse
+			withIdentity.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &is)
+			if is.Diagnostics.HasError() {
+				return
+			}
+			ityp := is.IdentitySchema.Type().TerraformType(ctx)
+			null, err := tfprotov6.NewDynamicValue(ityp, tftypes.NewValue(ityp, nil))
+			if err != nil {
+				return
+			}
+			t.nullIdentity = &tfprotov6.ResourceIdentityData{IdentityData: &null}
+		}
+		t.ok = true
+	})
+	return t.ok
+}
+
+// plan answers the plan of req when it is the plan of an unchanged object
+// with nothing to say; nil leaves it to the framework.
+func (u *unchangedPlans) plan(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) *tfprotov6.PlanResourceChangeResponse {
+	t, ok := u.byType[req.TypeName]
+	data := u.data.Load()
+	if !ok || data == nil || req.PriorState == nil || req.ProposedNewState == nil ||
+		req.PriorState.JSON != nil || req.ProposedNewState.JSON != nil ||
+		!bytes.Equal(req.PriorState.MsgPack, req.ProposedNewState.MsgPack) || !t.load(ctx) {
+		return nil
+	}
+	prior, err := req.PriorState.Unmarshal(t.typ)
+	if err != nil || prior.IsNull() || !prior.IsFullyKnown() {
+		return nil
+	}
+	if !t.planner.planUnchanged(ctx, data, tfsdk.State{Raw: prior, Schema: t.schema}) {
+		return nil
+	}
+	u.served.Add(1)
+	identity := req.PriorIdentity
+	if identity == nil {
+		identity = t.nullIdentity
+	}
+	return &tfprotov6.PlanResourceChangeResponse{
+		PlannedState:    req.ProposedNewState,
+		PlannedPrivate:  req.PriorPrivate,
+		PlannedIdentity: identity,
+	}
+}
+
+type configuredSlotKey struct{}
+
+// configuredSlot receives the provider's configuration from Configure.
+type configuredSlot struct {
+	data *providerData
+}
+
+// offerConfigured hands data to the server whose ConfigureProvider is
+// running, if it asked for it.
+func offerConfigured(ctx context.Context, data *providerData) {
+	if slot, ok := ctx.Value(configuredSlotKey{}).(*configuredSlot); ok {
+		slot.data = data
+	}
+}
+
+// unchangedClaim is the ref_id an unchanged object keeps, which no new
+// object of the plan may take, and the object's description for the
+// message of one that does.
+type unchangedClaim struct {
+	words createWords
+	refID string
+	what  string
+}
+
+// keepUnchanged claims the ref_id of the unchanged object in state (see
+// claimPlannedRefID); the resource's ModifyPlan calls it.
+func keepUnchanged[M any](ctx context.Context, data *providerData, state getter,
+	get func(context.Context, getter) (M, diag.Diagnostics), claim func(M) unchangedClaim, diags *diag.Diagnostics,
+) {
+	m, d := get(ctx, state)
+	diags.Append(d...)
+	if d.HasError() {
+		return
+	}
+	c := claim(m)
+	claimPlannedRefID(data, c.words, c.refID, c.what, false, diags)
+}
+
+// planUnchangedClaiming is planUnchanged of a resource whose unchanged
+// objects claim their ref_id: true when the claim succeeds, which then
+// stands; on any diagnostic nothing is claimed, and the framework plans
+// the object (and says why).
+func planUnchangedClaiming[M any](ctx context.Context, data *providerData, state getter,
+	get func(context.Context, getter) (M, diag.Diagnostics), claim func(M) unchangedClaim,
+) bool {
+	m, d := get(ctx, state)
+	if len(d) > 0 {
+		return false
+	}
+	c := claim(m)
+	var diags diag.Diagnostics
+	claimPlannedRefID(data, c.words, c.refID, c.what, false, &diags)
+	return len(diags) == 0
+}

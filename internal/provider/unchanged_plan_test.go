@@ -1,0 +1,325 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+// tfValueOf builds a value of typ from v, JSON-like (maps for objects and
+// maps, slices for lists and sets, strings, numbers and bools); an
+// attribute v leaves out is null.
+func tfValueOf(tb testing.TB, typ tftypes.Type, v any) tftypes.Value {
+	tb.Helper()
+	if v == nil {
+		return tftypes.NewValue(typ, nil)
+	}
+	switch t := typ.(type) {
+	case tftypes.Object:
+		m, _ := v.(map[string]any)
+		vals := map[string]tftypes.Value{}
+		for name, at := range t.AttributeTypes {
+			vals[name] = tfValueOf(tb, at, m[name])
+		}
+		for name := range m {
+			if _, ok := t.AttributeTypes[name]; !ok {
+				tb.Fatalf("no attribute %q in %s", name, t)
+			}
+		}
+		return tftypes.NewValue(t, vals)
+	case tftypes.Map:
+		m, _ := v.(map[string]any)
+		vals := map[string]tftypes.Value{}
+		for k, e := range m {
+			vals[k] = tfValueOf(tb, t.ElementType, e)
+		}
+		return tftypes.NewValue(t, vals)
+	}
+	return tftypes.NewValue(typ, v)
+}
+
+// unchangedPlanArguments are the arguments of one object of each resource
+// that plans its unchanged objects itself.
+var unchangedPlanArguments = map[string]map[string]any{
+	"platform_crypto_withdrawal": {
+		"profile_id": "p1", "destination_address": "bc1qunchanged", "asset": "BTC",
+		"crypto_network": "BITCOIN", "amount": "0.01", "metadata": map[string]any{"run": "unchanged"},
+	},
+	"platform_deposit_address": {
+		"profile_id": "p1", "crypto_network": "ETHEREUM", "ref_id": "unchanged-1",
+	},
+	"platform_fiat_deposit_instructions": {
+		"profile_id": "p1", "fiat_network": "WIRE", "metadata": map[string]any{"set": "unchanged"},
+	},
+	"platform_fiat_account": {
+		"fiat_account_owner": map[string]any{"person_details": map[string]any{"first_name": "Ada", "last_name": "Lovelace"}},
+		"fiat_network_instructions": map[string]any{"wire": map[string]any{
+			"account_number":             faSecret,
+			"fiat_account_owner_address": map[string]any{"country": "USA", "city": "New York"},
+			"routing_details": map[string]any{
+				"routing_number_type": "ABA", "routing_number": "031302971", "bank_name": "Customers Bank",
+				"bank_address": map[string]any{"country": "USA"},
+			},
+		}},
+	},
+}
+
+// planPair plans through the provider's server and through a plain
+// framework server, each configured for emu.
+type planPair struct {
+	ours, framework *protoProvider
+}
+
+func newPlanPair(t *testing.T, emu *emulator.Server) planPair {
+	t.Helper()
+	plain, err := providerserver.NewProtocol6WithError(newTestProvider())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := plain.GetProviderSchema(t.Context(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp := planPair{ours: newProtoProvider(t), framework: &protoProvider{srv: plain, schema: sch}}
+	for _, p := range []*protoProvider{pp.ours, pp.framework} {
+		p.mustConfigure(t, map[string]tftypes.Value{
+			"client_id": tfStr(emulator.DefaultClientID), "client_secret": tfStr(emulator.DefaultClientSecret),
+			"base_url": tfStr(emu.BaseURL()), "auth_url": tfStr(emu.AuthURL()),
+		})
+	}
+	return pp
+}
+
+// served is how many plans the provider's server answered itself.
+func (pp planPair) served(t *testing.T) int64 {
+	t.Helper()
+	s, ok := pp.ours.srv.(*streamingServer)
+	if !ok {
+		t.Fatalf("the provider's server is a %T", pp.ours.srv)
+	}
+	return s.unchanged.served.Load()
+}
+
+// samePlan plans req through both servers and fails unless the answers
+// are the same: planned state, private data, identity, replacement paths
+// and diagnostics. It returns whether the provider's server answered
+// itself.
+func (pp planPair) samePlan(t *testing.T, typ tftypes.Type, req *tfprotov6.PlanResourceChangeRequest) (bool, *tfprotov6.PlanResourceChangeResponse) {
+	t.Helper()
+	before := pp.served(t)
+	ours, err := pp.ours.srv.PlanResourceChange(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := pp.framework.srv.PlanResourceChange(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decode := func(dv *tfprotov6.DynamicValue) tftypes.Value {
+		if dv == nil {
+			return tftypes.Value{}
+		}
+		v, err := dv.Unmarshal(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if o, f := decode(ours.PlannedState), decode(theirs.PlannedState); !o.Equal(f) {
+		t.Errorf("planned state:\n ours %s\n framework %s", o, f)
+	}
+	if o, f := privateOf(t, ours.PlannedPrivate), privateOf(t, theirs.PlannedPrivate); !reflect.DeepEqual(o, f) {
+		t.Errorf("planned private: ours %v, framework %v", o, f)
+	}
+	if o, f := identityOf(t, pp.ours, req.TypeName, ours.PlannedIdentity), identityOf(t, pp.framework, req.TypeName, theirs.PlannedIdentity); !o.Equal(f) {
+		t.Errorf("planned identity: ours %s, framework %s", o, f)
+	}
+	if o, f := fmt.Sprint(ours.RequiresReplace), fmt.Sprint(theirs.RequiresReplace); o != f {
+		t.Errorf("requires replace: ours %s, framework %s", o, f)
+	}
+	if o, f := diagText(ours.Diagnostics), diagText(theirs.Diagnostics); o != f {
+		t.Errorf("diagnostics:\n ours %s\n framework %s", o, f)
+	}
+	if ours.Deferred != nil || theirs.Deferred != nil {
+		t.Errorf("deferred: ours %v, framework %v", ours.Deferred, theirs.Deferred)
+	}
+	return pp.served(t) > before, ours
+}
+
+// privateOf decodes private data (nil when there is none).
+func privateOf(t *testing.T, b []byte) map[string]any {
+	t.Helper()
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("private data %q: %v", b, err)
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// identityOf decodes a planned identity (the zero value when there is none).
+func identityOf(t *testing.T, p *protoProvider, typeName string, id *tfprotov6.ResourceIdentityData) tftypes.Value {
+	t.Helper()
+	if id == nil || id.IdentityData == nil {
+		return tftypes.Value{}
+	}
+	resp, err := p.srv.GetResourceIdentitySchemas(t.Context(), &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := id.IdentityData.Unmarshal(resp.IdentitySchemas[typeName].ValueType())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// withAttribute is v (an object) with its attribute name set to a.
+func withAttribute(t *testing.T, v tftypes.Value, name string, a tftypes.Value) tftypes.Value {
+	t.Helper()
+	var m map[string]tftypes.Value
+	if err := v.As(&m); err != nil {
+		t.Fatal(err)
+	}
+	m[name] = a
+	return tftypes.NewValue(v.Type(), m)
+}
+
+// TestUnchangedPlanMatchesFramework plans objects in state through the
+// provider's server, which answers the plan of an unchanged object itself
+// when its resource has nothing to say, and through the framework alone:
+// the answers are the same, whether Terraform sends an identity or not,
+// for unchanged objects (answered by the server), a changed one,
+// deprecated instructions and an unchanged withdrawal whose ref_id a new
+// one of the plan took first (left to the framework).
+func TestUnchangedPlanMatchesFramework(t *testing.T) {
+	t.Setenv("TF_LOG_SDK", "off")
+	t.Setenv("TF_LOG_PROVIDER_PLATFORM", "off")
+	emu := emulator.StartTest(t, emulator.Options{Seed: 1})
+	creator := newPlanPair(t, emu).ours
+	for _, typeName := range mapKeys(unchangedPlanArguments) {
+		t.Run(typeName, func(t *testing.T) {
+			typ := creator.schema.ResourceSchemas[typeName].ValueType()
+			cfgValue := tfValueOf(t, typ, unchangedPlanArguments[typeName])
+			var set map[string]tftypes.Value
+			if err := cfgValue.As(&set); err != nil {
+				t.Fatal(err)
+			}
+			state, diags := creator.create(t, typeName, set)
+			failOnErrorDiags(t, "create", diags)
+			cfg := protoDynamic(t, typ, cfgValue)
+			pp := newPlanPair(t, emu)
+			read, err := pp.framework.srv.ReadResource(t.Context(), &tfprotov6.ReadResourceRequest{
+				TypeName: typeName, CurrentState: protoDynamic(t, typ, state),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			failOnErrorDiags(t, "read", read.Diagnostics)
+			unchanged := func(st *tfprotov6.DynamicValue, identity *tfprotov6.ResourceIdentityData) *tfprotov6.PlanResourceChangeRequest {
+				return &tfprotov6.PlanResourceChangeRequest{
+					TypeName: typeName, PriorState: st, ProposedNewState: st, Config: cfg,
+					PriorPrivate: read.Private, PriorIdentity: identity,
+				}
+			}
+			for _, identity := range []*tfprotov6.ResourceIdentityData{nil, read.NewIdentity} {
+				if served, _ := pp.samePlan(t, typ, unchanged(read.NewState, identity)); !served {
+					t.Errorf("the unchanged object (identity sent: %t) was planned by the framework", identity != nil)
+				}
+				// Terraform plans each object once per process: the
+				// claims of ref_ids start again.
+				pp = newPlanPair(t, emu)
+			}
+			// A change goes through the framework.
+			prior, err := read.NewState.Unmarshal(typ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			changed := protoDynamic(t, typ, withAttribute(t, prior, "metadata",
+				tfValueOf(t, tftypes.Map{ElementType: tftypes.String}, map[string]any{"changed": "yes"})))
+			req := unchanged(read.NewState, read.NewIdentity)
+			req.ProposedNewState = changed
+			if served, _ := pp.samePlan(t, typ, req); served {
+				t.Error("a changed object was planned without the framework")
+			}
+			switch typeName {
+			case "platform_fiat_deposit_instructions":
+				deprecated := protoDynamic(t, typ, withAttribute(t, prior, "status", tfStr("DEPRECATED")))
+				served, resp := pp.samePlan(t, typ, unchanged(deprecated, read.NewIdentity))
+				if served || len(resp.RequiresReplace) != 1 {
+					t.Errorf("deprecated instructions: served %t, requires replace %v", served, resp.RequiresReplace)
+				}
+			case "platform_crypto_withdrawal", "platform_deposit_address":
+				// The first plan claims the ref_id; the same object
+				// planned again in the same process is refused, by the
+				// framework, with the same error.
+				pp = newPlanPair(t, emu)
+				if served, _ := pp.samePlan(t, typ, unchanged(read.NewState, read.NewIdentity)); !served {
+					t.Error("the unchanged object was planned by the framework")
+				}
+				served, resp := pp.samePlan(t, typ, unchanged(read.NewState, read.NewIdentity))
+				if served || !hasErrorDiag(resp.Diagnostics) {
+					t.Errorf("a second claim of the ref_id: served %t, diagnostics %s", served, diagText(resp.Diagnostics))
+				}
+			}
+		})
+	}
+}
+
+// TestUnchangedPlanners: the resources that plan their unchanged objects
+// themselves are those of unchangedPlanArguments, and their schemas have
+// no defaults and no write-only attributes, which the framework would
+// apply to an unchanged object too.
+func TestUnchangedPlanners(t *testing.T) {
+	u := newUnchangedPlans(context.Background(), newTestProvider())
+	if got, want := mapKeys(u.byType), mapKeys(unchangedPlanArguments); !slices.Equal(got, want) {
+		t.Fatalf("planners %v, want %v", got, want)
+	}
+	for name, ut := range u.byType {
+		var s resource.SchemaResponse
+		ut.planner.Schema(t.Context(), resource.SchemaRequest{}, &s)
+		for _, bad := range defaultsOrWriteOnly("", s.Schema.Attributes) {
+			t.Errorf("%s: %s", name, bad)
+		}
+	}
+}
+
+// defaultsOrWriteOnly lists the attributes of attrs, nested ones included,
+// with a default or write-only.
+func defaultsOrWriteOnly(prefix string, attrs map[string]schema.Attribute) []string {
+	var bad []string
+	for name, a := range attrs {
+		v := reflect.ValueOf(a)
+		if f := v.FieldByName("Default"); f.IsValid() && !f.IsNil() {
+			bad = append(bad, prefix+name+" has a default")
+		}
+		if f := v.FieldByName("WriteOnly"); f.IsValid() && f.Bool() {
+			bad = append(bad, prefix+name+" is write-only")
+		}
+		if n, ok := a.(schema.NestedAttribute); ok {
+			nested := map[string]schema.Attribute{}
+			for k, na := range n.GetNestedObject().GetAttributes() {
+				nested[k], _ = na.(schema.Attribute)
+			}
+			bad = append(bad, defaultsOrWriteOnly(prefix+name+".", nested)...)
+		}
+	}
+	return bad
+}

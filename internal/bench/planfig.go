@@ -309,9 +309,12 @@ func (b *bench) figurePlansOf(ctx context.Context, fe *floorEnv, emu *emulator.S
 	}
 	requests := emu.Counters.Snapshot()
 	ours.runs[planSmall] = &planRun{}
-	for _, n := range []int{planSmall, planLarge} {
-		progress("figure 7: %d × terraform plan of %d %s, floor_%s and floor_small in turn", reps, n, typ, floorName(typ))
-		for range reps {
+	// The sizes take turns as the contenders do, so that a drift of the
+	// machine's speed weighs on the growth from one to the other as
+	// little as on the ratios.
+	progress("figure 7: %d × terraform plan of %d and of %d %s, floor_%s and floor_small in turn", reps, planSmall, planLarge, typ, floorName(typ))
+	for range reps {
+		for _, n := range []int{planSmall, planLarge} {
 			for _, c := range []*contender{ours, sized, small} {
 				if err := b.plan(ctx, c, n); err != nil {
 					return err

@@ -223,6 +223,7 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 	}
 	rec := &transferRecord{t: t, request: key}
 	st.transfers = append(st.transfers, rec)
+	st.transferByID[t.ID] = rec
 	if req.RefID != "" {
 		st.transferByRef[req.RefID] = rec
 	}

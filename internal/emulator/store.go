@@ -33,10 +33,15 @@ type store struct {
 	created       *gen // identifiers of objects created through the API
 	transfers     []*transferRecord
 	transferByRef map[string]*transferRecord
-	instructions  []*instructionsRecord
-	instrByID     map[string]*instructionsRecord
-	instrByRef    map[string]*instructionsRecord
-	memoIDs       map[string]bool
+	// transferByID indexes the transfers made through the API, and
+	// seededTransferByID the seeded ones (their position), so that a read
+	// by id costs the same whatever the number of transfers.
+	transferByID       map[string]*transferRecord
+	seededTransferByID map[string]int
+	instructions       []*instructionsRecord
+	instrByID          map[string]*instructionsRecord
+	instrByRef         map[string]*instructionsRecord
+	memoIDs            map[string]bool
 	// createdAddresses are the deposit addresses made through the API, in
 	// creation order (listed after the seeded ones); addressByRef indexes
 	// them by ref_id.
@@ -74,6 +79,7 @@ func newStore(opts Options) *store {
 		customerID:    derivedUUID(opts.Seed, "customer"),
 		created:       newGen(opts.Seed, streamCreated),
 		transferByRef: map[string]*transferRecord{},
+		transferByID:  map[string]*transferRecord{},
 		instrByID:     map[string]*instructionsRecord{},
 		instrByRef:    map[string]*instructionsRecord{},
 		memoIDs:       map[string]bool{},
@@ -96,6 +102,10 @@ func newStore(opts Options) *store {
 	var seededDest []*CryptoDestinationAddress
 	wg.Go(func() { seededDest = seedDestinationAddresses(opts.Seed, max(opts.CryptoDestinationAddresses, 0)) })
 	wg.Wait()
+	st.seededTransferByID = make(map[string]int, len(st.seededTransfers))
+	for i := range st.seededTransfers {
+		st.seededTransferByID[st.seededTransfers[i].ID] = i
+	}
 	for _, a := range seededDest {
 		st.addDestinationAddress(a)
 	}

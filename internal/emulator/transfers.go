@@ -117,10 +117,7 @@ func (s *Server) SetTransferStatus(id, status, txHash string) bool {
 	st := s.data
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	for _, r := range st.transfers {
-		if r.t.ID != id {
-			continue
-		}
+	if r, ok := st.transferByID[id]; ok {
 		r.t.Status = status
 		r.t.UpdatedAt = s.now().UTC().Truncate(time.Microsecond)
 		if txHash != "" {
@@ -154,12 +151,23 @@ func (st *store) allTransfers() []Transfer {
 	return out
 }
 
+// transfer is the transfer id, seeded or made through the API.
+func (st *store) transfer(id string) (Transfer, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if r, ok := st.transferByID[id]; ok {
+		return r.t, true
+	}
+	if i, ok := st.seededTransferByID[id]; ok {
+		return st.seededTransfers[i], true
+	}
+	return Transfer{}, false
+}
+
 func (s *Server) handleGetTransfer(w http.ResponseWriter, _ *http.Request, id string) {
-	for _, t := range s.data.allTransfers() {
-		if t.ID == id {
-			writeJSON(w, http.StatusOK, t)
-			return
-		}
+	if t, ok := s.data.transfer(id); ok {
+		writeJSON(w, http.StatusOK, t)
+		return
 	}
 	writeError(w, errNotFound("transfer "+id+" not found"))
 }

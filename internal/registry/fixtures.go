@@ -13,6 +13,10 @@ type ListFixture struct {
 	Seed func(o *emulator.Options, n int)
 	// Args is the configuration that reads every seeded item.
 	Args map[string]tftypes.Value
+	// OnePage, when set, is the most items figure 5 seeds: the service
+	// answers this list in one page, whose body the client bounds (10 MiB),
+	// so a read of more fails as it should.
+	OnePage int
 }
 
 // ListFixtures are the fixtures of the provider's list data sources, by
@@ -24,10 +28,14 @@ var ListFixtures = map[string]ListFixture{
 		Seed: func(o *emulator.Options, n int) { o.FiatAccounts = n },
 		Args: map[string]tftypes.Value{"include_deleted": tftypes.NewValue(tftypes.Bool, true)},
 	},
-	"platform_deposit_addresses":            {Seed: func(o *emulator.Options, n int) { o.DepositAddresses = n }},
-	"platform_reward_claims":                {Seed: func(o *emulator.Options, n int) { o.RewardClaims = n }},
-	"platform_transfers":                    {Seed: func(o *emulator.Options, n int) { o.Transfers = n }},
-	"platform_transfer_limits":              {Seed: func(o *emulator.Options, n int) { o.TransferLimits = n }},
+	"platform_deposit_addresses": {Seed: func(o *emulator.Options, n int) { o.DepositAddresses = n }},
+	"platform_reward_claims":     {Seed: func(o *emulator.Options, n int) { o.RewardClaims = n }},
+	"platform_transfers":         {Seed: func(o *emulator.Options, n int) { o.Transfers = n }},
+	"platform_transfer_limits": {
+		Seed: func(o *emulator.Options, n int) { o.TransferLimits = n },
+		// About 200 bytes a limit: 25,000 in 5 MB.
+		OnePage: 25_000,
+	},
 	"platform_crypto_destination_addresses": {Seed: func(o *emulator.Options, n int) { o.CryptoDestinationAddresses = n }},
 }
 

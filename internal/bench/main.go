@@ -67,7 +67,7 @@ func main() {
 	wrapOut := flag.String("wrap-out", "", "internal: where the wrap child writes the provider's peak RSS")
 	figures := flag.String("figures", "1,2,3,4,5,6,7", "figures to run, comma-separated")
 	planTypes := flag.String("plan-types", "", "figure 7: the resource types to plan, comma-separated (default: all)")
-	planReps := flag.Int("plan-reps", 3, "figure 7: plans of each contender at each size")
+	planReps := flag.Int("plan-reps", 5, "figure 7: plans of each contender at each size")
 	readme := flag.String("readme", "", "also write the table into this README's Benchmarks section")
 	flag.Parse()
 

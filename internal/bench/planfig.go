@@ -359,7 +359,9 @@ func (b *bench) figurePlansOf(ctx context.Context, fe *floorEnv, emu *emulator.S
 	cpuOf := func(p *planRun) []time.Duration { return p.cpu }
 	wallOf := func(p *planRun) []time.Duration { return p.wall }
 	gc, gw := g(ours, cpuOf), g(ours, wallOf)
-	b.add(row{"7", fmt.Sprintf("%s: growth from %s to %s resources, CPU and wall (baseline: the floor of its size)", typ, fmtCount(planSmall), fmtCount(planLarge)),
+	providerOf := func(p *planRun) []time.Duration { return p.providerCPU }
+	b.add(row{"7", fmt.Sprintf("%s: growth from %s to %s resources, CPU and wall (the provider's processes alone: %.2f× CPU; baseline: the floor of its size)",
+		typ, fmtCount(planSmall), fmtCount(planLarge), g(ours, providerOf)),
 		fmt.Sprintf("%.2f× CPU, %.2f× wall", gc, gw), fmt.Sprintf("%.2f× CPU, %.2f× wall", g(sized, cpuOf), g(sized, wallOf)), "",
 		fmt.Sprintf("≤ %.1f: %s", targetPlanGrowth, met(gc <= targetPlanGrowth && gw <= targetPlanGrowth))})
 	b.add(row{"7", fmt.Sprintf("%s, plan of %s: API requests per resource", typ, fmtCount(planSmall)),

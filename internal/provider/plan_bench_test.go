@@ -8,28 +8,42 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
+	"github.com/platform/terraform-provider-platform/internal/registry"
 )
 
 // planBenchArguments are the arguments of resource i of each type that
 // BenchmarkPlanInState plans, as registry.PlanFixtures configure them.
-func planBenchArguments(typeName string, i int) map[string]tftypes.Value {
-	metadata := func(k string) tftypes.Value {
-		return tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{k: tfStr(fmt.Sprintf("bench-%d", i))})
-	}
+func planBenchArguments(typeName string, i int) map[string]any {
+	run := map[string]any{"run": fmt.Sprintf("bench-%d", i)}
 	switch typeName {
 	case "platform_crypto_withdrawal":
-		return map[string]tftypes.Value{
-			"profile_id": tfStr("bench-profile"), "destination_address": tfStr(fmt.Sprintf("bc1qbench%d", i)),
-			"asset": tfStr("BTC"), "crypto_network": tfStr("BITCOIN"), "amount": tfStr("0.01"), "metadata": metadata("run"),
+		return map[string]any{
+			"profile_id": "bench-profile", "destination_address": fmt.Sprintf("bc1qbench%d", i),
+			"asset": "BTC", "crypto_network": "BITCOIN", "amount": "0.01", "metadata": run,
 		}
 	case "platform_deposit_address":
-		return map[string]tftypes.Value{
-			"profile_id": tfStr("bench-profile"), "crypto_network": tfStr("ETHEREUM"),
-			"ref_id": tfStr(fmt.Sprintf("bench-%d", i)), "metadata": metadata("run"),
+		return map[string]any{
+			"profile_id": "bench-profile", "crypto_network": "ETHEREUM", "ref_id": fmt.Sprintf("bench-%d", i), "metadata": run,
 		}
-	default: // platform_fiat_deposit_instructions
-		return map[string]tftypes.Value{
-			"profile_id": tfStr("bench-profile"), "fiat_network": tfStr("WIRE"), "metadata": metadata("set"),
+	case "platform_fiat_deposit_instructions":
+		return map[string]any{"profile_id": "bench-profile", "fiat_network": "WIRE", "metadata": run}
+	case "platform_crypto_destination_address":
+		return map[string]any{"crypto_network": "ETHEREUM", "address": fmt.Sprintf("0x%040x", i), "nickname": fmt.Sprintf("bench-%d", i)}
+	default: // platform_fiat_account
+		address := func(street string) map[string]any {
+			return map[string]any{"country": "USA", "address1": street, "city": "New York", "province": "NY", "zip_code": "10101"}
+		}
+		return map[string]any{
+			"fiat_account_owner": map[string]any{"person_details": map[string]any{"first_name": "Ada", "last_name": fmt.Sprintf("Bench%d", i)}},
+			"fiat_network_instructions": map[string]any{"wire": map[string]any{
+				"account_number":             fmt.Sprintf("%012d", i),
+				"fiat_account_owner_address": address("456 Main Street"),
+				"routing_details": map[string]any{
+					"routing_number_type": "ABA", "routing_number": "031302971", "bank_name": "Customers Bank",
+					"bank_address": address("123 Bank Street"),
+				},
+			}},
+			"metadata": run,
 		}
 	}
 }
@@ -54,7 +68,10 @@ func BenchmarkPlanInState(b *testing.B) {
 			"base_url": tfStr(emu.BaseURL()), "auth_url": tfStr(emu.AuthURL()),
 		})
 	}
-	for _, typeName := range []string{"platform_crypto_withdrawal", "platform_deposit_address", "platform_fiat_deposit_instructions"} {
+	// The function runs more than once (b.N = 1 first): every resource of
+	// every run is another.
+	next := 0
+	for _, typeName := range mapKeys(registry.PlanFixtures) {
 		b.Run(typeName, func(b *testing.B) {
 			creator, p := newProtoProvider(b), newProtoProvider(b)
 			configure(creator)
@@ -63,10 +80,15 @@ func BenchmarkPlanInState(b *testing.B) {
 			type planned struct{ cfg, state *tfprotov6.DynamicValue }
 			resources := make([]planned, b.N)
 			for i := range resources {
-				set := planBenchArguments(typeName, i)
+				cfg := tfValueOf(b, typ, planBenchArguments(typeName, next))
+				next++
+				var set map[string]tftypes.Value
+				if err := cfg.As(&set); err != nil {
+					b.Fatal(err)
+				}
 				state, diags := creator.create(b, typeName, set)
 				failOnErrorDiags(b, "create", diags)
-				resources[i] = planned{protoDynamic(b, typ, protoObject(b, typ, set)), protoDynamic(b, typ, state)}
+				resources[i] = planned{protoDynamic(b, typ, cfg), protoDynamic(b, typ, state)}
 			}
 			ctx := b.Context()
 			b.ReportAllocs()

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -119,17 +118,21 @@ func wireRoutingAttributes(note string) map[string]schema.Attribute {
 	}
 }
 
+// fiatAccountNetworks are the networks of fiat_network_instructions, of
+// which an account has exactly one.
+var fiatAccountNetworks = []string{"wire", "cbit", "dbs_act", "cubix", "scb", "rtp"}
+
 func (r *fiatAccountResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	nonEmpty := []validator.String{stringvalidator.LengthAtLeast(1)}
 	otherNetworks := func(self string) []validator.Object {
-		var others []path.Expression
-		for _, n := range []string{"wire", "cbit", "dbs_act", "cubix", "scb", "rtp"} {
+		var others []string
+		for _, n := range fiatAccountNetworks {
 			if n != self {
-				others = append(others, path.MatchRelative().AtParent().AtName(n))
+				others = append(others, n)
 			}
 		}
-		return []validator.Object{objectvalidator.ExactlyOneOf(others...)}
+		return []validator.Object{exactlyOneOfSiblings(others...)}
 	}
 	wireRouting := wireRoutingAttributes(faUpdateNote)
 	resp.Schema = schema.Schema{
@@ -166,8 +169,7 @@ func (r *fiatAccountResource) Schema(_ context.Context, _ resource.SchemaRequest
 					"person_details": schema.SingleNestedAttribute{
 						MarkdownDescription: "The owner when it is a person.",
 						Optional:            true,
-						Validators: []validator.Object{objectvalidator.ExactlyOneOf(
-							path.MatchRelative().AtParent().AtName("institution_details"))},
+						Validators:          []validator.Object{exactlyOneOfSiblings("institution_details")},
 						Attributes: map[string]schema.Attribute{
 							"first_name": faRequired("First name."+faUpdateNote, false),
 							"last_name":  faRequired("Last name."+faUpdateNote, false),

@@ -18,13 +18,19 @@ import (
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
+// tfUnknown stands for an unknown value in tfValueOf.
+type tfUnknown struct{}
+
 // tfValueOf builds a value of typ from v, JSON-like (maps for objects and
-// maps, slices for lists and sets, strings, numbers and bools); an
+// maps, strings, numbers and bools, tfUnknown{} for an unknown value); an
 // attribute v leaves out is null.
 func tfValueOf(tb testing.TB, typ tftypes.Type, v any) tftypes.Value {
 	tb.Helper()
 	if v == nil {
 		return tftypes.NewValue(typ, nil)
+	}
+	if _, ok := v.(tfUnknown); ok {
+		return tftypes.NewValue(typ, tftypes.UnknownValue)
 	}
 	switch t := typ.(type) {
 	case tftypes.Object:

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -61,6 +62,110 @@ func argumentNames[A any]() map[string]bool {
 	return names
 }
 
+// argField is a field of an arguments struct: its index, tfsdk name and
+// type.
+type argField struct {
+	index int
+	name  string
+	typ   reflect.Type
+}
+
+// argumentFieldsByType caches argumentFields.
+var argumentFieldsByType sync.Map // reflect.Type -> []argField
+
+var attrValueType = reflect.TypeFor[attr.Value]()
+
+// argumentFields are the fields of A with a tfsdk name, when every one of
+// them holds an attr.Value (types.String, types.Map, jsontypes.Normalized,
+// ...), or nil. Such arguments are read and written field by field
+// (argsFromAttributes, argsToAttributes), as the framework's reflection
+// would, without it: it parses every tag again and compiles a regular
+// expression per field at each conversion, and a plan converts every
+// resource's state several times.
+func argumentFields[A any]() []argField {
+	t := reflect.TypeFor[A]()
+	if v, ok := argumentFieldsByType.Load(t); ok {
+		fields, _ := v.([]argField)
+		return fields
+	}
+	var fields []argField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("tfsdk"), ",")
+		if tag == "" || tag == "-" {
+			continue
+		}
+		if !f.IsExported() || !f.Type.Implements(attrValueType) || f.Type.Kind() == reflect.Interface {
+			fields = nil
+			break
+		}
+		fields = append(fields, argField{index: i, name: tag, typ: f.Type})
+	}
+	argumentFieldsByType.Store(t, fields)
+	return fields
+}
+
+// validateArgument validates v as the framework does when it converts an
+// argument: a value with its own validation (such as
+// jsontypes.Normalized), or else its type's (the elements of a map). It
+// reports false when v cannot be converted for that.
+func validateArgument(ctx context.Context, name string, v attr.Value, diags *diag.Diagnostics) bool {
+	if va, ok := v.(xattr.ValidateableAttribute); ok {
+		var resp xattr.ValidateAttributeResponse
+		va.ValidateAttribute(ctx, xattr.ValidateAttributeRequest{Path: path.Root(name)}, &resp)
+		diags.Append(resp.Diagnostics...)
+		return true
+	}
+	//nolint:staticcheck // The framework still validates through xattr.TypeWithValidate: so does this.
+	if tv, ok := v.Type(ctx).(xattr.TypeWithValidate); ok {
+		raw, err := v.ToTerraformValue(ctx)
+		if err != nil {
+			return false
+		}
+		diags.Append(tv.Validate(ctx, raw, path.Root(name))...)
+	}
+	return true
+}
+
+// argsFromAttributes reads the arguments A from the attributes of a state,
+// plan or configuration; ok is false when the framework must (A is not
+// made of attr.Value fields, or a value is not of its field's type).
+func argsFromAttributes[A any](ctx context.Context, attrs map[string]attr.Value) (args A, diags diag.Diagnostics, ok bool) {
+	fields := argumentFields[A]()
+	if fields == nil {
+		return args, nil, false
+	}
+	rv := reflect.ValueOf(&args).Elem()
+	for _, f := range fields {
+		v, present := attrs[f.name]
+		if !present || v == nil || reflect.TypeOf(v) != f.typ || !validateArgument(ctx, f.name, v, &diags) {
+			var zero A
+			return zero, nil, false
+		}
+		rv.Field(f.index).Set(reflect.ValueOf(v))
+	}
+	return args, diags, true
+}
+
+// argsToAttributes writes the arguments args into vals, checked against
+// the schema's types; ok is false when the framework must.
+func argsToAttributes[A any](ctx context.Context, args A, attrTypes map[string]attr.Type, vals map[string]attr.Value) (diags diag.Diagnostics, ok bool) {
+	fields := argumentFields[A]()
+	if fields == nil {
+		return nil, false
+	}
+	rv := reflect.ValueOf(args)
+	for _, f := range fields {
+		v, _ := rv.Field(f.index).Interface().(attr.Value)
+		t := attrTypes[f.name]
+		if v == nil || t == nil || !t.TerraformType(ctx).Equal(v.Type(ctx).TerraformType(ctx)) || !validateArgument(ctx, f.name, v, &diags) {
+			return nil, false
+		}
+		vals[f.name] = v
+	}
+	return diags, true
+}
+
 // shapedWriter is a model that writes itself (see setShaped).
 type shapedWriter interface {
 	set(ctx context.Context, dst setter, sch typed) diag.Diagnostics
@@ -75,23 +180,40 @@ func getShaped[A any](ctx context.Context, src getter) (shapedState[A], diag.Dia
 		return s, diags
 	}
 	names := argumentNames[A]()
+	s.computed = map[string]attr.Value{}
+	for name, v := range obj.Attributes() {
+		if !names[name] {
+			s.computed[name] = v
+		}
+	}
+	if args, d, ok := argsFromAttributes[A](ctx, obj.Attributes()); ok {
+		s.args = args
+		diags.Append(d...)
+		return s, diags
+	}
+	s.args, diags = argsByFramework[A](ctx, obj, diags)
+	return s, diags
+}
+
+// argsByFramework reads the arguments A from obj by the framework's
+// reflection.
+func argsByFramework[A any](ctx context.Context, obj types.Object, diags diag.Diagnostics) (A, diag.Diagnostics) {
+	var a A
+	names := argumentNames[A]()
 	argTypes := map[string]attr.Type{}
 	argVals := map[string]attr.Value{}
-	s.computed = map[string]attr.Value{}
 	for name, v := range obj.Attributes() {
 		if names[name] {
 			argTypes[name], argVals[name] = v.Type(ctx), v
-		} else {
-			s.computed[name] = v
 		}
 	}
 	args, d := types.ObjectValue(argTypes, argVals)
 	diags.Append(d...)
 	if diags.HasError() {
-		return s, diags
+		return a, diags
 	}
-	diags.Append(args.As(ctx, &s.args, basetypes.ObjectAsOptions{})...)
-	return s, diags
+	diags.Append(args.As(ctx, &a, basetypes.ObjectAsOptions{})...)
+	return a, diags
 }
 
 // typed is a schema: tfsdk.State.Schema, tfsdk.Plan.Schema.
@@ -108,20 +230,22 @@ func setShaped[A any](ctx context.Context, dst setter, sch typed, s shapedState[
 	}
 	attrTypes := ot.AttributeTypes()
 	names := argumentNames[A]()
-	argTypes := map[string]attr.Type{}
-	for name := range names {
-		argTypes[name] = attrTypes[name]
+	vals := make(map[string]attr.Value, len(attrTypes))
+	if d, ok := argsToAttributes(ctx, s.args, attrTypes, vals); ok {
+		diags.Append(d...)
+	} else {
+		args, d := argsObjectByFramework(ctx, attrTypes, s.args)
+		diags.Append(d...)
+		for name := range names {
+			vals[name] = args.Attributes()[name]
+		}
 	}
-	args, d := basetypes.NewObjectValueFrom(ctx, argTypes, s.args)
-	diags.Append(d...)
 	if diags.HasError() {
 		return diags
 	}
-	vals := make(map[string]attr.Value, len(attrTypes))
 	for name, typ := range attrTypes {
 		switch v, ok := s.computed[name]; {
 		case names[name]:
-			vals[name] = args.Attributes()[name]
 		case ok:
 			vals[name] = v
 		default:
@@ -135,6 +259,16 @@ func setShaped[A any](ctx context.Context, dst setter, sch typed, s shapedState[
 	}
 	diags.Append(dst.Set(ctx, obj)...)
 	return diags
+}
+
+// argsObjectByFramework is the object of the arguments args by the
+// framework's reflection, with the schema's types attrTypes.
+func argsObjectByFramework[A any](ctx context.Context, attrTypes map[string]attr.Type, args A) (types.Object, diag.Diagnostics) {
+	argTypes := map[string]attr.Type{}
+	for name := range argumentNames[A]() {
+		argTypes[name] = attrTypes[name]
+	}
+	return basetypes.NewObjectValueFrom(ctx, argTypes, args)
 }
 
 // nullOf is the null value of typ.

@@ -575,7 +575,7 @@ const minSensitiveLength = 6
 func (c *Client) AddSensitive(values ...string) {
 	for _, v := range values {
 		if len(v) >= minSensitiveLength {
-			c.scrubber.addToken(v)
+			c.scrubber.addValue(v)
 		}
 	}
 }

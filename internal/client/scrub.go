@@ -9,6 +9,7 @@ import (
 	"html"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -105,13 +106,21 @@ func htmlNumericEntities(s string) string {
 	return b.String()
 }
 
-// secrets scrubs the client secret and every access token the client has
-// obtained; safe for concurrent use.
+// secrets scrubs the client secret, every access token the client has
+// obtained and every value registered with AddSensitive; safe for
+// concurrent use.
 type secrets struct {
 	static *scrubber
 	mu     sync.RWMutex
 	tokens []string
-	dyn    *scrubber
+	// values are the sensitive values (AddSensitive), every one of them:
+	// a plan of many fiat accounts registers each account's numbers.
+	values map[string]bool
+	// dyn scrubs the tokens and the values; nil when one was added since
+	// it was built. It is built when text is scrubbed, not at each
+	// registration: a plan registers values for every resource and
+	// scrubs nothing unless it logs or fails.
+	dyn *scrubber
 }
 
 // maxScrubbedTokens bounds the tokens remembered for scrubbing (a run
@@ -126,33 +135,64 @@ func (s *secrets) addToken(tok string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, t := range s.tokens {
-		if t == tok {
-			return
-		}
+	if slices.Contains(s.tokens, tok) {
+		return
 	}
 	s.tokens = append(s.tokens, tok)
 	if len(s.tokens) > maxScrubbedTokens {
 		s.tokens = s.tokens[len(s.tokens)-maxScrubbedTokens:]
 	}
-	var spellings []string
-	for _, t := range s.tokens {
-		spellings = append(spellings, secretSpellings(t)...)
-	}
-	sortByLengthDesc(spellings)
-	s.dyn = newScrubber(spellings...)
+	s.dyn = nil
 }
 
-// scrub removes the secret and the tokens from text.
+// addValue registers the sensitive value v, so that it is scrubbed from
+// every log line and error from then on.
+func (s *secrets) addValue(v string) {
+	if s == nil || v == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.values[v] {
+		return
+	}
+	if s.values == nil {
+		s.values = map[string]bool{}
+	}
+	s.values[v] = true
+	s.dyn = nil
+}
+
+// dynamic is the scrubber of the tokens and values, built when stale.
+func (s *secrets) dynamic() *scrubber {
+	s.mu.RLock()
+	d := s.dyn
+	s.mu.RUnlock()
+	if d != nil {
+		return d
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dyn == nil {
+		var spellings []string
+		for _, t := range s.tokens {
+			spellings = append(spellings, secretSpellings(t)...)
+		}
+		for v := range s.values {
+			spellings = append(spellings, secretSpellings(v)...)
+		}
+		sortByLengthDesc(spellings)
+		s.dyn = newScrubber(spellings...)
+	}
+	return s.dyn
+}
+
+// scrub removes the secret, the tokens and the values from text.
 func (s *secrets) scrub(text string) string {
 	if s == nil {
 		return text
 	}
-	text = s.static.scrub(text)
-	s.mu.RLock()
-	d := s.dyn
-	s.mu.RUnlock()
-	return d.scrub(text)
+	return s.dynamic().scrub(s.static.scrub(text))
 }
 
 // basicAuthSpellings are the base64 spellings of the Basic authorization
@@ -171,11 +211,12 @@ func basicAuthSpellings(id, secret string) []string {
 }
 
 func sortByLengthDesc(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && (len(s[j]) > len(s[j-1]) || len(s[j]) == len(s[j-1]) && s[j] < s[j-1]); j-- {
-			s[j], s[j-1] = s[j-1], s[j]
+	slices.SortFunc(s, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(b) - len(a)
 		}
-	}
+		return strings.Compare(a, b)
+	})
 }
 
 // scrubber replaces every spelling of some secrets by "[REDACTED]".

@@ -166,3 +166,32 @@ func (f *fakeService) issuedTokens() []string {
 	}
 	return out
 }
+
+// TestAddSensitiveKeepsEveryValue: a process that registers the numbers of
+// many fiat accounts scrubs every one of them, the first as the last, in
+// each spelling; and the tokens stay scrubbed beside them.
+func TestAddSensitiveKeepsEveryValue(t *testing.T) {
+	c, err := New(Config{BaseURL: "http://127.0.0.1:1/v2", AuthURL: "http://127.0.0.1:1", ClientID: "id", ClientSecret: "the-client-secret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.scrubber.addToken("an-access-token-123")
+	values := make([]string, 500)
+	for i := range values {
+		values[i] = fmt.Sprintf("%012d", 900000000000+i)
+		c.AddSensitive(values[i])
+	}
+	for _, v := range []string{values[0], values[250], values[499]} {
+		for _, text := range []string{"account " + v + " refused", `{"account_number":"` + v + `"}`, "q=" + url.QueryEscape(v)} {
+			if got := c.scrub(text); strings.Contains(got, v) || !strings.Contains(got, "[REDACTED]") {
+				t.Errorf("scrub(%q) = %q", text, got)
+			}
+		}
+	}
+	if got := c.scrub("Bearer an-access-token-123 and the-client-secret"); strings.Contains(got, "an-access-token") || strings.Contains(got, "the-client-secret") {
+		t.Errorf("token or secret left: %q", got)
+	}
+	if got := c.scrub("12345 is too short to be registered"); got != "12345 is too short to be registered" {
+		t.Errorf("ordinary text changed: %q", got)
+	}
+}

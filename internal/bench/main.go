@@ -9,9 +9,10 @@
 //     in-process, against a plain net/http + encoding/json pager; the
 //     provider's allocations, peak heap and (in a fresh process) peak RSS;
 //     the end-to-end terraform plan of the same read.
-//  2. terraform apply and plan of 200 platform_fiat_deposit_instructions
-//     with -parallelism=10 against 200 sequential GETs: requests per
-//     resource, tokens and new TCP connections at the emulator.
+//  2. terraform apply (plan -out, then apply of the saved plan) and plan of
+//     200 platform_fiat_deposit_instructions with -parallelism=10 against
+//     200 sequential GETs: requests per resource, tokens (per command) and
+//     new TCP connections at the emulator.
 //  3. Stream latency (p50/p95 over 200 runs) of the first market-data read
 //     of a provider process, through a new stream.Hub, against a bare
 //     gorilla/websocket loop.

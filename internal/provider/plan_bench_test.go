@@ -13,7 +13,7 @@ import (
 
 // planBenchArguments are the arguments of resource i of each type that
 // BenchmarkPlanInState plans, as registry.PlanFixtures configure them.
-func planBenchArguments(typeName string, i int) map[string]any {
+func planBenchArguments(tb testing.TB, typeName string, i int) map[string]any {
 	run := map[string]any{"run": fmt.Sprintf("bench-%d", i)}
 	switch typeName {
 	case "platform_crypto_withdrawal":
@@ -29,7 +29,7 @@ func planBenchArguments(typeName string, i int) map[string]any {
 		return map[string]any{"profile_id": "bench-profile", "fiat_network": "WIRE", "metadata": run}
 	case "platform_crypto_destination_address":
 		return map[string]any{"crypto_network": "ETHEREUM", "address": fmt.Sprintf("0x%040x", i), "nickname": fmt.Sprintf("bench-%d", i)}
-	default: // platform_fiat_account
+	case "platform_fiat_account":
 		address := func(street string) map[string]any {
 			return map[string]any{"country": "USA", "address1": street, "city": "New York", "province": "NY", "zip_code": "10101"}
 		}
@@ -46,6 +46,8 @@ func planBenchArguments(typeName string, i int) map[string]any {
 			"metadata": run,
 		}
 	}
+	tb.Fatalf("BenchmarkPlanInState has no arguments of %s: add them to planBenchArguments", typeName)
+	return nil
 }
 
 // BenchmarkPlanInState is what `terraform plan` asks of one provider
@@ -80,7 +82,7 @@ func BenchmarkPlanInState(b *testing.B) {
 			type planned struct{ cfg, state *tfprotov6.DynamicValue }
 			resources := make([]planned, b.N)
 			for i := range resources {
-				cfg := tfValueOf(b, typ, planBenchArguments(typeName, next))
+				cfg := tfValueOf(b, typ, planBenchArguments(b, typeName, next))
 				next++
 				var set map[string]tftypes.Value
 				if err := cfg.As(&set); err != nil {

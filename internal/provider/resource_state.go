@@ -40,28 +40,6 @@ type setter interface {
 	Set(ctx context.Context, val any) diag.Diagnostics
 }
 
-// argumentNamesByType caches argumentNames: every read and write of a
-// resource's state asks for them.
-var argumentNamesByType sync.Map // reflect.Type -> map[string]bool
-
-// argumentNames are the tfsdk names of the fields of A (not to be
-// modified).
-func argumentNames[A any]() map[string]bool {
-	t := reflect.TypeFor[A]()
-	if v, ok := argumentNamesByType.Load(t); ok {
-		names, _ := v.(map[string]bool)
-		return names
-	}
-	names := map[string]bool{}
-	for i := range t.NumField() {
-		if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("tfsdk"), ","); tag != "" && tag != "-" {
-			names[tag] = true
-		}
-	}
-	argumentNamesByType.Store(t, names)
-	return names
-}
-
 // argField is a field of an arguments struct: its index, tfsdk name and
 // type.
 type argField struct {
@@ -70,40 +48,55 @@ type argField struct {
 	typ   reflect.Type
 }
 
-// argumentFieldsByType caches argumentFields.
-var argumentFieldsByType sync.Map // reflect.Type -> []argField
+// arguments describes an arguments struct (see argumentsOf).
+type arguments struct {
+	// names are the tfsdk names of its fields (not to be modified).
+	names map[string]bool
+	// fields are those fields when every one of them holds an attr.Value
+	// (types.String, types.Map, jsontypes.Normalized, ...), or nil. Such
+	// arguments are read and written field by field (argsFromAttributes,
+	// argsToAttributes), as the framework's reflection would, without it:
+	// it parses every tag again and compiles a regular expression per
+	// field at each conversion, and a plan converts every resource's state
+	// several times.
+	fields []argField
+}
+
+// argumentsByType caches argumentsOf: every read and write of a
+// resource's state asks for it.
+var argumentsByType sync.Map // reflect.Type -> *arguments
 
 var attrValueType = reflect.TypeFor[attr.Value]()
 
-// argumentFields are the fields of A with a tfsdk name, when every one of
-// them holds an attr.Value (types.String, types.Map, jsontypes.Normalized,
-// ...), or nil. Such arguments are read and written field by field
-// (argsFromAttributes, argsToAttributes), as the framework's reflection
-// would, without it: it parses every tag again and compiles a regular
-// expression per field at each conversion, and a plan converts every
-// resource's state several times.
-func argumentFields[A any]() []argField {
+// argumentsOf describes the arguments struct A.
+func argumentsOf[A any]() *arguments {
 	t := reflect.TypeFor[A]()
-	if v, ok := argumentFieldsByType.Load(t); ok {
-		fields, _ := v.([]argField)
-		return fields
+	if v, ok := argumentsByType.Load(t); ok {
+		a, _ := v.(*arguments)
+		return a
 	}
-	var fields []argField
+	a := &arguments{names: map[string]bool{}}
+	direct := true
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag, _, _ := strings.Cut(f.Tag.Get("tfsdk"), ",")
 		if tag == "" || tag == "-" {
 			continue
 		}
-		if !f.IsExported() || !f.Type.Implements(attrValueType) || f.Type.Kind() == reflect.Interface {
-			fields = nil
-			break
-		}
-		fields = append(fields, argField{index: i, name: tag, typ: f.Type})
+		a.names[tag] = true
+		direct = direct && f.IsExported() && f.Type.Implements(attrValueType) && f.Type.Kind() != reflect.Interface
+		a.fields = append(a.fields, argField{index: i, name: tag, typ: f.Type})
 	}
-	argumentFieldsByType.Store(t, fields)
-	return fields
+	if !direct {
+		a.fields = nil
+	}
+	argumentsByType.Store(t, a)
+	return a
 }
+
+// argumentNames are the tfsdk names of the fields of A (not to be
+// modified).
+func argumentNames[A any]() map[string]bool { return argumentsOf[A]().names }
 
 // validateArgument validates v as the framework does when it converts an
 // argument: a value with its own validation (such as
@@ -131,7 +124,7 @@ func validateArgument(ctx context.Context, name string, v attr.Value, diags *dia
 // plan or configuration; ok is false when the framework must (A is not
 // made of attr.Value fields, or a value is not of its field's type).
 func argsFromAttributes[A any](ctx context.Context, attrs map[string]attr.Value) (args A, diags diag.Diagnostics, ok bool) {
-	fields := argumentFields[A]()
+	fields := argumentsOf[A]().fields
 	if fields == nil {
 		return args, nil, false
 	}
@@ -150,7 +143,7 @@ func argsFromAttributes[A any](ctx context.Context, attrs map[string]attr.Value)
 // argsToAttributes writes the arguments args into vals, checked against
 // the schema's types; ok is false when the framework must.
 func argsToAttributes[A any](ctx context.Context, args A, attrTypes map[string]attr.Type, vals map[string]attr.Value) (diags diag.Diagnostics, ok bool) {
-	fields := argumentFields[A]()
+	fields := argumentsOf[A]().fields
 	if fields == nil {
 		return nil, false
 	}

@@ -258,7 +258,7 @@ func TestDepositAddressListThroughProtocol(t *testing.T) {
 		return tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, elems)
 	}
 	ids, diags := listThroughProtocol(t, h, "platform_deposit_address", map[string]tftypes.Value{"profile_ids": strs("query-profile")})
-	if hasErrorDiag(diags) {
+	if hasErrorDiagnostic(diags) {
 		t.Fatalf("list: %v", diags)
 	}
 	// Newest first.
@@ -266,7 +266,7 @@ func TestDepositAddressListThroughProtocol(t *testing.T) {
 		t.Errorf("listed %v, want %v", ids, []string{made[1], made[0]})
 	}
 	ids, diags = listThroughProtocol(t, h, "platform_deposit_address", map[string]tftypes.Value{"ids": strs(made[0])})
-	if hasErrorDiag(diags) || !slices.Equal(ids, made[:1]) {
+	if hasErrorDiagnostic(diags) || !slices.Equal(ids, made[:1]) {
 		t.Errorf("list by id: %v %v", ids, diags)
 	}
 	if n := emu.Counters.Requests(daListKey); n != 2 {

@@ -213,7 +213,7 @@ func TestHostileServer_getByID(t *testing.T) {
 	for name, want := range cases {
 		t.Run(name, func(t *testing.T) {
 			state, diags := p.readData(t, "platform_fiat_deposit_instructions", map[string]tftypes.Value{"id": tfStr(name)})
-			if !hasErrorDiag(diags) {
+			if !hasErrorDiagnostic(diags) {
 				t.Fatalf("the read succeeded: %v", state)
 			}
 			if !state.IsNull() {
@@ -248,7 +248,7 @@ func TestHostileServer_listPages(t *testing.T) {
 			_, diags := p.readData(t, "platform_fiat_accounts", map[string]tftypes.Value{
 				"ids": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tfStr(name)}),
 			})
-			if !hasErrorDiag(diags) {
+			if !hasErrorDiagnostic(diags) {
 				t.Fatal("the read succeeded")
 			}
 			checkHostileDiags(t, h, diagText(diags), `(?s)Unable to list fiat accounts.*`+want)
@@ -276,7 +276,7 @@ func TestHostileServer_tokenEndpoint(t *testing.T) {
 				"max_retries":   tfInt(0),
 			}))
 			_, diags := p.readData(t, "platform_fiat_deposit_instructions", map[string]tftypes.Value{"id": tfStr("truncated")})
-			if !hasErrorDiag(diags) {
+			if !hasErrorDiagnostic(diags) {
 				t.Fatal("the read succeeded")
 			}
 			checkHostileDiags(t, h, diagText(diags), `(?s)`+want)
@@ -416,7 +416,7 @@ func TestHostileServer_pagesToState(t *testing.T) {
 					t.Fatalf("%s: diagnostics are not valid UTF-8: %q", typeName, text)
 				}
 				if !pg.ok {
-					if !hasErrorDiag(diags) || !strings.Contains(text, "GET /") {
+					if !hasErrorDiagnostic(diags) || !strings.Contains(text, "GET /") {
 						t.Fatalf("%s: want an error naming the request, got:\n%s", typeName, text)
 					}
 					continue

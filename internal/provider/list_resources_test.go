@@ -211,7 +211,7 @@ func listThroughProtocol(t *testing.T, h *actionHarness, typeName string, set ma
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hasErrorDiag(v.Diagnostics) {
+	if hasErrorDiagnostic(v.Diagnostics) {
 		return nil, v.Diagnostics
 	}
 	stream, err := srv.ListResource(ctx, &tfprotov6.ListResourceRequest{TypeName: typeName, Config: cfg, Limit: 100})
@@ -220,7 +220,7 @@ func listThroughProtocol(t *testing.T, h *actionHarness, typeName string, set ma
 	}
 	ids := []string{}
 	for res := range stream.Results {
-		if hasErrorDiag(res.Diagnostics) {
+		if hasErrorDiagnostic(res.Diagnostics) {
 			return ids, res.Diagnostics
 		}
 		id := identityID(t, res.Identity)
@@ -335,7 +335,7 @@ func TestListFiltersEmptyArrayThroughProtocol(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if hasErrorDiag(v.Diagnostics) {
+		if hasErrorDiagnostic(v.Diagnostics) {
 			return nil, v.Diagnostics
 		}
 		r, err := srv.ReadDataSource(t.Context(), &tfprotov6.ReadDataSourceRequest{TypeName: "platform_transfers", Config: cfg})

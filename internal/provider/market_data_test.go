@@ -514,12 +514,12 @@ func TestStreamHubPerConfiguration(t *testing.T) {
 	p := newProtoProvider(t)
 	read := map[string]tftypes.Value{"market": tfStr("BTCUSD"), "timeout": tfStr("5s")}
 	p.mustConfigure(t, providerArgs(emu.AuthURL(), map[string]tftypes.Value{"client_secret": tfStr("wrong-secret")}))
-	if _, diags := p.readData(t, "platform_top_of_book", read); !hasErrorDiag(diags) || !strings.Contains(diagText(diags), "invalid_client") {
+	if _, diags := p.readData(t, "platform_top_of_book", read); !hasErrorDiagnostic(diags) || !strings.Contains(diagText(diags), "invalid_client") {
 		t.Fatalf("read with a wrong secret: %s", diagText(diags))
 	}
 	p.mustConfigure(t, providerArgs(emu.AuthURL(), nil))
 	v, diags := p.readData(t, "platform_top_of_book", read)
-	if hasErrorDiag(diags) {
+	if hasErrorDiagnostic(diags) {
 		t.Fatalf("read with the right secret: %s", diagText(diags))
 	}
 	var attrs map[string]tftypes.Value

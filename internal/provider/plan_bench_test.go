@@ -64,20 +64,14 @@ func BenchmarkPlanInState(b *testing.B) {
 	b.Setenv("TF_LOG_SDK", "off")
 	b.Setenv("TF_LOG_PROVIDER_PLATFORM", "off")
 	emu := emulator.StartTest(b, emulator.Options{Seed: 1})
-	configure := func(p *protoProvider) {
-		p.mustConfigure(b, map[string]tftypes.Value{
-			"client_id": tfStr(emulator.DefaultClientID), "client_secret": tfStr(emulator.DefaultClientSecret),
-			"base_url": tfStr(emu.BaseURL()), "auth_url": tfStr(emu.AuthURL()),
-		})
-	}
 	// The function runs more than once (b.N = 1 first): every resource of
 	// every run is another.
 	next := 0
 	for _, typeName := range mapKeys(registry.PlanFixtures) {
 		b.Run(typeName, func(b *testing.B) {
 			creator, p := newProtoProvider(b), newProtoProvider(b)
-			configure(creator)
-			configure(p)
+			creator.mustConfigure(b, providerArgs(emu.AuthURL(), nil))
+			p.mustConfigure(b, providerArgs(emu.AuthURL(), nil))
 			typ := p.schema.ResourceSchemas[typeName].ValueType()
 			type planned struct{ cfg, state *tfprotov6.DynamicValue }
 			resources := make([]planned, b.N)
@@ -97,17 +91,17 @@ func BenchmarkPlanInState(b *testing.B) {
 			b.ResetTimer()
 			for _, res := range resources {
 				v, err := p.srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: typeName, Config: res.cfg})
-				if err != nil || hasErrorDiag(v.Diagnostics) {
+				if err != nil || hasErrorDiagnostic(v.Diagnostics) {
 					b.Fatalf("ValidateResourceConfig: %v %s", err, diagText(v.Diagnostics))
 				}
 				r, err := p.srv.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: res.state})
-				if err != nil || hasErrorDiag(r.Diagnostics) {
+				if err != nil || hasErrorDiagnostic(r.Diagnostics) {
 					b.Fatalf("ReadResource: %v %s", err, diagText(r.Diagnostics))
 				}
 				pl, err := p.srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
 					TypeName: typeName, PriorState: r.NewState, ProposedNewState: r.NewState, Config: res.cfg, PriorPrivate: r.Private,
 				})
-				if err != nil || hasErrorDiag(pl.Diagnostics) {
+				if err != nil || hasErrorDiagnostic(pl.Diagnostics) {
 					b.Fatalf("PlanResourceChange: %v %s", err, diagText(pl.Diagnostics))
 				}
 				if len(pl.RequiresReplace) > 0 {

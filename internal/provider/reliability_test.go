@@ -95,7 +95,7 @@ func (p *protoProvider) configure(tb testing.TB, set map[string]tftypes.Value) [
 	if err != nil {
 		tb.Fatalf("ValidateProviderConfig: %v", err)
 	}
-	if hasErrorDiag(vresp.Diagnostics) {
+	if hasErrorDiagnostic(vresp.Diagnostics) {
 		return vresp.Diagnostics
 	}
 	resp, err := p.srv.ConfigureProvider(tb.Context(), &tfprotov6.ConfigureProviderRequest{
@@ -128,14 +128,14 @@ func (p *protoProvider) readData(tb testing.TB, typeName string, set map[string]
 	if err != nil {
 		tb.Fatalf("ValidateDataResourceConfig: %v", err)
 	}
-	if hasErrorDiag(vresp.Diagnostics) {
+	if hasErrorDiagnostic(vresp.Diagnostics) {
 		return tftypes.NewValue(typ, nil), vresp.Diagnostics
 	}
 	resp, err := p.srv.ReadDataSource(tb.Context(), &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: cfg})
 	if err != nil {
 		tb.Fatalf("ReadDataSource: %v", err)
 	}
-	if resp.State == nil || hasErrorDiag(resp.Diagnostics) {
+	if resp.State == nil || hasErrorDiagnostic(resp.Diagnostics) {
 		return tftypes.NewValue(typ, nil), resp.Diagnostics
 	}
 	v, err := resp.State.Unmarshal(typ)
@@ -163,7 +163,7 @@ func (p *protoProvider) create(tb testing.TB, typeName string, set map[string]tf
 	if err != nil {
 		tb.Fatalf("ValidateResourceConfig: %v", err)
 	}
-	if hasErrorDiag(vresp.Diagnostics) {
+	if hasErrorDiagnostic(vresp.Diagnostics) {
 		return tftypes.NewValue(typ, nil), vresp.Diagnostics
 	}
 	plan, err := p.srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
@@ -176,7 +176,7 @@ func (p *protoProvider) create(tb testing.TB, typeName string, set map[string]tf
 		tb.Fatalf("PlanResourceChange: %v", err)
 	}
 	diags := plan.Diagnostics
-	if hasErrorDiag(diags) {
+	if hasErrorDiagnostic(diags) {
 		return tftypes.NewValue(typ, nil), diags
 	}
 	applied, err := p.srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
@@ -200,15 +200,6 @@ func (p *protoProvider) create(tb testing.TB, typeName string, set map[string]tf
 	return v, diags
 }
 
-func hasErrorDiag(diags []*tfprotov6.Diagnostic) bool {
-	for _, d := range diags {
-		if d.Severity == tfprotov6.DiagnosticSeverityError {
-			return true
-		}
-	}
-	return false
-}
-
 // diagText renders diagnostics as Terraform would print them, for
 // matching and for failure messages.
 func diagText(diags []*tfprotov6.Diagnostic) string {
@@ -221,7 +212,7 @@ func diagText(diags []*tfprotov6.Diagnostic) string {
 
 func failOnErrorDiags(tb testing.TB, what string, diags []*tfprotov6.Diagnostic) {
 	tb.Helper()
-	if hasErrorDiag(diags) {
+	if hasErrorDiagnostic(diags) {
 		tb.Fatalf("%s: unexpected error diagnostics:\n%s", what, diagText(diags))
 	}
 }
@@ -471,7 +462,7 @@ func TestReliability_listPagingRetriesExhausted(t *testing.T) {
 			p := newProtoProvider(t)
 			p.mustConfigure(t, providerArgs(fe.srv.URL, map[string]tftypes.Value{"max_retries": tfInt(1)}))
 			_, diags := p.readData(t, "platform_fiat_accounts", nil)
-			if !hasErrorDiag(diags) {
+			if !hasErrorDiagnostic(diags) {
 				t.Fatal("the read succeeded despite a burst longer than max_retries")
 			}
 			if re := regexp.MustCompile(tc.want); !re.MatchString(diagText(diags)) {
@@ -814,7 +805,7 @@ func TestReliability_streamDroppedBeforeTopOfBook(t *testing.T) {
 			"timeout": tfStr(timeout.String()),
 		})
 		elapsed := time.Since(start)
-		if !hasErrorDiag(diags) {
+		if !hasErrorDiagnostic(diags) {
 			t.Fatal("the read succeeded on a dropped connection")
 		}
 		text := diagText(diags)

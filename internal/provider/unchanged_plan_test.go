@@ -100,10 +100,7 @@ func newPlanPair(t *testing.T, emu *emulator.Server) planPair {
 	}
 	pp := planPair{ours: newProtoProvider(t), framework: &protoProvider{srv: plain, schema: sch}}
 	for _, p := range []*protoProvider{pp.ours, pp.framework} {
-		p.mustConfigure(t, map[string]tftypes.Value{
-			"client_id": tfStr(emulator.DefaultClientID), "client_secret": tfStr(emulator.DefaultClientSecret),
-			"base_url": tfStr(emu.BaseURL()), "auth_url": tfStr(emu.AuthURL()),
-		})
+		p.mustConfigure(t, providerArgs(emu.AuthURL(), nil))
 	}
 	return pp
 }
@@ -281,7 +278,7 @@ func TestUnchangedPlanMatchesFramework(t *testing.T) {
 					t.Error("the unchanged object was planned by the framework")
 				}
 				served, resp := pp.samePlan(t, typ, unchanged(read.NewState, read.NewIdentity))
-				if served || !hasErrorDiag(resp.Diagnostics) {
+				if served || !hasErrorDiagnostic(resp.Diagnostics) {
 					t.Errorf("a second claim of the ref_id: served %t, diagnostics %s", served, diagText(resp.Diagnostics))
 				}
 			}

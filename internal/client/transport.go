@@ -48,6 +48,11 @@ func containsSensitiveKey(s string) bool {
 			return true
 		}
 	}
+	for place := range sensitivePlaces {
+		if strings.Contains(l, place) {
+			return true
+		}
+	}
 	return false
 }
 
@@ -173,23 +178,48 @@ func redactValues(vals url.Values) bool {
 
 // redactJSON replaces, in place, the values of sensitive keys at any depth
 // and reports whether it changed anything.
-func redactJSON(v any) bool {
+func redactJSON(v any) bool { return redactJSONIn(v, "") }
+
+// sensitivePlaces are the keys whose values are sensitive only in the
+// object of a given key: CUBIX's account_id (in "cubix") is the bank
+// account, while the account_id of a transfer or a deposit address is not.
+var sensitivePlaces = map[string][]string{
+	"cubix": {"account_id"},
+}
+
+// sensitiveAt reports whether the key k of an object that is the value of
+// parent is sensitive: by its name, or by its place.
+func sensitiveAt(parent, k string) bool {
+	if isSensitiveKey(k) {
+		return true
+	}
+	for _, s := range sensitivePlaces[strings.ToLower(parent)] {
+		if strings.EqualFold(strings.TrimSpace(k), s) {
+			return true
+		}
+	}
+	return false
+}
+
+// redactJSONIn redacts v, the value of the key parent ("" at the top, and
+// for the items of an array, their array's key).
+func redactJSONIn(v any, parent string) bool {
 	changed := false
 	switch t := v.(type) {
 	case map[string]any:
 		for k, val := range t {
-			if isSensitiveKey(k) {
+			if sensitiveAt(parent, k) {
 				t[k] = redacted
 				changed = true
 				continue
 			}
-			if redactJSON(val) {
+			if redactJSONIn(val, k) {
 				changed = true
 			}
 		}
 	case []any:
 		for _, it := range t {
-			if redactJSON(it) {
+			if redactJSONIn(it, parent) {
 				changed = true
 			}
 		}

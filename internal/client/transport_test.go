@@ -83,6 +83,14 @@ func TestRedactBody(t *testing.T) {
 		{"stray bracket after the value", "application/json", `{"p":0}},"access_token":"AT"}`, "[REDACTED 29 bytes]"},
 		{"second value", "application/json", `{"a":1} {"access_token":"AT"}`, "[REDACTED 29 bytes]"},
 		{"bad form", "application/x-www-form-urlencoded", "client_secret=S;x", "[REDACTED 17 bytes]"},
+		// Sensitive by place: CUBIX's account_id is a bank account, the
+		// account_id of a transfer is not.
+		{"cubix account by place", "application/json",
+			`{"account_id":"acct-1","instructions":{"cubix":{"account_id":"CUBIX-0012345678"}}}`,
+			`{"account_id":"acct-1","instructions":{"cubix":{"account_id":"[REDACTED]"}}}`},
+		{"cubix in a list", "application/json", `{"items":[{"cubix":{"Account_ID":"CUBIX-0012345678"}}]}`,
+			`{"items":[{"cubix":{"Account_ID":"[REDACTED]"}}]}`},
+		{"truncated cubix", "application/json", `{"cubix":{"account_id":"CUBIX-00123`, "[REDACTED 35 bytes]"},
 		{"plain", "text/plain", "hello", "hello"},
 		{"empty", "", "  ", ""},
 	}

@@ -87,10 +87,11 @@ func (e *APIError) Error() string {
 		// fee quote): what the body says is the whole story.
 	case e.Status == http.StatusForbidden && e.Scope != "" && !e.token:
 		fmt.Fprintf(&b, "; the operation needs a token with the OAuth scope %q granted to these client credentials", e.Scope)
-	case e.Status == http.StatusForbidden && e.Scope != "":
+	case e.ScopeRefused() && e.Scope != "":
 		fmt.Fprintf(&b, "; the client credentials may not be allowed the scope %q", e.Scope)
-	case e.Status == http.StatusUnauthorized && e.token:
-		b.WriteString("; check the client id and client secret")
+	case e.CredentialsRejected():
+		b.WriteString("; the service rejected the client credentials: check client_id and client_secret " +
+			"(PLATFORM_CLIENT_ID, PLATFORM_CLIENT_SECRET)")
 	case e.Status == http.StatusUnauthorized:
 		b.WriteString("; the access token was rejected even after renewing it")
 	case e.throttled:
@@ -99,6 +100,44 @@ func (e *APIError) Error() string {
 			"to crypto withdrawals, 50/s elsewhere), so the request was not retried; apply again after that")
 	}
 	return b.String()
+}
+
+// OAuthInvalidScope is the token endpoint's error code of a scope the
+// client may not have (RFC 6749, section 5.2).
+const OAuthInvalidScope = "invalid_scope"
+
+// TokenEndpoint reports whether e is an answer of the token endpoint.
+func (e *APIError) TokenEndpoint() bool { return e.token }
+
+// ScopeRefused reports whether e refuses a scope and nothing else: the
+// token endpoint's invalid_scope, or a 403 of the API that may be about
+// permissions.
+func (e *APIError) ScopeRefused() bool {
+	if e.token {
+		return e.Status >= 400 && e.Status < 500 && e.Code == OAuthInvalidScope
+	}
+	return e.Status == http.StatusForbidden && e.permissionCause()
+}
+
+// CredentialsRejected reports whether e is the token endpoint refusing the
+// client credentials: any 4xx of it but invalid_scope (invalid_client, a
+// bare 401, invalid_grant, unauthorized_client, a 403 without a code).
+func (e *APIError) CredentialsRejected() bool {
+	return e.token && e.Status >= 400 && e.Status < 500 && e.Code != OAuthInvalidScope
+}
+
+// ScopeRefused reports whether err is a refused scope (see
+// APIError.ScopeRefused).
+func ScopeRefused(err error) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && ae.ScopeRefused()
+}
+
+// CredentialsRejected reports whether err is the service rejecting the
+// client credentials (see APIError.CredentialsRejected).
+func CredentialsRejected(err error) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && ae.CredentialsRejected()
 }
 
 // permissionCause reports whether a 403 may be about permissions: it gives

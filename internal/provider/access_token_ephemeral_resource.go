@@ -126,7 +126,7 @@ func (r *accessTokenEphemeralResource) Open(ctx context.Context, req ephemeral.O
 	tok, err := r.data.client.TokenInfo(ctx, scopes)
 	if err != nil {
 		summary, detail := accessTokenError(err, scopes)
-		resp.Diagnostics.AddError(summary, detail)
+		resp.Diagnostics.AddError(failure(summary, err), detail)
 		return
 	}
 	ctx = tflog.MaskAllFieldValuesStrings(ctx, tok.AccessToken)

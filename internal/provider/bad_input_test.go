@@ -154,7 +154,10 @@ func withdrawalBadInputs(kind string) []badInput {
 	return []badInput{
 		c(`profile_id = ""`, "profile_id", `Attribute profile_id string length must be at least 1`),
 		c(`destination_address = ""`, "destination_address", `Attribute destination_address string length must be at least 1`),
-		c(`asset = ""`, "asset", `Attribute asset string length must be at least 1`),
+		c(`asset = ""`, "asset", `Attribute asset must be an asset code of 1 to 20 letters and digits`),
+		c(`asset = "BTC "`, "asset", `Attribute asset must be an asset code of 1 to 20 letters and digits`),
+		c(`amount = "0"`, "amount", `Attribute amount `+decimal+`, such as .0\.5., of at most 64 characters .*, above zero`),
+		c(`amount = "`+strings.Repeat("0", 70)+`5"`, "amount", `Attribute amount `+decimal+`.*got "0{64}"… \(71 characters\)`),
 		c(`crypto_network = ""`, "crypto_network", `Attribute crypto_network string length must be at least 1`),
 		c(`amount = "1e5"`, "amount", `Attribute amount `+decimal),
 		c(`amount = "-1"`, "amount", `Attribute amount `+decimal),

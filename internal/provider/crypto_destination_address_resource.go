@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -319,24 +320,62 @@ func (r *cryptoDestinationAddressResource) planCreate(ctx context.Context, req r
 // lookupTuple finds the entry of the book that a's tuple names, matched
 // exactly (the list's filters are not trusted to be exact).
 func lookupTuple(ctx context.Context, c *client.Client, a cryptoDestinationAddressArgs) (*client.CryptoDestinationAddress, error) {
-	q := client.ListCryptoDestinationAddressesQuery{
-		Addresses: []string{knownString(a.Address)}, CryptoNetworks: []string{knownString(a.CryptoNetwork)},
+	l, err := lookupTupleSeen(ctx, c, a)
+	return l.found, err
+}
+
+// tupleLookup is what a lookup of a tuple saw: the entry of the tuple, the
+// ids of every entry it read, and the service's time of the answer.
+type tupleLookup struct {
+	found    *client.CryptoDestinationAddress
+	seen     map[string]bool
+	servedAt time.Time
+}
+
+// lookupTupleSeen looks the tuple of a up in the book, comparing addresses
+// as the service does: the letter case of an EVM address is only a
+// checksum, so such an address is looked for among every entry of its
+// network (and identity), not by the list's exact filter.
+func lookupTupleSeen(ctx context.Context, c *client.Client, a cryptoDestinationAddressArgs) (tupleLookup, error) {
+	address := knownString(a.Address)
+	q := client.ListCryptoDestinationAddressesQuery{CryptoNetworks: []string{knownString(a.CryptoNetwork)}}
+	if !evmAddress.MatchString(address) {
+		q.Addresses = []string{address}
 	}
 	if id := knownString(a.IdentityID); id != "" {
 		q.IdentityIDs = []string{id}
 	}
-	found, err := c.ListCryptoDestinationAddresses(ctx, q)
+	lctx, served := client.WithServedAt(ctx)
+	found, err := c.ListCryptoDestinationAddresses(lctx, q)
+	l := tupleLookup{seen: map[string]bool{}, servedAt: served.Last()}
 	if err != nil {
-		return nil, err
+		return l, err
 	}
 	for i := range found {
 		f := &found[i]
-		if f.Address == knownString(a.Address) && f.CryptoNetwork == knownString(a.CryptoNetwork) &&
+		l.seen[f.ID] = true
+		if l.found == nil && sameAddress(f.Address, address) && f.CryptoNetwork == knownString(a.CryptoNetwork) &&
 			deref(f.IdentityID) == knownString(a.IdentityID) {
-			return f, nil
+			l.found = f
 		}
 	}
-	return nil, nil
+	return l, nil
+}
+
+// existedBefore says why the entry a, answered to a PUT that was to add a
+// new address, evidently existed before that PUT (the PUT is an upsert):
+// its id was among the entries the lookup read, or the service made it
+// before the lookup's answer (by the service's own clock, a second's
+// margin); "" when nothing says so.
+func (l tupleLookup) existedBefore(a *client.CryptoDestinationAddress) string {
+	switch {
+	case l.seen[a.ID]:
+		return "its id was already in the book when the address was looked up"
+	case a.CreatedAt != nil && !l.servedAt.IsZero() && a.CreatedAt.Before(l.servedAt.Add(-time.Second)):
+		return fmt.Sprintf("the service made it at %s, before the lookup that found no such address (%s)",
+			a.CreatedAt.UTC().Format(time.RFC3339), l.servedAt.UTC().Format(time.RFC3339))
+	}
+	return ""
 }
 
 // request is the PUT of the arguments: by the tuple when id is empty (a
@@ -414,10 +453,11 @@ func (r *cryptoDestinationAddressResource) Create(ctx context.Context, req resou
 		return
 	}
 	args := plan.args
-	existing, err := lookupTuple(ctx, r.data.client, args)
+	look, err := lookupTupleSeen(ctx, r.data.client, args)
+	existing := look.found
 	if err != nil {
 		summary, detail := readDestinationError(err, args.describe())
-		resp.Diagnostics.AddError(summary, detail+" Nothing was sent: the address is looked up before it is added, "+
+		resp.Diagnostics.AddError(failure(summary, err), detail+" Nothing was sent: the address is looked up before it is added, "+
 			"so that an address already in the book is never taken over.")
 		return
 	}
@@ -437,7 +477,19 @@ func (r *cryptoDestinationAddressResource) Create(ctx context.Context, req resou
 			return
 		}
 		summary, detail := destinationRefusal(err, args.describe())
-		resp.Diagnostics.AddError(summary, detail)
+		resp.Diagnostics.AddError(failure(summary, err), detail)
+		return
+	}
+	if why := look.existedBefore(a); why != "" {
+		// The PUT updated an entry that was already in the book: never
+		// recorded as a new one.
+		resp.Diagnostics.AddAttributeError(path.Root("address"), "Address was already in the address book",
+			fmt.Sprintf("The PUT meant to add %s answered with the entry %s (status %s), which existed before it: %s. "+
+				"The service's PUT is an upsert, so it updated that entry in place with this configuration's "+
+				"nickname, bookmark and Travel Rule data. This configuration did not add it, so it is not recorded as "+
+				"this resource's, and a create never takes over an entry of the book.\n\nTo manage that entry with "+
+				"this resource, import it:\n\n%s\n\nand check its nickname and Travel Rule data with the service.",
+				args.describe(), shown(a.ID), shown(deref(a.Status)), why, importBlock(a.ID)))
 		return
 	}
 	if diffs := answerDifferences(body, args, "", a); len(diffs) > 0 {
@@ -606,7 +658,7 @@ func (r *cryptoDestinationAddressResource) Read(ctx context.Context, req resourc
 		return
 	case err != nil:
 		summary, detail := readDestinationError(err, "address "+id.ValueString())
-		resp.Diagnostics.AddError(summary, detail)
+		resp.Diagnostics.AddError(failure(summary, err), detail)
 		return
 	case a == nil && importing:
 		cannotImport(destinationWords, id.ValueString(), client.ErrNotFound, client.ScopeReadCryptoDestinationAddress, &resp.Diagnostics)

@@ -163,7 +163,8 @@ func (a *cryptoWithdrawalAction) Invoke(ctx context.Context, req action.InvokeRe
 	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf(
 		"Sending crypto withdrawal: %s, ref_id %s (%s).", args.summary(), refID, origin)})
 
-	res, diags := sendCryptoWithdrawal(ctx, a.data, withdrawalSend{args: args, refID: refID})
+	res, diags := sendCryptoWithdrawal(ctx, a.data, withdrawalSend{args: args, refID: refID,
+		resourceType: "platform_crypto_withdrawal action"})
 	resp.Diagnostics.Append(diags...)
 	switch res.outcome {
 	case outcomeUnconfirmed:

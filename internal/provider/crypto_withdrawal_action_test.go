@@ -476,7 +476,17 @@ func TestCryptoWithdrawalAction_validation(t *testing.T) {
 		{"empty network", baseArgs(cwaArgs{"crypto_network": ""}), "crypto_network", "length"},
 		{"empty profile_id", baseArgs(cwaArgs{"profile_id": ""}), "profile_id", "length"},
 		{"empty destination_address", baseArgs(cwaArgs{"destination_address": ""}), "destination_address", "length"},
-		{"empty asset", baseArgs(cwaArgs{"asset": ""}), "asset", "length"},
+		{"empty asset", baseArgs(cwaArgs{"asset": ""}), "asset", "asset code of 1 to 20 letters and digits"},
+		{"asset with a space", baseArgs(cwaArgs{"asset": "BTC "}), "asset", `got "BTC "`},
+		{"asset of other letters", baseArgs(cwaArgs{"asset": "ВТС"}), "asset", "letters and digits"},
+		{"amount of 70 leading zeros", baseArgs(cwaArgs{"amount": strings.Repeat("0", 70) + "5"}), "amount",
+			"of at most 64 characters"},
+		{"amount of 70 trailing zeros", baseArgs(cwaArgs{"amount": "5." + strings.Repeat("0", 70)}), "amount",
+			"(72 characters)"},
+		{"amount zero", baseArgs(cwaArgs{"amount": "0"}), "amount", "above zero"},
+		{"amount zero spelled long", baseArgs(cwaArgs{"amount": "000.000"}), "amount", "above zero"},
+		{"total zero", baseArgs(cwaArgs{"amount": nil, "total": "0.0"}), "total", "above zero"},
+		{"max_fee too long", baseArgs(cwaArgs{"max_fee": "0." + strings.Repeat("0", 63) + "1"}), "max_fee", "64 characters"},
 		{"empty ref_id", baseArgs(cwaArgs{"ref_id": ""}), "ref_id", "length"},
 		{"empty identity_id", baseArgs(cwaArgs{"identity_id": ""}), "identity_id", "length"},
 		{"empty account_id", baseArgs(cwaArgs{"account_id": ""}), "account_id", "length"},
@@ -673,7 +683,8 @@ resource "platform_crypto_withdrawal" "rent" {
 				// in either order: 0.35.
 				Config: config("0.3"),
 				ExpectError: regexp.MustCompile(`(?s)Withdrawal guard max_run_total refuses.*max_run_total of BTC is 0\.3\s+` +
-					`for\s+the\s+whole\s+plan;\s+0\.(1|25)\s+BTC\s+is\s+already\s+planned\s+in\s+this\s+run\s+by\s+other\s+` +
+					`\(withdrawal_guard.max_run_total\)\s+for\s+this\s+provider\s+configuration's\s+share\s+of\s+the\s+run;\s+` +
+					`0\.(1|25)\s+BTC\s+is\s+already\s+planned\s+or\s+sent\s+in\s+this\s+run\s+by\s+other\s+` +
 					`withdrawals,\s+and\s+this\s+one\s+asks\s+0\.(25|1)\s+more\s+\(0\.35\s+in\s+all\)`),
 				Check: checkRequests(emu, cwaPostKey, 0, "%d withdrawal POSTs after the refused plan, want 0"),
 			},

@@ -1,11 +1,14 @@
 package provider
 
 import (
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
@@ -72,4 +75,59 @@ func TestAccCryptoWithdrawal_maxFee(t *testing.T) {
 		t.Errorf("withdrawal b %v, %d withdrawals at the emulator", b, len(emu.Transfers()))
 	}
 	w.mustRun(0, "plan", "-detailed-exitcode")
+}
+
+// The fee the answer charged is checked too: a service that ignores the
+// quote's fee_id, within max_fee or above it, fails the apply loudly,
+// naming the difference, and the transfer it sent is recorded; nothing is
+// sent twice.
+func TestAccCryptoWithdrawal_maxFeeChargedFee(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, fee, total, want string
+		// again is the exit code of the next apply: the transfer is
+		// recorded (its fee is within max_fee), or fails the same way.
+		again int
+	}{
+		{"not the quote", "0.0024", "1.5024", "the service charged the fee 0.0024 ETH, not the guaranteed fee 0.002 of the quote", 0},
+		{"above max_fee", "0.01", "1.51", "the service charged the fee 0.01 ETH, 0.0075 above max_fee 0.0025", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var lie atomic.Bool
+			lie.Store(true)
+			fe := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+				// The overcharge shows in the create's answer and in every
+				// read of the transfer, as a service that made it would.
+				post := r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, client.PathCryptoWithdrawals)
+				read := r.Method == http.MethodGet && strings.Contains(r.URL.Path, client.PathTransfers+"/")
+				if (!post && !read) || !lie.Load() {
+					next.ServeHTTP(w, r)
+					return
+				}
+				rewriteAnswerFields(t, w, r, next, map[string]any{"fee": c.fee, "total": c.total})
+			})
+			fe.emu.SetWithdrawalFee("ETH", decimal.RequireFromString("0.002"))
+			w := newCLIWorkdir(t)
+			w.write(fe.providerBlock(""), maxFeeWithdrawal("a", "0xaaaa", "0.0025"))
+			out := strings.Join(strings.Fields(w.mustRun(1, "apply", "-auto-approve").output()), " ")
+			if !strings.Contains(out, "Crypto withdrawal sent with a fee it was not allowed") || !strings.Contains(out, c.want) {
+				t.Errorf("the apply does not say %q:\n%s", c.want, out)
+			}
+			ts := fe.emu.Transfers()
+			if len(ts) != 1 {
+				t.Fatalf("%d transfers at the emulator, want 1", len(ts))
+			}
+			if st := stateOf(t, w, "platform_crypto_withdrawal.a"); st["id"] != ts[0].ID {
+				t.Errorf("the state records %v, want the transfer %s that was sent", st["id"], ts[0].ID)
+			}
+			// The next apply records the transfer when its fee is within
+			// max_fee (the quote is not its own) and fails again
+			// otherwise; it never sends another.
+			w.mustRun(c.again, "apply", "-auto-approve")
+			if n := len(fe.emu.Transfers()); n != 1 {
+				t.Errorf("%d transfers at the emulator after the next apply, want 1", n)
+			}
+		})
+	}
 }

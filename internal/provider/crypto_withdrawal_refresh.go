@@ -87,7 +87,7 @@ func (r *cryptoWithdrawalResource) refresh(ctx context.Context, m *cryptoWithdra
 				"state is kept as recorded, and nothing is sent.", id, m.args.RefID.ValueString(), err))
 		return
 	default:
-		diags.AddError("Reading the withdrawal failed",
+		diags.AddError(failure("Reading the withdrawal failed", err),
 			fmt.Sprintf("Reading the transfer %s of this withdrawal failed: %s.\n\nNothing was sent. Check the "+
 				"provider configuration and the service's availability, then try again.", id, err))
 		return

@@ -327,7 +327,7 @@ func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.Crea
 		return
 	}
 	res, diags := sendCryptoWithdrawal(ctx, r.data, withdrawalSend{
-		args: plan.args, refID: refID,
+		args: plan.args, refID: refID, resourceType: withdrawalWords.resourceType,
 		derived: derived, recorded: r.data.attempts.has(withdrawalWords.kind, refID),
 	})
 	resp.Diagnostics.Append(diags...)

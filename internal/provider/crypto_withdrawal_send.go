@@ -108,15 +108,22 @@ type withdrawalSend struct {
 	// derived: refID was derived from the arguments; recorded: the state
 	// of this run recorded an unconfirmed attempt with it.
 	derived, recorded bool
+	// resourceType names what sends it in messages: the resource, or the
+	// action.
+	resourceType string
 }
 
 // sendCryptoWithdrawal is the one call that sends a crypto withdrawal, for
 // the resource and the action alike: it builds the request of s.args with
-// s.refID (which overrides args.RefID), sends it, and sorts the answer (see
-// createRun.run).
+// s.refID (which overrides args.RefID), passes it through the provider's
+// withdrawal_guard (guardSend), sends it, and sorts the answer (see
+// createRun.run). With max_fee, the fee the answer charged is checked too.
 func sendCryptoWithdrawal(ctx context.Context, data *providerData, s withdrawalSend) (createResult[*client.Transfer], diag.Diagnostics) {
 	body, diags := s.args.request(ctx, s.refID)
 	if diags.HasError() {
+		return createResult[*client.Transfer]{}, diags
+	}
+	if diags.Append(guardSend(ctx, data, s.args.guarded(s.refID, s.refID, s.resourceType))...); diags.HasError() {
 		return createResult[*client.Transfer]{}, diags
 	}
 	maxFee := knownString(s.args.MaxFee)
@@ -141,8 +148,49 @@ func sendCryptoWithdrawal(ctx context.Context, data *providerData, s withdrawalS
 			continue
 		}
 		diags.Append(d...)
+		if res.outcome == outcomeConfirmed || res.outcome == outcomeAdopted {
+			checkChargedFee(res, quote, maxFee, &diags)
+		}
 		return res, diags
 	}
+}
+
+// checkChargedFee compares the fee the service charged a withdrawal sent
+// under max_fee with max_fee and, when this send made it, with the quote
+// it carried: a service that ignored the fee_id (or answered a fee it
+// cannot justify) fails the apply loudly. The transfer was sent: it is
+// recorded all the same, and the error names the difference.
+func checkChargedFee(res createResult[*client.Transfer], quote *client.CryptoWithdrawalFee, maxFee string, diags *diag.Diagnostics) {
+	t := res.obj
+	limit, _ := parseAmount(maxFee)
+	fee, ok := parseAmount(t.Fee)
+	var problem string
+	switch {
+	case !ok:
+		problem = fmt.Sprintf("the answer's fee %s is not a decimal, so it cannot be compared with max_fee %s",
+			quotedPrefix(shown(t.Fee)), limit)
+	case fee.GreaterThan(limit):
+		problem = fmt.Sprintf("the service charged the fee %s %s, %s above max_fee %s", fee, t.Asset,
+			fee.Sub(limit), limit)
+	case res.outcome == outcomeConfirmed && !decimalEqual(t.Fee, quote.Fee):
+		problem = fmt.Sprintf("the service charged the fee %s %s, not the guaranteed fee %s of the quote %s it "+
+			"was sent with (a difference of %s)", fee, t.Asset, quote.Fee, quote.ID, differenceOf(t.Fee, quote.Fee))
+	default:
+		return
+	}
+	diags.AddAttributeError(path.Root("max_fee"), "Crypto withdrawal sent with a fee it was not allowed",
+		fmt.Sprintf("The withdrawal %s (ref_id %s) was sent, and %s.\n\nThe transfer is recorded as it is: "+
+			"nothing is sent again for it, since every retry carries the same ref_id. Take the fee up with the "+
+			"service. A resource is left tainted by this error: to accept the transfer as it is, run terraform "+
+			"untaint on it; a replacement sends nothing new for it (the same ref_id) and fails the same way.",
+			shown(t.ID), shown(deref(t.RefID)), problem))
+}
+
+// differenceOf is a minus b, both decimals.
+func differenceOf(a, b string) string {
+	x, _ := parseAmount(a)
+	y, _ := parseAmount(b)
+	return x.Sub(y).String()
 }
 
 // quoteWithinMaxFee asks for a guaranteed fee for body and reports whether
@@ -158,7 +206,7 @@ func quoteWithinMaxFee(ctx context.Context, data *providerData, body client.Cryp
 			hint = " Quoting needs the OAuth scope " + client.ScopeWriteWithdrawalFee + "; have it granted to the " +
 				"client credentials (and, if the provider's scopes argument pins the token's scopes, include it there)."
 		}
-		diags.AddAttributeError(path.Root("max_fee"), "Crypto withdrawal not sent: no guaranteed fee",
+		diags.AddAttributeError(path.Root("max_fee"), failure("Crypto withdrawal not sent: no guaranteed fee", err),
 			fmt.Sprintf("max_fee is set, so the withdrawal (ref_id %s) is sent only with a guaranteed fee, and "+
 				"quoting one failed: %s.%s Nothing was sent.", body.RefID, err, hint))
 		return nil, false

@@ -375,7 +375,7 @@ func (r *depositAddressResource) Read(ctx context.Context, req resource.ReadRequ
 		})
 		return
 	case err != nil:
-		resp.Diagnostics.AddError("Reading the deposit address failed",
+		resp.Diagnostics.AddError(failure("Reading the deposit address failed", err),
 			fmt.Sprintf("Listing the deposit address %s failed: %s.\n\nNothing was created. Check the provider "+
 				"configuration and the service's availability, then try again.", id, err))
 		return

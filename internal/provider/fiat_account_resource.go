@@ -844,7 +844,7 @@ func (r *fiatAccountResource) Read(ctx context.Context, req resource.ReadRequest
 			return
 		}
 		summary, detail := readFiatAccountError(err, id)
-		resp.Diagnostics.AddError(summary, detail)
+		resp.Diagnostics.AddError(failure(summary, err), detail)
 		return
 	}
 	if d := recordedDifferences(state.ID, deref(a.ID), []recordedField{{"ref_id", state.RefID, deref(a.RefID)}}); len(d) > 0 {
@@ -883,7 +883,7 @@ func (r *fiatAccountResource) Update(ctx context.Context, req resource.UpdateReq
 	tflog.Info(ctx, "updating fiat account", map[string]any{"id": id})
 	a, err := r.data.client.UpdateFiatAccount(ctx, id, body)
 	if err != nil {
-		resp.Diagnostics.AddError("Updating fiat account "+id+" failed",
+		resp.Diagnostics.AddError(failure("Updating fiat account "+id+" failed", err),
 			fmt.Sprintf("The service did not update the fiat account %s: %s.\n\nThe state keeps the values before "+
 				"the update. Applying again sends the same update.", id, err))
 		return
@@ -927,7 +927,7 @@ func (r *fiatAccountResource) Delete(ctx context.Context, req resource.DeleteReq
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Deleting fiat account "+id+" failed",
+		resp.Diagnostics.AddError(failure("Deleting fiat account "+id+" failed", err),
 			fmt.Sprintf("The service did not delete the fiat account %s: %s.\n\nIt stays in the state; destroy again "+
 				"to retry.", id, err))
 	}

@@ -89,7 +89,7 @@ func (d *fiatDepositInstructionsDataSource) Read(ctx context.Context, req dataso
 	}
 	if err != nil {
 		summary, detail := readInstructionsError(err, id.ValueString())
-		resp.Diagnostics.AddError(summary, detail)
+		resp.Diagnostics.AddError(failure(summary, err), detail)
 		return
 	}
 	m := newFiatDepositInstructionsModel()

@@ -460,7 +460,7 @@ func (r *fiatDepositInstructionsResource) Read(ctx context.Context, req resource
 	}
 	if err != nil {
 		summary, detail := readInstructionsError(err, state.id().ValueString())
-		resp.Diagnostics.AddError(summary, detail)
+		resp.Diagnostics.AddError(failure(summary, err), detail)
 		return
 	}
 	if d := recordedDifferences(state.id(), f.ID, []recordedField{
@@ -495,7 +495,7 @@ func (r *fiatDepositInstructionsResource) Update(ctx context.Context, req resour
 	f, err := r.data.client.GetFiatDepositInstructions(ctx, state.id().ValueString())
 	if err != nil {
 		summary, detail := readInstructionsError(err, state.id().ValueString())
-		resp.Diagnostics.AddError(summary, detail)
+		resp.Diagnostics.AddError(failure(summary, err), detail)
 		return
 	}
 	resp.Diagnostics.Append(plan.fromAPI(f, true)...)

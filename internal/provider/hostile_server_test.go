@@ -265,7 +265,7 @@ func TestHostileServer_tokenEndpoint(t *testing.T) {
 		"truncated":   `obtaining an access token for scope .*/oauth2/token: oauth2: cannot parse json`,
 		"no-token":    `obtaining an access token for scope .*/oauth2/token: oauth2: server response missing access_token`,
 		"wrong-types": `obtaining an access token for scope .*/oauth2/token: oauth2: cannot parse json`,
-		"echo-secret": `obtaining an access token for scope .*/oauth2/token: 401 Unauthorized: invalid_client: .*check the client id and client secret`,
+		"echo-secret": `obtaining an access token for scope .*/oauth2/token: 401 Unauthorized: invalid_client: .*the service rejected the client credentials: check client_id and client_secret`,
 	}
 	for mode, want := range cases {
 		t.Run(mode, func(t *testing.T) {

@@ -59,7 +59,7 @@ func readList[T any](ctx context.Context, req datasource.ReadRequest, resp *data
 	if !skip {
 		for item, err := range seq {
 			if err != nil {
-				resp.Diagnostics.AddError("Unable to list "+what,
+				resp.Diagnostics.AddError(failure("Unable to list "+what, err),
 					fmt.Sprintf("Listing %s failed after %d items: %s", what, n, err))
 				return
 			}

@@ -206,7 +206,7 @@ func listResults[T any](ctx context.Context, req list.ListRequest, items iter.Se
 		for it, err := range items {
 			res := req.NewListResult(ctx)
 			if err != nil {
-				res.Diagnostics.AddError("Listing failed", err.Error())
+				res.Diagnostics.AddError(failure("Listing failed", err), err.Error())
 				push(res)
 				return
 			}

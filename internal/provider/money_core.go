@@ -225,6 +225,12 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 	}
 	found, servedAt, err := lookupOnce(ctx, data, k, refID)
 	switch {
+	case client.CredentialsRejected(err):
+		diags.AddError(failure(w.title+" not checked at plan", err),
+			fmt.Sprintf("The plan could not ask the service whether it already holds a %s under the ref_id %s: %s."+
+				"\n\nNo plan is made with credentials the service rejects: correct client_id and client_secret "+
+				"(or PLATFORM_CLIENT_ID and PLATFORM_CLIENT_SECRET) and plan again. Nothing was sent.", w.noun, refID, err))
+		return
 	case err != nil:
 		tflog.Warn(ctx, "ref_id not looked up at plan", map[string]any{"ref_id": refID, "error": err.Error()})
 		data.warnOnce("lookup:"+w.kind, func() {
@@ -502,7 +508,7 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 		return createResult[T]{outcome: outcomeUnconfirmed, err: err}, diags
 	}
 	summary, detail := refusal(w, err, c.refID)
-	diags.AddError(summary, detail)
+	diags.AddError(failure(summary, err), detail)
 	return createResult[T]{}, diags
 }
 
@@ -748,7 +754,7 @@ func refusal(w createWords, err error, refID string) (summary, detail string) {
 func recordUnconfirmedCreate(ctx context.Context, resp *resource.CreateResponse, w createWords, id types.String, refID string, err error, recorded diag.Diagnostics) {
 	resp.Diagnostics.Append(recorded...)
 	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
-	resp.Diagnostics.AddError(w.unknown, unconfirmedDetail(w, refID, err))
+	resp.Diagnostics.AddError(failure(w.unknown, err), unconfirmedDetail(w, refID, err))
 }
 
 // unconfirmedDetail explains a create whose outcome is unknown, for a
@@ -948,7 +954,7 @@ func cannotImport(w createWords, id string, err error, scope string, diags *diag
 		reason = fmt.Sprintf("Reading it needs the OAuth scope %s: have it granted to the client credentials (and, "+
 			"if the provider's scopes argument pins the token's scopes, include it there), then import again.", scope)
 	}
-	diags.AddError(fmt.Sprintf("Cannot import %s %s", w.noun, id),
+	diags.AddError(failure(fmt.Sprintf("Cannot import %s %s", w.noun, id), err),
 		fmt.Sprintf("Importing %s %s needs a read of it from the service, which failed: %s.\n\n%s Nothing was "+
 			"imported and nothing was %s: an object that cannot be read is never recorded, so that no plan "+
 			"can take it for missing and %s another.", w.noun, id, err, reason, w.made, verbOf(w.made)))
@@ -963,16 +969,21 @@ func notImportable(w createWords, id string, d []string, diags *diag.Diagnostics
 }
 
 // scopeRefused reports whether err means that the credentials may not make
-// the call: a 403, or a token request refused (for the scope the call
-// needs) with a 4xx.
+// the call, and only that: the token endpoint's invalid_scope, or a 403 of
+// the operation. Credentials the token endpoint rejects are not a refused
+// scope: every path reports them as an error (see failure).
 func scopeRefused(err error) bool {
-	if errors.Is(err, client.ErrForbidden) {
-		return true
+	return client.ScopeRefused(err)
+}
+
+// failure is the summary of an error diagnostic about err: headed so that
+// a reader knows the client credentials are wrong when the service rejected
+// them, whatever the operation was.
+func failure(summary string, err error) string {
+	if client.CredentialsRejected(err) {
+		return "Client credentials rejected by the service: " + summary
 	}
-	var ae *client.APIError
-	// The path of a token request is the token endpoint's whole URL; API
-	// paths are relative to the base URL.
-	return errors.As(err, &ae) && !strings.HasPrefix(ae.Path, "/") && ae.Status >= 400 && ae.Status < 500
+	return summary
 }
 
 // Identity and import: an object created with a ref_id is known by its

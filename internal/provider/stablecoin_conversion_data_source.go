@@ -74,7 +74,7 @@ func (d *stablecoinConversionDataSource) Read(ctx context.Context, req datasourc
 				"returned when the conversion was created.", id.ValueString(), err))
 		return
 	case err != nil:
-		resp.Diagnostics.AddError("Unable to read the stablecoin conversion",
+		resp.Diagnostics.AddError(failure("Unable to read the stablecoin conversion", err),
 			fmt.Sprintf("Reading stablecoin conversion %q failed: %s", id.ValueString(), err))
 		return
 	}

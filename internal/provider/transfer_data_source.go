@@ -87,7 +87,7 @@ func (d *transferDataSource) Read(ctx context.Context, req datasource.ReadReques
 		t, err = d.data.client.GetTransfer(ctx, id)
 		if err != nil {
 			summary, detail := transferReadError(err, "id", id)
-			resp.Diagnostics.AddAttributeError(path.Root("id"), summary, detail)
+			resp.Diagnostics.AddAttributeError(path.Root("id"), failure(summary, err), detail)
 			return
 		}
 	} else {
@@ -96,7 +96,7 @@ func (d *transferDataSource) Read(ctx context.Context, req datasource.ReadReques
 		for tr, err := range d.data.client.Transfers(ctx, client.ListTransfersQuery{RefIDs: []string{ref}, MaxItems: 10}) {
 			if err != nil {
 				summary, detail := transferReadError(err, "ref_id", ref)
-				resp.Diagnostics.AddAttributeError(path.Root("ref_id"), summary, detail)
+				resp.Diagnostics.AddAttributeError(path.Root("ref_id"), failure(summary, err), detail)
 				return
 			}
 			found = append(found, tr)

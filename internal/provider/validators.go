@@ -66,13 +66,6 @@ func (v durationValidator) ValidateString(ctx context.Context, req validator.Str
 	}
 }
 
-// decimalValidator checks amounts against the spec's decimal pattern.
-func decimalValidator() validator.String {
-	return stringvalidator.RegexMatches(decimalRegexp,
-		"must be a decimal number written with digits and at most one dot, such as `0.5` "+
-			"(pattern `"+client.DecimalPattern+"`)")
-}
-
 // metadataValidators enforce the spec's limits on metadata: at most
 // client.MaxMetadataPairs pairs, keys and values of at most
 // client.MaxMetadataLength characters.

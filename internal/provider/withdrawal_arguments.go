@@ -66,24 +66,26 @@ func withdrawalArguments() []withdrawalArgument {
 			stringValidators: []validator.String{nonEmpty}},
 		{name: "destination_address", required: true, description: "Crypto address the withdrawal is sent to.",
 			stringValidators: []validator.String{nonEmpty}},
-		{name: "asset", required: true, description: "Asset to withdraw, for example `BTC`.",
-			stringValidators: []validator.String{nonEmpty}},
+		{name: "asset", required: true, description: "Asset to withdraw, for example `BTC`: letters and digits.",
+			stringValidators: []validator.String{assetValidator{}}},
 		{name: "crypto_network", required: true,
 			description: "Network to send the withdrawal on, for example " + codeList(client.CryptoNetworks) +
 				". The service adds networks over time: a network this provider version does not know is a " +
 				"warning at plan, not an error, and the service refuses it if it is wrong (nothing is sent then).",
 			stringValidators: []validator.String{stringvalidator.LengthAtLeast(1), cryptoNetworkValues}},
 		{name: "amount", computedWhenUnset: true,
-			description: "Amount to send, as a decimal string. Exactly one of `amount` and `total` must be set; " +
+			description: "Amount to send, as a decimal string above zero of at most 64 characters (digits and at " +
+				"most one dot), sent exactly as written. Exactly one of `amount` and `total` must be set; " +
 				"when `total` is set, `amount` is computed (total minus fee).",
 			stringValidators: []validator.String{
-				decimalValidator(),
+				positiveAmountValidator(),
 				stringvalidator.ExactlyOneOf(path.MatchRoot("amount"), path.MatchRoot("total")),
 			}},
 		{name: "total", computedWhenUnset: true,
-			description: "Total to debit, fee included, as a decimal string. Exactly one of `amount` and `total` " +
+			description: "Total to debit, fee included, as a decimal string above zero of at most 64 characters, " +
+				"sent exactly as written. Exactly one of `amount` and `total` " +
 				"must be set; when `amount` is set, `total` is computed (amount plus fee).",
-			stringValidators: []validator.String{decimalValidator()}},
+			stringValidators: []validator.String{positiveAmountValidator()}},
 		{name: "ref_id", computedWhenUnset: true,
 			description: "Client-specified id that protects the withdrawal against replays: the service " +
 				"never sends two withdrawals with the same `ref_id`. When unset, it is derived from the other " +

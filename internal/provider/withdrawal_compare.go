@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -28,21 +27,7 @@ func differ(d []string, field, requested string, answered *string, equal func(a,
 	return d
 }
 
-// decimalRegexp is the spec's pattern of amounts.
-var decimalRegexp = regexp.MustCompile(client.DecimalPattern)
-
 func exactly(a, b string) bool { return a == b }
-
-// maxDecimalLength bounds the decimals the provider parses: no amount of
-// the service is longer, and a longer one (a million digits in an answer)
-// would take seconds to compare.
-const maxDecimalLength = 64
-
-// plainDecimal reports whether s is a decimal of the spec's pattern and of
-// at most maxDecimalLength characters: the only strings parsed as decimals.
-func plainDecimal(s string) bool {
-	return len(s) <= maxDecimalLength && decimalRegexp.MatchString(s)
-}
 
 // decimalEqual compares two decimal strings by value, so that "0.50" and
 // "0.5" are equal; an invalid one (or one too long) equals nothing and is
@@ -65,14 +50,6 @@ func nonNegativeDecimal(s string) bool {
 	}
 	d, err := decimal.NewFromString(s)
 	return err == nil && !d.IsNegative()
-}
-
-// quotedPrefix quotes s, cut to its first maxDecimalLength bytes.
-func quotedPrefix(s string) string {
-	if len(s) > maxDecimalLength {
-		return fmt.Sprintf("%q… (%d characters)", s[:maxDecimalLength], len(s))
-	}
-	return fmt.Sprintf("%q", s)
 }
 
 // maxIDLength bounds the ids the provider records: no id of the service is

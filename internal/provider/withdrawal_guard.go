@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -12,7 +13,6 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -28,17 +28,31 @@ import (
 
 // Money guards: the withdrawal_guard block of the provider. Every
 // withdrawal the plan creates or replaces (resource) or invokes (action)
-// passes each guard of withdrawalGuards at plan; one that breaks a guard is
-// an error naming the guard, the figures and the withdrawal, before any
-// POST. A guard that cannot be checked (an amount known only at apply, a
-// read the credentials may not make, a limit in an asset without a price)
-// is a warning.
+// passes each guard of withdrawalGuards at plan, and again at the moment
+// it is sent (guardSend), whatever path sends it: a resource's create, an
+// action's invocation, a retry. One that breaks a guard is an error naming
+// the guard, the figures and the withdrawal, before any POST.
 //
-// The provider process serves one whole plan, every module and for_each
-// instance alike, so the figures of the run are summed in the process
-// (runTally), keyed by the withdrawal's ref_id so that planning one object
-// twice counts it once. The service's limits and prices are read once per
-// process.
+// Guards fail closed: a figure a guard cannot judge (an amount or total
+// that is not a decimal of the provider's amount type, an asset that is not
+// an asset code, a limit whose remaining is not a decimal, a limit in an
+// asset without a price, limits or an address book the credentials cannot
+// read) is refused, never counted as zero or skipped. At plan, an argument
+// known only at apply is a warning (approved_destinations_only refuses
+// it): the withdrawal is judged with its final values before it is sent.
+//
+// The environment's values (PLATFORM_WITHDRAWAL_*) are a floor: a provider
+// block, root, aliased or in a module, may tighten them (a smaller figure,
+// another asset, a guard switched on), never loosen or remove them.
+//
+// The provider process serves one provider configuration's share of a
+// whole plan (or apply), every module and for_each instance alike, so the
+// figures of the run are summed in the process: what the plan creates
+// (runTally, keyed by the withdrawal's ref_id so that planning one object
+// twice counts it once) and, separately, what the process sends. Terraform
+// runs one process per provider configuration: totals across aliases are
+// the plan's, for a policy over the plan JSON. The service's limits,
+// prices and address book are read once per process.
 
 // Environment variables of the guards.
 const (
@@ -63,25 +77,30 @@ type guardModel struct {
 // withdrawalGuardSchema is the withdrawal_guard block of the provider.
 func withdrawalGuardSchema() schema.Block {
 	amounts := []validator.Map{
-		mapvalidator.KeysAre(stringvalidator.LengthAtLeast(1)),
+		mapvalidator.KeysAre(assetValidator{}),
 		mapvalidator.ValueStringsAre(decimalValidator()),
 	}
 	return schema.SingleNestedBlock{
 		MarkdownDescription: "Limits every crypto withdrawal (resource `platform_crypto_withdrawal` and the action " +
-			"of the same name) must keep, checked at plan: a withdrawal that breaks one is refused before anything " +
-			"is sent, with an error naming the guard, the figures and the withdrawal. Amounts are compared as " +
-			"decimals. A guard that cannot be checked at plan (an amount known only at apply, the limits not " +
-			"readable with these credentials, a limit in an asset without a price) is a warning. See the " +
-			"\"Guard rails\" section of the provider's documentation.",
+			"of the same name) must keep, checked at plan and again at the moment it is sent: a withdrawal that " +
+			"breaks one is refused before anything is sent, with an error naming the guard, the figures and the " +
+			"withdrawal. Amounts are compared as decimals, assets in upper case. The guards fail closed: what a " +
+			"guard cannot judge (an amount that is not a decimal, a limit whose remaining is not one, a limit in " +
+			"an asset without a price, limits or an address book these credentials cannot read) is refused, never " +
+			"skipped. An amount known only at apply is a warning at plan and is judged at apply. Each argument's " +
+			"environment variable is a floor that binds every provider configuration of the run: this block may " +
+			"tighten it, never loosen or remove it. See the \"Guard rails\" section of the provider's documentation.",
 		Attributes: map[string]schema.Attribute{
 			"approved_destinations_only": schema.BoolAttribute{
 				MarkdownDescription: "Every withdrawal must go to an `APPROVED` entry of the service's withdrawal " +
 					"address book (`platform_crypto_destination_address`) with the same `destination_address` and " +
 					"`crypto_network` (and, when the withdrawal sets `identity_id`, of that identity or of no " +
-					"identity). The book is read once per plan (`GET /transfer/crypto-destination-addresses`, scope `" +
-					client.ScopeReadCryptoDestinationAddress + "`). Unlike the other guards, this one is never " +
-					"skipped: a plan where it cannot be checked (the book not readable, a destination known only at " +
-					"apply) fails. Default `false`. Environment variable `" + EnvApprovedDestinations + "`.",
+					"identity). The book is read once per plan and once per apply (`GET " +
+					"/transfer/crypto-destination-addresses`, scope `" + client.ScopeReadCryptoDestinationAddress +
+					"`), so an address rejected between the plan and the apply of a saved plan is refused at send. " +
+					"A plan where it cannot be checked (the book not readable, a destination known only at apply) " +
+					"fails. Default `false`; environment variable `" + EnvApprovedDestinations + "` (`true` there " +
+					"cannot be switched off by a provider block).",
 				Optional: true,
 			},
 			"max_amount": schema.MapAttribute{
@@ -89,42 +108,74 @@ func withdrawalGuardSchema() schema.Block {
 				MarkdownDescription: "The largest `amount` (or `total`, when the withdrawal sets `total`) of one " +
 					"withdrawal, by asset, as decimal strings: `{ BTC = \"0.5\", USDC = \"25000\" }`. Assets not " +
 					"named are not limited. Environment variable `" + EnvWithdrawalMaxAmount + "` " +
-					"(`BTC=0.5,USDC=25000`) when unset.",
+					"(`BTC=0.5,USDC=25000`): a floor, so that an asset it names is capped at the smaller of the " +
+					"two figures whatever this map says (an empty map included).",
 				Optional:   true,
 				Validators: amounts,
 			},
 			"max_run_total": schema.MapAttribute{
 				ElementType: types.StringType,
-				MarkdownDescription: "The most one plan may send, by asset: the sum of the `amount` (or `total`) of " +
-					"every withdrawal the plan creates or replaces, in every module and `for_each` instance, and of " +
-					"every withdrawal action it invokes. Withdrawals already in the state and unchanged do not " +
-					"count. Environment variable `" + EnvWithdrawalMaxRunTotal + "` when unset.",
+				MarkdownDescription: "The most one provider configuration may send in one run, by asset: the sum of " +
+					"the `amount` (or `total`) of every withdrawal the plan creates or replaces through this provider " +
+					"configuration, in every module and `for_each` instance, and of every withdrawal action it " +
+					"invokes; at apply, the sum of what it sends. Withdrawals already in the state and unchanged do " +
+					"not count. Terraform runs one provider process per provider configuration (each alias, each " +
+					"module's own `provider` block), and each has its own total: for a total across configurations, " +
+					"check the plan (see the \"Guard rails\" section). Environment variable `" +
+					EnvWithdrawalMaxRunTotal + "`, a floor as for `max_amount`.",
 				Optional:   true,
 				Validators: amounts,
 			},
 			"check_service_limits": schema.BoolAttribute{
-				MarkdownDescription: "Compare each withdrawal, and the plan's total, with the service's transfer " +
+				MarkdownDescription: "Compare each withdrawal, and the run's total, with the service's transfer " +
 					"limits of crypto withdrawals (`GET /transfer/limits/utilizations`, their `remaining`; a " +
-					"single-transaction limit, period 0, bounds each withdrawal). A limit in another asset is " +
-					"compared after converting the withdrawal at the highest price of the service's ticker " +
-					"(`GET /markets/{market}/ticker`), and the conversion is shown. Needs the OAuth scope `" +
-					client.ScopeReadTransferLimit + "`; without it, or without a price, a warning says which " +
-					"limit was not checked. Default `false`. Environment variable `" + EnvCheckServiceLimits + "`.",
+					"single-transaction limit, period 0, bounds each withdrawal), at plan and at send. A limit in " +
+					"another asset is compared after converting the withdrawal at the highest price of the service's " +
+					"ticker (`GET /markets/{market}/ticker`), and the conversion is shown. Needs the OAuth scope `" +
+					client.ScopeReadTransferLimit + "`. A withdrawal it cannot compare (the limits not readable, a " +
+					"remaining that is not a decimal, no price for a limit in another asset) is refused. Default " +
+					"`false`; environment variable `" + EnvCheckServiceLimits + "` (`true` there cannot be switched " +
+					"off by a provider block).",
 				Optional: true,
 			},
 		},
 	}
 }
 
+// guardCap is the cap of one asset and where it comes from: the argument
+// of the provider block, or the environment variable that is its floor.
+type guardCap struct {
+	limit decimal.Decimal
+	from  string
+}
+
+// guardCaps are caps by asset, upper case.
+type guardCaps map[string]guardCap
+
+// capsOf are caps from the given figures by asset (tests and benchmarks).
+func capsOf(from string, figures map[string]string) guardCaps {
+	out := guardCaps{}
+	for asset, v := range figures {
+		out[strings.ToUpper(asset)] = guardCap{limit: decimal.RequireFromString(v), from: from}
+	}
+	return out
+}
+
 // withdrawalGuard is the configured guard of a provider process.
 type withdrawalGuard struct {
-	maxAmount, maxRunTotal map[string]decimal.Decimal
+	maxAmount, maxRunTotal guardCaps
 	checkServiceLimits     bool
 	approvedOnly           bool
+	// switchedOnBy names where a boolean guard was switched on: the
+	// environment or the block.
+	switchedOnBy map[string]string
 
-	// run serializes the checks of the withdrawals of a plan (guardWithdrawal).
+	// run serializes the checks of the withdrawals of a plan and of the
+	// sends (guardWithdrawal, guardSend).
 	run   sync.Mutex
 	tally runTally
+	// sent sums what this process sent (or is sending), by ref_id.
+	sent runTally
 	// limits and prices are read once per process.
 	limitsOnce sync.Once
 	limits     []*client.TransferLimit
@@ -141,91 +192,105 @@ func (g *withdrawalGuard) active() bool {
 	return g != nil && (len(g.maxAmount) > 0 || len(g.maxRunTotal) > 0 || g.checkServiceLimits || g.approvedOnly)
 }
 
-// configWithdrawalGuard reads the withdrawal_guard block, each argument
-// falling back to its environment variable.
+// configWithdrawalGuard reads the withdrawal_guard block over the floor of
+// its environment variables: a cap of the block binds only where it is
+// tighter than the environment's, and a guard the environment switches on
+// stays on.
 func configWithdrawalGuard(ctx context.Context, obj types.Object, diags *diag.Diagnostics) *withdrawalGuard {
 	var m guardModel
 	if !obj.IsNull() && !obj.IsUnknown() {
 		diags.Append(obj.As(ctx, &m, basetypes.ObjectAsOptions{})...)
 	}
-	g := &withdrawalGuard{}
+	g := &withdrawalGuard{switchedOnBy: map[string]string{}}
 	g.maxAmount = guardAmounts(ctx, "max_amount", EnvWithdrawalMaxAmount, m.MaxAmount, diags)
 	g.maxRunTotal = guardAmounts(ctx, "max_run_total", EnvWithdrawalMaxRunTotal, m.MaxRunTotal, diags)
-	g.checkServiceLimits = guardBool(m.CheckServiceLimits, "check_service_limits", EnvCheckServiceLimits, diags)
-	g.approvedOnly = guardBool(m.ApprovedOnly, "approved_destinations_only", EnvApprovedDestinations, diags)
+	g.checkServiceLimits = guardBool(m.CheckServiceLimits, "check_service_limits", EnvCheckServiceLimits, g.switchedOnBy, diags)
+	g.approvedOnly = guardBool(m.ApprovedOnly, "approved_destinations_only", EnvApprovedDestinations, g.switchedOnBy, diags)
 	return g
 }
 
-// guardBool reads a boolean argument of the block, or its environment
-// variable when it is unset.
-func guardBool(v types.Bool, attr, env string, diags *diag.Diagnostics) bool {
+// guardBool reads a boolean guard: on when the environment variable or the
+// block switches it on. by records which did.
+func guardBool(v types.Bool, attr, env string, by map[string]string, diags *diag.Diagnostics) bool {
 	p := path.Root(withdrawalGuardBlock).AtName(attr)
-	switch {
-	case v.IsUnknown():
-		diags.AddAttributeError(p, "Unknown provider configuration value", attr+" must be known at plan time.")
-	case !v.IsNull():
-		return v.ValueBool()
-	default:
-		if raw := os.Getenv(env); raw != "" {
-			b, err := strconv.ParseBool(raw)
-			if err != nil {
-				diags.AddAttributeError(p, "Invalid "+attr, fmt.Sprintf("%s must be true or false, got %q.", env, raw))
-			}
-			return b
+	on := false
+	if raw := os.Getenv(env); raw != "" {
+		b, err := strconv.ParseBool(raw)
+		if err != nil {
+			diags.AddAttributeError(p, "Invalid "+attr, fmt.Sprintf("%s must be true or false, got %q.", env, raw))
+			// Fail closed: a floor that cannot be read is not lifted.
+			b = true
+		}
+		if b {
+			on, by[attr] = true, env
 		}
 	}
-	return false
-}
-
-// guardAmounts reads a map of amounts by asset, or its environment
-// variable ("BTC=0.5,USDC=25000") when it is unset. Assets are upper case.
-func guardAmounts(ctx context.Context, attr, env string, v types.Map, diags *diag.Diagnostics) map[string]decimal.Decimal {
-	p := path.Root(withdrawalGuardBlock).AtName(attr)
-	raw := map[string]string{}
-	source := attr
 	switch {
 	case v.IsUnknown():
 		diags.AddAttributeError(p, "Unknown provider configuration value", attr+" must be known at plan time.")
-		return nil
-	case !v.IsNull():
-		diags.Append(v.ElementsAs(ctx, &raw, false)...)
-	default:
-		source = env
-		for _, pair := range strings.FieldsFunc(os.Getenv(env), func(r rune) bool { return r == ',' || r == ' ' }) {
+	case !v.IsNull() && v.ValueBool() && !on:
+		on, by[attr] = true, withdrawalGuardBlock+"."+attr
+	}
+	return on
+}
+
+// guardAmounts reads a map of caps by asset: the block's and its
+// environment variable's ("BTC=0.5,USDC=25000"), the tighter of the two
+// for an asset both name. Assets are compared in upper case.
+func guardAmounts(ctx context.Context, attr, env string, v types.Map, diags *diag.Diagnostics) guardCaps {
+	p := path.Root(withdrawalGuardBlock).AtName(attr)
+	out := guardCaps{}
+	if raw := os.Getenv(env); raw != "" {
+		pairs := map[string]string{}
+		for _, pair := range strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == ' ' }) {
 			asset, amount, ok := strings.Cut(pair, "=")
 			if !ok || strings.TrimSpace(asset) == "" {
 				diags.AddAttributeError(p, "Invalid "+attr, fmt.Sprintf("%s must be a comma-separated list of "+
 					"ASSET=AMOUNT pairs such as \"BTC=0.5,USDC=25000\", got the pair %q.", env, pair))
-				return nil
+				return out
 			}
-			raw[strings.TrimSpace(asset)] = strings.TrimSpace(amount)
+			pairs[strings.TrimSpace(asset)] = strings.TrimSpace(amount)
 		}
+		addCaps(out, pairs, env, p, diags)
 	}
-	out := map[string]decimal.Decimal{}
-	for asset, amount := range raw {
-		d, ok := parseAmount(amount)
-		key := strings.ToUpper(asset)
-		if _, dup := out[key]; dup {
-			diags.AddAttributeError(p, "Invalid "+attr, fmt.Sprintf("%s names the asset %s twice (assets are "+
-				"compared in upper case).", source, key))
-		}
-		if !ok {
-			diags.AddAttributeError(p, "Invalid "+attr, fmt.Sprintf("%s of %s must be a decimal such as \"0.5\", "+
-				"got %s.", source, asset, quotedPrefix(amount)))
-			continue
-		}
-		out[key] = d
+	switch {
+	case v.IsUnknown():
+		diags.AddAttributeError(p, "Unknown provider configuration value", attr+" must be known at plan time.")
+	case !v.IsNull():
+		pairs := map[string]string{}
+		diags.Append(v.ElementsAs(ctx, &pairs, false)...)
+		addCaps(out, pairs, withdrawalGuardBlock+"."+attr, p, diags)
 	}
 	return out
 }
 
-// parseAmount parses a plain decimal (see plainDecimal).
-func parseAmount(s string) (decimal.Decimal, bool) {
-	if !plainDecimal(s) {
-		return decimal.Decimal{}, false
+// addCaps adds the caps of pairs (asset to amount) from source to caps,
+// keeping the tighter cap of an asset already there.
+func addCaps(caps guardCaps, pairs map[string]string, source string, p path.Path, diags *diag.Diagnostics) {
+	seen := map[string]bool{}
+	for _, asset := range slices.Sorted(maps.Keys(pairs)) {
+		amount := pairs[asset]
+		key, ok := assetKey(asset)
+		if !ok {
+			diags.AddAttributeError(p, "Invalid "+p.String(), fmt.Sprintf("%s names the asset %s, which is not "+
+				"an asset code of 1 to 20 letters and digits such as BTC.", source, quotedPrefix(asset)))
+			continue
+		}
+		if seen[key] {
+			diags.AddAttributeError(p, "Invalid "+p.String(), fmt.Sprintf("%s names the asset %s twice (assets are "+
+				"compared in upper case).", source, key))
+		}
+		seen[key] = true
+		d, ok := parseAmount(amount)
+		if !ok {
+			diags.AddAttributeError(p, "Invalid "+p.String(), fmt.Sprintf("%s of %s must be %s, got %s.", source,
+				asset, amountForm, quotedPrefix(amount)))
+			continue
+		}
+		if c, ok := caps[key]; !ok || d.LessThan(c.limit) {
+			caps[key] = guardCap{limit: d, from: source}
+		}
 	}
-	d, err := decimal.NewFromString(s)
-	return d, err == nil
 }
 
 // guardedWithdrawal is what the guards see of one withdrawal.
@@ -234,10 +299,15 @@ type guardedWithdrawal struct {
 	key string
 	// refID is shown; "" when it is chosen at invocation.
 	refID string
-	asset string
+	// asset is as configured; assetKey is its upper case, "" when it is not
+	// an asset code.
+	asset, assetKey string
 	// figure is its amount, or its total when it sets total; figureName
-	// says which.
+	// says which, and raw is the figure as configured. figureOK is false
+	// when raw is not an amount, which no guard can judge.
 	figure     decimal.Decimal
+	figureOK   bool
+	raw        string
 	figureName string
 	what       string
 	// destination, network and identity are where it goes.
@@ -252,29 +322,41 @@ func (a cryptoWithdrawalArgs) guarded(key, refID, resourceType string) guardedWi
 	w := guardedWithdrawal{key: key, refID: refID, asset: knownString(a.Asset), figureName: "amount",
 		what: a.summary(), resourceType: resourceType, destination: knownString(a.DestinationAddress),
 		network: knownString(a.CryptoNetwork), identity: knownString(a.IdentityID)}
-	raw := knownString(a.Amount)
-	if raw == "" {
-		w.figureName, raw = "total", knownString(a.Total)
+	w.raw = knownString(a.Amount)
+	if w.raw == "" {
+		w.figureName, w.raw = "total", knownString(a.Total)
 	}
-	w.figure, _ = parseAmount(raw)
+	w.figure, w.figureOK = parseAmount(w.raw)
+	w.figureOK = w.figureOK && w.figure.IsPositive()
+	w.assetKey, _ = assetKey(w.asset)
 	return w
 }
 
-// guardRule is one guard: check returns the breaches (errors) and what it
-// could not check (warnings) for w, given the figures of the other
-// withdrawals of the run (planned: by asset, without w).
+// unjudgeable says why no guard can judge w, or "".
+func (w guardedWithdrawal) unjudgeable() string {
+	switch {
+	case !w.figureOK:
+		return fmt.Sprintf("its %s %s is not %s, above zero", w.figureName, quotedPrefix(w.raw), amountForm)
+	case w.assetKey == "":
+		return fmt.Sprintf("its asset %s is not an asset code of 1 to 20 letters and digits such as BTC",
+			quotedPrefix(w.asset))
+	}
+	return ""
+}
+
+// guardRule is one guard: check returns the breaches and what it could not
+// check for w, given the figures of the other withdrawals of the run
+// (planned: by asset, without w). Both are errors: the guards fail closed.
 type guardRule struct {
 	name string
-	// strict: a withdrawal this guard cannot check is refused.
-	strict bool
 	// attr is the argument its errors are on; "" for the figure it checks
 	// (amount or total).
 	attr  string
 	check func(ctx context.Context, g *withdrawalGuard, data *providerData, w guardedWithdrawal, planned map[string]decimal.Decimal) guardFindings
 }
 
-// guardFindings are what a guard found: breaches and what it could not
-// check, a warning unless the guard is strict (then an error).
+// guardFindings are what a guard found: breaches, and what it could not
+// check.
 type guardFindings struct {
 	breaches, unchecked []string
 }
@@ -284,22 +366,48 @@ var withdrawalGuards = []guardRule{
 	{name: "max_amount", check: checkMaxAmount},
 	{name: "max_run_total", check: checkMaxRunTotal},
 	{name: "check_service_limits", check: checkServiceLimits},
-	{name: "approved_destinations_only", strict: true, attr: "destination_address", check: checkApprovedDestination},
+	{name: "approved_destinations_only", attr: "destination_address", check: checkApprovedDestination},
 }
 
-// guardWithdrawal passes w through every guard, with the figures of the
-// other withdrawals of this run. Unless w breaks one, it is added to the
-// run's tally. Errors are on attr (amount or total).
+// guardWithdrawal passes w through every guard at plan, with the figures
+// of the other withdrawals of this run. Unless w breaks one, it is added
+// to the run's tally. Errors are on attr (amount or total).
 func guardWithdrawal(ctx context.Context, data *providerData, w guardedWithdrawal, diags *diag.Diagnostics) {
 	if data == nil || !data.guard.active() {
 		return
 	}
-	g := data.guard
+	data.guard.judge(ctx, data, w, &data.guard.tally, "", diags)
+}
+
+// guardSend passes w through every guard at the moment it is sent, with the
+// figures of what this process sent before it, whatever was checked at
+// plan: the address book, the limits and the figures may have changed
+// since, and an action's arguments may have been unknown then. Unless w
+// breaks one, it is added to what the process sent.
+func guardSend(ctx context.Context, data *providerData, w guardedWithdrawal) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if data == nil || !data.guard.active() {
+		return diags
+	}
+	data.guard.judge(ctx, data, w, &data.guard.sent, " at send", &diags)
+	return diags
+}
+
+// judge passes w through every guard with the figures of tally, adding it
+// to tally unless it breaks one. when is said in the summaries ("" at
+// plan, " at send").
+func (g *withdrawalGuard) judge(ctx context.Context, data *providerData, w guardedWithdrawal, tally *runTally, when string, diags *diag.Diagnostics) {
 	// Terraform plans several withdrawals at once: each is checked and
 	// added to the tally in turn, so that the last one sees every other.
 	g.run.Lock()
 	defer g.run.Unlock()
-	planned := g.tally.others(w.key)
+	if why := w.unjudgeable(); why != "" {
+		diags.AddAttributeError(path.Root(w.figureName), "Withdrawal guard cannot judge this withdrawal"+when,
+			fmt.Sprintf("The %s %s (ref_id %s) cannot be judged by the provider's withdrawal_guard, which refuses "+
+				"what it cannot judge: %s.\n\nNothing was sent.", w.resourceType, shown(w.what), shownRef(w.refID), why))
+		return
+	}
+	planned := tally.others(w.key)
 	ok := true
 	for _, rule := range withdrawalGuards {
 		f := rule.check(ctx, g, data, w, planned)
@@ -309,31 +417,25 @@ func guardWithdrawal(ctx context.Context, data *providerData, w guardedWithdrawa
 		}
 		advice := "Nothing was sent."
 		if rule.attr == "" {
-			advice += " If the figure is right, the guard is the place to change, in the provider block that " +
-				"reviews every withdrawal."
+			advice += " If the figure is right, the guard is the place to change: the provider block that " +
+				"reviews every withdrawal, or the environment variable that is its floor."
 		}
 		for _, b := range f.breaches {
 			ok = false
-			diags.AddAttributeError(path.Root(attr), "Withdrawal guard "+rule.name+" refuses this withdrawal",
+			diags.AddAttributeError(path.Root(attr), "Withdrawal guard "+rule.name+" refuses this withdrawal"+when,
 				fmt.Sprintf("The %s %s (%s, ref_id %s) breaks the provider's withdrawal_guard: %s\n\n%s",
 					w.resourceType, w.what, w.figureName+" "+w.figure.String()+" "+w.asset, shownRef(w.refID), b, advice))
 		}
 		for _, u := range f.unchecked {
-			if rule.strict {
-				ok = false
-				diags.AddAttributeError(path.Root(attr), "Withdrawal guard "+rule.name+" cannot check this withdrawal",
-					fmt.Sprintf("The %s %s (ref_id %s) cannot be checked against the provider's withdrawal_guard, "+
-						"which refuses what it cannot check: %s\n\nNothing was sent.", w.resourceType, w.what,
-						shownRef(w.refID), u))
-				continue
-			}
-			data.warnOnce("guard:"+rule.name+":"+u, func() {
-				diags.AddWarning("Withdrawal guard "+rule.name+" not checked", u)
-			})
+			ok = false
+			diags.AddAttributeError(path.Root(attr), "Withdrawal guard "+rule.name+" cannot check this withdrawal"+when,
+				fmt.Sprintf("The %s %s (ref_id %s) cannot be checked against the provider's withdrawal_guard, "+
+					"which refuses what it cannot check: %s\n\nNothing was sent.", w.resourceType, w.what,
+					shownRef(w.refID), u))
 		}
 	}
 	if ok {
-		g.tally.add(w.key, w.asset, w.figure)
+		tally.add(w.key, w.assetKey, w.figure)
 	}
 }
 
@@ -381,9 +483,10 @@ func guardUnknown(ctx context.Context, data *providerData, resourceType string, 
 	data.warnOnce("guard:unknown:"+resourceType, func() {
 		diags.AddWarning("Withdrawal guard not checked at plan",
 			fmt.Sprintf("An argument of a %s is known only at apply, so the withdrawal_guard of the provider cannot "+
-				"check its amount at plan and this plan does not show whether it keeps the guard's limits. A "+
-				"resource is checked when the apply plans it with its final values, before anything is sent; it "+
-				"does not count in the plan's max_run_total until then.", resourceType))
+				"check its amount at plan and this plan does not show whether it keeps the guard's limits. It is "+
+				"judged with its final values at apply, every guard again at the moment it is sent, and refused "+
+				"then, with nothing sent, if it breaks one or cannot be judged. It does not count in this plan's "+
+				"max_run_total.", resourceType))
 	})
 }
 
@@ -467,27 +570,27 @@ func shownRef(refID string) string {
 
 // checkMaxAmount: the figure of one withdrawal is at most max_amount.
 func checkMaxAmount(_ context.Context, g *withdrawalGuard, _ *providerData, w guardedWithdrawal, _ map[string]decimal.Decimal) guardFindings {
-	limit, ok := g.maxAmount[strings.ToUpper(w.asset)]
-	if !ok || w.figure.LessThanOrEqual(limit) {
+	c, ok := g.maxAmount[w.assetKey]
+	if !ok || w.figure.LessThanOrEqual(c.limit) {
 		return guardFindings{}
 	}
-	return guardFindings{breaches: []string{fmt.Sprintf("max_amount of %s is %s; this withdrawal asks %s %s.",
-		strings.ToUpper(w.asset), limit, w.figure, w.asset)}}
+	return guardFindings{breaches: []string{fmt.Sprintf("max_amount of %s is %s (%s); this withdrawal asks %s %s.",
+		w.assetKey, c.limit, c.from, w.figure, w.asset)}}
 }
 
 // checkMaxRunTotal: the figures of the run, this one included, are at most
 // max_run_total.
 func checkMaxRunTotal(_ context.Context, g *withdrawalGuard, _ *providerData, w guardedWithdrawal, planned map[string]decimal.Decimal) guardFindings {
-	asset := strings.ToUpper(w.asset)
-	limit, ok := g.maxRunTotal[asset]
+	asset := w.assetKey
+	c, ok := g.maxRunTotal[asset]
 	if !ok {
 		return guardFindings{}
 	}
 	before := planned[asset]
-	if total := before.Add(w.figure); total.GreaterThan(limit) {
-		return guardFindings{breaches: []string{fmt.Sprintf("max_run_total of %s is %s for the whole plan; %s %s "+
-			"is already planned in this run by other withdrawals, and this one asks %s more (%s in all).",
-			asset, limit, before, asset, w.figure, total)}}
+	if total := before.Add(w.figure); total.GreaterThan(c.limit) {
+		return guardFindings{breaches: []string{fmt.Sprintf("max_run_total of %s is %s (%s) for this provider "+
+			"configuration's share of the run; %s %s is already planned or sent in this run by other withdrawals, "+
+			"and this one asks %s more (%s in all).", asset, c.limit, c.from, before, asset, w.figure, total)}}
 	}
 	return guardFindings{}
 }
@@ -549,6 +652,8 @@ func checkServiceLimits(ctx context.Context, g *withdrawalGuard, data *providerD
 	for _, l := range limits {
 		remaining, ok := parseAmount(l.Remaining)
 		if !ok {
+			f.unchecked = append(f.unchecked, fmt.Sprintf("The service's limit %s answered the remaining %s, which "+
+				"is not a decimal: withdrawals cannot be compared with it.", shown(l.RuleID), quotedPrefix(shown(l.Remaining))))
 			continue
 		}
 		single := l.PeriodSeconds == "0"
@@ -570,11 +675,21 @@ func checkServiceLimits(ctx context.Context, g *withdrawalGuard, data *providerD
 		}
 		// The run's total in the limit's asset.
 		before := decimal.Zero
+		var unpriced []string
 		for asset, figure := range planned {
 			v, _, ok := g.convert(ctx, data.client, figure, asset, l.LimitAsset)
-			if ok {
-				before = before.Add(v)
+			if !ok {
+				unpriced = append(unpriced, asset)
+				continue
 			}
+			before = before.Add(v)
+		}
+		if len(unpriced) > 0 {
+			slices.Sort(unpriced)
+			f.unchecked = append(f.unchecked, fmt.Sprintf("The service's limit %s (%s %s) is in %s, and the service "+
+				"has no price of %s in %s: the run's total cannot be compared with it.", l.RuleID, l.Limit,
+				l.LimitAsset, l.LimitAsset, strings.Join(unpriced, ", "), l.LimitAsset))
+			continue
 		}
 		if total := before.Add(value); total.GreaterThan(remaining) {
 			f.breaches = append(f.breaches, fmt.Sprintf("%s allows %s %s (remaining); %s %s is already planned in "+

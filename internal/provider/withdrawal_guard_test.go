@@ -74,15 +74,16 @@ func guardBlock(maxAmount, maxRunTotal string) string {
 func TestAccWithdrawalGuard(t *testing.T) {
 	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
-	limits := func(single string) {
-		if err := emu.SetTransferLimits([]emulator.TransferLimit{
-			{RuleID: "single-usd", PeriodSeconds: "0", Limit: single, LimitAsset: "USD"},
-			{RuleID: "daily-eur", PeriodSeconds: "86400", Limit: "1000000", LimitAsset: "EUR"},
-		}); err != nil {
+	limits := func(single string, eur bool) {
+		set := []emulator.TransferLimit{{RuleID: "single-usd", PeriodSeconds: "0", Limit: single, LimitAsset: "USD"}}
+		if eur {
+			set = append(set, emulator.TransferLimit{RuleID: "daily-eur", PeriodSeconds: "86400", Limit: "1000000", LimitAsset: "EUR"})
+		}
+		if err := emu.SetTransferLimits(set); err != nil {
 			t.Fatal(err)
 		}
 	}
-	limits("30000")
+	limits("30000", true)
 	w := newCLIWorkdir(t)
 	if err := os.MkdirAll(filepath.Join(w.dir, "payroll"), 0o755); err != nil {
 		t.Fatal(err)
@@ -100,11 +101,13 @@ func TestAccWithdrawalGuard(t *testing.T) {
 	flat := strings.Join(strings.Fields(out), " ")
 	for _, want := range []string{
 		`Withdrawal guard max_amount refuses this withdrawal`,
-		`max_amount of BTC is 0.45; this withdrawal asks 0.5 BTC`,
+		`max_amount of BTC is 0.45 (withdrawal_guard.max_amount); this withdrawal asks 0.5 BTC`,
 		`Withdrawal guard check_service_limits refuses this withdrawal`,
 		`the service's limit single-usd (single transaction) allows 30000 USD (remaining); this withdrawal asks 32532.5 USD (0.5 BTC at 65065, the highest price of the service's BTCUSD ticker)`,
 		`module.payroll.platform_crypto_withdrawal.pay["z"]`,
-		`Withdrawal guard check_service_limits not checked`,
+		// A limit it cannot compare with refuses the withdrawal: the
+		// guards fail closed.
+		`Withdrawal guard check_service_limits cannot check this withdrawal`,
 		`The service's limit daily-eur (1000000 EUR) is in EUR, and the service has no price of BTC in EUR`,
 	} {
 		if !strings.Contains(flat, want) {
@@ -112,12 +115,13 @@ func TestAccWithdrawalGuard(t *testing.T) {
 		}
 	}
 	// 2 BTC in all, over max_run_total 1.2, in every module and instance.
-	limits("40000")
+	limits("40000", false)
 	w.write(emulatorProviderBlock(emu, guardBlock("0.5", "1.2")), guardBody)
 	out = w.mustRun(1, "plan").output()
 	flat = strings.Join(strings.Fields(out), " ")
-	runTotal := regexp.MustCompile(`max_run_total of BTC is 1.2 for the whole plan; (0\.[0-9]+|1\.[0-9]+|1) BTC is ` +
-		`already planned in this run by other withdrawals, and this one asks 0\.[345] more \((1\.[3-9]|2(\.0)?)`)
+	runTotal := regexp.MustCompile(`max_run_total of BTC is 1.2 \(withdrawal_guard.max_run_total\) for this provider ` +
+		`configuration's share of the run; (0\.[0-9]+|1\.[0-9]+|1) BTC is already planned or sent in this run by other ` +
+		`withdrawals, and this one asks 0\.[345] more \((1\.[3-9]|2(\.0)?)`)
 	if !strings.Contains(flat, "Withdrawal guard max_run_total refuses this withdrawal") || !runTotal.MatchString(flat) {
 		t.Errorf("the plan over max_run_total does not name the guard and the figures:\n%s", out)
 	}
@@ -200,15 +204,15 @@ func checkPlanFigures(t *testing.T, planJSON string, want int) {
 // a max_run_total of 1.2, exactly three pass and two are refused, whatever
 // the order.
 func TestWithdrawalGuard_concurrentPlans(t *testing.T) {
-	g := &withdrawalGuard{maxRunTotal: map[string]decimal.Decimal{"BTC": decimal.RequireFromString("1.2")}}
+	g := &withdrawalGuard{maxRunTotal: capsOf("max_run_total", map[string]string{"BTC": "1.2"})}
 	data := &providerData{guard: g}
 	var wg sync.WaitGroup
 	var refused atomic.Int32
 	for i := range 5 {
 		wg.Go(func() {
 			var d diag.Diagnostics
-			guardWithdrawal(t.Context(), data, guardedWithdrawal{key: fmt.Sprint("w", i), asset: "BTC",
-				figure: decimal.RequireFromString("0.4")}, &d)
+			guardWithdrawal(t.Context(), data, guardedWithdrawal{key: fmt.Sprint("w", i), asset: "BTC", assetKey: "BTC",
+				figure: decimal.RequireFromString("0.4"), figureOK: true}, &d)
 			if d.HasError() {
 				refused.Add(1)
 			}

@@ -8,8 +8,12 @@ package provider
 
 import (
 	"flag"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -101,6 +105,59 @@ func registryTables(tb testing.TB) []registry.Table {
 		{Name: "pinned-state (testdata/pinned/<type>.sha256, TestListStatePinned)", Concerns: registry.Lists, Rows: pinnedRows(tb)},
 		{Name: "bench figure 5 (registry.ListFixtures, internal/registry/fixtures.go)", Concerns: registry.Lists, Rows: mapKeys(registry.ListFixtures)},
 		{Name: "bench figure 7 (registry.PlanFixtures, internal/registry/fixtures.go)", Concerns: registry.Kinds(registry.Resource), Rows: mapKeys(registry.PlanFixtures)},
+		{Name: "CLI matrix (registry.CLITests, internal/registry/cli.go)", Concerns: cliMatrixKinds, Rows: cliMatrixRows()},
+	}
+}
+
+// cliMatrixKinds are the kinds of types whose behaviour depends on the CLI
+// and that need tests under every CLI (registry.CLITests).
+var cliMatrixKinds = registry.Kinds(registry.Resource, registry.EphemeralResource, registry.Action, registry.ListResource)
+
+// cliMatrixRows are the types with tests in registry.CLITests.
+func cliMatrixRows() []string {
+	var rows []string
+	for typ, tests := range registry.CLITests {
+		if typ != "provider" && len(tests) > 0 {
+			rows = append(rows, typ)
+		}
+	}
+	return rows
+}
+
+// TestCLITestsExist checks that every test the CLI matrix names is an
+// acceptance test of this package, so that a renamed test cannot leave the
+// matrix silently.
+func TestCLITestsExist(t *testing.T) {
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		parsed, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range parsed.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil {
+				declared[fn.Name.Name] = true
+			}
+		}
+	}
+	if len(registry.CLITests["provider"]) == 0 {
+		t.Error(`registry.CLITests has no "provider" entry`)
+	}
+	for typ, tests := range registry.CLITests {
+		for _, name := range tests {
+			if !strings.HasPrefix(name, "TestAcc") || !declared[name] {
+				t.Errorf("registry.CLITests[%q] names %s, which is not an acceptance test (TestAcc...) of this package", typ, name)
+			}
+		}
+	}
+	pattern := regexp.MustCompile(registry.CLITestPattern())
+	if !pattern.MatchString("TestAccMoneyCore") || pattern.MatchString("TestAccMoneyCoreX") || pattern.MatchString("TestAccBadInput_rejectedAtPlan") {
+		t.Errorf("the pattern %s matches other tests than the matrix's", pattern)
 	}
 }
 

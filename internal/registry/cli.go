@@ -1,0 +1,73 @@
+package registry
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// CLITests are the acceptance tests whose behaviour depends on the CLI that
+// runs them (Terraform 1.11, Terraform 1.14+, OpenTofu), by the registered
+// type they cover, keyed as its block names it ("resource
+// platform_crypto_withdrawal"), and "provider" for the provider as a whole.
+// They exercise what the CLIs do differently: actions, terraform query and
+// list resources, resource identity and import blocks, the registry
+// address, modules and provider aliases, saved plans, processes killed or
+// cancelled mid-apply, and upgrades from state files of an earlier release.
+//
+// make test runs the whole acceptance suite under one CLI and these tests
+// under every other (make test-all runs the whole suite under each). The
+// provider's TestRegistryComplete fails when a resource, ephemeral
+// resource, list resource or action has no entry here, and when an entry
+// names a test that does not exist, so a new type cannot be left out of
+// the matrix.
+var CLITests = map[string][]string{
+	"provider": {
+		"TestAccEmulatorExample",                               // terraform test and init of a module, registry address
+		"TestAccGuardFloor_environmentBindsEveryProviderBlock", // modules and aliased provider blocks
+		"TestAccCredentialsRejected_cliPaths",                  // saved plan, import block, query, action
+		"TestAccWithdrawalGuard",                               // modules and for_each, plan JSON
+	},
+	"resource platform_crypto_withdrawal": {
+		"TestAccExactlyOnce_killedMidApply",
+		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
+		"TestAccExactlyOnce_upgradeConfirmedWithdrawal",
+		"TestAccExactlyOnce_upgradeUnconfirmedWithdrawal",
+		"TestAccCryptoWithdrawal_importByIdentity",
+		"TestAccMoneyCore",
+		"TestAccMoneyCore_upgradeFromPreviousRelease",
+	},
+	"resource platform_fiat_deposit_instructions": {"TestAccMoneyCore", "TestAccMoneyCore_upgradeFromPreviousRelease"},
+	"resource platform_deposit_address":           {"TestAccMoneyCore", "TestAccDepositAddress_cli"},
+	"resource platform_fiat_account":              {"TestAccMoneyCore", "TestAccFiatAccount_importAndErrors"},
+	"resource platform_crypto_destination_address": {
+		"TestAccCryptoDestinationAddress_lifecycle",
+	},
+	"ephemeral platform_access_token":          {"TestAccAccessTokenEphemeralResource"},
+	"action platform_crypto_withdrawal":        {"TestAccCryptoWithdrawalAction", "TestAccGuardAtSend_action"},
+	"list platform_crypto_withdrawal":          {"TestAccListResources_queryAndGenerateConfig"},
+	"list platform_fiat_deposit_instructions":  {"TestAccListResources_queryAndGenerateConfig"},
+	"list platform_deposit_address":            {"TestAccListResources_examples"},
+	"list platform_crypto_destination_address": {"TestAccCryptoDestinationAddress_query"},
+	"list platform_fiat_account":               {"TestAccListResources_examples"},
+}
+
+// CLITestNames are the tests of CLITests, sorted, each once.
+func CLITestNames() []string {
+	var names []string
+	for _, tests := range CLITests {
+		names = append(names, tests...)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// CLITestPattern is the go test -run pattern of exactly the tests of
+// CLITests.
+func CLITestPattern() string {
+	names := CLITestNames()
+	for i, n := range names {
+		names[i] = regexp.QuoteMeta(n)
+	}
+	return "^(" + strings.Join(names, "|") + ")$"
+}

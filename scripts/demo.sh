@@ -39,10 +39,10 @@ trap "exit 130" INT TERM
 echo "== building the provider and the emulator"
 # One invocation builds both in parallel; the provider's binary is named
 # after the module (terraform-provider-platform), as dev_overrides expects.
-go build -o "$demo/bin/" . ./cmd/emulator
+go build -o "$demo/bin/" . ./cmd/platform-emulator
 
 echo "== starting the emulator on 127.0.0.1"
-"$demo/bin/emulator" -addr 127.0.0.1:0 -env-file "$demo/emulator.env" >"$demo/emulator.log" 2>&1 &
+"$demo/bin/platform-emulator" -addr 127.0.0.1:0 -env-file "$demo/emulator.env" >"$demo/emulator.log" 2>&1 &
 emu_pid=$!
 for _ in $(seq 1 100); do
 	[ -s "$demo/emulator.env" ] && break

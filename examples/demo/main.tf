@@ -12,7 +12,8 @@ terraform {
 
   required_providers {
     platform = {
-      source = "platform/platform"
+      source  = "platform/platform"
+      version = "~> 0.2"
     }
   }
 }

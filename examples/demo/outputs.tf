@@ -68,7 +68,9 @@ output "order_book" {
   value = {
     mid_price = data.platform_order_book.book.mid_price
     spread    = data.platform_order_book.book.spread
-    bid_depth = sum([for level in data.platform_order_book.book.bids : tonumber(level.amount)])
-    ask_depth = sum([for level in data.platform_order_book.book.asks : tonumber(level.amount)])
+    # A sum of numbers is a binary float (0.1 + 0.2 is not 0.3 exactly):
+    # formatted with 8 decimals, it shows the sum of the amounts.
+    bid_depth = format("%.8f", sum([for level in data.platform_order_book.book.bids : tonumber(level.amount)]))
+    ask_depth = format("%.8f", sum([for level in data.platform_order_book.book.asks : tonumber(level.amount)]))
   }
 }

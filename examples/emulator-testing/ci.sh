@@ -3,11 +3,11 @@
 # provider at it, run the example's `terraform test`, then the rehearsal of
 # a failure (rehearse.sh), and stop the emulator.
 #
-# Needs on PATH: emulator (go install
-# github.com/platform/terraform-provider-platform/cmd/emulator@<version>),
-# curl, and terraform (TF names another CLI, for example TF=tofu). The
-# provider comes from the registry or, for a local build, from dev_overrides
-# in the file TF_CLI_CONFIG_FILE names.
+# Needs on PATH: platform-emulator (go install
+# github.com/platform/terraform-provider-platform/cmd/platform-emulator@<version>),
+# curl, and terraform (TF names another CLI, for example TF=tofu). terraform
+# init installs the provider as for any configuration: from the registry,
+# or from the mirror that the CLI configuration (TF_CLI_CONFIG_FILE) names.
 set -euo pipefail
 tf="${TF:-terraform}"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -23,7 +23,7 @@ cleanup() {
 trap cleanup EXIT
 
 # Port 0: a free port; the settings land in the env file once it listens.
-emulator -addr 127.0.0.1:0 -env-file "$tmp/emulator.env" \
+platform-emulator -addr 127.0.0.1:0 -env-file "$tmp/emulator.env" \
 	-log-level "${EMULATOR_LOG_LEVEL:-info}" >"$tmp/emulator.out" 2>"${EMULATOR_LOG:-$tmp/emulator.log}" &
 emu_pid=$!
 for _ in $(seq 1 100); do
@@ -38,5 +38,5 @@ set +a
 
 # A copy, so that the CLI writes nothing into the repository.
 cp -R "$here"/*.tf "$here/tests" "$tmp/"
-(cd "$tmp" && "$tf" test -no-color)
+(cd "$tmp" && "$tf" init -input=false -no-color >/dev/null && "$tf" test -no-color)
 TF="$tf" "$here/rehearse.sh"

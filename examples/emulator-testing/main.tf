@@ -3,7 +3,8 @@
 terraform {
   required_providers {
     platform = {
-      source = "platform/platform"
+      source  = "platform/platform"
+      version = "~> 0.2"
     }
   }
 }

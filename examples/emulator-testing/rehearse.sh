@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rehearsal of a run that dies after the service accepted the withdrawal,
 # against an emulator whose PLATFORM_* settings are in the environment
-# (emulator -env-file emulator.env; set -a; . ./emulator.env; set +a).
+# (platform-emulator -env-file emulator.env; set -a; . ./emulator.env; set +a).
 #
 #   1. arm the fault: the next withdrawal POST is processed, then answered 500;
 #   2. apply without retries (PLATFORM_MAX_RETRIES=0): the apply fails, the
@@ -20,6 +20,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp "$here"/*.tf "$work"/
 cd "$work"
+"$tf" init -input=false -no-color >/dev/null
 
 echo "== 1. arm accept-then-fail on the withdrawal POST"
 curl -fsS -X PUT "$admin/faults" -H 'Content-Type: application/json' \

@@ -47,6 +47,33 @@ func (c *Counters) Snapshot() CountersSnapshot {
 // registerAdmin serves the admin API: an unauthenticated control surface
 // for tests and demos, meant for loopback use only.
 func (s *Server) registerAdmin(mux *http.ServeMux) {
+	s.registerAdminRoutes(mux)
+}
+
+// AdminRoutes are the operations of the admin API, as "METHOD /admin/path"
+// patterns, in the order the guide describes them. The command's startup
+// banner prints them; TestAdminRoutesComplete checks that they are every
+// operation served.
+func AdminRoutes() []string {
+	return []string{
+		"GET /admin/faults", "PUT /admin/faults",
+		"GET /admin/transfers", "POST /admin/transfers/{id}/status",
+		"GET /admin/fees", "PUT /admin/fees", "POST /admin/fees/reset",
+		"GET /admin/fee-quotes", "POST /admin/fee-quotes/expire-next",
+		"GET /admin/limits", "PUT /admin/limits",
+		"POST /admin/fiat-accounts/{id}/status", "POST /admin/crypto-destination-addresses/{id}/status",
+		"POST /admin/instructions/{id}/deprecate", "DELETE /admin/instructions/{id}",
+		"POST /admin/clock/advance", "POST /admin/expire-tokens",
+		"GET /admin/counters", "POST /admin/counters/reset",
+	}
+}
+
+// adminRouter is what registerAdminRoutes registers the operations with.
+type adminRouter interface {
+	HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request))
+}
+
+func (s *Server) registerAdminRoutes(mux adminRouter) {
 	mux.HandleFunc("GET /admin/faults", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, s.Faults.Get())
 	})

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -252,5 +255,39 @@ func TestAdminAPI(t *testing.T) {
 	e.wantStatus(r, http.StatusNotFound)
 	if r.header.Get("X-Request-Id") == "" {
 		t.Error("no X-Request-Id on admin responses")
+	}
+}
+
+// patternRecorder records the patterns registered with it.
+type patternRecorder struct{ patterns []string }
+
+func (r *patternRecorder) HandleFunc(pattern string, _ func(http.ResponseWriter, *http.Request)) {
+	r.patterns = append(r.patterns, pattern)
+}
+
+// AdminRoutes, which the command's banner and the guide list, are every
+// operation the admin API serves, each once.
+func TestAdminRoutesComplete(t *testing.T) {
+	var rec patternRecorder
+	(&Server{}).registerAdminRoutes(&rec)
+	served := slices.DeleteFunc(rec.patterns, func(p string) bool { return p == "/admin/" })
+	slices.Sort(served)
+	listed := slices.Sorted(slices.Values(AdminRoutes()))
+	if !slices.Equal(served, listed) {
+		t.Errorf("AdminRoutes lists\n%v\nthe admin API serves\n%v", listed, served)
+	}
+}
+
+// The guide "Testing with the emulator" describes every operation of the
+// admin API.
+func TestAdminRoutesInGuide(t *testing.T) {
+	guide, err := os.ReadFile(filepath.Join("..", "..", "templates", "guides", "testing-with-the-emulator.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, route := range AdminRoutes() {
+		if !strings.Contains(string(guide), "`"+route+"`") {
+			t.Errorf("the guide does not describe %s", route)
+		}
 	}
 }

@@ -1,7 +1,7 @@
 // Package emulator is an in-process emulator of the whole service: the
 // OAuth token endpoint, the HTTP API under /v2, the WebSocket stream and an
 // admin API. Tests start it with StartTest (or New and Start) on
-// 127.0.0.1:0; cmd/emulator runs it standalone.
+// 127.0.0.1:0; cmd/platform-emulator runs it standalone.
 //
 // The emulator defines its own wire types from the spec and validates every
 // request itself. Where the spec says "not shown", it makes one plausible
@@ -257,7 +257,7 @@
 // LogError only for 5xx answers and dropped connections, at LogDebug with
 // the query (credential-looking values redacted), the remote address and
 // X-Request-Id. No header, form or body is logged. Off by default;
-// cmd/emulator logs at info (-log-level).
+// cmd/platform-emulator logs at info (-log-level).
 //
 // # Published reference and the spec
 //
@@ -335,7 +335,7 @@
 //     wait silently (spec: "Maximum connections or subscriptions per
 //     client: not shown"). The emulator holds a subscribe until its turn
 //     (Options.SubscriptionInterval, default 1s; -subscription-interval for
-//     cmd/emulator); see ws.go.
+//     cmd/platform-emulator); see ws.go.
 //   - A reused withdrawal ref_id answers 409 with the already-exists
 //     problem and meta.existing (spec: "ref_id | string | no |
 //     Client-specified id for replay protection and lookup", no answer

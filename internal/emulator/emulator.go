@@ -125,7 +125,7 @@ type Options struct {
 	// publishes it.
 	WithdrawalReplay ReplayAnswer
 	// LogLevel is how much is written to Log; default LogOff (an emulator
-	// started in process is quiet). cmd/emulator logs at LogInfo.
+	// started in process is quiet). cmd/platform-emulator logs at LogInfo.
 	LogLevel LogLevel
 	// Log receives one line per request (see LogLevel); nil logs nothing.
 	Log io.Writer

@@ -89,6 +89,11 @@ func findExamples(t *testing.T) []example {
 	for _, f := range glob("provider/provider*.tf") {
 		add(rel(f), f)
 	}
+	// The import blocks of a resource's docs (import-by-string-id.tf,
+	// import-by-identity.tf) are checked by TestExamplesCoverEveryType.
+	for _, f := range glob(filepath.Join("resources", "*", "import-by-*.tf")) {
+		covered[filepath.Clean(f)] = true
+	}
 	for _, k := range exampleKinds {
 		for _, f := range glob(filepath.Join(k.folder, "*", k.file)) {
 			add(rel(f), f)
@@ -237,6 +242,9 @@ func exampleVariables(t *testing.T, emu *emulator.Server, tokenFile string) map[
 	return vars
 }
 
+// importBlockTo matches the `to` of an import block.
+var importBlockTo = regexp.MustCompile(`(?m)^\s*to\s*=\s*(\S+)\s*$`)
+
 // importCommand matches the lines of an import.sh example.
 var importCommand = regexp.MustCompile(`(?m)^terraform import ('[^']+'|\S+) (\S+)\s*$`)
 
@@ -327,6 +335,28 @@ func TestExamplesCoverEveryType(t *testing.T) {
 			for _, addr := range importAddresses(t, importSh) {
 				if !info.addresses[baseAddress(addr)] {
 					t.Errorf("%s imports to %s, which %v does not declare", importSh, addr, files)
+				}
+			}
+			// The import blocks the docs show, by id and, for a resource
+			// with an identity, by identity.
+			blocks := []string{"import-by-string-id.tf"}
+			if _, ok := r.(resource.ResourceWithIdentity); ok {
+				blocks = append(blocks, "import-by-identity.tf")
+			}
+			for _, name := range blocks {
+				src, err := os.ReadFile(filepath.Join(dir, name))
+				if err != nil {
+					t.Errorf("%s can be imported but has no import block example: %v", md.TypeName, err)
+					continue
+				}
+				m := importBlockTo.FindAllStringSubmatch(string(src), -1)
+				if len(m) == 0 {
+					t.Errorf("%s/%s has no import block", dir, name)
+				}
+				for _, to := range m {
+					if !info.addresses[baseAddress(to[1])] {
+						t.Errorf("%s/%s imports to %s, which %v does not declare", dir, name, to[1], files)
+					}
 				}
 			}
 		}
@@ -559,6 +589,15 @@ func checkDemoOutputs(t *testing.T, outputJSON string) {
 		v, _ := outputs[name].Value.(string)
 		if !price.MatchString(v) {
 			t.Errorf("output %s = %q, want a price and an amount", name, v)
+		}
+	}
+	// The depths are sums of amounts, shown as decimals of 8 places (a sum
+	// of Terraform numbers printed raw reads 86.2651000…0005).
+	book, _ := outputs["order_book"].Value.(map[string]any)
+	depth := regexp.MustCompile(`^[0-9]+\.[0-9]{8}$`)
+	for _, name := range []string{"bid_depth", "ask_depth"} {
+		if v, _ := book[name].(string); !depth.MatchString(v) {
+			t.Errorf("output order_book.%s = %v, want a decimal of 8 places", name, book[name])
 		}
 	}
 	w, _ := outputs["treasury_withdrawal"].Value.(map[string]any)

@@ -131,9 +131,10 @@ func (p *platformProvider) Metadata(_ context.Context, _ provider.MetadataReques
 
 func (p *platformProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The platform provider manages money movement on the service: fiat deposit " +
-			"instructions, crypto withdrawals, and reads of fiat accounts, deposit addresses, reward claims, " +
-			"stablecoin conversions and market data. Every argument can also be set through its `PLATFORM_*` " +
+		MarkdownDescription: "The platform provider manages money movement on the service: crypto withdrawals " +
+			"(resource and action) under guard rails, fiat deposit instructions, fiat accounts, crypto deposit " +
+			"addresses and the withdrawal address book; it reads transfers, reward claims, stablecoin " +
+			"conversions and market data. Every argument can also be set through its `PLATFORM_*` " +
 			"environment variable.",
 		Blocks: map[string]schema.Block{withdrawalGuardBlock: withdrawalGuardSchema()},
 		Attributes: map[string]schema.Attribute{

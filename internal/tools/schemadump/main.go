@@ -95,6 +95,27 @@ func run() error {
 		actions[name] = map[string]any{"block": schema(a.Schema).Block}
 	}
 	out["action_schemas"] = actions
+	ids, err := srv.GetResourceIdentitySchemas(ctx, &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		return err
+	}
+	identities := map[string]any{}
+	for name, s := range ids.IdentitySchemas {
+		attrs := map[string]any{}
+		for _, a := range s.IdentityAttributes {
+			ja := map[string]any{"description": a.Description, "required_for_import": a.RequiredForImport}
+			if a.Type != nil {
+				raw, err := a.Type.MarshalJSON() //nolint:staticcheck // the cty JSON type encoding is what the schema format uses.
+				if err != nil {
+					return err
+				}
+				ja["type"] = json.RawMessage(raw)
+			}
+			attrs[a.Name] = ja
+		}
+		identities[name] = map[string]any{"version": s.Version, "attributes": attrs}
+	}
+	out["resource_identity_schemas"] = identities
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(map[string]any{

@@ -1,4 +1,4 @@
-package main
+package emulatorcli
 
 import (
 	"bytes"
@@ -9,10 +9,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
 // syncBuffer collects what the command writes from several goroutines.
@@ -41,7 +44,7 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 		t.Fatalf("-h: %v", err)
 	}
 	help := out.String()
-	if !strings.HasPrefix(help, "Usage: emulator [flags]") || !strings.Contains(help, "The admin API has no authentication") {
+	if !strings.HasPrefix(help, "Usage: platform-emulator [flags]") || !strings.Contains(help, "The admin API has no authentication") {
 		t.Errorf("-h does not open with the usage and the admin API warning:\n%s", help)
 	}
 	fs, _ := newFlags(io.Discard)
@@ -90,7 +93,7 @@ func TestVersionFlag(t *testing.T) {
 	if err := run(t.Context(), []string{"-version"}, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if got := out.String(); got != "emulator dev\n" {
+	if got := out.String(); got != "platform-emulator dev\n" {
 		t.Errorf("-version printed %q", got)
 	}
 }
@@ -189,8 +192,15 @@ func TestCommandLogs(t *testing.T) {
 	if !strings.Contains(stderr.String(), "level=INFO msg=request method=GET path=/admin/counters status=200") {
 		t.Errorf("no request line on stderr:\n%s", stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "listening on 127.0.0.1:") || !strings.Contains(stdout.String(), "/admin/ (faults") {
+	if !strings.Contains(stdout.String(), "listening on 127.0.0.1:") {
 		t.Errorf("stdout:\n%s", stdout.String())
+	}
+	// The banner lists every operation of the admin API.
+	for _, route := range emulator.AdminRoutes() {
+		method, p, _ := strings.Cut(route, " ")
+		if !regexp.MustCompile(`(?m)^    ` + method + ` +` + regexp.QuoteMeta(base+p) + `$`).MatchString(stdout.String()) {
+			t.Errorf("the banner does not list %s:\n%s", route, stdout.String())
+		}
 	}
 
 	var quiet syncBuffer

@@ -84,7 +84,7 @@ func TestReleaseConfig(t *testing.T) {
 	if p.Main != "" || p.Binary != "{{ .ProjectName }}_v{{ .Version }}" {
 		t.Errorf("provider build changed: main %q binary %q", p.Main, p.Binary)
 	}
-	if e.Main != "./cmd/emulator" || e.Binary != "emulator" {
+	if e.Main != "./cmd/platform-emulator" || e.Binary != "platform-emulator" {
 		t.Errorf("emulator build: main %q binary %q", e.Main, e.Binary)
 	}
 	pt, et := targets(p.Goos, p.Goarch, p.Ignore), targets(e.Goos, e.Goarch, e.Ignore)
@@ -159,7 +159,7 @@ func TestReleaseTargetsBuild(t *testing.T) {
 		cmd := exec.CommandContext(t.Context(), "go", args...)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
 		if b, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(b)) != "" {
-			t.Errorf("GOOS=%s GOARCH=%s go %s ./cmd/emulator: %v\n%s", goos, goarch, args[0], err, b)
+			t.Errorf("GOOS=%s GOARCH=%s go %s ./cmd/platform-emulator: %v\n%s", goos, goarch, args[0], err, b)
 		}
 	}
 	if built < 13 {
@@ -168,7 +168,7 @@ func TestReleaseTargetsBuild(t *testing.T) {
 	t.Logf("built %s for %d targets in %v", e.Main, built, time.Since(start).Round(time.Millisecond))
 }
 
-// go install github.com/platform/terraform-provider-platform/cmd/emulator@<version>
+// go install github.com/platform/terraform-provider-platform/cmd/platform-emulator@<version>
 // works: the module has no replace or exclude directive (which go install
 // refuses), the command embeds and reads no file of the repository, and
 // the installed binary runs.
@@ -195,20 +195,24 @@ func TestGoInstall(t *testing.T) {
 	if testing.Short() {
 		return
 	}
+	// The command under its name, and under its former one (cmd/emulator):
+	// the same command.
 	gobin := t.TempDir()
-	install := exec.CommandContext(t.Context(), "go", "install", ".")
+	install := exec.CommandContext(t.Context(), "go", "install", ".", "../emulator")
 	install.Env = append(os.Environ(), "GOBIN="+gobin)
 	if b, err := install.CombinedOutput(); err != nil {
 		t.Fatalf("go install: %v\n%s", err, b)
 	}
-	bin := filepath.Join(gobin, "emulator")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	help, err := exec.CommandContext(ctx, bin, "-h").CombinedOutput()
-	if err != nil || !strings.Contains(string(help), "Usage: emulator [flags]") || !strings.Contains(string(help), "-log-level") {
-		t.Errorf("installed emulator -h: %v\n%s", err, help)
+	for _, name := range []string{"platform-emulator", "emulator"} {
+		bin := filepath.Join(gobin, name)
+		if runtime.GOOS == "windows" {
+			bin += ".exe"
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		help, err := exec.CommandContext(ctx, bin, "-h").CombinedOutput()
+		cancel()
+		if err != nil || !strings.Contains(string(help), "Usage: platform-emulator [flags]") || !strings.Contains(string(help), "-log-level") {
+			t.Errorf("installed %s -h: %v\n%s", name, err, help)
+		}
 	}
 }

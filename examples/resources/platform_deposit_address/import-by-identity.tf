@@ -1,0 +1,4 @@
+import {
+  to       = platform_deposit_address.treasury["ETHEREUM"]
+  identity = { id = "34bd61ed-cf0a-4012-8be4-d347667b6154" }
+}

@@ -325,10 +325,40 @@ func (l *fiatAccountListResource) Configure(_ context.Context, req resource.Conf
 func (l *fiatAccountListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = listschema.Schema{
 		MarkdownDescription: "Finds the fiat accounts of the customer (`GET /transfer/fiat-accounts`, scope " +
-			"`transfer:read_fiat_account`), newest first. The list masks account numbers, so results carry none: " +
-			"configuration generated from them has the sensitive arguments to fill in before it is applied, " +
-			"which imports the accounts by identity (the import reads each one in full).",
+			"`transfer:read_fiat_account`), newest first. With `-generate-config-out`, each account is read in full " +
+			"(`GET /transfer/fiat-accounts/{id}`) for its owner and addresses, which the list leaves out. The " +
+			"account and routing numbers (and CUBIX's `account_id`) are sensitive and never written into generated " +
+			"configuration: fill them in before applying it, which imports the accounts by identity.",
 		Attributes: fiatAccountListFilters.listResourceAttributes(),
+	}
+}
+
+// fiatAccountsInFull reads each listed account in full (Get Fiat Account):
+// the list leaves the owner's name and address out, which the resource's
+// configuration needs, so configuration generated from the list alone
+// would not validate. An account read back as another is an error.
+func fiatAccountsInFull(ctx context.Context, c *client.Client, items iter.Seq2[*client.FiatAccount, error]) iter.Seq2[*client.FiatAccount, error] {
+	return func(yield func(*client.FiatAccount, error) bool) {
+		for listed, err := range items {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			id := deref(listed.ID)
+			full, err := c.GetFiatAccount(ctx, id)
+			switch {
+			case err != nil:
+				yield(nil, fmt.Errorf("reading the listed fiat account %s in full: %w", shown(id), err))
+				return
+			case deref(full.ID) != id:
+				yield(nil, fmt.Errorf("the service answered the read of fiat account %s with the account %s",
+					shown(id), shown(deref(full.ID))))
+				return
+			}
+			if !yield(full, nil) {
+				return
+			}
+		}
 	}
 }
 
@@ -339,7 +369,11 @@ func (l *fiatAccountListResource) List(ctx context.Context, req list.ListRequest
 	if !listReady(l.data, &diags, none, stream) {
 		return
 	}
-	stream.Results = listResults(ctx, req, l.data.client.FiatAccounts(ctx, q), func(a *client.FiatAccount) (shapedWriter, string, string) {
+	items := l.data.client.FiatAccounts(ctx, q)
+	if req.IncludeResource {
+		items = fiatAccountsInFull(ctx, l.data.client, items)
+	}
+	stream.Results = listResults(ctx, req, items, func(a *client.FiatAccount) (shapedWriter, string, string) {
 		m := fiatAccountNullModel()
 		m.argumentsFrom(a)
 		m.computedFrom(a)

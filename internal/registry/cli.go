@@ -49,7 +49,7 @@ var CLITests = map[string][]string{
 	"list platform_fiat_deposit_instructions":  {"TestAccListResources_queryAndGenerateConfig"},
 	"list platform_deposit_address":            {"TestAccListResources_examples"},
 	"list platform_crypto_destination_address": {"TestAccCryptoDestinationAddress_query"},
-	"list platform_fiat_account":               {"TestAccListResources_examples"},
+	"list platform_fiat_account":               {"TestAccFiatAccount_queryGeneratesValidConfig"},
 }
 
 // CLITestNames are the tests of CLITests, sorted, each once.

@@ -410,6 +410,11 @@
 //     LTC 80, BCH 400, POL 0.5): best_bid 0.1% below, best_ask 0.1% above,
 //     last_execution at the price; other markets 404. last_day and today
 //     are left out.
+//   - Precision: the reference (in the excerpt this emulator follows)
+//     publishes no error for an amount more precise than its asset, and no
+//     precision per asset, so the emulator accepts any amount of the
+//     decimal pattern. The provider warns at plan of an amount more precise
+//     than a well-known asset's smallest unit (BTC 8 decimals, ETH 18, ...).
 //
 // # The withdrawal address book
 //

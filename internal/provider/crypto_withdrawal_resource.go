@@ -442,3 +442,8 @@ func (r *cryptoWithdrawalResource) Delete(ctx context.Context, req resource.Dele
 		fmt.Sprintf("The withdrawal %s (ref_id %s) was removed from the Terraform state. No API call was made: "+
 			"a withdrawal cannot be cancelled or reversed, and it stays sent.", state.id().ValueString(), refID))
 }
+
+// ConfigValidators warns of an amount more precise than its asset.
+func (r *cryptoWithdrawalResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{precisionWarning{}}
+}

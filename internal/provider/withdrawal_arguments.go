@@ -75,7 +75,8 @@ func withdrawalArguments() []withdrawalArgument {
 			stringValidators: []validator.String{stringvalidator.LengthAtLeast(1), cryptoNetworkValues}},
 		{name: "amount", computedWhenUnset: true,
 			description: "Amount to send, as a decimal string above zero of at most 64 characters (digits and at " +
-				"most one dot), sent exactly as written. Exactly one of `amount` and `total` must be set; " +
+				"most one dot), sent exactly as written; more decimals than the smallest unit of a well-known asset " +
+				"(BTC 8, ETH 18, SOL 9, USDC 6, USD 2) is a warning at plan. Exactly one of `amount` and `total` must be set; " +
 				"when `total` is set, `amount` is computed (total minus fee).",
 			stringValidators: []validator.String{
 				positiveAmountValidator(),

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -15,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
@@ -77,11 +80,28 @@ func (r *cryptoWithdrawalResource) Metadata(_ context.Context, req resource.Meta
 const newWithdrawalNote = " **Changing it sends a NEW withdrawal**: Terraform plans a replacement, which sends " +
 	"another withdrawal; the one already sent is not reversed."
 
+// replaceWhenConfigured forces the replacement of a withdrawal when an
+// argument its configuration sets changes; left unset (computed), the
+// argument follows the configured arguments and names no reason of its own.
+var replaceWhenConfigured = stringplanmodifier.RequiresReplaceIf(
+	func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+		resp.RequiresReplace = !req.ConfigValue.IsNull()
+	},
+	"Changing the value, when the configuration sets it, sends a new withdrawal.",
+	"Changing the value, when the configuration sets it, sends a new withdrawal.",
+)
+
 // withdrawalResourceAttribute renders a withdrawal argument as a resource
 // attribute that forces replacement.
 func withdrawalResourceAttribute(a withdrawalArgument) schema.Attribute {
 	desc := a.description + newWithdrawalNote
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	if a.computedWhenUnset {
+		// Unset, it is the service's answer (a total, a derived ref_id): it
+		// changes only because a configured argument did, which is the
+		// replacement's reason the plan names.
+		replace = []planmodifier.String{replaceWhenConfigured}
+	}
 	if a.applyOnly {
 		desc = a.description + " Changing it on a withdrawal already sent only records it: nothing is sent."
 		replace = nil
@@ -187,11 +207,56 @@ func (r *cryptoWithdrawalResource) ModifyPlan(ctx context.Context, req resource.
 			return
 		}
 		resp.Diagnostics.AddWarning("Changing a crypto withdrawal sends a NEW withdrawal",
-			fmt.Sprintf("The arguments of the withdrawal %s (ref_id %s) changed. The service cannot change a "+
-				"withdrawal, so Terraform plans a replacement: applying sends a new withdrawal, and the one "+
-				"already sent is not reversed. If that is not what you want, restore the previous arguments.",
-				state.id().ValueString(), state.args.RefID.ValueString()))
+			replacementDetail(ctx, req.Config, req.State, state))
 	}
+}
+
+// replacementDetail tells a reviewer where the money of a replacement
+// goes: what changed, the new withdrawal in full (amount, asset, network,
+// destination, profile, ref_id), which the plan's diff hides in part, and
+// that the withdrawal already sent stays sent.
+func replacementDetail(ctx context.Context, cfg tfsdk.Config, prior tfsdk.State, state cryptoWithdrawalModel) string {
+	var now, was map[string]tftypes.Value
+	_ = cfg.Raw.As(&now)
+	_ = prior.Raw.As(&was)
+	var changed []string
+	for _, a := range withdrawalArguments() {
+		n, w := now[a.name], was[a.name]
+		if a.applyOnly || n.IsNull() || n.Equal(w) {
+			continue
+		}
+		var ns, ws string
+		if a.kind == withdrawalArgString && n.IsKnown() && n.As(&ns) == nil && w.As(&ws) == nil {
+			changed = append(changed, fmt.Sprintf("%s %s → %s", a.name, shownValue(ws), shownValue(ns)))
+			continue
+		}
+		changed = append(changed, a.name)
+	}
+	next := "The new withdrawal's arguments are known only at apply; its ref_id too."
+	if config, d := getWithdrawal(ctx, cfg); !d.HasError() && cfg.Raw.IsFullyKnown() {
+		refID, origin := knownString(config.args.RefID), "configured"
+		if refID == "" {
+			refID, _ = config.args.derivedRefID(ctx)
+			origin = "derived from its arguments"
+		}
+		next = fmt.Sprintf("Applying sends a NEW withdrawal: %s, ref_id %s (%s).", config.args.summary(), shownRef(refID), origin)
+	}
+	what := "Its arguments changed"
+	if len(changed) > 0 {
+		what = "Changed: " + strings.Join(changed, ", ")
+	}
+	return fmt.Sprintf("%s. %s\n\nThe service cannot change a withdrawal, so Terraform plans a replacement. The "+
+		"withdrawal already sent, transfer %s (%s, ref_id %s), stays sent: it is not reversed, and the replacement "+
+		"only removes it from the state. If that is not what you want, restore the previous arguments.",
+		what, next, shown(state.id().ValueString()), state.args.summary(), shownRef(state.args.RefID.ValueString()))
+}
+
+// shownValue quotes an argument's value for a message, "unset" when empty.
+func shownValue(v string) string {
+	if v == "" {
+		return "unset"
+	}
+	return strconv.Quote(shown(v))
 }
 
 // withdrawalUnchangedClaim is what an unchanged withdrawal claims: its

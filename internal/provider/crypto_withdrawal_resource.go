@@ -147,6 +147,7 @@ func (r *cryptoWithdrawalResource) Schema(_ context.Context, _ resource.SchemaRe
 		attrs[a.name] = withdrawalResourceAttribute(a)
 	}
 	maps.Copy(attrs, withdrawalTransferShape.resourceAttributes())
+	attrs[moneyAttribute] = moneySchema()
 	attrs["id"] = schema.StringAttribute{
 		MarkdownDescription: "Identifier of the transfer the withdrawal created.",
 		Computed:            true,
@@ -341,19 +342,25 @@ func (r *cryptoWithdrawalResource) recordsApplyOnly(ctx context.Context, req res
 // shown in the plan, and what the apply will do with a transfer the
 // service already holds under it.
 func (r *cryptoWithdrawalResource) planRefID(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !req.Config.Raw.IsFullyKnown() {
-		// An argument is known only at apply: so is the ref_id, which the
-		// final plan derives then, and the guards check then.
-		guardUnknown(ctx, r.data, withdrawalWords.resourceType, req.Config, &resp.Diagnostics)
-		return
-	}
 	config, diags := getWithdrawal(ctx, req.Config)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	cfg := config.args
-	planNewObject(ctx, r.data, newObjectPlan[*client.Transfer]{
+	if !req.Config.Raw.IsFullyKnown() {
+		// An argument is known only at apply: so is the ref_id, which the
+		// final plan derives then, and the guards check then. The manifest
+		// shows what is known.
+		guardUnknown(ctx, r.data, withdrawalWords.resourceType, req.Config, &resp.Diagnostics)
+		ref := cfg.RefID
+		if ref.IsNull() {
+			ref = types.StringUnknown()
+		}
+		setMoney(ctx, &resp.Plan, withdrawalMoney(cfg, ref, types.BoolUnknown()), &resp.Diagnostics)
+		return
+	}
+	sends := planNewObject(ctx, r.data, newObjectPlan[*client.Transfer]{
 		kind:       withdrawalKind,
 		configured: cfg.RefID,
 		derive:     func() (string, bool) { return cfg.derivedRefID(ctx) },
@@ -371,7 +378,19 @@ func (r *cryptoWithdrawalResource) planRefID(ctx context.Context, req resource.M
 	if refID == "" {
 		refID, _ = cfg.derivedRefID(ctx)
 	}
+	setMoney(ctx, &resp.Plan, withdrawalMoney(cfg, types.StringValue(refID), sends), &resp.Diagnostics)
 	guardWithdrawal(ctx, r.data, cfg.guarded(refID, refID, withdrawalWords.resourceType), &resp.Diagnostics)
+}
+
+// withdrawalMoney is the manifest of a withdrawal of the arguments a, sent
+// with refID: its amount, or its total when it sets total.
+func withdrawalMoney(a cryptoWithdrawalArgs, refID types.String, sends types.Bool) moneyOf {
+	amount := a.Amount
+	if amount.IsNull() {
+		amount = a.Total
+	}
+	return moneyOf{kind: moneyKindCryptoWithdrawal, asset: a.Asset, amount: amount, from: a.ProfileID,
+		to: a.DestinationAddress, ref: refID, sends: sends}
 }
 
 func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -404,6 +423,9 @@ func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.Crea
 			plan.set(ctx, &resp.State, resp.State.Schema))
 	case outcomeConfirmed, outcomeAdopted:
 		plan.fromTransfer(res.obj, &resp.Diagnostics)
+		// A plan that could not ask the service left sends unknown: the
+		// apply knows.
+		plan.computed[moneyAttribute] = withSends(plan.computed[moneyAttribute], res.outcome == outcomeConfirmed)
 		resp.Diagnostics.Append(plan.set(ctx, &resp.State, resp.State.Schema)...)
 		setIdentity(ctx, resp.Identity, plan.id(), &resp.Diagnostics)
 	}
@@ -419,7 +441,12 @@ func (m *cryptoWithdrawalModel) fromTransfer(t *client.Transfer, diags *diag.Dia
 	a.IdentityID = keepOr(a.IdentityID, stringValue(t.IdentityID))
 	a.AccountID = keepOr(a.AccountID, stringValue(t.AccountID))
 	a.BalanceAsset = keepOr(a.BalanceAsset, stringValue(t.BalanceAsset))
+	money, planned := m.computed[moneyAttribute]
 	m.computed = withdrawalTransferShape.attrValues(t, diags)
+	if planned {
+		// The manifest is as the plan that made or recorded it saw it.
+		m.computed[moneyAttribute] = money
+	}
 }
 
 // clearUnknown turns every unknown value of m into null, for the state of
@@ -430,6 +457,9 @@ func (m *cryptoWithdrawalModel) clearUnknown(ctx context.Context, diags *diag.Di
 		if s.IsUnknown() {
 			*s = types.StringNull()
 		}
+	}
+	if money, ok := m.computed[moneyAttribute]; ok {
+		m.computed[moneyAttribute] = withoutUnknowns(money)
 	}
 	(*shapedState[cryptoWithdrawalArgs])(m).clearUnknownComputed(ctx, diags)
 }

@@ -188,8 +188,9 @@ type newObjectPlan[T any] struct {
 // planNewObject plans a new object: its ref_id (configured, or derived and
 // shown in the plan when p.show), claimed against the other creates of the
 // plan, and what the apply will do with an object the service already
-// holds under it (askAtPlan).
-func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPlan[T], resp *resource.ModifyPlanResponse) {
+// holds under it (askAtPlan). It reports whether the apply sends the
+// object (see askAtPlan).
+func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPlan[T], resp *resource.ModifyPlanResponse) types.Bool {
 	w := p.kind.words
 	refID := knownString(p.configured)
 	derived := refID == ""
@@ -198,7 +199,7 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 	} else {
 		var ok bool
 		if refID, ok = p.derive(); !ok {
-			return
+			return types.BoolUnknown()
 		}
 		if p.show {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("ref_id"), refID)...)
@@ -206,9 +207,9 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 	}
 	claimPlannedRefID(data, w, refID, p.what, derived, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || data == nil {
-		return
+		return types.BoolUnknown()
 	}
-	askAtPlan(ctx, data, p, refID, derived, &resp.Diagnostics)
+	return askAtPlan(ctx, data, p, refID, derived, &resp.Diagnostics)
 }
 
 // askAtPlan looks refID up at the service, so that the plan of a new
@@ -217,11 +218,16 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 // earlier object and makes nothing when it matches and is this resource's
 // (see evidence); an error otherwise. A lookup that cannot be made (no
 // scope, a failure) is a warning, once per run, and the apply decides.
-func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T], refID string, derived bool, diags *diag.Diagnostics) {
+//
+// It reports what the apply will do: true when it sends the object (the
+// service holds none under refID), false when it records the object the
+// service holds, unknown when the plan could not tell (no lookup, or an
+// error).
+func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T], refID string, derived bool, diags *diag.Diagnostics) types.Bool {
 	k := p.kind
 	w := k.words
 	if k.lookup == nil {
-		return
+		return types.BoolUnknown()
 	}
 	found, servedAt, err := lookupOnce(ctx, data, k, refID)
 	switch {
@@ -230,7 +236,7 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 			fmt.Sprintf("The plan could not ask the service whether it already holds a %s under the ref_id %s: %s."+
 				"\n\nNo plan is made with credentials the service rejects: correct client_id and client_secret "+
 				"(or PLATFORM_CLIENT_ID and PLATFORM_CLIENT_SECRET) and plan again. Nothing was sent.", w.noun, refID, err))
-		return
+		return types.BoolUnknown()
 	case err != nil:
 		tflog.Warn(ctx, "ref_id not looked up at plan", map[string]any{"ref_id": refID, "error": err.Error()})
 		data.warnOnce("lookup:"+w.kind, func() {
@@ -242,15 +248,15 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 					"the provider's scopes argument pins the token's scopes, include it there).",
 					w.noun, err, w.noun, k.lookupScope))
 		})
-		return
+		return types.BoolUnknown()
 	case found == nil:
-		return
+		return types.BoolValue(true)
 	}
 	prior := *found
 	id := k.shownID(prior)
 	if derived && k.superseded != nil && k.superseded(prior) {
 		// The apply moves past it to the next derived ref_id.
-		return
+		return types.BoolValue(true)
 	}
 	if d := p.differences(refID, prior); len(d) > 0 {
 		diags.AddAttributeError(path.Root("ref_id"), "ref_id "+refID+" already used by another "+w.noun,
@@ -258,14 +264,14 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 				"request:\n%s\n\nApplying this plan would make nothing. To %s this %s, give it a ref_id of its "+
 				"own; if %s %s is the one you meant, change the arguments to match it, or import it.",
 				refID, w.noun, id, k.describe(prior), bulletList(d), verbOf(w.made), w.noun, w.noun, id))
-		return
+		return types.BoolUnknown()
 	}
 	e := evidence{derived: derived, recorded: data.attempts.has(w.kind, refID), window: data.recoveryWindow}
 	created := k.createdAt(prior)
 	if !e.accepts(created, servedAt) {
 		summary, detail := earlierObjectError(k, prior, refID, servedAt, data.recoveryWindow, true)
 		diags.AddAttributeError(path.Root("ref_id"), summary, detail)
-		return
+		return types.BoolUnknown()
 	}
 	when := "earlier"
 	if !created.IsZero() {
@@ -275,6 +281,7 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 		fmt.Sprintf("The service already holds %s %s (%s) under ref_id %s (%s). Applying records it and %s "+
 			"nothing. To %s the same %s once more on purpose, give it a new ref_id.",
 			w.noun, id, k.describe(prior), refID, e.why(created, servedAt), verbOf(w.made)+"s", verbOf(w.made), w.noun))
+	return types.BoolValue(false)
 }
 
 // lookupCache holds the lookups of one provider process, so that a ref_id

@@ -1,0 +1,123 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+)
+
+// The money manifest: every money-moving resource states, as data known at
+// plan, what money it moves (the computed attribute money), so that a
+// policy over the plan JSON (terraform show -json) can judge the whole
+// plan: every provider configuration, module, for_each instance and
+// action. The policies under policies/ read it.
+
+// moneyAttribute is the name of the manifest's attribute.
+const moneyAttribute = "money"
+
+// Kinds of money movement (money.kind).
+const moneyKindCryptoWithdrawal = "crypto_withdrawal"
+
+// moneyAttrTypes are the types of the manifest's fields.
+var moneyAttrTypes = map[string]attr.Type{
+	"kind":            types.StringType,
+	"asset":           types.StringType,
+	"amount":          types.StringType,
+	"from_profile_id": types.StringType,
+	"to":              types.StringType,
+	"ref_id":          types.StringType,
+	"sends":           types.BoolType,
+}
+
+// moneySchema is the manifest's attribute of a money-moving resource.
+func moneySchema() schema.SingleNestedAttribute {
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	return schema.SingleNestedAttribute{
+		Computed: true,
+		MarkdownDescription: "What money this resource moves, as data known at plan for policies over the plan " +
+			"(`terraform show -json`): see the guide \"Policy on plans\". Set when the plan creates the object (a " +
+			"new one or a replacement) and kept in the state as that plan saw it; null for an object imported " +
+			"or created by an earlier version. A part is unknown only when what it comes from is known only at " +
+			"apply.",
+		Attributes: map[string]schema.Attribute{
+			"kind":            str("The kind of money movement: `" + moneyKindCryptoWithdrawal + "`."),
+			"asset":           str("The asset moved, as configured."),
+			"amount":          str("The exact decimal string the service receives as the amount: the `amount`, or the `total` when the withdrawal sets `total`."),
+			"from_profile_id": str("The profile the money leaves."),
+			"to":              str("Where it goes: the destination address of a crypto withdrawal."),
+			"ref_id":          str("The `ref_id` the transfer is sent with."),
+			"sends": schema.BoolAttribute{Computed: true, MarkdownDescription: "`true` when applying the plan " +
+				"sends the transfer; `false` when the plan found the `ref_id` already at the service and the apply " +
+				"records the existing transfer, sending nothing. Unknown when the plan could not ask the service " +
+				"(the apply then decides by the same rule)."},
+		},
+	}
+}
+
+// moneyOf is the manifest of a money movement; values may be unknown.
+type moneyOf struct {
+	kind                         string
+	asset, amount, from, to, ref types.String
+	sends                        types.Bool
+}
+
+// value is m as the attribute's object.
+func (m moneyOf) value(diags *diag.Diagnostics) types.Object {
+	obj, d := types.ObjectValue(moneyAttrTypes, map[string]attr.Value{
+		"kind": types.StringValue(m.kind), "asset": m.asset, "amount": m.amount, "from_profile_id": m.from,
+		"to": m.to, "ref_id": m.ref, "sends": m.sends,
+	})
+	diags.Append(d...)
+	return obj
+}
+
+// withoutUnknowns is the manifest with every unknown part null, for the
+// state of a create whose outcome is unknown.
+func withoutUnknowns(v attr.Value) attr.Value {
+	obj, ok := v.(basetypes.ObjectValue)
+	if !ok || obj.IsNull() || obj.IsUnknown() {
+		return v
+	}
+	attrs := obj.Attributes()
+	for name, a := range attrs {
+		if a.IsUnknown() {
+			if _, isBool := a.(types.Bool); isBool {
+				attrs[name] = types.BoolNull()
+			} else {
+				attrs[name] = types.StringNull()
+			}
+		}
+	}
+	out, _ := types.ObjectValue(moneyAttrTypes, attrs)
+	return out
+}
+
+// withSends is the manifest v with sends set to sent where the plan left it
+// unknown.
+func withSends(v attr.Value, sent bool) attr.Value {
+	obj, ok := v.(basetypes.ObjectValue)
+	if !ok || obj.IsNull() || obj.IsUnknown() {
+		return v
+	}
+	attrs := obj.Attributes()
+	if !attrs["sends"].IsUnknown() {
+		return v
+	}
+	attrs["sends"] = types.BoolValue(sent)
+	out, _ := types.ObjectValue(moneyAttrTypes, attrs)
+	return out
+}
+
+// setMoney sets the planned manifest.
+func setMoney(ctx context.Context, plan interface {
+	SetAttribute(context.Context, path.Path, any) diag.Diagnostics
+}, m moneyOf, diags *diag.Diagnostics) {
+	diags.Append(plan.SetAttribute(ctx, path.Root(moneyAttribute), m.value(diags))...)
+}

@@ -1,0 +1,209 @@
+# METADATA
+# title: Money moved by a Terraform plan of the platform provider
+# description: |
+#   Reads the plan JSON (terraform show -json) and denies a plan whose money
+#   breaks the limits of data.platform_policy, over every provider
+#   configuration, module, for_each instance and action invocation of the
+#   plan. See docs/guides/policy-on-plans.md.
+package platform.money
+
+# The policy's settings (a data document at data.platform_policy):
+#
+#   max_plan_total:   {"BTC": "1.5"}   per asset, the most the plan may send
+#   max_per_transfer: {"BTC": "0.5"}   per asset, the most one transfer may send
+#   allowed_destinations: [{"crypto_network": "BITCOIN", "address": "bc1q..."}]
+#                                      destinations outside the list are denied
+#   approved_destinations_only: true   destinations must be entries of
+#                                      platform_crypto_destination_address that
+#                                      the plan shows APPROVED
+#
+# Figures are decimal strings, compared exactly. Every rule fails closed: a
+# transfer whose amount, asset or destination the plan does not know is
+# denied (deny_unjudged), and one whose sends is unknown counts as sent.
+default settings := {}
+
+settings := data.platform_policy
+
+# Resources whose type carries the money manifest.
+money_types := {"platform_crypto_withdrawal"}
+
+# Actions of the provider that send money, and what their config means.
+money_actions := {"platform_crypto_withdrawal": "crypto_withdrawal"}
+
+# transfers: every transfer the plan may send, as
+# {address, kind, asset, amount, to, network, sends, unknown}, where unknown
+# names the parts the plan does not know.
+transfers contains t if {
+	some rc in input.resource_changes
+	rc.type in money_types
+	"create" in rc.change.actions
+	money := object.get(rc.change.after, "money", {})
+	unknown_money := object.get(rc.change.after_unknown, "money", false)
+	t := {
+		"address": rc.address,
+		"kind": object.get(money, "kind", rc.type),
+		"asset": object.get(money, "asset", null),
+		"amount": object.get(money, "amount", null),
+		"to": object.get(money, "to", null),
+		"network": object.get(rc.change.after, "crypto_network", null),
+		"sends": object.get(money, "sends", null),
+		"unknown": unknown_parts(money, unknown_money),
+	}
+}
+
+transfers contains t if {
+	some ai in object.get(input, "action_invocations", [])
+	kind := money_actions[ai.type]
+	cfg := object.get(ai, "config_values", {})
+	cu := object.get(ai, "config_unknown", {})
+	t := {
+		"address": ai.address,
+		"kind": kind,
+		"asset": object.get(cfg, "asset", null),
+		"amount": action_amount(cfg),
+		"to": object.get(cfg, "destination_address", null),
+		"network": object.get(cfg, "crypto_network", null),
+		"sends": true,
+		"unknown": {p | some p in ["asset", "amount", "to"]; action_unknown(cu, p)},
+	}
+}
+
+action_amount(cfg) := cfg.amount if cfg.amount != null
+
+else := object.get(cfg, "total", null)
+
+action_unknown(cu, "asset") if cu.asset == true
+action_unknown(cu, "to") if cu.destination_address == true
+action_unknown(cu, "amount") if cu.amount == true
+action_unknown(cu, "amount") if cu.total == true
+
+# unknown_parts: the parts of a manifest the plan does not know.
+unknown_parts(_, true) := {"asset", "amount", "to", "sends"}
+
+unknown_parts(money, u) := {p |
+	some p in ["asset", "amount", "to", "sends"]
+	part_unknown(money, u, p)
+} if is_object(u)
+
+part_unknown(_, u, p) if u[p] == true
+part_unknown(money, _, p) if object.get(money, p, null) == null
+
+# sent: the transfers the apply sends (or may send: sends unknown).
+sent contains t if {
+	some t in transfers
+	t.sends != false
+}
+
+# units is a decimal string as an integer of 10^-30 units, exact in OPA's
+# integer arithmetic; undefined when it is not a plain decimal of at most 30
+# decimals.
+units(s) := n if {
+	is_string(s)
+	regex.match(`^[0-9]{1,34}(\.[0-9]{1,30})?$`, s)
+	parts := array.concat(split(s, "."), [""])
+	frac := parts[1]
+	padded := concat("", [frac, substring("000000000000000000000000000000", 0, 30 - count(frac))])
+	n := to_number(concat("", [parts[0], padded]))
+}
+
+# judged: a transfer whose figures the policies can read.
+judged(t) if {
+	count(t.unknown) == 0
+	units(t.amount)
+	is_string(t.asset)
+	is_string(t.to)
+}
+
+deny_unjudged contains msg if {
+	some t in sent
+	not judged(t)
+	msg := sprintf("%s: cannot be judged (unknown or unreadable: %s); a policy refuses what it cannot judge", [
+		t.address, concat(", ", sort(unjudged_parts(t))),
+	])
+}
+
+unjudged_parts(t) := t.unknown if count(t.unknown) > 0
+
+else := {"amount"}
+
+# The plan's total by asset, in units, over every judged transfer it sends.
+total_units[asset] := sum([units(t.amount) | some t in sent; judged(t); upper(t.asset) == asset]) if {
+	some t in sent
+	judged(t)
+	asset := upper(t.asset)
+}
+
+deny_plan_total contains msg if {
+	some asset, cap in object.get(settings, "max_plan_total", {})
+	total := total_units[upper(asset)]
+	total > units(cap)
+	msg := sprintf("the plan sends %s %s in all (every provider configuration, module, instance and action), over max_plan_total %s", [
+		from_units(total), upper(asset), cap,
+	])
+}
+
+deny_per_transfer contains msg if {
+	some t in sent
+	judged(t)
+	some asset, cap in object.get(settings, "max_per_transfer", {})
+	upper(asset) == upper(t.asset)
+	units(t.amount) > units(cap)
+	msg := sprintf("%s: sends %s %s, over max_per_transfer %s", [t.address, t.amount, t.asset, cap])
+}
+
+deny_destination contains msg if {
+	allowed := settings.allowed_destinations
+	some t in sent
+	judged(t)
+	not destination_in(t, allowed)
+	msg := sprintf("%s: destination %s on %v is not in allowed_destinations", [t.address, t.to, t.network])
+}
+
+destination_in(t, list) if {
+	some d in list
+	d.address == t.to
+	d.crypto_network == t.network
+}
+
+deny_destination contains msg if {
+	settings.approved_destinations_only == true
+	some t in sent
+	judged(t)
+	not destination_in(t, approved_in_plan)
+	msg := sprintf("%s: destination %s on %v is not an APPROVED platform_crypto_destination_address of this plan", [
+		t.address, t.to, t.network,
+	])
+}
+
+# approved_in_plan: the address book entries the plan shows APPROVED (in
+# the state it starts from, and unchanged or updated by it).
+approved_in_plan contains {"address": r.values.address, "crypto_network": r.values.crypto_network} if {
+	some r in resources(object.get(input, "prior_state", {}))
+	r.type == "platform_crypto_destination_address"
+	r.values.status == "APPROVED"
+}
+
+resources(state) := [r |
+	some path, v in walk(state)
+	is_object(v)
+	v.mode == "managed"
+	r := v
+]
+
+# from_units is units as a decimal string.
+from_units(n) := decimal_of(digits) if {
+	raw := sprintf("%v", [n])
+	digits := concat("", [substring("0000000000000000000000000000000", 0, max([0, 31 - count(raw)])), raw])
+}
+
+decimal_of(digits) := whole if {
+	frac := trim_right(substring(digits, count(digits) - 30, 30), "0")
+	frac == ""
+	whole := substring(digits, 0, count(digits) - 30)
+} else := concat(".", [
+	substring(digits, 0, count(digits) - 30),
+	trim_right(substring(digits, count(digits) - 30, 30), "0"),
+])
+
+# deny: every reason to refuse the plan.
+deny := ((deny_unjudged | deny_plan_total) | deny_per_transfer) | deny_destination

@@ -96,6 +96,11 @@ func TestAccCryptoWithdrawal_refreshWithoutReadScope(t *testing.T) {
 	two := eoWithdrawal + strings.Replace(strings.Replace(eoWithdrawal, `"payout"`, `"second"`, 1), `"0.5"`, `"0.6"`, 1)
 	w.write(emulatorProviderBlockFor(emu, "writer", "writer-secret", ""), two)
 	w.mustRun(0, "apply", "-auto-approve")
+	// The plan could not look the ref_id up: its manifest says the apply
+	// may send, and it did.
+	if m, _ := stateOf(t, w, "platform_crypto_withdrawal.payout")["money"].(map[string]any); m["sends"] != true || m["amount"] != "0.5" {
+		t.Errorf("money = %v, want sends true and amount 0.5", m)
+	}
 	r := w.mustRun(0, "plan", "-detailed-exitcode")
 	if n := strings.Count(r.output(), "Withdrawal status not refreshed"); n != 1 {
 		t.Errorf("the warning appears %d times, want once:\n%s", n, r.output())

@@ -219,15 +219,17 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 // (see evidence); an error otherwise. A lookup that cannot be made (no
 // scope, a failure) is a warning, once per run, and the apply decides.
 //
-// It reports what the apply will do: true when it sends the object (the
-// service holds none under refID), false when it records the object the
-// service holds, unknown when the plan could not tell (no lookup, or an
-// error).
+// It reports what the apply will do: false when it records the object the
+// service holds under refID, true otherwise: the service holds none, or
+// the plan could not ask (no lookup, or an error, which the warning
+// says), and then the apply may send it. Never unknown: the apply plans
+// the object again, and a value known at plan must not turn unknown then
+// (a lookup that fails at apply would fail the apply).
 func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T], refID string, derived bool, diags *diag.Diagnostics) types.Bool {
 	k := p.kind
 	w := k.words
 	if k.lookup == nil {
-		return types.BoolUnknown()
+		return types.BoolValue(true)
 	}
 	found, servedAt, err := lookupOnce(ctx, data, k, refID)
 	switch {
@@ -248,7 +250,7 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 					"the provider's scopes argument pins the token's scopes, include it there).",
 					w.noun, err, w.noun, k.lookupScope))
 		})
-		return types.BoolUnknown()
+		return types.BoolValue(true)
 	case found == nil:
 		return types.BoolValue(true)
 	}

@@ -55,8 +55,9 @@ func moneySchema() schema.SingleNestedAttribute {
 			"ref_id":          str("The `ref_id` the transfer is sent with."),
 			"sends": schema.BoolAttribute{Computed: true, MarkdownDescription: "`true` when applying the plan " +
 				"sends the transfer; `false` when the plan found the `ref_id` already at the service and the apply " +
-				"records the existing transfer, sending nothing. Unknown when the plan could not ask the service " +
-				"(the apply then decides by the same rule)."},
+				"records the existing transfer, sending nothing. `true` also when the plan could not ask the " +
+				"service (it warns then, and the apply decides by the same rule): a policy counts it as sent. " +
+				"Unknown only while the `ref_id` is (an argument known only at apply)."},
 		},
 	}
 }

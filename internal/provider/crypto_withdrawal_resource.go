@@ -423,7 +423,7 @@ func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.Crea
 			plan.set(ctx, &resp.State, resp.State.Schema))
 	case outcomeConfirmed, outcomeAdopted:
 		plan.fromTransfer(res.obj, &resp.Diagnostics)
-		// A plan that could not ask the service left sends unknown: the
+		// A plan that could not derive the ref_id left sends unknown: the
 		// apply knows.
 		plan.computed[moneyAttribute] = withSends(plan.computed[moneyAttribute], res.outcome == outcomeConfirmed)
 		resp.Diagnostics.Append(plan.set(ctx, &resp.State, resp.State.Schema)...)
@@ -457,9 +457,6 @@ func (m *cryptoWithdrawalModel) clearUnknown(ctx context.Context, diags *diag.Di
 		if s.IsUnknown() {
 			*s = types.StringNull()
 		}
-	}
-	if money, ok := m.computed[moneyAttribute]; ok {
-		m.computed[moneyAttribute] = withoutUnknowns(money)
 	}
 	(*shapedState[cryptoWithdrawalArgs])(m).clearUnknownComputed(ctx, diags)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 )
@@ -79,27 +80,6 @@ func (m moneyOf) value(diags *diag.Diagnostics) types.Object {
 	return obj
 }
 
-// withoutUnknowns is the manifest with every unknown part null, for the
-// state of a create whose outcome is unknown.
-func withoutUnknowns(v attr.Value) attr.Value {
-	obj, ok := v.(basetypes.ObjectValue)
-	if !ok || obj.IsNull() || obj.IsUnknown() {
-		return v
-	}
-	attrs := obj.Attributes()
-	for name, a := range attrs {
-		if a.IsUnknown() {
-			if _, isBool := a.(types.Bool); isBool {
-				attrs[name] = types.BoolNull()
-			} else {
-				attrs[name] = types.StringNull()
-			}
-		}
-	}
-	out, _ := types.ObjectValue(moneyAttrTypes, attrs)
-	return out
-}
-
 // withSends is the manifest v with sends set to sent where the plan left it
 // unknown.
 func withSends(v attr.Value, sent bool) attr.Value {
@@ -117,8 +97,6 @@ func withSends(v attr.Value, sent bool) attr.Value {
 }
 
 // setMoney sets the planned manifest.
-func setMoney(ctx context.Context, plan interface {
-	SetAttribute(context.Context, path.Path, any) diag.Diagnostics
-}, m moneyOf, diags *diag.Diagnostics) {
+func setMoney(ctx context.Context, plan *tfsdk.Plan, m moneyOf, diags *diag.Diagnostics) {
 	diags.Append(plan.SetAttribute(ctx, path.Root(moneyAttribute), m.value(diags))...)
 }

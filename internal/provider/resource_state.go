@@ -274,12 +274,31 @@ func nullOf(ctx context.Context, typ attr.Type, diags *diag.Diagnostics) attr.Va
 }
 
 // clearUnknownComputed turns every unknown computed value into null, for
-// the state of a create whose outcome is unknown.
+// the state of a create whose outcome is unknown: a whole value, or an
+// attribute of a known object (a manifest whose sends the plan left
+// unknown).
 func (s *shapedState[A]) clearUnknownComputed(ctx context.Context, diags *diag.Diagnostics) {
 	for name, v := range s.computed {
 		if v.IsUnknown() {
 			s.computed[name] = nullOf(ctx, v.Type(ctx), diags)
+			continue
 		}
+		obj, ok := v.(basetypes.ObjectValue)
+		if !ok || obj.IsNull() {
+			continue
+		}
+		attrs, unknown := obj.Attributes(), false
+		for k, a := range attrs {
+			if a.IsUnknown() {
+				attrs[k], unknown = nullOf(ctx, a.Type(ctx), diags), true
+			}
+		}
+		if !unknown {
+			continue
+		}
+		cleared, d := basetypes.NewObjectValue(obj.AttributeTypes(ctx), attrs)
+		diags.Append(d...)
+		s.computed[name] = cleared
 	}
 }
 

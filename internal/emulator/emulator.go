@@ -175,6 +175,9 @@ type tokenInfo struct {
 type Server struct {
 	opts Options
 
+	// answers are the answer faults (answer_faults.go).
+	answers answerFaults
+
 	mu     sync.Mutex
 	tokens map[string]*tokenInfo
 
@@ -254,7 +257,7 @@ func (s *Server) Handler() http.Handler {
 	s.registerHTTP(mux)  // http.go: /v2/...
 	s.registerWS(mux)    // ws.go: /ws
 	s.registerAdmin(mux) // admin.go: /admin/...
-	return s.logRequests(s.countRequests(withRequestID(s.withDate(mux))))
+	return s.logRequests(s.countRequests(withRequestID(s.withDate(s.withAnswerFaults(mux)))))
 }
 
 // withDate dates every answer by the emulator's clock (Options.Now), as

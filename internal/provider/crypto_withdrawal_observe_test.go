@@ -102,7 +102,7 @@ func TestAccCryptoWithdrawal_refreshWithoutReadScope(t *testing.T) {
 		t.Errorf("money = %v, want sends true and amount 0.5", m)
 	}
 	r := w.mustRun(0, "plan", "-detailed-exitcode")
-	if n := strings.Count(r.output(), "Withdrawal status not refreshed"); n != 1 {
+	if n := strings.Count(r.output(), "Crypto withdrawal not refreshed"); n != 1 {
 		t.Errorf("the warning appears %d times, want once:\n%s", n, r.output())
 	}
 	if !strings.Contains(r.output(), client.ScopeReadTransfer) {

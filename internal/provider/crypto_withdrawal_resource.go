@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -22,23 +23,102 @@ import (
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-var (
-	_ resource.Resource               = (*cryptoWithdrawalResource)(nil)
-	_ resource.ResourceWithConfigure  = (*cryptoWithdrawalResource)(nil)
-	_ resource.ResourceWithModifyPlan = (*cryptoWithdrawalResource)(nil)
-)
-
 // NewCryptoWithdrawalResource is the constructor of platform_crypto_withdrawal.
-func NewCryptoWithdrawalResource() resource.Resource {
-	return &cryptoWithdrawalResource{}
-}
+func NewCryptoWithdrawalResource() resource.Resource { return newMoneyResource(&withdrawalType) }
 
-// cryptoWithdrawalResource sends one crypto withdrawal when it is created.
-// There is no endpoint to read, change or cancel a withdrawal: Read keeps
-// the state, every argument change is a replacement (a new withdrawal) and
-// Delete only forgets.
-type cryptoWithdrawalResource struct {
-	data *providerData
+// withdrawalType declares platform_crypto_withdrawal on the money core:
+// one crypto withdrawal, sent when the resource is created, its transfer
+// read back by id (GET /transfer/transfers/{id}, scope
+// transfer:read_transfer) to follow its status. There is no endpoint to
+// change or cancel a withdrawal: every argument change is a replacement (a
+// new withdrawal), except the arguments that only rule how it is sent or
+// that the service does not report, and a destroy only forgets. A refresh
+// never changes an argument, so it can never plan a new withdrawal; a
+// transfer the service no longer knows is kept.
+var withdrawalType = moneyType[cryptoWithdrawalArgs, *client.Transfer, client.CryptoWithdrawalRequest]{
+	kind:       withdrawalKind,
+	schema:     withdrawalSchema,
+	identity:   "transfer the withdrawal created",
+	validators: []resource.ConfigValidator{precisionWarning{}},
+
+	refID:  func(a *cryptoWithdrawalArgs) *types.String { return &a.RefID },
+	unread: func(a cryptoWithdrawalArgs) bool { return a.ProfileID.IsNull() },
+	request: func(ctx context.Context, a cryptoWithdrawalArgs, refID string) (client.CryptoWithdrawalRequest, error) {
+		body, diags := a.request(ctx, refID)
+		if diags.HasError() {
+			return body, errors.New(diags[0].Detail())
+		}
+		return body, nil
+	},
+	derive:      func(ctx context.Context, a cryptoWithdrawalArgs, _ string) (string, bool) { return a.derivedRefID(ctx) },
+	summary:     cryptoWithdrawalArgs.summary,
+	differences: withdrawalDifferences,
+	send: func(ctx context.Context, data *providerData, a cryptoWithdrawalArgs, refID string, derived bool) (createResult[*client.Transfer], diag.Diagnostics) {
+		return sendCryptoWithdrawal(ctx, data, withdrawalSend{
+			args: a, refID: refID, resourceType: withdrawalWords.resourceType,
+			derived: derived, recorded: data.attempts.has(withdrawalWords.kind, refID),
+		})
+	},
+
+	get: func(ctx context.Context, c *client.Client, id string) (*client.Transfer, error) {
+		return c.GetTransfer(ctx, id)
+	},
+	readScope: client.ScopeReadTransfer,
+	recorded: func(ctx context.Context, m shapedState[cryptoWithdrawalArgs], t *client.Transfer) []string {
+		body, _ := m.args.request(ctx, m.args.RefID.ValueString())
+		return withdrawalDifferences(body, t)
+	},
+	importable: importedTransferDifferences,
+	created: func(_ context.Context, m *shapedState[cryptoWithdrawalArgs], t *client.Transfer, outcome createOutcome, diags *diag.Diagnostics) {
+		w := (*cryptoWithdrawalModel)(m)
+		w.fromTransfer(t, diags)
+		// A plan that could not derive the ref_id left sends unknown: the
+		// apply knows.
+		w.computed[moneyAttribute] = withSends(w.computed[moneyAttribute], outcome == outcomeConfirmed)
+	},
+	refreshed: func(_ context.Context, m *shapedState[cryptoWithdrawalArgs], t *client.Transfer, diags *diag.Diagnostics) {
+		// The transfer is the one recorded: every computed attribute
+		// follows it (status, crypto_tx_hash, updated_at, fee and the
+		// like); no argument changes.
+		m.computed = withdrawalTransferShape.attrValues(t, diags)
+		warnFailed(*m, t, diags)
+	},
+	adopt: func(_ context.Context, m *shapedState[cryptoWithdrawalArgs], t *client.Transfer, diags *diag.Diagnostics) {
+		(*cryptoWithdrawalModel)(m).adopt(t, diags)
+		warnFailed(*m, t, diags)
+	},
+	refresh: refreshPolicy{scopeRefused: keepWithWarning, gone: keepWithWarning, another: failKeepingState},
+
+	say: lifecycleWords[cryptoWithdrawalArgs]{
+		destroy: &warning{"Destroying a crypto withdrawal does not reverse it",
+			"Destroy only removes the withdrawal from the Terraform state; the service has no endpoint to " +
+				"cancel or reverse a withdrawal, and no API call is made."},
+		notRefreshed: "The crypto withdrawals keep the status recorded when they were sent; nothing else is affected, " +
+			"and nothing is sent.",
+		gone: func(m shapedState[cryptoWithdrawalArgs]) warning {
+			return warning{"Withdrawal not found at the service",
+				fmt.Sprintf("The service does not know the transfer %s of this withdrawal (ref_id %s) any more. The "+
+					"state is kept as recorded, and nothing is sent.", id(m).ValueString(), m.args.RefID.ValueString())}
+		},
+		forgotten: func(m shapedState[cryptoWithdrawalArgs]) warning {
+			return warning{"Crypto withdrawal removed from state only",
+				fmt.Sprintf("The withdrawal %s (ref_id %s) was removed from the Terraform state. No API call was "+
+					"made: a withdrawal cannot be cancelled or reversed, and it stays sent.", id(m).ValueString(),
+					m.args.RefID.ValueString())}
+		},
+	},
+	planned:     planWithdrawal,
+	planUnknown: planUnknownWithdrawal,
+	planChange:  planWithdrawalChange,
+	update: func(_ context.Context, _ *providerData, plan, state shapedState[cryptoWithdrawalArgs], _ *diag.Diagnostics) (shapedState[cryptoWithdrawalArgs], bool) {
+		// Only fee_id or beneficiary set on an imported withdrawal, and
+		// max_fee, change in place (see replaceUnlessRecordedAfterImport):
+		// they are recorded, and nothing is sent.
+		state.args.FeeID = plan.args.FeeID
+		state.args.Beneficiary = plan.args.Beneficiary
+		state.args.MaxFee = plan.args.MaxFee
+		return state, true
+	},
 }
 
 // cryptoWithdrawalModel is the state of platform_crypto_withdrawal: its
@@ -70,10 +150,6 @@ func (m cryptoWithdrawalModel) set(ctx context.Context, dst setter, sch typed) d
 // id is the id of the transfer, null until the service confirmed it.
 func (m cryptoWithdrawalModel) id() types.String {
 	return shapedState[cryptoWithdrawalArgs](m).str("id")
-}
-
-func (r *cryptoWithdrawalResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_crypto_withdrawal"
 }
 
 // newWithdrawalNote ends the description of every argument.
@@ -141,7 +217,7 @@ func withdrawalResourceAttribute(a withdrawalArgument) schema.Attribute {
 	}
 }
 
-func (r *cryptoWithdrawalResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func withdrawalSchema() schema.Schema {
 	attrs := map[string]schema.Attribute{}
 	for _, a := range withdrawalArguments() {
 		attrs[a.name] = withdrawalResourceAttribute(a)
@@ -154,7 +230,7 @@ func (r *cryptoWithdrawalResource) Schema(_ context.Context, _ resource.SchemaRe
 		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 	}
 
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "Sends one crypto withdrawal (`POST /transfer/crypto-withdrawals`) when it is created.\n\n" +
 			"!> **Every change of an argument sends a NEW withdrawal.** The service has no endpoint to change or " +
 			"cancel a withdrawal, so Terraform replaces the resource, which sends another withdrawal; the one " +
@@ -175,41 +251,16 @@ func (r *cryptoWithdrawalResource) Schema(_ context.Context, _ resource.SchemaRe
 	}
 }
 
-func (r *cryptoWithdrawalResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *cryptoWithdrawalResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	switch {
-	case req.Plan.Raw.IsNull():
-		if !req.State.Raw.IsNull() {
-			resp.Diagnostics.AddWarning("Destroying a crypto withdrawal does not reverse it",
-				"Destroy only removes the withdrawal from the Terraform state; the service has no endpoint to "+
-					"cancel or reverse a withdrawal, and no API call is made.")
-		}
-	case req.State.Raw.IsNull():
-		// A new withdrawal: created, replacing another one (Terraform plans
-		// the new object of a replacement again with a null prior state),
-		// or retrying a create whose outcome is unknown (a tainted object
-		// is planned with a null prior state too).
-		r.planRefID(ctx, req, resp)
-	case req.Plan.Raw.Equal(req.State.Raw):
-		keepUnchanged(ctx, r.data, req.State, getWithdrawal, withdrawalUnchangedClaim, &resp.Diagnostics)
-	default:
-		state, diags := getWithdrawal(ctx, req.State)
-		resp.Diagnostics.Append(diags...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		if refuseUnreadReplacement(withdrawalWords, state.id(), state.args.ProfileID, &resp.Diagnostics) {
-			return
-		}
-		if r.recordsAfterImport(ctx, req, resp, state) || r.recordsApplyOnly(ctx, req, resp, state) {
-			return
-		}
-		resp.Diagnostics.AddWarning("Changing a crypto withdrawal sends a NEW withdrawal",
-			replacementDetail(ctx, req.Config, req.State, state))
+// planWithdrawalChange plans a withdrawal whose configuration changed:
+// the in-place record of what does not send anything, or else a
+// replacement, which sends a new withdrawal, said in full.
+func planWithdrawalChange(ctx context.Context, _ *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, s shapedState[cryptoWithdrawalArgs]) {
+	state := cryptoWithdrawalModel(s)
+	if recordsAfterImport(ctx, req, resp, state) || recordsApplyOnly(ctx, req, resp, state) {
+		return
 	}
+	resp.Diagnostics.AddWarning("Changing a crypto withdrawal sends a NEW withdrawal",
+		replacementDetail(ctx, req.Config, req.State, state))
 }
 
 // replacementDetail tells a reviewer where the money of a replacement
@@ -260,20 +311,10 @@ func shownValue(v string) string {
 	return strconv.Quote(shown(v))
 }
 
-// withdrawalUnchangedClaim is what an unchanged withdrawal claims: its
-// ref_id, which no new one of this configuration may take.
-func withdrawalUnchangedClaim(s cryptoWithdrawalModel) unchangedClaim {
-	return unchangedClaim{withdrawalWords, s.args.RefID.ValueString(), "transfer " + s.id().ValueString() + ", " + s.args.summary()}
-}
-
-func (r *cryptoWithdrawalResource) planUnchanged(ctx context.Context, data *providerData, state tfsdk.State) bool {
-	return planUnchangedClaiming(ctx, data, state, getWithdrawal, withdrawalUnchangedClaim)
-}
-
 // recordsAfterImport plans the in-place update of an imported withdrawal
 // whose only changes are fee_id or beneficiary, which the service does not
 // report: the plan keeps every other value of the state.
-func (r *cryptoWithdrawalResource) recordsAfterImport(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state cryptoWithdrawalModel) bool {
+func recordsAfterImport(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state cryptoWithdrawalModel) bool {
 	if !imported(ctx, req.Private) {
 		return false
 	}
@@ -311,7 +352,7 @@ func (r *cryptoWithdrawalResource) recordsAfterImport(ctx context.Context, req r
 // recordsApplyOnly plans the in-place update of a withdrawal whose only
 // change is max_fee, which rules only how a withdrawal is sent: the plan
 // keeps every other value of the state, and nothing is sent.
-func (r *cryptoWithdrawalResource) recordsApplyOnly(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state cryptoWithdrawalModel) bool {
+func recordsApplyOnly(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state cryptoWithdrawalModel) bool {
 	plan, diags := getWithdrawal(ctx, req.Plan)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -337,49 +378,24 @@ func (r *cryptoWithdrawalResource) recordsApplyOnly(ctx context.Context, req res
 	return true
 }
 
-// planRefID plans a new withdrawal through the core (planNewObject): its
-// ref_id, derived from its arguments when the configuration sets none and
-// shown in the plan, and what the apply will do with a transfer the
-// service already holds under it.
-func (r *cryptoWithdrawalResource) planRefID(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	config, diags := getWithdrawal(ctx, req.Config)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
+// planWithdrawal follows the core's plan of a new withdrawal (its ref_id,
+// and whether the apply sends it): the manifest says what it moves, and
+// the guards judge it.
+func planWithdrawal(ctx context.Context, data *providerData, a cryptoWithdrawalArgs, refID string, sends types.Bool, resp *resource.ModifyPlanResponse) {
+	setMoney(ctx, &resp.Plan, withdrawalMoney(a, types.StringValue(refID), sends), &resp.Diagnostics)
+	guardWithdrawal(ctx, data, a.guarded(refID, refID, withdrawalWords.resourceType), &resp.Diagnostics)
+}
+
+// planUnknownWithdrawal plans a new withdrawal an argument of which is
+// known only at apply: so is the ref_id, which the final plan derives
+// then, and the guards check then. The manifest shows what is known.
+func planUnknownWithdrawal(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, a cryptoWithdrawalArgs, resp *resource.ModifyPlanResponse) {
+	guardUnknown(ctx, data, withdrawalWords.resourceType, req.Config, &resp.Diagnostics)
+	ref := a.RefID
+	if ref.IsNull() {
+		ref = types.StringUnknown()
 	}
-	cfg := config.args
-	if !req.Config.Raw.IsFullyKnown() {
-		// An argument is known only at apply: so is the ref_id, which the
-		// final plan derives then, and the guards check then. The manifest
-		// shows what is known.
-		guardUnknown(ctx, r.data, withdrawalWords.resourceType, req.Config, &resp.Diagnostics)
-		ref := cfg.RefID
-		if ref.IsNull() {
-			ref = types.StringUnknown()
-		}
-		setMoney(ctx, &resp.Plan, withdrawalMoney(cfg, ref, types.BoolUnknown()), &resp.Diagnostics)
-		return
-	}
-	sends := planNewObject(ctx, r.data, newObjectPlan[*client.Transfer]{
-		kind:       withdrawalKind,
-		configured: cfg.RefID,
-		derive:     func() (string, bool) { return cfg.derivedRefID(ctx) },
-		what:       cfg.summary(),
-		show:       true,
-		differences: func(refID string, t *client.Transfer) []string {
-			body, _ := cfg.request(ctx, refID)
-			return withdrawalDifferences(body, t)
-		},
-	}, resp)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	refID := knownString(cfg.RefID)
-	if refID == "" {
-		refID, _ = cfg.derivedRefID(ctx)
-	}
-	setMoney(ctx, &resp.Plan, withdrawalMoney(cfg, types.StringValue(refID), sends), &resp.Diagnostics)
-	guardWithdrawal(ctx, r.data, cfg.guarded(refID, refID, withdrawalWords.resourceType), &resp.Diagnostics)
+	setMoney(ctx, &resp.Plan, withdrawalMoney(a, ref, types.BoolUnknown()), &resp.Diagnostics)
 }
 
 // withdrawalMoney is the manifest of a withdrawal of the arguments a, sent
@@ -391,44 +407,6 @@ func withdrawalMoney(a cryptoWithdrawalArgs, refID types.String, sends types.Boo
 	}
 	return moneyOf{kind: moneyKindCryptoWithdrawal, asset: a.Asset, amount: amount, from: a.ProfileID,
 		to: a.DestinationAddress, ref: refID, sends: sends}
-}
-
-func (r *cryptoWithdrawalResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if r.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	plan, diags := getWithdrawal(ctx, req.Plan)
-	resp.Diagnostics.Append(diags...)
-	cfg, diags := getWithdrawal(ctx, req.Config)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	refID, derived, ok := createKey(ctx, withdrawalWords, plan.args.RefID, cfg.args.RefID,
-		func() (string, bool) { return plan.args.derivedRefID(ctx) }, resp.Private, &resp.Diagnostics)
-	if !ok || resp.Diagnostics.HasError() {
-		return
-	}
-	res, diags := sendCryptoWithdrawal(ctx, r.data, withdrawalSend{
-		args: plan.args, refID: refID, resourceType: withdrawalWords.resourceType,
-		derived: derived, recorded: r.data.attempts.has(withdrawalWords.kind, refID),
-	})
-	resp.Diagnostics.Append(diags...)
-	plan.args.RefID = types.StringValue(refID)
-	switch res.outcome {
-	case outcomeUnconfirmed:
-		plan.clearUnknown(ctx, &resp.Diagnostics)
-		recordUnconfirmedCreate(ctx, resp, withdrawalWords, plan.id(), refID, res.err,
-			plan.set(ctx, &resp.State, resp.State.Schema))
-	case outcomeConfirmed, outcomeAdopted:
-		plan.fromTransfer(res.obj, &resp.Diagnostics)
-		// A plan that could not derive the ref_id left sends unknown: the
-		// apply knows.
-		plan.computed[moneyAttribute] = withSends(plan.computed[moneyAttribute], res.outcome == outcomeConfirmed)
-		resp.Diagnostics.Append(plan.set(ctx, &resp.State, resp.State.Schema)...)
-		setIdentity(ctx, resp.Identity, plan.id(), &resp.Diagnostics)
-	}
 }
 
 // fromTransfer sets the computed attributes of m from the service's answer.
@@ -447,95 +425,4 @@ func (m *cryptoWithdrawalModel) fromTransfer(t *client.Transfer, diags *diag.Dia
 		// The manifest is as the plan that made or recorded it saw it.
 		m.computed[moneyAttribute] = money
 	}
-}
-
-// clearUnknown turns every unknown value of m into null, for the state of
-// a withdrawal whose outcome is unknown.
-func (m *cryptoWithdrawalModel) clearUnknown(ctx context.Context, diags *diag.Diagnostics) {
-	a := &m.args
-	for _, s := range []*types.String{&a.Amount, &a.Total, &a.RefID, &a.IdentityID, &a.AccountID, &a.BalanceAsset} {
-		if s.IsUnknown() {
-			*s = types.StringNull()
-		}
-	}
-	(*shapedState[cryptoWithdrawalArgs])(m).clearUnknownComputed(ctx, diags)
-}
-
-func (r *cryptoWithdrawalResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	state, diags := getWithdrawal(ctx, req.State)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	setIdentity(ctx, resp.Identity, state.id(), &resp.Diagnostics)
-	if !state.id().IsNull() {
-		if r.data == nil {
-			return
-		}
-		r.refresh(ctx, &state, &resp.Diagnostics)
-		if !resp.Diagnostics.HasError() {
-			resp.Diagnostics.Append(state.set(ctx, &resp.State, resp.State.Schema)...)
-		}
-		return
-	}
-	// A create whose outcome is unknown (Terraform holds it tainted).
-	refID := state.args.RefID.ValueString()
-	derived, _ := state.args.derivedRefID(ctx)
-	if !recordUnconfirmed(ctx, r.data, req.Private, withdrawalWords, refID, derived, &resp.Diagnostics) {
-		return
-	}
-	resp.Diagnostics.AddWarning("Crypto withdrawal not confirmed",
-		fmt.Sprintf("The last create of this withdrawal (ref_id %s) ended without confirmation from the service; "+
-			"it may or may not have been processed. Terraform plans to create it again. With unchanged arguments "+
-			"the retry sends the same ref_id %s, which the service never processes twice; with changed arguments "+
-			"it is a new withdrawal with a new ref_id, unless ref_id is set in the configuration.", refID, refID))
-}
-
-// Update records fee_id or beneficiary set on an imported withdrawal (see
-// replaceUnlessRecordedAfterImport); every other change is a replacement.
-// It sends nothing.
-func (r *cryptoWithdrawalResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	plan, diags := getWithdrawal(ctx, req.Plan)
-	resp.Diagnostics.Append(diags...)
-	state, diags := getWithdrawal(ctx, req.State)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	state.args.FeeID = plan.args.FeeID
-	state.args.Beneficiary = plan.args.Beneficiary
-	state.args.MaxFee = plan.args.MaxFee
-	resp.Diagnostics.Append(state.set(ctx, &resp.State, resp.State.Schema)...)
-	setIdentity(ctx, resp.Identity, state.id(), &resp.Diagnostics)
-}
-
-func (r *cryptoWithdrawalResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	state, diags := getWithdrawal(ctx, req.State)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	refID := state.args.RefID.ValueString()
-	if state.id().IsNull() {
-		// A tainted, unconfirmed withdrawal, before its retry. One left by
-		// a provider version that generated ref_ids stops the apply here
-		// too (when the plan skipped the refresh), before its retry could
-		// send a second key.
-		derived, _ := state.args.derivedRefID(ctx)
-		if !recordUnconfirmed(ctx, r.data, req.Private, withdrawalWords, refID, derived, &resp.Diagnostics) {
-			return
-		}
-		resp.Diagnostics.AddWarning("Unconfirmed crypto withdrawal removed from state",
-			fmt.Sprintf("The withdrawal with ref_id %s was never confirmed by the service; it was removed from the "+
-				"Terraform state without any API call. If the service did process it, it cannot be reversed.", refID))
-		return
-	}
-	resp.Diagnostics.AddWarning("Crypto withdrawal removed from state only",
-		fmt.Sprintf("The withdrawal %s (ref_id %s) was removed from the Terraform state. No API call was made: "+
-			"a withdrawal cannot be cancelled or reversed, and it stays sent.", state.id().ValueString(), refID))
-}
-
-// ConfigValidators warns of an amount more precise than its asset.
-func (r *cryptoWithdrawalResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{precisionWarning{}}
 }

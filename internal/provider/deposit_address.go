@@ -65,23 +65,9 @@ type depositAddressArgs struct {
 // computed attributes of depositAddressComputedShape.
 type depositAddressModel shapedState[depositAddressArgs]
 
-// getDepositAddress reads the state, plan or configuration src.
-func getDepositAddress(ctx context.Context, src getter) (depositAddressModel, diag.Diagnostics) {
-	s, diags := getShaped[depositAddressArgs](ctx, src)
-	return depositAddressModel(s), diags
-}
-
 // set writes m to dst, whose schema is sch.
 func (m depositAddressModel) set(ctx context.Context, dst setter, sch typed) diag.Diagnostics {
 	return setShaped(ctx, dst, sch, shapedState[depositAddressArgs](m))
-}
-
-// id is the id of the address, null until the service confirmed it.
-func (m depositAddressModel) id() types.String { return shapedState[depositAddressArgs](m).str("id") }
-
-// address is the crypto address, null until the service confirmed it.
-func (m depositAddressModel) address() types.String {
-	return shapedState[depositAddressArgs](m).str("address")
 }
 
 // request is the create request of the arguments with the given ref_id.
@@ -136,21 +122,6 @@ func (m *depositAddressModel) fromAPI(d *client.DepositAddress, diags *diag.Diag
 		a.Metadata = stringMapValue(d.Metadata)
 	}
 	m.computed = depositAddressComputedShape.attrValues(d, diags)
-}
-
-// clearUnknown turns every unknown value of m into null, for the state of
-// a create whose outcome is unknown.
-func (m *depositAddressModel) clearUnknown(ctx context.Context, diags *diag.Diagnostics) {
-	a := &m.args
-	for _, s := range []*types.String{&a.ProfileID, &a.CryptoNetwork, &a.IdentityID, &a.AccountID, &a.RefID, &a.ConversionTargetAsset} {
-		if s.IsUnknown() {
-			*s = types.StringNull()
-		}
-	}
-	if a.Metadata.IsUnknown() {
-		a.Metadata = types.MapNull(types.StringType)
-	}
-	(*shapedState[depositAddressArgs])(m).clearUnknownComputed(ctx, diags)
 }
 
 // depositAddressDifferences lists how the address d differs from the

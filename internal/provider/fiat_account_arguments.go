@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -86,19 +87,24 @@ type fiatAccountNetworkModel struct {
 	RTP    *fiatAccountRTPModel    `tfsdk:"rtp"`
 }
 
-// fiatAccountModel is the state, plan or configuration of
-// platform_fiat_account.
-type fiatAccountModel struct {
-	ID                      types.String             `tfsdk:"id"`
+// fiatAccountArgs are the arguments of platform_fiat_account.
+type fiatAccountArgs struct {
 	RefID                   types.String             `tfsdk:"ref_id"`
 	IdentityID              types.String             `tfsdk:"identity_id"`
 	AccountID               types.String             `tfsdk:"account_id"`
 	FiatAccountOwner        *fiatAccountOwnerModel   `tfsdk:"fiat_account_owner"`
 	FiatNetworkInstructions *fiatAccountNetworkModel `tfsdk:"fiat_network_instructions"`
 	Metadata                types.Map                `tfsdk:"metadata"`
-	Status                  types.String             `tfsdk:"status"`
-	CreatedAt               types.String             `tfsdk:"created_at"`
-	UpdatedAt               types.String             `tfsdk:"updated_at"`
+}
+
+// fiatAccountModel is the state, plan or configuration of
+// platform_fiat_account: its arguments, and the computed attributes of
+// fiatAccountComputedShape.
+type fiatAccountModel shapedState[fiatAccountArgs]
+
+// set writes m to dst, whose schema is sch.
+func (m fiatAccountModel) set(ctx context.Context, dst setter, sch typed) diag.Diagnostics {
+	return setShaped(ctx, dst, sch, shapedState[fiatAccountArgs](m))
 }
 
 // ptrOf is the known value of s, or nil.
@@ -186,7 +192,7 @@ func metadataOf(ctx context.Context, m types.Map) (map[string]string, error) {
 }
 
 // request is the create request of m with refID.
-func (m *fiatAccountModel) request(ctx context.Context, refID string) (client.CreateFiatAccountRequest, error) {
+func (m *fiatAccountArgs) request(ctx context.Context, refID string) (client.CreateFiatAccountRequest, error) {
 	md, err := metadataOf(ctx, m.Metadata)
 	return client.CreateFiatAccountRequest{
 		RefID:                   refID,
@@ -200,7 +206,7 @@ func (m *fiatAccountModel) request(ctx context.Context, refID string) (client.Cr
 
 // updateRequest is the update of the fields UpdateFiatAccount accepts, as
 // m configures them.
-func (m *fiatAccountModel) updateRequest(ctx context.Context) (client.UpdateFiatAccountRequest, error) {
+func (m *fiatAccountArgs) updateRequest(ctx context.Context) (client.UpdateFiatAccountRequest, error) {
 	md, err := metadataOf(ctx, m.Metadata)
 	owner := m.FiatAccountOwner.request()
 	req := client.UpdateFiatAccountRequest{FiatAccountOwner: &owner, Metadata: md}
@@ -268,7 +274,7 @@ func sensitiveValues(n *client.FiatNetworkInstructions) []*string {
 // characters: the ref_id, shown in plans and sent to the service, must not
 // let anyone recover an account number by trying them all. ok is false
 // when the arguments cannot be read.
-func (m *fiatAccountModel) derivedRefID(ctx context.Context) (string, bool) {
+func (m *fiatAccountArgs) derivedRefID(ctx context.Context) (string, bool) {
 	req, err := m.request(ctx, "")
 	if err != nil {
 		return "", false
@@ -281,19 +287,6 @@ func (m *fiatAccountModel) derivedRefID(ctx context.Context) (string, bool) {
 		}
 	}
 	return derivedRefID(fiatAccountWords.kind, req)
-}
-
-// clearUnknown turns the unknown computed values of m into null, for the
-// state of a create whose outcome is unknown.
-func (m *fiatAccountModel) clearUnknown() {
-	for _, s := range []*types.String{&m.ID, &m.RefID, &m.IdentityID, &m.AccountID, &m.Status, &m.CreatedAt, &m.UpdatedAt} {
-		if s.IsUnknown() {
-			*s = types.StringNull()
-		}
-	}
-	if m.Metadata.IsUnknown() {
-		m.Metadata = types.MapNull(types.StringType)
-	}
 }
 
 // ownerName is the owner's name of an account, for messages.

@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -24,35 +23,75 @@ import (
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-var (
-	_ resource.Resource                = (*fiatAccountResource)(nil)
-	_ resource.ResourceWithConfigure   = (*fiatAccountResource)(nil)
-	_ resource.ResourceWithImportState = (*fiatAccountResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*fiatAccountResource)(nil)
-	_ resource.ResourceWithIdentity    = (*fiatAccountResource)(nil)
-)
-
 // NewFiatAccountResource is the constructor of platform_fiat_account.
-func NewFiatAccountResource() resource.Resource { return &fiatAccountResource{} }
+func NewFiatAccountResource() resource.Resource { return newMoneyResource(&fiatAccountType) }
 
-// fiatAccountResource is a bank account the profile withdraws to: created
-// through the money-moving core (POST /transfer/fiat-accounts), read by id
-// (GET …/{id}, which has the full account number), changed in place by PUT
-// where the service allows it, deleted by DELETE.
-type fiatAccountResource struct {
-	data *providerData
+// fiatAccountType declares platform_fiat_account on the money core: a bank
+// account the profile withdraws to, created with a ref_id (POST
+// /transfer/fiat-accounts), read by id (GET …/{id}, which has the full
+// account number), changed in place by PUT where the service allows it
+// (fiatAccountInPlace), deleted by DELETE.
+var fiatAccountType = moneyType[fiatAccountArgs, *client.FiatAccount, client.CreateFiatAccountRequest]{
+	kind:     fiatAccountKind,
+	schema:   fiatAccountSchema,
+	identity: "fiat account",
+
+	refID:  func(a *fiatAccountArgs) *types.String { return &a.RefID },
+	unread: func(a fiatAccountArgs) bool { return a.FiatAccountOwner == nil },
+	request: func(ctx context.Context, a fiatAccountArgs, refID string) (client.CreateFiatAccountRequest, error) {
+		return a.request(ctx, refID)
+	},
+	derive:  func(ctx context.Context, a fiatAccountArgs, _ string) (string, bool) { return a.derivedRefID(ctx) },
+	summary: fiatAccountWhat,
+	secrets: func(a fiatAccountArgs) []*string {
+		n := a.FiatNetworkInstructions.request()
+		return sensitiveValues(&n)
+	},
+
+	post: func(ctx context.Context, c *client.Client, body client.CreateFiatAccountRequest) (*client.FiatAccount, error) {
+		return c.CreateFiatAccount(ctx, body, func(ctx context.Context) (*client.FiatAccount, bool, error) {
+			return lookupFiatAccount(ctx, c, body.RefID)
+		})
+	},
+	existing:    func(error) (*client.FiatAccount, bool) { return nil, false },
+	differences: fiatAccountDifferences,
+	lookupFirst: true,
+
+	get: func(ctx context.Context, c *client.Client, id string) (*client.FiatAccount, error) {
+		return c.GetFiatAccount(ctx, id)
+	},
+	readScope: client.ScopeReadFiatAccount,
+	recorded: func(_ context.Context, m shapedState[fiatAccountArgs], a *client.FiatAccount) []string {
+		return fieldDifferences([]recordedField{{"ref_id", m.args.RefID, deref(a.RefID)}})
+	},
+	created: func(_ context.Context, m *shapedState[fiatAccountArgs], a *client.FiatAccount, _ createOutcome, diags *diag.Diagnostics) {
+		(*fiatAccountModel)(m).computedFrom(a, diags)
+	},
+	refreshed: readFiatAccount,
+	adopt:     readFiatAccount,
+	refresh:   refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
+
+	say: lifecycleWords[fiatAccountArgs]{
+		unconfirmed: " (it looks the ref_id up first), so the service does not make a second account",
+		notRefreshed: "The fiat accounts keep the values and the review status recorded when they were last read; " +
+			"a change made outside Terraform is not noticed.",
+		gone: func(m shapedState[fiatAccountArgs]) warning {
+			return warning{"Fiat account " + id(m).ValueString() + " no longer exists",
+				fmt.Sprintf("The service no longer knows the fiat account %s (%s): it was deleted outside Terraform. It "+
+					"was removed from the Terraform state, and Terraform plans to create it again.", id(m).ValueString(),
+					fiatAccountWhat(m.args))}
+		},
+	},
+	planChange: planFiatAccountChange,
+	update:     updateFiatAccount,
+	remove:     deleteFiatAccount,
 }
 
-func (r *fiatAccountResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_fiat_account"
-}
-
-func (r *fiatAccountResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("fiat account")
-}
-
-func (r *fiatAccountResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
+// readFiatAccount sets the state m from the full account a a refresh or
+// an import read: what the service holds is what the state records.
+func readFiatAccount(_ context.Context, m *shapedState[fiatAccountArgs], a *client.FiatAccount, diags *diag.Diagnostics) {
+	m.args.argumentsFrom(a)
+	(*fiatAccountModel)(m).computedFrom(a, diags)
 }
 
 // mailingAddressRegexp is the published pattern of every part of an address.
@@ -104,17 +143,17 @@ func faOptional(desc string) schema.StringAttribute {
 		Validators: []validator.String{stringvalidator.LengthAtLeast(1)}}
 }
 
-func wireRoutingAttributes(note string) map[string]schema.Attribute {
+func wireRoutingAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"routing_number_type": schema.StringAttribute{
 			MarkdownDescription: "Kind of routing number: " + codeList(client.RoutingNumberTypes) + " (`ABA` for U.S. " +
-				"wires, `SWIFT` for international ones)." + faReplaceNote,
+				"wires, `SWIFT` for international ones).",
 			Required:   true,
 			Validators: []validator.String{stringvalidator.OneOf(client.RoutingNumberTypes...)},
 		},
-		"routing_number": faRequired("Routing number (ABA) or BIC (SWIFT) of the bank."+faSensitiveNote+faReplaceNote, true),
-		"bank_name":      faRequired("Name of the bank."+note, false),
-		"bank_address":   addressAttribute("Address of the bank."+note, true),
+		"routing_number": faRequired("Routing number (ABA) or BIC (SWIFT) of the bank."+faSensitiveNote, true),
+		"bank_name":      faRequired("Name of the bank.", false),
+		"bank_address":   addressAttribute("Address of the bank.", true),
 	}
 }
 
@@ -122,7 +161,7 @@ func wireRoutingAttributes(note string) map[string]schema.Attribute {
 // which an account has exactly one.
 var fiatAccountNetworks = []string{"wire", "cbit", "dbs_act", "cubix", "scb", "rtp"}
 
-func (r *fiatAccountResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func fiatAccountSchema() schema.Schema {
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	nonEmpty := []validator.String{stringvalidator.LengthAtLeast(1)}
 	otherNetworks := func(self string) []validator.Object {
@@ -134,141 +173,196 @@ func (r *fiatAccountResource) Schema(_ context.Context, _ resource.SchemaRequest
 		}
 		return []validator.Object{exactlyOneOfSiblings(others...)}
 	}
-	wireRouting := wireRoutingAttributes(faUpdateNote)
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "A bank account the profile withdraws fiat to (`POST /transfer/fiat-accounts`, read with " +
-			"`GET /transfer/fiat-accounts/{id}`, changed with `PUT`, deleted with `DELETE`).",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "Identifier of the account at the service. Import uses it.",
-				Computed:            true, PlanModifiers: stable,
-			},
-			"ref_id": schema.StringAttribute{
-				MarkdownDescription: "Client id of the create. When unset, the provider derives it from the other " +
-					"arguments (account and routing numbers cut to their last four characters) and shows it in the " +
-					"plan, so a retried create, or the next run after a crash or a timeout, finds the account it " +
-					"made instead of making a second one." + faReplaceNote,
-				Optional: true, Computed: true, Validators: nonEmpty,
-				PlanModifiers: stable,
-			},
-			"identity_id": schema.StringAttribute{
-				MarkdownDescription: "Identity the account belongs to; needed only by customers with third-party " +
-					"integrations acting for end users. When unset, the service's answer is recorded." + faReplaceNote,
-				Optional: true, Computed: true, Validators: nonEmpty, PlanModifiers: stable,
-			},
-			"account_id": schema.StringAttribute{
-				MarkdownDescription: "Account the fiat account belongs to; same condition as `identity_id`. When unset, " +
-					"the service's answer is recorded." + faReplaceNote,
-				Optional: true, Computed: true, Validators: nonEmpty, PlanModifiers: stable,
-			},
-			"fiat_account_owner": schema.SingleNestedAttribute{
-				MarkdownDescription: "Owner of the account: exactly one of `person_details` and " +
-					"`institution_details`. Changing from one to the other replaces the account.",
-				Required: true,
-				Attributes: map[string]schema.Attribute{
-					"person_details": schema.SingleNestedAttribute{
-						MarkdownDescription: "The owner when it is a person.",
-						Optional:            true,
-						Validators:          []validator.Object{exactlyOneOfSiblings("institution_details")},
-						Attributes: map[string]schema.Attribute{
-							"first_name": faRequired("First name."+faUpdateNote, false),
-							"last_name":  faRequired("Last name."+faUpdateNote, false),
-						},
-					},
-					"institution_details": schema.SingleNestedAttribute{
-						MarkdownDescription: "The owner when it is an institution.",
-						Optional:            true,
-						Attributes: map[string]schema.Attribute{
-							"name": faRequired("Name of the institution."+faUpdateNote, false),
-						},
+	attrs := map[string]schema.Attribute{
+		"ref_id": schema.StringAttribute{
+			MarkdownDescription: "Client id of the create. When unset, the provider derives it from the other " +
+				"arguments (account and routing numbers cut to their last four characters) and shows it in the " +
+				"plan, so a retried create, or the next run after a crash or a timeout, finds the account it " +
+				"made instead of making a second one.",
+			Optional: true, Computed: true, Validators: nonEmpty,
+			PlanModifiers: stable,
+		},
+		"identity_id": schema.StringAttribute{
+			MarkdownDescription: "Identity the account belongs to; needed only by customers with third-party " +
+				"integrations acting for end users. When unset, the service's answer is recorded.",
+			Optional: true, Computed: true, Validators: nonEmpty, PlanModifiers: stable,
+		},
+		"account_id": schema.StringAttribute{
+			MarkdownDescription: "Account the fiat account belongs to; same condition as `identity_id`. When unset, " +
+				"the service's answer is recorded.",
+			Optional: true, Computed: true, Validators: nonEmpty, PlanModifiers: stable,
+		},
+		"fiat_account_owner": schema.SingleNestedAttribute{
+			MarkdownDescription: "Owner of the account: exactly one of `person_details` and " +
+				"`institution_details`. Changing from one to the other replaces the account.",
+			Required: true,
+			Attributes: map[string]schema.Attribute{
+				"person_details": schema.SingleNestedAttribute{
+					MarkdownDescription: "The owner when it is a person.",
+					Optional:            true,
+					Validators:          []validator.Object{exactlyOneOfSiblings("institution_details")},
+					Attributes: map[string]schema.Attribute{
+						"first_name": faRequired("First name.", false),
+						"last_name":  faRequired("Last name.", false),
 					},
 				},
-			},
-			"fiat_network_instructions": schema.SingleNestedAttribute{
-				MarkdownDescription: "Where the account is, for exactly one fiat network: `wire`, `cbit`, `dbs_act`, " +
-					"`cubix`, `scb` or `rtp`. Changing the network replaces the account.",
-				Required: true,
-				Attributes: map[string]schema.Attribute{
-					"wire": schema.SingleNestedAttribute{
-						MarkdownDescription: "A bank account reached by wire.",
-						Optional:            true,
-						Validators:          otherNetworks("wire"),
-						Attributes: map[string]schema.Attribute{
-							"account_number": faRequired("Bank account number."+faSensitiveNote+faReplaceNote, true),
-							"fiat_account_owner_address": addressAttribute("Address of the account owner."+faUpdateNote,
-								true),
-							"routing_details": schema.SingleNestedAttribute{
-								MarkdownDescription: "Routing details of the bank.", Required: true, Attributes: wireRouting,
-							},
-							"intermediary_routing_details": schema.SingleNestedAttribute{
-								MarkdownDescription: "Routing details of an intermediary (correspondent) bank, for " +
-									"international wires. Adding or removing them replaces the account.",
-								Optional: true, Attributes: wireRoutingAttributes(faUpdateNote),
-							},
-						},
-					},
-					"cbit": schema.SingleNestedAttribute{
-						MarkdownDescription: "A CBIT account.", Optional: true, Validators: otherNetworks("cbit"),
-						Attributes: map[string]schema.Attribute{
-							"wallet_address": faRequired("Wallet address of the CBIT account."+faReplaceNote, false),
-						},
-					},
-					"dbs_act": schema.SingleNestedAttribute{
-						MarkdownDescription: "A DBS account.", Optional: true, Validators: otherNetworks("dbs_act"),
-						Attributes: map[string]schema.Attribute{
-							"account_number": faRequired("Account number."+faSensitiveNote+faReplaceNote, true),
-						},
-					},
-					"cubix": schema.SingleNestedAttribute{
-						MarkdownDescription: "A CUBIX account.", Optional: true, Validators: otherNetworks("cubix"),
-						Attributes: map[string]schema.Attribute{
-							"account_id": faRequired("CUBIX account id (UUID)."+faSensitiveNote+faReplaceNote, true),
-						},
-					},
-					"scb": schema.SingleNestedAttribute{
-						MarkdownDescription: "A Standard Chartered account.", Optional: true, Validators: otherNetworks("scb"),
-						Attributes: map[string]schema.Attribute{
-							"account_number": faRequired("Account number."+faSensitiveNote+faReplaceNote, true),
-						},
-					},
-					"rtp": schema.SingleNestedAttribute{
-						MarkdownDescription: "A bank account reached by RTP.", Optional: true, Validators: otherNetworks("rtp"),
-						Attributes: map[string]schema.Attribute{
-							"account_number": faRequired("Bank account number."+faSensitiveNote+faReplaceNote, true),
-							"fiat_account_owner_address": addressAttribute("Address of the account owner."+faReplaceNote,
-								false),
-							"routing_details": schema.SingleNestedAttribute{
-								MarkdownDescription: "Routing details of the bank.", Required: true,
-								Attributes: map[string]schema.Attribute{
-									"routing_number": faRequired("Routing number."+faSensitiveNote+faReplaceNote, true),
-									"bank_name":      faOptional("Name of the bank." + faReplaceNote),
-									"bank_address":   addressAttribute("Address of the bank."+faReplaceNote, false),
-								},
-							},
-						},
+				"institution_details": schema.SingleNestedAttribute{
+					MarkdownDescription: "The owner when it is an institution.",
+					Optional:            true,
+					Attributes: map[string]schema.Attribute{
+						"name": faRequired("Name of the institution.", false),
 					},
 				},
-			},
-			"metadata": schema.MapAttribute{
-				MarkdownDescription: metadataDescription("the account") + " Adding or changing a pair updates the " +
-					"account in place (back to `PENDING` review); removing one replaces it.",
-				ElementType: types.StringType,
-				Optional:    true,
-				Validators:  metadataValidators(),
-			},
-			"status": schema.StringAttribute{
-				MarkdownDescription: "Review status: `PENDING`, `APPROVED` or `REJECTED`. Refreshed from the service; " +
-					"every update sets it back to `PENDING`.",
-				Computed: true,
-			},
-			"created_at": schema.StringAttribute{
-				MarkdownDescription: "Creation time (RFC 3339).", Computed: true, PlanModifiers: stable,
-			},
-			"updated_at": schema.StringAttribute{
-				MarkdownDescription: "Time of the last change at the service (RFC 3339).", Computed: true,
 			},
 		},
+		"fiat_network_instructions": schema.SingleNestedAttribute{
+			MarkdownDescription: "Where the account is, for exactly one fiat network: `wire`, `cbit`, `dbs_act`, " +
+				"`cubix`, `scb` or `rtp`. Changing the network replaces the account.",
+			Required: true,
+			Attributes: map[string]schema.Attribute{
+				"wire": schema.SingleNestedAttribute{
+					MarkdownDescription: "A bank account reached by wire.",
+					Optional:            true,
+					Validators:          otherNetworks("wire"),
+					Attributes: map[string]schema.Attribute{
+						"account_number":             faRequired("Bank account number."+faSensitiveNote, true),
+						"fiat_account_owner_address": addressAttribute("Address of the account owner.", true),
+						"routing_details": schema.SingleNestedAttribute{
+							MarkdownDescription: "Routing details of the bank.", Required: true, Attributes: wireRoutingAttributes(),
+						},
+						"intermediary_routing_details": schema.SingleNestedAttribute{
+							MarkdownDescription: "Routing details of an intermediary (correspondent) bank, for " +
+								"international wires. Adding or removing them replaces the account.",
+							Optional: true, Attributes: wireRoutingAttributes(),
+						},
+					},
+				},
+				"cbit": schema.SingleNestedAttribute{
+					MarkdownDescription: "A CBIT account.", Optional: true, Validators: otherNetworks("cbit"),
+					Attributes: map[string]schema.Attribute{
+						"wallet_address": faRequired("Wallet address of the CBIT account.", false),
+					},
+				},
+				"dbs_act": schema.SingleNestedAttribute{
+					MarkdownDescription: "A DBS account.", Optional: true, Validators: otherNetworks("dbs_act"),
+					Attributes: map[string]schema.Attribute{
+						"account_number": faRequired("Account number."+faSensitiveNote, true),
+					},
+				},
+				"cubix": schema.SingleNestedAttribute{
+					MarkdownDescription: "A CUBIX account.", Optional: true, Validators: otherNetworks("cubix"),
+					Attributes: map[string]schema.Attribute{
+						"account_id": faRequired("CUBIX account id (UUID)."+faSensitiveNote, true),
+					},
+				},
+				"scb": schema.SingleNestedAttribute{
+					MarkdownDescription: "A Standard Chartered account.", Optional: true, Validators: otherNetworks("scb"),
+					Attributes: map[string]schema.Attribute{
+						"account_number": faRequired("Account number."+faSensitiveNote, true),
+					},
+				},
+				"rtp": schema.SingleNestedAttribute{
+					MarkdownDescription: "A bank account reached by RTP.", Optional: true, Validators: otherNetworks("rtp"),
+					Attributes: map[string]schema.Attribute{
+						"account_number":             faRequired("Bank account number."+faSensitiveNote, true),
+						"fiat_account_owner_address": addressAttribute("Address of the account owner.", false),
+						"routing_details": schema.SingleNestedAttribute{
+							MarkdownDescription: "Routing details of the bank.", Required: true,
+							Attributes: map[string]schema.Attribute{
+								"routing_number": faRequired("Routing number."+faSensitiveNote, true),
+								"bank_name":      faOptional("Name of the bank."),
+								"bank_address":   addressAttribute("Address of the bank.", false),
+							},
+						},
+					},
+				},
+			},
+		},
+		"metadata": schema.MapAttribute{
+			MarkdownDescription: metadataDescription("the account") + " Removing a pair counts as removing a value.",
+			ElementType:         types.StringType,
+			Optional:            true,
+			Validators:          metadataValidators(),
+		},
 	}
+	withChangeNotes(attrs, "")
+	// The computed attributes are the account's own: its id and creation
+	// time never change; its status and update time follow the service.
+	said := map[string]string{
+		"id": "Identifier of the account at the service. Import uses it.",
+		"status": "Review status: `PENDING`, `APPROVED` or `REJECTED`. Refreshed from the service; every update " +
+			"sets it back to `PENDING`.",
+	}
+	for name, a := range fiatAccountComputedShape.resourceAttributes() {
+		if str, ok := a.(schema.StringAttribute); ok {
+			if name == "id" || name == "created_at" {
+				str.PlanModifiers = stable
+			}
+			if d, ok := said[name]; ok {
+				str.MarkdownDescription = d
+			}
+			a = str
+		}
+		attrs[name] = a
+	}
+	return schema.Schema{
+		MarkdownDescription: "A bank account the profile withdraws fiat to (`POST /transfer/fiat-accounts`, read with " +
+			"`GET /transfer/fiat-accounts/{id}`, changed with `PUT`, deleted with `DELETE`).\n\n" +
+			"Which argument changes update the account in place and which replace it is said on each argument. An " +
+			"update sends the account back to `PENDING` review.",
+		Attributes: attrs,
+	}
+}
+
+// fiatAccountComputedShape is what the resource computes of an account:
+// the account less its arguments.
+var fiatAccountComputedShape = fiatAccountShape.without("ref_id", "identity_id", "account_id", "fiat_account_owner",
+	"fiat_network_instructions", "metadata")
+
+// fiatAccountInPlace is how a change of each argument of a fiat account
+// applies: the argument paths (attribute names joined by dots; "*" is
+// any one attribute) that UpdateFiatAccount sets in place. Every other
+// argument change replaces the account, and so does removing a value of
+// one of these (the service ignores empty values, so an update cannot
+// clear one). The plan (fiatAccountChanges) and the arguments'
+// descriptions (withChangeNotes) both read it.
+var fiatAccountInPlace = []string{
+	"fiat_account_owner.person_details.first_name",
+	"fiat_account_owner.person_details.last_name",
+	"fiat_account_owner.institution_details.name",
+	"fiat_network_instructions.wire.fiat_account_owner_address.*",
+	"fiat_network_instructions.wire.routing_details.bank_name",
+	"fiat_network_instructions.wire.routing_details.bank_address.*",
+	"fiat_network_instructions.wire.intermediary_routing_details.bank_name",
+	"fiat_network_instructions.wire.intermediary_routing_details.bank_address.*",
+	"metadata",
+}
+
+// withChangeNotes ends the description of every argument under attrs (at
+// the path prefix) with what changing it does, from fiatAccountInPlace.
+func withChangeNotes(attrs map[string]schema.Attribute, prefix string) {
+	for name, a := range attrs {
+		p := joinName(prefix, name)
+		switch at := a.(type) {
+		case schema.SingleNestedAttribute:
+			withChangeNotes(at.Attributes, p)
+			attrs[name] = at
+		case schema.StringAttribute:
+			at.MarkdownDescription += changeNote(p)
+			attrs[name] = at
+		case schema.MapAttribute:
+			at.MarkdownDescription += changeNote(p)
+			attrs[name] = at
+		}
+	}
+}
+
+// changeNote is the end of the description of the argument at path p.
+func changeNote(p string) string {
+	if updatable(p) {
+		return faUpdateNote
+	}
+	return faReplaceNote
 }
 
 // fiatAccountWords are the words of a fiat account create.
@@ -327,62 +421,10 @@ func lookupFiatAccount(ctx context.Context, c *client.Client, refID string) (*cl
 	return nil, false, nil
 }
 
-// getFiatAccount reads src into a model.
-func getFiatAccount(ctx context.Context, src getter) (fiatAccountModel, diag.Diagnostics) {
-	var m fiatAccountModel
-	diags := src.Get(ctx, &m)
-	return m, diags
-}
-
-// registerSensitive has the client scrub the sensitive values of m from
-// its logs and errors.
-func (r *fiatAccountResource) registerSensitive(m *fiatAccountModel) {
-	if r.data == nil || r.data.client == nil {
-		return
-	}
-	n := m.FiatNetworkInstructions.request()
-	for _, p := range sensitiveValues(&n) {
-		if p != nil {
-			r.data.client.AddSensitive(*p)
-		}
-	}
-}
-
-// planUnchanged: an unchanged account is left as it is (see ModifyPlan).
-func (r *fiatAccountResource) planUnchanged(context.Context, *providerData, tfsdk.State) bool {
-	return true
-}
-
-func (r *fiatAccountResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	switch {
-	case req.Plan.Raw.IsNull():
-		return
-	case req.State.Raw.IsNull():
-		if !req.Config.Raw.IsFullyKnown() {
-			return
-		}
-		config, d := getFiatAccount(ctx, req.Config)
-		resp.Diagnostics.Append(d...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		r.registerSensitive(&config)
-		planNewObject(ctx, r.data, newObjectPlan[*client.FiatAccount]{
-			kind:       fiatAccountKind,
-			configured: config.RefID,
-			derive:     func() (string, bool) { return config.derivedRefID(ctx) },
-			what:       fiatAccountWhat(&config),
-			show:       true,
-			differences: func(refID string, a *client.FiatAccount) []string {
-				body, _ := config.request(ctx, refID)
-				return fiatAccountDifferences(body, a)
-			},
-		}, resp)
-		return
-	}
-	if req.Plan.Raw.Equal(req.State.Raw) {
-		return
-	}
+// planFiatAccountChange plans an account whose configuration changed: a
+// replacement when an argument that cannot change in place changed (see
+// fiatAccountInPlace), an update otherwise, which sends it back to review.
+func planFiatAccountChange(_ context.Context, _ *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[fiatAccountArgs]) {
 	replace, changed := fiatAccountChanges(req.State.Raw, req.Plan.Raw)
 	if len(replace) > 0 {
 		resp.RequiresReplace = append(resp.RequiresReplace, replace...)
@@ -391,20 +433,16 @@ func (r *fiatAccountResource) ModifyPlan(ctx context.Context, req resource.Modif
 	if !changed {
 		return
 	}
-	state, d := getFiatAccount(ctx, req.State)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.AddWarning("Updating fiat account "+state.ID.ValueString()+" sends it back to review",
+	objID := id(state).ValueString()
+	resp.Diagnostics.AddWarning("Updating fiat account "+objID+" sends it back to review",
 		fmt.Sprintf("Applying this plan updates the fiat account %s (%s) in place. The service then sets it back to "+
 			"PENDING and reviews the change again: until it is APPROVED, withdrawals to it may be refused.",
-			state.ID.ValueString(), fiatAccountWhat(&state)))
+			objID, fiatAccountWhat(state.args)))
 }
 
 // fiatAccountWhat names an account of the configuration or state: owner,
 // network and bank, never its numbers.
-func fiatAccountWhat(m *fiatAccountModel) string {
+func fiatAccountWhat(m fiatAccountArgs) string {
 	owner := m.FiatAccountOwner.request()
 	n := m.FiatNetworkInstructions.request()
 	network, bank := networkOf(&n)
@@ -421,25 +459,12 @@ func fiatAccountWhat(m *fiatAccountModel) string {
 	return shown(strings.Join(parts, ", "))
 }
 
-// fiatAccountUpdatable are the argument paths UpdateFiatAccount can set
-// (attribute names joined by dots; "*" is any one attribute). Every other
-// argument change replaces the account.
-var fiatAccountUpdatable = []string{
-	"fiat_account_owner.person_details.first_name",
-	"fiat_account_owner.person_details.last_name",
-	"fiat_account_owner.institution_details.name",
-	"fiat_network_instructions.wire.fiat_account_owner_address.*",
-	"fiat_network_instructions.wire.routing_details.bank_name",
-	"fiat_network_instructions.wire.routing_details.bank_address.*",
-	"fiat_network_instructions.wire.intermediary_routing_details.bank_name",
-	"fiat_network_instructions.wire.intermediary_routing_details.bank_address.*",
-}
-
 // fiatAccountComputed are the attributes the service sets.
 var fiatAccountComputed = map[string]bool{"id": true, "status": true, "created_at": true, "updated_at": true}
 
+// updatable reports whether fiatAccountInPlace holds the argument path p.
 func updatable(p string) bool {
-	for _, u := range fiatAccountUpdatable {
+	for _, u := range fiatAccountInPlace {
 		if prefix, ok := strings.CutSuffix(u, "*"); ok {
 			if rest, ok := strings.CutPrefix(p, prefix); ok && !strings.Contains(rest, ".") {
 				return true
@@ -562,92 +587,21 @@ func leaves(p path.Path, name string, s, n tftypes.Value, f func(path.Path, stri
 	}
 }
 
-func (r *fiatAccountResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if r.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	plan, d := getFiatAccount(ctx, req.Plan)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.registerSensitive(&plan)
-	// Whether the ref_id is configured is read from the configuration: the
-	// plan shows a derived one too.
-	var configured types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("ref_id"), &configured)...)
-	refID, derived, ok := createKey(ctx, fiatAccountWords, plan.RefID, configured,
-		func() (string, bool) { return plan.derivedRefID(ctx) }, resp.Private, &resp.Diagnostics)
-	if !ok || resp.Diagnostics.HasError() {
-		return
-	}
-	body, err := plan.request(ctx, refID)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
-		return
-	}
-	tflog.Info(ctx, "creating fiat account", map[string]any{"ref_id": refID})
-	res, diags := createRun[*client.FiatAccount]{
-		kind:     fiatAccountKind,
-		refID:    refID,
-		derived:  derived,
-		recorded: r.data.attempts.has(fiatAccountWords.kind, refID),
-		window:   r.data.recoveryWindow,
-		now:      r.data.clock(),
-		send: func(ctx context.Context) (*client.FiatAccount, error) {
-			return r.data.client.CreateFiatAccount(ctx, body, func(ctx context.Context) (*client.FiatAccount, bool, error) {
-				return lookupFiatAccount(ctx, r.data.client, refID)
-			})
-		},
-		existing:    func(error) (*client.FiatAccount, bool) { return nil, false },
-		differences: func(a *client.FiatAccount) []string { return fiatAccountDifferences(body, a) },
-		lookupFirst: true,
-		data:        r.data,
-	}.run(ctx)
-	if diags.HasError() || res.outcome == outcomeRefused {
-		resp.Diagnostics.Append(diags...)
-		return
-	}
-	plan.RefID = types.StringValue(refID)
-	if res.outcome == outcomeUnconfirmed {
-		resp.Diagnostics.Append(diags...)
-		plan.clearUnknown()
-		recordUnconfirmedCreate(ctx, resp, fiatAccountWords, plan.ID, refID, res.err, resp.State.Set(ctx, &plan))
-		return
-	}
-	resp.Diagnostics.Append(diags...)
-	plan.computedFrom(res.obj)
-	tflog.Info(ctx, "fiat account recorded", map[string]any{"ref_id": refID, "id": plan.ID.ValueString()})
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
-}
-
-// timeString renders t as RFC 3339, or null.
-func timeString(t *time.Time) types.String {
-	if t == nil || t.IsZero() {
-		return types.StringNull()
-	}
-	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
-}
-
 // computedFrom sets the computed attributes of m from the account a, and
 // the optional arguments m leaves unknown or null.
-func (m *fiatAccountModel) computedFrom(a *client.FiatAccount) {
-	m.ID = types.StringValue(deref(a.ID))
-	m.Status = stringValue(a.AccountStatus())
-	m.CreatedAt = timeString(a.CreatedAt)
-	m.UpdatedAt = timeString(a.UpdatedAt)
+func (m *fiatAccountModel) computedFrom(a *client.FiatAccount, diags *diag.Diagnostics) {
+	m.computed = fiatAccountComputedShape.attrValues(a, diags)
+	args := &m.args
 	for _, f := range []struct {
 		dst *types.String
 		v   *string
-	}{{&m.RefID, a.RefID}, {&m.IdentityID, a.IdentityID}, {&m.AccountID, a.AccountID}} {
+	}{{&args.RefID, a.RefID}, {&args.IdentityID, a.IdentityID}, {&args.AccountID, a.AccountID}} {
 		if f.dst.IsNull() || f.dst.IsUnknown() {
 			*f.dst = stringValue(f.v)
 		}
 	}
-	if m.Metadata.IsUnknown() {
-		m.Metadata = types.MapNull(types.StringType)
+	if args.Metadata.IsUnknown() {
+		args.Metadata = types.MapNull(types.StringType)
 	}
 }
 
@@ -656,7 +610,7 @@ func (m *fiatAccountModel) computedFrom(a *client.FiatAccount) {
 // elsewhere shows as a difference in the next plan. Empty values are
 // null. A sensitive value the answer masks keeps the recorded one when
 // their last four characters agree.
-func (m *fiatAccountModel) argumentsFrom(a *client.FiatAccount) {
+func (m *fiatAccountArgs) argumentsFrom(a *client.FiatAccount) {
 	m.RefID = faKeepOr(m.RefID, a.RefID)
 	m.IdentityID = faKeepOr(m.IdentityID, a.IdentityID)
 	m.AccountID = faKeepOr(m.AccountID, a.AccountID)
@@ -790,169 +744,65 @@ func networkModelFrom(n *client.FiatNetworkInstructions, recorded *fiatAccountNe
 	return out
 }
 
-// readFiatAccountError is the diagnostic of a failed read of account id.
-func readFiatAccountError(err error, id string) (summary, detail string) {
-	if scopeRefused(err) {
-		return "Not allowed to read fiat accounts",
-			fmt.Sprintf("Reading the fiat account %s failed: %s.\n\nReading fiat accounts needs the OAuth scope %s: "+
-				"have it granted to the client credentials, and if the provider's scopes argument pins the token's "+
-				"scopes, include it there.", id, err, client.ScopeReadFiatAccount)
-	}
-	return "Reading fiat account failed",
-		fmt.Sprintf("Reading the fiat account %s failed: %s.\n\nCheck the provider configuration and the service's "+
-			"availability, then try again.", id, err)
-}
-
-func (r *fiatAccountResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if r.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	state, d := getFiatAccount(ctx, req.State)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.registerSensitive(&state)
-	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
-	id := state.ID.ValueString()
-	if state.ID.IsNull() {
-		// A create whose outcome is unknown (Terraform holds it tainted).
-		derived, _ := state.derivedRefID(ctx)
-		if !recordUnconfirmed(ctx, r.data, req.Private, fiatAccountWords, state.RefID.ValueString(), derived, &resp.Diagnostics) {
-			return
-		}
-		resp.Diagnostics.AddWarning("Fiat account not confirmed",
-			fmt.Sprintf("The last create of this fiat account (ref_id %s) ended without confirmation from the "+
-				"service. Terraform plans to create it again; with unchanged arguments the retry uses the same "+
-				"ref_id and looks it up first, so the service does not make a second account.", state.RefID.ValueString()))
-		return
-	}
-	importing := state.FiatAccountOwner == nil
-	a, err := r.data.client.GetFiatAccount(ctx, id)
-	if errors.Is(err, client.ErrNotFound) && !importing {
-		tflog.Warn(ctx, "fiat account not found; removing it from state", map[string]any{"id": id})
-		resp.Diagnostics.AddWarning("Fiat account "+id+" no longer exists",
-			fmt.Sprintf("The service no longer knows the fiat account %s (%s): it was deleted outside Terraform. It "+
-				"was removed from the Terraform state, and Terraform plans to create it again.", id, fiatAccountWhat(&state)))
-		resp.State.RemoveResource(ctx)
-		return
-	}
+// updateFiatAccount changes the account in place (PUT) and checks the
+// answer against the configuration.
+func updateFiatAccount(ctx context.Context, data *providerData, plan, state shapedState[fiatAccountArgs], diags *diag.Diagnostics) (shapedState[fiatAccountArgs], bool) {
+	objID := id(state).ValueString()
+	body, err := plan.args.updateRequest(ctx)
 	if err != nil {
-		if importing {
-			cannotImport(fiatAccountWords, id, err, client.ScopeReadFiatAccount, &resp.Diagnostics)
-			return
-		}
-		summary, detail := readFiatAccountError(err, id)
-		resp.Diagnostics.AddError(failure(summary, err), detail)
-		return
+		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
+		return plan, false
 	}
-	if d := recordedDifferences(state.ID, deref(a.ID), []recordedField{{"ref_id", state.RefID, deref(a.RefID)}}); len(d) > 0 {
-		if importing {
-			notImportable(fiatAccountWords, id, d, &resp.Diagnostics)
-			return
-		}
-		anotherObject(fiatAccountWords, id, d, &resp.Diagnostics)
-		return
-	}
-	state.argumentsFrom(a)
-	r.registerSensitive(&state)
-	state.computedFrom(a)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *fiatAccountResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if r.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	plan, d := getFiatAccount(ctx, req.Plan)
-	resp.Diagnostics.Append(d...)
-	state, d := getFiatAccount(ctx, req.State)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.registerSensitive(&plan)
-	id := state.ID.ValueString()
-	body, err := plan.updateRequest(ctx)
+	tflog.Info(ctx, "updating fiat account", map[string]any{"id": objID})
+	a, err := data.client.UpdateFiatAccount(ctx, objID, body)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
-		return
-	}
-	tflog.Info(ctx, "updating fiat account", map[string]any{"id": id})
-	a, err := r.data.client.UpdateFiatAccount(ctx, id, body)
-	if err != nil {
-		resp.Diagnostics.AddError(failure("Updating fiat account "+id+" failed", err),
+		diags.AddError(failure("Updating fiat account "+objID+" failed", err),
 			fmt.Sprintf("The service did not update the fiat account %s: %s.\n\nThe state keeps the values before "+
-				"the update. Applying again sends the same update.", id, err))
-		return
+				"the update. Applying again sends the same update.", objID, err))
+		return plan, false
 	}
-	full, _ := plan.request(ctx, knownString(plan.RefID))
-	if diffs := fiatAccountDifferences(full, a); len(diffs) > 0 || deref(a.ID) != id {
-		if deref(a.ID) != id {
-			diffs = append(diffs, fmt.Sprintf("id: requested %q, answered %q", id, shown(deref(a.ID))))
+	full, _ := plan.args.request(ctx, knownString(plan.args.RefID))
+	if diffs := fiatAccountDifferences(full, a); len(diffs) > 0 || deref(a.ID) != objID {
+		if deref(a.ID) != objID {
+			diffs = append(diffs, fmt.Sprintf("id: requested %q, answered %q", objID, shown(deref(a.ID))))
 		}
-		resp.Diagnostics.AddError("Fiat account answered differently from the update",
+		diags.AddError("Fiat account answered differently from the update",
 			fmt.Sprintf("The service answered the update of fiat account %s with an account that differs from the "+
 				"configuration:\n%s\n\nThe state keeps the values before the update; the next refresh reads the "+
-				"account again.", id, bulletList(diffs)))
-		return
+				"account again.", objID, bulletList(diffs)))
+		return plan, false
 	}
-	plan.computedFrom(a)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
+	(*fiatAccountModel)(&plan).computedFrom(a, diags)
+	return plan, true
 }
 
-func (r *fiatAccountResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	state, d := getFiatAccount(ctx, req.State)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if state.ID.IsNull() {
-		// A tainted, unconfirmed create, before its retry.
-		derived, _ := state.derivedRefID(ctx)
-		recordUnconfirmed(ctx, r.data, req.Private, fiatAccountWords, state.RefID.ValueString(), derived, &resp.Diagnostics)
-		return
-	}
-	if r.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	id := state.ID.ValueString()
-	err := r.data.client.DeleteFiatAccount(ctx, id)
+// deleteFiatAccount deletes the account at the service; one already gone
+// is deleted.
+func deleteFiatAccount(ctx context.Context, data *providerData, state shapedState[fiatAccountArgs], diags *diag.Diagnostics) {
+	objID := id(state).ValueString()
+	err := data.client.DeleteFiatAccount(ctx, objID)
 	if errors.Is(err, client.ErrNotFound) {
-		tflog.Info(ctx, "fiat account already gone", map[string]any{"id": id})
+		tflog.Info(ctx, "fiat account already gone", map[string]any{"id": objID})
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError(failure("Deleting fiat account "+id+" failed", err),
+		diags.AddError(failure("Deleting fiat account "+objID+" failed", err),
 			fmt.Sprintf("The service did not delete the fiat account %s: %s.\n\nIt stays in the state; destroy again "+
-				"to retry.", id, err))
+				"to retry.", objID, err))
 	}
 }
 
-func (r *fiatAccountResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importByID(ctx, req, resp)
-}
-
-// fiatAccountNullModel is an account with every attribute null (a list
+// fiatAccountNullModel is an account with every argument null (a list
 // result before it is filled).
 func fiatAccountNullModel() fiatAccountModel {
 	n := types.StringNull()
-	return fiatAccountModel{ID: n, RefID: n, IdentityID: n, AccountID: n, Metadata: types.MapNull(types.StringType),
-		Status: n, CreatedAt: n, UpdatedAt: n}
-}
-
-// set writes m to dst (a list result's resource state).
-func (m fiatAccountModel) set(ctx context.Context, dst setter, _ typed) diag.Diagnostics {
-	return dst.Set(ctx, &m)
+	return fiatAccountModel{args: fiatAccountArgs{RefID: n, IdentityID: n, AccountID: n,
+		Metadata: types.MapNull(types.StringType)}}
 }
 
 // withoutSecrets clears the sensitive values of m: a list result carries
 // only what the list shows, and the list masks them.
-func (m *fiatAccountModel) withoutSecrets() {
+func (m *fiatAccountArgs) withoutSecrets() {
 	n := m.FiatNetworkInstructions
 	if n == nil {
 		return

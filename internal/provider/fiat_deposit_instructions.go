@@ -73,12 +73,6 @@ func newFiatDepositInstructionsModel() fiatDepositInstructionsModel {
 	}, computed: map[string]attr.Value{}}
 }
 
-// getInstructions reads the state, plan or configuration src.
-func getInstructions(ctx context.Context, src getter) (fiatDepositInstructionsModel, diag.Diagnostics) {
-	s, diags := getShaped[fiatDepositInstructionsArgs](ctx, src)
-	return fiatDepositInstructionsModel(s), diags
-}
-
 // set writes m to dst, whose schema is sch.
 func (m fiatDepositInstructionsModel) set(ctx context.Context, dst setter, sch typed) diag.Diagnostics {
 	return setShaped(ctx, dst, sch, shapedState[fiatDepositInstructionsArgs](m))
@@ -88,9 +82,6 @@ func (m fiatDepositInstructionsModel) set(ctx context.Context, dst setter, sch t
 func (m fiatDepositInstructionsModel) str(name string) types.String {
 	return shapedState[fiatDepositInstructionsArgs](m).str(name)
 }
-
-// id is the id of the instructions, null until the service confirmed them.
-func (m fiatDepositInstructionsModel) id() types.String { return m.str("id") }
 
 // Descriptions of the computed objects of deposit instructions.
 const (
@@ -196,19 +187,4 @@ func (a fiatDepositInstructionsArgs) derivedRefID(ctx context.Context, afterDepr
 		Request         client.FiatDepositInstructionsRequest `json:"request"`
 		AfterDeprecated string                                `json:"after_deprecated"`
 	}{req, afterDeprecated})
-}
-
-// clearUnknown turns every unknown value of m into null, for the state of
-// a create whose outcome is unknown.
-func (m *fiatDepositInstructionsModel) clearUnknown(ctx context.Context, diags *diag.Diagnostics) {
-	a := &m.args
-	for _, s := range []*types.String{&a.ProfileID, &a.FiatNetwork, &a.RefID, &a.IdentityID, &a.AccountID, &a.RoutingNumberType} {
-		if s.IsUnknown() {
-			*s = types.StringNull()
-		}
-	}
-	if a.Metadata.IsUnknown() {
-		a.Metadata = types.MapNull(types.StringType)
-	}
-	(*shapedState[fiatDepositInstructionsArgs])(m).clearUnknownComputed(ctx, diags)
 }

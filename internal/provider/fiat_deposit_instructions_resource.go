@@ -17,45 +17,99 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-var (
-	_ resource.Resource                = (*fiatDepositInstructionsResource)(nil)
-	_ resource.ResourceWithConfigure   = (*fiatDepositInstructionsResource)(nil)
-	_ resource.ResourceWithImportState = (*fiatDepositInstructionsResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*fiatDepositInstructionsResource)(nil)
-	_ resource.ResourceWithIdentity    = (*fiatDepositInstructionsResource)(nil)
-)
-
-func (r *fiatDepositInstructionsResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("fiat deposit instructions")
-}
-
 // NewFiatDepositInstructionsResource is the constructor of
 // platform_fiat_deposit_instructions.
 func NewFiatDepositInstructionsResource() resource.Resource {
-	return &fiatDepositInstructionsResource{}
+	return newMoneyResource(&instructionsType)
 }
 
-// fiatDepositInstructionsResource creates a set of fiat deposit
-// instructions and reads it back. The service has no endpoint to change or
-// delete instructions: every argument change is a replacement and Delete
-// only forgets.
-type fiatDepositInstructionsResource struct {
-	data *providerData
+// instructionsType declares platform_fiat_deposit_instructions on the
+// money core: a set of fiat deposit instructions, created with a ref_id and
+// read back by id. The service has no endpoint to change or delete
+// instructions: every argument change is a replacement, a destroy only
+// forgets, and a set the service deprecated is replaced by a new one,
+// which takes the next ref_id derived from the same arguments.
+var instructionsType = moneyType[fiatDepositInstructionsArgs, *client.FiatDepositInstructions, client.FiatDepositInstructionsRequest]{
+	kind:     instructionsKind,
+	schema:   instructionsSchema,
+	identity: "fiat deposit instructions",
+
+	refID:  func(a *fiatDepositInstructionsArgs) *types.String { return &a.RefID },
+	unread: func(a fiatDepositInstructionsArgs) bool { return a.ProfileID.IsNull() },
+	request: func(ctx context.Context, a fiatDepositInstructionsArgs, refID string) (client.FiatDepositInstructionsRequest, error) {
+		return a.request(ctx, refID)
+	},
+	derive: func(ctx context.Context, a fiatDepositInstructionsArgs, after string) (string, bool) {
+		return a.derivedRefID(ctx, after)
+	},
+	summary: func(a fiatDepositInstructionsArgs) string {
+		return fmt.Sprintf("%s instructions for profile %s", knownString(a.FiatNetwork), knownString(a.ProfileID))
+	},
+
+	post: func(ctx context.Context, c *client.Client, body client.FiatDepositInstructionsRequest) (*client.FiatDepositInstructions, error) {
+		return c.CreateFiatDepositInstructions(ctx, body)
+	},
+	existing:    client.ExistingFiatDepositInstructions,
+	differences: instructionsDifferences,
+	lookupFirst: true,
+
+	get: func(ctx context.Context, c *client.Client, id string) (*client.FiatDepositInstructions, error) {
+		return c.GetFiatDepositInstructions(ctx, id)
+	},
+	readScope: client.ScopeReadFiatDepositInstr,
+	recorded: func(_ context.Context, m shapedState[fiatDepositInstructionsArgs], f *client.FiatDepositInstructions) []string {
+		return fieldDifferences([]recordedField{
+			{"profile_id", m.args.ProfileID, f.ProfileID}, {"ref_id", m.args.RefID, deref(f.RefID)},
+		})
+	},
+	created: func(_ context.Context, m *shapedState[fiatDepositInstructionsArgs], f *client.FiatDepositInstructions, _ createOutcome, diags *diag.Diagnostics) {
+		diags.Append((*fiatDepositInstructionsModel)(m).fromAPI(f, true)...)
+	},
+	refreshed: readInstructions,
+	adopt:     readInstructions,
+	refresh:   refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
+
+	say: lifecycleWords[fiatDepositInstructionsArgs]{
+		destroy: &warning{"Destroying fiat deposit instructions does not delete them",
+			"The service has no endpoint to delete fiat deposit instructions: destroy only removes them from " +
+				"the Terraform state, and they stay usable on the service."},
+		unconfirmed:  ", so the service does not create a second set",
+		notRefreshed: "The instructions keep the values recorded when they were created, and a set the service deprecates is not noticed.",
+		gone: func(m shapedState[fiatDepositInstructionsArgs]) warning {
+			return warning{"Fiat deposit instructions no longer exist",
+				fmt.Sprintf("The service no longer knows the fiat deposit instructions %s (memo_id %s): they were "+
+					"removed from the Terraform state, and Terraform plans to create a new set. Update whoever sends "+
+					"deposits with its values once it is created.", id(m).ValueString(), m.str("memo_id").ValueString())}
+		},
+		forgotten: func(m shapedState[fiatDepositInstructionsArgs]) warning {
+			return warning{"Fiat deposit instructions still exist on the service",
+				fmt.Sprintf("The fiat deposit instructions %s (memo_id %s) were removed from the Terraform state only. "+
+					"The service has no endpoint to delete them: they still exist and deposits quoting them are still "+
+					"credited. No API call was made.", id(m).ValueString(), m.str("memo_id").ValueString())}
+		},
+	},
+	stale: func(ctx context.Context, state tfsdk.State) bool {
+		status, diags := instructionsStatus(ctx, state)
+		return !diags.HasError() && status.ValueString() == client.FiatDepositInstrStatusDeprecated
+	},
+	planChange: planDeprecatedInstructions,
+	update:     updateInstructions,
 }
 
-func (r *fiatDepositInstructionsResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_fiat_deposit_instructions"
+// readInstructions sets the state m from the instructions f a refresh or
+// an import read.
+func readInstructions(_ context.Context, m *shapedState[fiatDepositInstructionsArgs], f *client.FiatDepositInstructions, diags *diag.Diagnostics) {
+	diags.Append((*fiatDepositInstructionsModel)(m).fromAPI(f, false)...)
 }
 
 // newInstructionsNote ends the description of every argument.
 const newInstructionsNote = " Changing it creates a new set of instructions (replacement); the old set stays on the service."
 
-func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func instructionsSchema() schema.Schema {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	// Optional and computed arguments keep their recorded value unless the
 	// configuration sets one; only the configuration can replace the set.
@@ -136,7 +190,7 @@ func (r *fiatDepositInstructionsResource) Schema(_ context.Context, _ resource.S
 		}
 		attrs[name] = a
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "A set of fiat deposit instructions: where and how to send a fiat deposit to a " +
 			"profile (`POST /transfer/fiat-deposit-instructions`, read back with `GET …/{id}`).\n\n" +
 			"The service has no endpoint to change or delete instructions. Every argument change therefore " +
@@ -159,10 +213,6 @@ func replaceUnlessUnknownAfterImport(_ context.Context, req planmodifier.StringR
 	resp.RequiresReplace = !req.StateValue.IsNull()
 }
 
-func (r *fiatDepositInstructionsResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
 // instructionsWords are the words of a fiat deposit instructions create.
 var instructionsWords = createWords{
 	kind:         "fiat_deposit_instructions",
@@ -175,10 +225,6 @@ var instructionsWords = createWords{
 	path:         client.PathFiatDepositInstructions,
 	scope:        client.ScopeWriteFiatDepositInstr,
 }
-
-// maxSuccessorRefIDs bounds the successors a create tries after ref_ids
-// whose instructions the service has deprecated.
-const maxSuccessorRefIDs = 16
 
 // instructionsDifferences lists how the instructions f differ from the
 // request req: profile, ref_id, metadata, the identity and account when
@@ -208,48 +254,18 @@ func instructionsDifferences(req client.FiatDepositInstructionsRequest, f *clien
 	return d
 }
 
-func (r *fiatDepositInstructionsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	switch {
-	case req.Plan.Raw.IsNull():
-		if !req.State.Raw.IsNull() {
-			resp.Diagnostics.AddWarning("Destroying fiat deposit instructions does not delete them",
-				"The service has no endpoint to delete fiat deposit instructions: destroy only removes them from "+
-					"the Terraform state, and they stay usable on the service.")
-		}
-		return
-	case req.State.Raw.IsNull():
-		r.planRefID(ctx, req, resp)
+// planDeprecatedInstructions plans the replacement of instructions the
+// service deprecated: they must no longer be used.
+func planDeprecatedInstructions(ctx context.Context, _ *providerData, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[fiatDepositInstructionsArgs]) {
+	if state.str("status").ValueString() != client.FiatDepositInstrStatusDeprecated {
 		return
 	}
-	// An unchanged set reads its status alone: the whole state is read
-	// only when something is to be said about it.
-	status, d := instructionsStatus(ctx, req.State)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	changed := !req.Plan.Raw.Equal(req.State.Raw)
-	if !changed && status.ValueString() != client.FiatDepositInstrStatusDeprecated {
-		return
-	}
-	state, d := getInstructions(ctx, req.State)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if changed && refuseUnreadReplacement(instructionsWords, state.id(), state.args.ProfileID, &resp.Diagnostics) {
-		return
-	}
-	if status.ValueString() != client.FiatDepositInstrStatusDeprecated {
-		return
-	}
-	// Deprecated instructions must no longer be used: plan a new set.
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), types.StringUnknown())...)
 	resp.RequiresReplace = append(resp.RequiresReplace, path.Root("status"))
 	resp.Diagnostics.AddWarning("Fiat deposit instructions are deprecated",
 		fmt.Sprintf("The service reports the fiat deposit instructions %s (memo_id %s) as DEPRECATED: they must no "+
 			"longer be used. Terraform plans to replace them by a new set, with a new memo_id and new account "+
-			"details; update whoever sends deposits with the new values.", state.id().ValueString(), state.str("memo_id").ValueString()))
+			"details; update whoever sends deposits with the new values.", id(state).ValueString(), state.str("memo_id").ValueString()))
 }
 
 // instructionsStatus is the status of the instructions in state.
@@ -257,95 +273,6 @@ func instructionsStatus(ctx context.Context, state getAttributer) (types.String,
 	var status types.String
 	diags := state.GetAttribute(ctx, path.Root("status"), &status)
 	return status, diags
-}
-
-// planUnchanged: unchanged instructions are left as they are unless the
-// service deprecated them (see ModifyPlan).
-func (r *fiatDepositInstructionsResource) planUnchanged(ctx context.Context, _ *providerData, state tfsdk.State) bool {
-	status, diags := instructionsStatus(ctx, state)
-	return len(diags) == 0 && status.ValueString() != client.FiatDepositInstrStatusDeprecated
-}
-
-// planRefID refuses a new set whose ref_id another new set of the
-// configuration plans too. The derived ref_id is chosen at apply (see
-// Create), where a deprecated set can be skipped.
-func (r *fiatDepositInstructionsResource) planRefID(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !req.Config.Raw.IsFullyKnown() {
-		return
-	}
-	config, d := getInstructions(ctx, req.Config)
-	resp.Diagnostics.Append(d...)
-	cfg := config.args
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	planNewObject(ctx, r.data, newObjectPlan[*client.FiatDepositInstructions]{
-		kind:       instructionsKind,
-		configured: cfg.RefID,
-		derive:     func() (string, bool) { return cfg.derivedRefID(ctx, "") },
-		what:       fmt.Sprintf("%s instructions for profile %s", knownString(cfg.FiatNetwork), knownString(cfg.ProfileID)),
-		differences: func(refID string, f *client.FiatDepositInstructions) []string {
-			body, _ := cfg.request(ctx, refID)
-			return instructionsDifferences(body, f)
-		},
-	}, resp)
-}
-
-func (r *fiatDepositInstructionsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if r.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	plan, d := getInstructions(ctx, req.Plan)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	configured := knownString(plan.args.RefID) != ""
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateRefIDKey, originJSON(configured))...)
-	refID, deprecated := knownString(plan.args.RefID), ""
-	for range maxSuccessorRefIDs {
-		if !configured {
-			var ok bool
-			if refID, ok = plan.args.derivedRefID(ctx, deprecated); !ok {
-				resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Invalid metadata", "metadata is not a map of strings")
-				return
-			}
-		}
-		res, diags := r.send(ctx, &plan, refID, !configured)
-		if res.superseded {
-			// The set made earlier with this ref_id is deprecated: a new
-			// set takes the successor ref_id.
-			tflog.Info(ctx, "instructions made with the derived ref_id are deprecated; trying its successor",
-				map[string]any{"ref_id": refID, "id": res.obj.ID})
-			deprecated = res.obj.ID
-			continue
-		}
-		if diags.HasError() || res.outcome == outcomeRefused {
-			resp.Diagnostics.Append(diags...)
-			return
-		}
-		plan.args.RefID = types.StringValue(refID)
-		if res.outcome == outcomeUnconfirmed {
-			resp.Diagnostics.Append(diags...)
-			plan.clearUnknown(ctx, &resp.Diagnostics)
-			recordUnconfirmedCreate(ctx, resp, instructionsWords, plan.id(), refID, res.err,
-				plan.set(ctx, &resp.State, resp.State.Schema))
-			return
-		}
-		resp.Diagnostics.Append(diags...)
-		resp.Diagnostics.Append(plan.fromAPI(res.obj, true)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		tflog.Info(ctx, "fiat deposit instructions recorded", map[string]any{"ref_id": refID, "id": res.obj.ID})
-		resp.Diagnostics.Append(plan.set(ctx, &resp.State, resp.State.Schema)...)
-		setIdentity(ctx, resp.Identity, plan.id(), &resp.Diagnostics)
-		return
-	}
-	resp.Diagnostics.AddError("Fiat deposit instructions not created",
-		fmt.Sprintf("The %d ref_ids derived for these instructions all belong to deprecated sets. Set ref_id in the "+
-			"configuration to create a new set.", maxSuccessorRefIDs))
 }
 
 // instructionsKind is how the core reads fiat deposit instructions: looked
@@ -386,34 +313,20 @@ func lookupInstructions(ctx context.Context, c *client.Client, refID string) (*c
 	return nil, false, nil
 }
 
-// send sends the create request of m with refID and sorts the answer.
-func (r *fiatDepositInstructionsResource) send(ctx context.Context, m *fiatDepositInstructionsModel, refID string, derived bool) (createResult[*client.FiatDepositInstructions], diag.Diagnostics) {
-	var diags diag.Diagnostics
-	body, err := m.args.request(ctx, refID)
+// updateInstructions records configured values of arguments that the
+// service does not report, after an import (see
+// replaceUnlessUnknownAfterImport); every other change is a replacement.
+// It sends nothing and refreshes the computed attributes.
+func updateInstructions(ctx context.Context, data *providerData, plan, state shapedState[fiatDepositInstructionsArgs], diags *diag.Diagnostics) (shapedState[fiatDepositInstructionsArgs], bool) {
+	objID := id(state).ValueString()
+	f, err := data.client.GetFiatDepositInstructions(ctx, objID)
 	if err != nil {
-		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
-		return createResult[*client.FiatDepositInstructions]{}, diags
+		summary, detail := readInstructionsError(err, objID)
+		diags.AddError(failure(summary, err), detail)
+		return plan, false
 	}
-	tflog.Info(ctx, "creating fiat deposit instructions", map[string]any{
-		"ref_id": refID, "profile_id": body.ProfileID, "fiat_network": body.FiatNetwork,
-	})
-	return createRun[*client.FiatDepositInstructions]{
-		kind:     instructionsKind,
-		refID:    refID,
-		derived:  derived,
-		recorded: r.data.attempts.has(instructionsWords.kind, refID),
-		window:   r.data.recoveryWindow,
-		now:      r.data.clock(),
-		send: func(ctx context.Context) (*client.FiatDepositInstructions, error) {
-			return r.data.client.CreateFiatDepositInstructions(ctx, body)
-		},
-		existing: client.ExistingFiatDepositInstructions,
-		differences: func(f *client.FiatDepositInstructions) []string {
-			return instructionsDifferences(body, f)
-		},
-		lookupFirst: true,
-		data:        r.data,
-	}.run(ctx)
+	diags.Append((*fiatDepositInstructionsModel)(&plan).fromAPI(f, true)...)
+	return plan, !diags.HasError()
 }
 
 // readInstructionsError is the diagnostic of a failed read of instructions id.
@@ -427,103 +340,4 @@ func readInstructionsError(err error, id string) (summary, detail string) {
 	return "Reading fiat deposit instructions failed",
 		fmt.Sprintf("Reading the fiat deposit instructions %s failed: %s.\n\nCheck the provider configuration and "+
 			"the service's availability, then try again.", id, err)
-}
-
-func (r *fiatDepositInstructionsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if r.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	state, d := getInstructions(ctx, req.State)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	setIdentity(ctx, resp.Identity, state.id(), &resp.Diagnostics)
-	if state.id().IsNull() {
-		// A create whose outcome is unknown (Terraform holds it tainted).
-		derived, _ := state.args.derivedRefID(ctx, "")
-		if !recordUnconfirmed(ctx, r.data, req.Private, instructionsWords, state.args.RefID.ValueString(), derived, &resp.Diagnostics) {
-			return
-		}
-		resp.Diagnostics.AddWarning("Fiat deposit instructions not confirmed",
-			fmt.Sprintf("The last create of these instructions (ref_id %s) ended without confirmation from the "+
-				"service. Terraform plans to create them again; with unchanged arguments the retry uses the same "+
-				"ref_id, so the service does not create a second set.", state.args.RefID.ValueString()))
-		return
-	}
-	f, err := r.data.client.GetFiatDepositInstructions(ctx, state.id().ValueString())
-	if errors.Is(err, client.ErrNotFound) {
-		tflog.Warn(ctx, "fiat deposit instructions not found; removing them from state", map[string]any{"id": state.id().ValueString()})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		summary, detail := readInstructionsError(err, state.id().ValueString())
-		resp.Diagnostics.AddError(failure(summary, err), detail)
-		return
-	}
-	if d := recordedDifferences(state.id(), f.ID, []recordedField{
-		{"profile_id", state.args.ProfileID, f.ProfileID}, {"ref_id", state.args.RefID, deref(f.RefID)},
-	}); len(d) > 0 {
-		anotherObject(instructionsWords, state.id().ValueString(), d, &resp.Diagnostics)
-		return
-	}
-	resp.Diagnostics.Append(state.fromAPI(f, false)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(state.set(ctx, &resp.State, resp.State.Schema)...)
-}
-
-// Update records configured values of arguments that the service does not
-// report, after an import (see replaceUnlessUnknownAfterImport); every
-// other change is a replacement. It sends nothing and refreshes the
-// computed attributes.
-func (r *fiatDepositInstructionsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if r.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	plan, d := getInstructions(ctx, req.Plan)
-	resp.Diagnostics.Append(d...)
-	state, d := getInstructions(ctx, req.State)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	f, err := r.data.client.GetFiatDepositInstructions(ctx, state.id().ValueString())
-	if err != nil {
-		summary, detail := readInstructionsError(err, state.id().ValueString())
-		resp.Diagnostics.AddError(failure(summary, err), detail)
-		return
-	}
-	resp.Diagnostics.Append(plan.fromAPI(f, true)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(plan.set(ctx, &resp.State, resp.State.Schema)...)
-	setIdentity(ctx, resp.Identity, plan.id(), &resp.Diagnostics)
-}
-
-func (r *fiatDepositInstructionsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	state, d := getInstructions(ctx, req.State)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if state.id().IsNull() {
-		// A tainted, unconfirmed create, before its retry.
-		derived, _ := state.args.derivedRefID(ctx, "")
-		recordUnconfirmed(ctx, r.data, req.Private, instructionsWords, state.args.RefID.ValueString(), derived, &resp.Diagnostics)
-		return
-	}
-	resp.Diagnostics.AddWarning("Fiat deposit instructions still exist on the service",
-		fmt.Sprintf("The fiat deposit instructions %s (memo_id %s) were removed from the Terraform state only. The "+
-			"service has no endpoint to delete them: they still exist and deposits quoting them are still "+
-			"credited. No API call was made.", state.id().ValueString(), state.str("memo_id").ValueString()))
-}
-
-func (r *fiatDepositInstructionsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importByID(ctx, req, resp)
 }

@@ -375,9 +375,10 @@ func (l *fiatAccountListResource) List(ctx context.Context, req list.ListRequest
 	}
 	stream.Results = listResults(ctx, req, items, func(a *client.FiatAccount) (shapedWriter, string, string) {
 		m := fiatAccountNullModel()
-		m.argumentsFrom(a)
-		m.computedFrom(a)
-		m.withoutSecrets()
+		var diags diag.Diagnostics
+		m.args.argumentsFrom(a)
+		m.computedFrom(a, &diags)
+		m.args.withoutSecrets()
 		return m, deref(a.ID), accountSummary(a)
 	}, nil)
 }

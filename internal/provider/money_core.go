@@ -900,12 +900,13 @@ func recordUnconfirmed(ctx context.Context, data *providerData, p privateState, 
 }
 
 // refuseUnreadReplacement refuses, with an error, to plan the replacement
-// of an object whose state was never read from the service: an id with
-// null arguments, as an import that could not read the object left it in
-// earlier versions. Replacing it would make a new object from the
-// configuration beside the one the id names. It reports whether it did.
-func refuseUnreadReplacement(w createWords, id, someArgument types.String, diags *diag.Diagnostics) bool {
-	if id.IsNull() || id.IsUnknown() || !someArgument.IsNull() {
+// of an object whose state was never read from the service (unread): an
+// id with null arguments, as an import that could not read the object
+// left it in earlier versions. Replacing it would make a new object from
+// the configuration beside the one the id names. It reports whether it
+// did.
+func refuseUnreadReplacement(w createWords, id types.String, unread bool, diags *diag.Diagnostics) bool {
+	if id.IsNull() || id.IsUnknown() || !unread {
 		return false
 	}
 	diags.AddError(fmt.Sprintf("%s %s was never read", w.title, id.ValueString()),
@@ -934,6 +935,13 @@ func recordedDifferences(id types.String, answeredID string, fields []recordedFi
 	if answeredID != id.ValueString() {
 		d = append(d, fmt.Sprintf("id: recorded %q, answered %q", id.ValueString(), answeredID))
 	}
+	return append(d, fieldDifferences(fields)...)
+}
+
+// fieldDifferences lists each recorded field that is known and differs
+// from the answer.
+func fieldDifferences(fields []recordedField) []string {
+	var d []string
 	for _, f := range fields {
 		if v := knownString(f.recorded); v != "" && v != f.answered {
 			d = append(d, fmt.Sprintf("%s: recorded %q, answered %q", f.name, v, f.answered))

@@ -1,0 +1,697 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+// The lifecycle of a resource on the money core. A resource that creates
+// its objects with a ref_id is a declaration (moneyType): its words, its
+// arguments and its API object, how to send, look up and read one, and
+// its refresh policy. The core (moneyCoreResource) owns the rest: the plan of a
+// new, unchanged, changed or destroyed object, the create and its outcome,
+// the refresh, the import, the identity, the destroy, and the decision the
+// server's fast plan path asks for. A resource declares; it never drives
+// the core by hand.
+//
+// # The refresh policy
+//
+// A refresh reads the object by id. Three events are out of the ordinary,
+// and each resource says in its refreshPolicy what each means for it; the
+// core carries out each outcome the same way for every resource:
+//
+//	event                      outcome                what the user sees
+//	the read scope is refused  keepWithWarning        one warning per type per run; the state is kept
+//	the object is gone (404)   keepWithWarning        a warning naming it; the state is kept
+//	                           forgetWithWarning      a warning naming it; it leaves the state, and
+//	                                                  Terraform plans to create it again
+//	another object answers     failKeepingState       an error naming the differences; the state is kept
+//
+// A money movement (a withdrawal) keeps its state when its transfer is
+// gone: forgetting it would plan to send it again. An object that moves no
+// money (an address, instructions, a bank account) is forgotten, so that
+// the next apply makes it again. Whatever the event, an import that cannot
+// read its object is an error and records nothing (cannotImport).
+
+// refreshOutcome is what a refresh does on one event of refreshPolicy.
+type refreshOutcome int
+
+const (
+	// keepWithWarning keeps the state as recorded, with a warning.
+	keepWithWarning refreshOutcome = iota + 1
+	// forgetWithWarning removes the object from the state, with a
+	// warning: Terraform plans to create it again.
+	forgetWithWarning
+	// failKeepingState is an error; the state is kept as recorded.
+	failKeepingState
+)
+
+func (o refreshOutcome) String() string {
+	switch o {
+	case keepWithWarning:
+		return "warning, state kept"
+	case forgetWithWarning:
+		return "warning, removed from state"
+	case failKeepingState:
+		return "error, state kept"
+	}
+	return "undeclared"
+}
+
+// refreshPolicy is what the refresh of a resource does on each event.
+type refreshPolicy struct {
+	// scopeRefused: the credentials may not read the object (403, or the
+	// token endpoint's invalid_scope).
+	scopeRefused refreshOutcome
+	// gone: the service does not know the object any more.
+	gone refreshOutcome
+	// another: the service answers with another object than the one the
+	// state records (another id, ref_id or argument).
+	another refreshOutcome
+}
+
+// errAnotherObject is the error of a read by id that answered another
+// object, whose id it names.
+type errAnotherObject struct{ answered string }
+
+func (e errAnotherObject) Error() string { return "the service answered with the object " + e.answered }
+
+// moneyType declares a resource on the money core: A is its arguments
+// struct (its state is shapedState[A]), T its API object, R its create
+// request.
+type moneyType[A, T, R any] struct {
+	// kind is how the core reads its objects (words, id, creation time,
+	// description, lookup by ref_id).
+	kind moneyKind[T]
+	// schema is the resource's schema; identity names its object in the
+	// identity schema.
+	schema   func() schema.Schema
+	identity string
+	// validators are its configuration validators, if any.
+	validators []resource.ConfigValidator
+
+	// refID is the ref_id argument of a.
+	refID func(a *A) *types.String
+	// unread reports a state whose arguments were never read from the
+	// service: an object being imported.
+	unread func(a A) bool
+	// request is the create request of a with refID.
+	request func(ctx context.Context, a A, refID string) (R, error)
+	// derive is the ref_id derived from a, after the superseded object
+	// of id after ("" for the first); nil: derivedRefID of the request
+	// without ref_id.
+	derive func(ctx context.Context, a A, after string) (string, bool)
+	// summary describes the object of a in a few words, for messages.
+	summary func(a A) string
+	// secrets are the sensitive values of a, which the client scrubs from
+	// its logs and errors.
+	secrets func(a A) []*string
+
+	// post sends the create request; existing reads the object a 409
+	// reports as made earlier; differences lists how an answered object
+	// differs from the request; lookupFirst looks the ref_id up before
+	// sending (see createRun).
+	post        func(ctx context.Context, c *client.Client, body R) (T, error)
+	existing    func(err error) (T, bool)
+	differences func(body R, obj T) []string
+	lookupFirst bool
+	// send, when set, sends the create of a instead of post (a
+	// withdrawal's guards and fee run in it, shared with its action).
+	send func(ctx context.Context, data *providerData, a A, refID string, derived bool) (createResult[T], diag.Diagnostics)
+
+	// get reads the object by id: client.ErrNotFound when the service
+	// does not know it, errAnotherObject when it answers another one.
+	get func(ctx context.Context, c *client.Client, id string) (T, error)
+	// readScope is the OAuth scope of get.
+	readScope string
+	// recorded lists how a read object differs from what the state m
+	// records, besides its id.
+	recorded func(ctx context.Context, m shapedState[A], obj T) []string
+	// importable lists why obj, read for the import of id, is not an
+	// object of this resource.
+	importable func(id string, obj T) []string
+	// created sets m from the object its create confirmed or adopted;
+	// refreshed from the object a refresh read; adopt from the object an
+	// import read.
+	created   func(ctx context.Context, m *shapedState[A], obj T, outcome createOutcome, diags *diag.Diagnostics)
+	refreshed func(ctx context.Context, m *shapedState[A], obj T, diags *diag.Diagnostics)
+	adopt     func(ctx context.Context, m *shapedState[A], obj T, diags *diag.Diagnostics)
+	// refresh is the refresh policy.
+	refresh refreshPolicy
+
+	// say holds the resource's own words for the lifecycle's messages.
+	say lifecycleWords[A]
+
+	// Plan hooks, each optional. planned follows the plan of a new
+	// object whose configuration is known (refID is the ref_id it sends
+	// with, sends whether the apply sends it); planUnknown is the plan
+	// of a new object whose configuration is known only at apply.
+	planned     func(ctx context.Context, data *providerData, a A, refID string, sends types.Bool, resp *resource.ModifyPlanResponse)
+	planUnknown func(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, a A, resp *resource.ModifyPlanResponse)
+	// stale reports an unchanged object the resource has something to
+	// say about (instructions the service deprecated): its plan goes to
+	// planChange. It reads the state alone.
+	stale func(ctx context.Context, state tfsdk.State) bool
+	// planChange plans an object whose configuration changed, or a stale
+	// one.
+	planChange func(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[A])
+	// update applies an in-place change and returns the state to record;
+	// nil records the plan.
+	update func(ctx context.Context, data *providerData, plan, state shapedState[A], diags *diag.Diagnostics) (shapedState[A], bool)
+	// remove destroys a confirmed object at the service; nil forgets it
+	// (say.forgotten).
+	remove func(ctx context.Context, data *providerData, state shapedState[A], diags *diag.Diagnostics)
+}
+
+// lifecycleWords are a resource's own words in the lifecycle's messages.
+type lifecycleWords[A any] struct {
+	// destroy is the warning of a planned destroy (nil: none).
+	destroy *warning
+	// unconfirmed ends the warning of a refresh of an unconfirmed create.
+	unconfirmed string
+	// forgotten is the warning of the destroy of an object the service
+	// keeps.
+	forgotten func(m shapedState[A]) warning
+	// notRefreshed says what a refresh that cannot read keeps.
+	notRefreshed string
+	// gone is the warning of a refresh that finds the object gone.
+	gone func(m shapedState[A]) warning
+}
+
+// warning is a warning diagnostic.
+type warning struct{ summary, detail string }
+
+// moneyCoreResource is a resource on the money core: the lifecycle of the
+// declaration t.
+type moneyCoreResource[A, T, R any] struct {
+	t    *moneyType[A, T, R]
+	data *providerData
+}
+
+var (
+	_ resource.ResourceWithConfigure        = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+	_ resource.ResourceWithModifyPlan       = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+	_ resource.ResourceWithImportState      = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+	_ resource.ResourceWithIdentity         = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+	_ resource.ResourceWithConfigValidators = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+)
+
+// newMoneyResource is the resource of the declaration t.
+func newMoneyResource[A, T, R any](t *moneyType[A, T, R]) resource.Resource {
+	return &moneyCoreResource[A, T, R]{t: t}
+}
+
+// MoneyCoreKind names the kind of the resource's ref_ids: the registry
+// knows the resources on the money core by it.
+func (r *moneyCoreResource[A, T, R]) MoneyCoreKind() string { return r.t.kind.words.kind }
+
+func (r *moneyCoreResource[A, T, R]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(r.t.kind.words.resourceType, "platform")
+}
+
+func (r *moneyCoreResource[A, T, R]) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = r.t.schema()
+}
+
+func (r *moneyCoreResource[A, T, R]) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = idIdentitySchema(r.t.identity)
+}
+
+func (r *moneyCoreResource[A, T, R]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *moneyCoreResource[A, T, R]) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return r.t.validators
+}
+
+func (r *moneyCoreResource[A, T, R]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importByID(ctx, req, resp)
+}
+
+// derived is the ref_id derived from a after the superseded object after.
+func (t *moneyType[A, T, R]) derived(ctx context.Context, a A, after string) (string, bool) {
+	if t.derive != nil {
+		return t.derive(ctx, a, after)
+	}
+	body, err := t.request(ctx, a, "")
+	if err != nil {
+		return "", false
+	}
+	return derivedRefID(t.kind.words.kind, body)
+}
+
+// scrub has the client scrub the sensitive values of a.
+func (r *moneyCoreResource[A, T, R]) scrub(a A) {
+	if r.t.secrets == nil || r.data == nil || r.data.client == nil {
+		return
+	}
+	for _, p := range r.t.secrets(a) {
+		if p != nil {
+			r.data.client.AddSensitive(*p)
+		}
+	}
+}
+
+// id is the object's id in m, null until the service confirmed it.
+func id[A any](m shapedState[A]) types.String { return m.str("id") }
+
+func (r *moneyCoreResource[A, T, R]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	switch {
+	case req.Plan.Raw.IsNull():
+		if w := r.t.say.destroy; w != nil && !req.State.Raw.IsNull() {
+			resp.Diagnostics.AddWarning(w.summary, w.detail)
+		}
+	case req.State.Raw.IsNull():
+		// A new object: created, replacing another one (Terraform plans
+		// the new object of a replacement again with a null prior
+		// state), or retrying a create whose outcome is unknown (a
+		// tainted object is planned with a null prior state too).
+		r.planNew(ctx, req, resp)
+	case req.Plan.Raw.Equal(req.State.Raw):
+		keep, diags := r.decideUnchanged(ctx, r.data, req.State)
+		resp.Diagnostics.Append(diags...)
+		if !keep && !diags.HasError() {
+			r.planChange(ctx, req, resp, false)
+		}
+	default:
+		r.planChange(ctx, req, resp, true)
+	}
+}
+
+// decideUnchanged is the plan of an object the configuration leaves as
+// it is, for ModifyPlan and for the server's fast plan path alike: keep
+// is true when it stays as it is with nothing to say, its ref_id claimed
+// against the new objects of the plan (see claimPlannedRefID); false when
+// the resource has something to say about it (stale), or when the claim
+// fails (diags then hold the error, and nothing is claimed).
+func (r *moneyCoreResource[A, T, R]) decideUnchanged(ctx context.Context, data *providerData, state tfsdk.State) (keep bool, diags diag.Diagnostics) {
+	if r.t.stale != nil && r.t.stale(ctx, state) {
+		return false, nil
+	}
+	m, d := getShaped[A](ctx, state)
+	diags.Append(d...)
+	if d.HasError() {
+		return false, diags
+	}
+	w := r.t.kind.words
+	what := fmt.Sprintf("%s %s, %s", w.noun, id(m).ValueString(), r.t.summary(m.args))
+	claimPlannedRefID(data, w, r.t.refID(&m.args).ValueString(), what, false, &diags)
+	return !diags.HasError(), diags
+}
+
+// planUnchanged is decideUnchanged for the server's fast plan path: true
+// when the plan is no change with nothing to say.
+func (r *moneyCoreResource[A, T, R]) planUnchanged(ctx context.Context, data *providerData, state tfsdk.State) bool {
+	keep, diags := r.decideUnchanged(ctx, data, state)
+	return keep && len(diags) == 0
+}
+
+// planChange plans an object in state whose configuration changed
+// (changed), or that the resource has something to say about.
+func (r *moneyCoreResource[A, T, R]) planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, changed bool) {
+	state, diags := getShaped[A](ctx, req.State)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if changed && refuseUnreadReplacement(r.t.kind.words, id(state), r.t.unread(state.args), &resp.Diagnostics) {
+		return
+	}
+	if r.t.planChange != nil {
+		r.t.planChange(ctx, r.data, req, resp, state)
+	}
+}
+
+// planNew plans a new object through the core (planNewObject): its
+// ref_id, derived from its arguments when the configuration sets none
+// (and shown in the plan, unless the resource may move past a superseded
+// object at apply), and what the apply will do with an object the service
+// already holds under it.
+func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	t := r.t
+	config, diags := getShaped[A](ctx, req.Config)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	a := config.args
+	if !req.Config.Raw.IsFullyKnown() {
+		// An argument is known only at apply: so is the ref_id, which the
+		// final plan derives then.
+		if t.planUnknown != nil {
+			t.planUnknown(ctx, r.data, req, a, resp)
+		}
+		return
+	}
+	r.scrub(a)
+	configured := *t.refID(&a)
+	sends := planNewObject(ctx, r.data, newObjectPlan[T]{
+		kind:       t.kind,
+		configured: configured,
+		derive:     func() (string, bool) { return t.derived(ctx, a, "") },
+		what:       t.summary(a),
+		show:       t.kind.superseded == nil,
+		differences: func(refID string, obj T) []string {
+			body, _ := t.request(ctx, a, refID)
+			return t.differences(body, obj)
+		},
+	}, resp)
+	if resp.Diagnostics.HasError() || t.planned == nil {
+		return
+	}
+	refID := knownString(configured)
+	if refID == "" {
+		refID, _ = t.derived(ctx, a, "")
+	}
+	t.planned(ctx, r.data, a, refID, sends, resp)
+}
+
+func (r *moneyCoreResource[A, T, R]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	t := r.t
+	w := t.kind.words
+	if r.data == nil {
+		notConfigured(&resp.Diagnostics)
+		return
+	}
+	plan, diags := getShaped[A](ctx, req.Plan)
+	resp.Diagnostics.Append(diags...)
+	config, diags := getShaped[A](ctx, req.Config)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	a := plan.args
+	r.scrub(a)
+	refID, derived, ok := createKey(ctx, w, *t.refID(&plan.args), *t.refID(&config.args),
+		func() (string, bool) { return t.derived(ctx, a, "") }, resp.Private, &resp.Diagnostics)
+	if !ok || resp.Diagnostics.HasError() {
+		return
+	}
+	for range maxSuccessorRefIDs {
+		res, diags := r.sendOnce(ctx, a, refID, derived)
+		if res.superseded {
+			// The object made earlier with this derived ref_id is
+			// superseded: a new one takes the successor ref_id.
+			after := t.kind.id(res.obj)
+			tflog.Info(ctx, w.noun+" made with the derived ref_id is superseded; trying its successor",
+				map[string]any{"ref_id": refID, "id": after})
+			if refID, ok = t.derived(ctx, a, after); !ok {
+				resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Invalid metadata", "metadata is not a map of strings")
+				return
+			}
+			continue
+		}
+		resp.Diagnostics.Append(diags...)
+		r.record(ctx, plan, refID, res, resp)
+		return
+	}
+	resp.Diagnostics.AddError(w.title+" not "+w.made,
+		fmt.Sprintf("The %d ref_ids derived for this %s all belong to superseded objects. Set ref_id in the "+
+			"configuration to make a new one.", maxSuccessorRefIDs, w.noun))
+}
+
+// maxSuccessorRefIDs bounds the successors a create tries after derived
+// ref_ids whose objects are superseded.
+const maxSuccessorRefIDs = 16
+
+// sendOnce sends the create of a with refID and sorts the answer.
+func (r *moneyCoreResource[A, T, R]) sendOnce(ctx context.Context, a A, refID string, derived bool) (createResult[T], diag.Diagnostics) {
+	t := r.t
+	if t.send != nil {
+		return t.send(ctx, r.data, a, refID, derived)
+	}
+	var diags diag.Diagnostics
+	body, err := t.request(ctx, a, refID)
+	if err != nil {
+		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
+		return createResult[T]{}, diags
+	}
+	tflog.Info(ctx, "creating "+t.kind.words.noun, map[string]any{"ref_id": refID})
+	return createRun[T]{
+		kind:        t.kind,
+		refID:       refID,
+		derived:     derived,
+		recorded:    r.data.attempts.has(t.kind.words.kind, refID),
+		window:      r.data.recoveryWindow,
+		now:         r.data.clock(),
+		send:        func(ctx context.Context) (T, error) { return t.post(ctx, r.data.client, body) },
+		existing:    t.existing,
+		differences: func(obj T) []string { return t.differences(body, obj) },
+		lookupFirst: t.lookupFirst,
+		data:        r.data,
+	}.run(ctx)
+}
+
+// record writes the state of a create's outcome: the object confirmed or
+// adopted, or, when the outcome is unknown, what was sent (its unknown
+// values cleared), which Terraform keeps tainted for the retry.
+func (r *moneyCoreResource[A, T, R]) record(ctx context.Context, plan shapedState[A], refID string, res createResult[T], resp *resource.CreateResponse) {
+	t := r.t
+	*t.refID(&plan.args) = types.StringValue(refID)
+	switch res.outcome {
+	case outcomeUnconfirmed:
+		var diags diag.Diagnostics
+		clearUnknownArguments(ctx, &plan.args, &diags)
+		plan.clearUnknownComputed(ctx, &diags)
+		diags.Append(setShaped(ctx, &resp.State, resp.State.Schema, plan)...)
+		recordUnconfirmedCreate(ctx, resp, t.kind.words, id(plan), refID, res.err, diags)
+	case outcomeConfirmed, outcomeAdopted:
+		t.created(ctx, &plan, res.obj, res.outcome, &resp.Diagnostics)
+		tflog.Info(ctx, t.kind.words.noun+" recorded", map[string]any{"ref_id": refID, "id": t.kind.shownID(res.obj)})
+		resp.Diagnostics.Append(setShaped(ctx, &resp.State, resp.State.Schema, plan)...)
+		setIdentity(ctx, resp.Identity, id(plan), &resp.Diagnostics)
+	}
+}
+
+// clearUnknownArguments turns every unknown argument of a (a field
+// holding an attr.Value) into null.
+func clearUnknownArguments[A any](ctx context.Context, a *A, diags *diag.Diagnostics) {
+	rv := reflect.ValueOf(a).Elem()
+	for i := range rv.NumField() {
+		f := rv.Field(i)
+		if !f.CanInterface() {
+			continue
+		}
+		if v, ok := f.Interface().(attr.Value); ok && v != nil && v.IsUnknown() {
+			null := reflect.ValueOf(nullOf(ctx, v.Type(ctx), diags))
+			if null.Type().AssignableTo(f.Type()) {
+				f.Set(null)
+			}
+		}
+	}
+}
+
+func (r *moneyCoreResource[A, T, R]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	t := r.t
+	w := t.kind.words
+	state, diags := getShaped[A](ctx, req.State)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	setIdentity(ctx, resp.Identity, id(state), &resp.Diagnostics)
+	if id(state).IsNull() {
+		// A create whose outcome is unknown (Terraform holds it tainted).
+		refID := t.refID(&state.args).ValueString()
+		derived, _ := t.derived(ctx, state.args, "")
+		if !recordUnconfirmed(ctx, r.data, req.Private, w, refID, derived, &resp.Diagnostics) {
+			return
+		}
+		resp.Diagnostics.AddWarning(w.title+" not confirmed",
+			fmt.Sprintf("The last create of this %s (ref_id %s) ended without confirmation from the service; it "+
+				"may or may not have been processed. Terraform plans to create it again. With unchanged arguments "+
+				"the retry sends the same ref_id %s, which the service never processes twice%s; with changed "+
+				"arguments it is a new %s with a new ref_id, unless ref_id is set in the configuration.",
+				w.noun, refID, refID, t.say.unconfirmed, w.noun))
+		return
+	}
+	if r.data == nil {
+		notConfigured(&resp.Diagnostics)
+		return
+	}
+	r.scrub(state.args)
+	if r.refresh(ctx, &state, &resp.Diagnostics) == forgetWithWarning {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(setShaped(ctx, &resp.State, resp.State.Schema, state)...)
+	}
+}
+
+// refresh reads the object of the state m into m. An object being
+// imported (its arguments unread) must be read: any failure is an error,
+// so that nothing half-adopted enters the state, and it must be an object
+// of this resource; it then takes every argument from the answer.
+// Otherwise the answer must be the object the state records, and the
+// events of the refresh policy have their declared outcome, which refresh
+// returns (0 for an ordinary read).
+func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState[A], diags *diag.Diagnostics) refreshOutcome {
+	t := r.t
+	w := t.kind.words
+	objID := id(*m).ValueString()
+	importing := t.unread(m.args)
+	obj, err := t.get(ctx, r.data.client, objID)
+	var another errAnotherObject
+	switch {
+	case err != nil && importing:
+		cannotImport(w, objID, err, t.readScope, diags)
+		return 0
+	case errors.As(err, &another):
+		return r.event(ctx, t.refresh.another, "another", *m, diags, func() warning {
+			return anotherObjectWarning(w, objID, []string{fmt.Sprintf("id: recorded %q, answered %q", objID, shown(another.answered))})
+		})
+	case err != nil && scopeRefused(err):
+		return r.event(ctx, t.refresh.scopeRefused, "scope", *m, diags, func() warning {
+			return warning{w.title + " not refreshed",
+				fmt.Sprintf("Reading the %s needs the OAuth scope %s, which these client credentials cannot get "+
+					"(%s). %s Have the scope granted (and, if the provider's scopes argument pins the token's "+
+					"scopes, include it there) so that a refresh can follow them.", w.plural, t.readScope, err,
+					t.say.notRefreshed)}
+		})
+	case errors.Is(err, client.ErrNotFound):
+		return r.event(ctx, t.refresh.gone, "gone", *m, diags, func() warning { return t.say.gone(*m) })
+	case err != nil:
+		diags.AddError(failure("Reading the "+w.noun+" failed", err),
+			fmt.Sprintf("Reading the %s %s failed: %s.\n\nNothing was %s. Check the provider configuration and the "+
+				"service's availability, then try again.", w.noun, objID, err, w.made))
+		return 0
+	}
+	if importing {
+		// importable names what the resource asks of an object; without
+		// it, the object must have the id asked for.
+		d := recordedDifferences(id(*m), t.kind.id(obj), nil)
+		if t.importable != nil {
+			d = t.importable(objID, obj)
+		}
+		if len(d) > 0 {
+			notImportable(w, objID, d, diags)
+			return 0
+		}
+		t.adopt(ctx, m, obj, diags)
+		return 0
+	}
+	d := recordedDifferences(id(*m), t.kind.id(obj), nil)
+	d = append(d, t.recorded(ctx, *m, obj)...)
+	if len(d) > 0 {
+		return r.event(ctx, t.refresh.another, "another", *m, diags, func() warning {
+			return anotherObjectWarning(w, objID, d)
+		})
+	}
+	t.refreshed(ctx, m, obj, diags)
+	return 0
+}
+
+// event carries out the outcome o of a refresh event with the message
+// msg: a warning (once per type per run for a refused scope) or an error.
+func (r *moneyCoreResource[A, T, R]) event(ctx context.Context, o refreshOutcome, event string, m shapedState[A], diags *diag.Diagnostics, msg func() warning) refreshOutcome {
+	w := r.t.kind.words
+	tflog.Warn(ctx, w.noun+" not refreshed", map[string]any{"id": id(m).ValueString(), "event": event, "outcome": o.String()})
+	switch o {
+	case keepWithWarning, forgetWithWarning:
+		add := func() {
+			text := msg()
+			diags.AddWarning(text.summary, text.detail)
+		}
+		if event == "scope" {
+			r.data.warnOnce("read:"+w.kind, add)
+		} else {
+			add()
+		}
+	default:
+		text := msg()
+		diags.AddError(text.summary, text.detail)
+		return failKeepingState
+	}
+	return o
+}
+
+// anotherObjectWarning is the message of a read whose answer is another
+// object than the one in the state (see anotherObject).
+func anotherObjectWarning(w createWords, id string, d []string) warning {
+	var diags diag.Diagnostics
+	anotherObject(w, id, d, &diags)
+	return warning{diags[0].Summary(), diags[0].Detail()}
+}
+
+// Update applies an in-place change (the resource's update), or records
+// the plan: every other change is a replacement.
+func (r *moneyCoreResource[A, T, R]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	plan, diags := getShaped[A](ctx, req.Plan)
+	resp.Diagnostics.Append(diags...)
+	state, diags := getShaped[A](ctx, req.State)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	next := plan
+	if r.t.update != nil {
+		if r.data == nil {
+			notConfigured(&resp.Diagnostics)
+			return
+		}
+		r.scrub(plan.args)
+		var ok bool
+		if next, ok = r.t.update(ctx, r.data, plan, state, &resp.Diagnostics); !ok {
+			return
+		}
+	}
+	resp.Diagnostics.Append(setShaped(ctx, &resp.State, resp.State.Schema, next)...)
+	setIdentity(ctx, resp.Identity, id(next), &resp.Diagnostics)
+}
+
+func (r *moneyCoreResource[A, T, R]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	t := r.t
+	w := t.kind.words
+	state, diags := getShaped[A](ctx, req.State)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	refID := t.refID(&state.args).ValueString()
+	if id(state).IsNull() {
+		// A tainted, unconfirmed create, before its retry. One left by a
+		// provider version that generated ref_ids stops the apply here
+		// too (when the plan skipped the refresh), before its retry could
+		// send a second key.
+		derived, _ := t.derived(ctx, state.args, "")
+		if !recordUnconfirmed(ctx, r.data, req.Private, w, refID, derived, &resp.Diagnostics) {
+			return
+		}
+		resp.Diagnostics.AddWarning("Unconfirmed "+w.noun+" removed from state",
+			fmt.Sprintf("The %s with ref_id %s was never confirmed by the service; it was removed from the "+
+				"Terraform state without any API call.", w.noun, refID))
+		return
+	}
+	if t.remove == nil {
+		text := t.say.forgotten(state)
+		resp.Diagnostics.AddWarning(text.summary, text.detail)
+		return
+	}
+	if r.data == nil {
+		notConfigured(&resp.Diagnostics)
+		return
+	}
+	t.remove(ctx, r.data, state, &resp.Diagnostics)
+}
+
+// declared is what the tests read of the declaration: its words, the
+// scope of its reads and its refresh policy.
+func (r *moneyCoreResource[A, T, R]) declared() (createWords, string, refreshPolicy) {
+	return r.t.kind.words, r.t.readScope, r.t.refresh
+}

@@ -27,9 +27,11 @@ import (
 // with the same ref_id). Planning the key, claiming it in the plan, asking
 // the service at plan what the apply will do, sending, sorting the answer,
 // recording an unconfirmed attempt, judging an earlier object found under
-// the key, and the refresh and import of what was made are here; a
-// resource supplies its words (createWords), how to read its objects
-// (moneyKind), its request and its comparison of answer with request.
+// the key, and the refresh and import of what was made are here and in
+// money_lifecycle.go, which drives them: a resource is a declaration
+// (moneyType) of its words (createWords), how to read its objects
+// (moneyKind), its request, its comparison of answer with request and its
+// refresh policy.
 //
 // # Which ref_id
 //

@@ -79,8 +79,13 @@ var withdrawalType = moneyType[cryptoWithdrawalArgs, *client.Transfer, client.Cr
 	refreshed: func(_ context.Context, m *shapedState[cryptoWithdrawalArgs], t *client.Transfer, diags *diag.Diagnostics) {
 		// The transfer is the one recorded: every computed attribute
 		// follows it (status, crypto_tx_hash, updated_at, fee and the
-		// like); no argument changes.
+		// like); no argument changes, and the manifest stays as the plan
+		// that made it saw it.
+		money, planned := m.computed[moneyAttribute]
 		m.computed = withdrawalTransferShape.attrValues(t, diags)
+		if planned {
+			m.computed[moneyAttribute] = money
+		}
 		warnFailed(*m, t, diags)
 	},
 	adopt: func(_ context.Context, m *shapedState[cryptoWithdrawalArgs], t *client.Transfer, diags *diag.Diagnostics) {

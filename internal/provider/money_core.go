@@ -482,9 +482,19 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 		prior, servedAt, err := lookupOnce(ctx, c.data, c.kind, c.refID)
 		switch {
 		case err != nil:
-			tflog.Debug(ctx, "looking up the ref_id failed; sending with it", map[string]any{
+			// The lookup is this kind's only protection against making
+			// a second object: without it, nothing is sent.
+			tflog.Warn(ctx, "looking up the ref_id failed; nothing sent", map[string]any{
 				"ref_id": c.refID, "error": err.Error(),
 			})
+			diags.AddError(failure(w.title+" not "+w.made+": ref_id not looked up", err),
+				fmt.Sprintf("Before it sends a %s, the provider looks its ref_id %s up, because the service does "+
+					"not say when a request with a ref_id it already processed is sent again: an earlier attempt "+
+					"may have made it. The lookup failed: %s.\n\nNothing was %s. Looking ref_ids up needs the "+
+					"OAuth scope %s; have it granted to the client credentials (and, if the provider's scopes "+
+					"argument pins the token's scopes, include it there), then apply again: the retry sends the "+
+					"same ref_id.", w.noun, c.refID, err, w.made, c.kind.lookupScope))
+			return createResult[T]{}, diags
 		case prior != nil:
 			return c.replayed(ctx, *prior, servedAt)
 		}

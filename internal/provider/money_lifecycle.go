@@ -303,14 +303,16 @@ func (r *moneyCoreResource[A, T, R]) decideUnchanged(ctx context.Context, data *
 	if r.t.stale != nil && r.t.stale(ctx, state) {
 		return false, nil
 	}
-	m, d := getShaped[A](ctx, state)
-	diags.Append(d...)
-	if d.HasError() {
+	// The id and the ref_id alone: most objects of a plan are unchanged,
+	// and reading the whole state of each costs more than planning it.
+	var objID, refID types.String
+	diags.Append(state.GetAttribute(ctx, path.Root("id"), &objID)...)
+	diags.Append(state.GetAttribute(ctx, path.Root("ref_id"), &refID)...)
+	if diags.HasError() {
 		return false, diags
 	}
 	w := r.t.kind.words
-	what := fmt.Sprintf("%s %s, %s", w.noun, id(m).ValueString(), r.t.summary(m.args))
-	claimPlannedRefID(data, w, r.t.refID(&m.args).ValueString(), what, false, &diags)
+	claimPlannedRefID(data, w, refID.ValueString(), w.noun+" "+objID.ValueString(), false, &diags)
 	return !diags.HasError(), diags
 }
 

@@ -13,10 +13,13 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/platform/terraform-provider-platform/internal/registry"
 )
@@ -233,4 +236,104 @@ func writeGolden(tb testing.TB, file string, b []byte) {
 	if err := os.WriteFile(file, b, 0o600); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// TestMoneyCoreMarker checks that the registry marks as on the money core
+// (registry.MoneyCoreResource, money_core_marker.go) exactly the resources
+// whose methods plan new objects through the core (planNewObject), each
+// with a kind of its own: a resource moved to the core without the marker
+// would escape every table of the core, and a marker on another resource
+// would demand rows the core's suites cannot drive.
+func TestMoneyCoreMarker(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	onCore := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		parsed, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range parsed.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || fn.Body == nil || !callsFunc(fn.Body, "planNewObject") {
+				continue
+			}
+			recv := fn.Recv.List[0].Type
+			if star, ok := recv.(*ast.StarExpr); ok {
+				recv = star.X
+			}
+			if id, ok := recv.(*ast.Ident); ok {
+				onCore[id.Name] = true
+			}
+		}
+	}
+	if len(onCore) == 0 {
+		t.Fatal("no method calls planNewObject")
+	}
+	marked := map[string]bool{}
+	for _, typ := range registeredTypes(t) {
+		if typ.MoneyCore {
+			marked[typ.Name] = true
+		}
+	}
+	kinds := map[string]string{}
+	for _, f := range newTestProvider().Resources(t.Context()) {
+		r := f()
+		var meta resource.MetadataResponse
+		r.Metadata(t.Context(), resource.MetadataRequest{ProviderTypeName: "platform"}, &meta)
+		goType := reflect.TypeOf(r)
+		if goType.Kind() == reflect.Pointer {
+			goType = goType.Elem()
+		}
+		m, isMarked := r.(registry.MoneyCoreResource)
+		switch {
+		case onCore[goType.Name()] && !isMarked:
+			t.Errorf("%s (%s) plans new objects through planNewObject but does not implement "+
+				"registry.MoneyCoreResource: add its MoneyCoreKind to money_core_marker.go", meta.TypeName, goType.Name())
+		case isMarked && !onCore[goType.Name()]:
+			t.Errorf("%s (%s) implements registry.MoneyCoreResource but no method of it calls planNewObject",
+				meta.TypeName, goType.Name())
+		case isMarked:
+			kind := m.MoneyCoreKind()
+			if kind == "" || kinds[kind] != "" {
+				t.Errorf("%s: MoneyCoreKind %q is empty or also %s's", meta.TypeName, kind, kinds[kind])
+			}
+			kinds[kind] = meta.TypeName
+		}
+		if isMarked != marked[meta.TypeName] {
+			t.Errorf("%s: implements the marker %v, the registry marks it %v", meta.TypeName, isMarked, marked[meta.TypeName])
+		}
+	}
+	if !marked["platform_crypto_withdrawal"] || marked["platform_crypto_destination_address"] {
+		t.Errorf("the registry marks %v as on the money core", mapKeys(marked))
+	}
+}
+
+// callsFunc reports whether body calls the package function name.
+func callsFunc(body ast.Node, name string) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return !found
+		}
+		fun := call.Fun
+		switch f := fun.(type) {
+		case *ast.IndexExpr:
+			fun = f.X
+		case *ast.IndexListExpr:
+			fun = f.X
+		}
+		if id, ok := fun.(*ast.Ident); ok && id.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -114,7 +114,7 @@ func TestAccExactlyOnce_killedMidApply(t *testing.T) {
 
 		// The service processes the withdrawal and never answers; the runner
 		// is killed (terraform and the provider, no cleanup) meanwhile.
-		interruptMidApply(t, w, emu, moneyResources()[0], syscall.SIGKILL)
+		interruptMidApply(t, w, emu, moneyRow(t, "platform_crypto_withdrawal"), syscall.SIGKILL)
 		sent := onlyTransfer(t, emu)
 
 		// The next run plans the same ref_id and ends with the transfer the

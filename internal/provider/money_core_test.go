@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,11 +22,15 @@ import (
 
 // moneyResource is one resource of the core, as the suite drives it.
 type moneyResource struct {
-	name string
+	// typ is its resource type (the key of moneyResources), name the type
+	// without the provider's prefix, as subtests are named.
+	typ, name string
+	// words are the core's words of its creates.
+	words createWords
 	// body declares one object of it at address addr.
 	body, addr string
-	// objects counts its objects at the emulator.
-	objects func(emu *emulator.Server) int
+	// list reads its objects at the emulator, in creation order.
+	list func(emu *emulator.Server) []moneyObject
 	// made is its summary of what an earlier object with the same
 	// arguments is called in the plan's error.
 	made string
@@ -38,38 +43,98 @@ type moneyResource struct {
 	lookupNotReplay bool
 }
 
-// moneyResources is the table of the suite: every resource that creates
-// through the core.
-func moneyResources() []moneyResource {
-	return []moneyResource{
-		{
-			name: "crypto_withdrawal", body: eoWithdrawal, addr: "platform_crypto_withdrawal.payout",
-			objects: func(emu *emulator.Server) int { return len(emu.Transfers()) },
-			made:    "An earlier crypto withdrawal has the same arguments",
-			post:    cwPostKey,
+// moneyObject is an object of the core at the emulator.
+type moneyObject struct {
+	// ID and RefID are its id and ref_id at the service.
+	ID, RefID string
+	// Summary is how the provider's messages describe it.
+	Summary string
+}
+
+// objects counts the objects of res at the emulator.
+func (res moneyResource) objects(emu *emulator.Server) int { return len(res.list(emu)) }
+
+// moneyResources is the table of the suite, by resource type: every
+// resource that creates through the core (registry.MoneyCore).
+func moneyResources() map[string]moneyResource {
+	rows := map[string]moneyResource{
+		"platform_crypto_withdrawal": {
+			words: withdrawalWords, body: eoWithdrawal, addr: "platform_crypto_withdrawal.payout",
+			list: func(emu *emulator.Server) []moneyObject {
+				var out []moneyObject
+				for _, tr := range emu.Transfers() {
+					out = append(out, moneyObject{ID: tr.ID, RefID: deref(tr.RefID), Summary: fmt.Sprintf(
+						"%s %s on %s to %s from profile %s", tr.Amount, tr.Asset, deref(tr.CryptoNetwork),
+						deref(tr.DestinationAddress), tr.ProfileID)})
+				}
+				return out
+			},
+			made: "An earlier crypto withdrawal has the same arguments",
+			post: cwPostKey,
 		},
-		{
-			name: "fiat_deposit_instructions", body: fdiConfig(`  metadata = { purpose = "core" }`),
-			addr:    "platform_fiat_deposit_instructions.test",
-			objects: func(emu *emulator.Server) int { return len(emu.FiatDepositInstructions()) },
-			made:    "An earlier set of fiat deposit instructions has the same arguments",
-			post:    fdiPostKey,
+		"platform_fiat_deposit_instructions": {
+			words: instructionsWords, body: fdiConfig(`  metadata = { purpose = "core" }`),
+			addr: "platform_fiat_deposit_instructions.test",
+			list: func(emu *emulator.Server) []moneyObject {
+				var out []moneyObject
+				for _, f := range emu.FiatDepositInstructions() {
+					out = append(out, moneyObject{ID: f.ID, RefID: deref(f.RefID), Summary: fmt.Sprintf(
+						"instructions for profile %s, memo_id %s, status %s", f.ProfileID, f.MemoID, f.Status)})
+				}
+				return out
+			},
+			made: "An earlier set of fiat deposit instructions has the same arguments",
+			post: fdiPostKey,
 		},
-		{
-			name: "deposit_address", body: daConfig("ETHEREUM", `  metadata = { purpose = "core" }`),
-			addr:    daAddr,
-			objects: func(emu *emulator.Server) int { return len(emu.DepositAddresses()) },
-			made:    "An earlier deposit address has the same arguments",
-			post:    daPostKey,
+		"platform_deposit_address": {
+			words: depositAddressWords, body: daConfig("ETHEREUM", `  metadata = { purpose = "core" }`),
+			addr: daAddr,
+			list: func(emu *emulator.Server) []moneyObject {
+				var out []moneyObject
+				for _, d := range emu.DepositAddresses() {
+					out = append(out, moneyObject{ID: d.ID, RefID: deref(d.RefID), Summary: fmt.Sprintf(
+						"%s address %s for profile %s", d.CryptoNetwork, d.Address, d.ProfileID)})
+				}
+				return out
+			},
+			made: "An earlier deposit address has the same arguments",
+			post: daPostKey,
 		},
-		{
-			name: "fiat_account", body: faBody, addr: "platform_fiat_account.test",
-			objects:         func(emu *emulator.Server) int { return emu.LiveFiatAccounts() },
+		"platform_fiat_account": {
+			words: fiatAccountWords, body: faBody, addr: "platform_fiat_account.test",
+			list: func(emu *emulator.Server) []moneyObject {
+				var out []moneyObject
+				for _, a := range emu.MadeFiatAccounts() {
+					if a.Deleted {
+						continue
+					}
+					owner := a.FiatAccountOwner.PersonDetails
+					out = append(out, moneyObject{ID: a.ID, RefID: deref(a.RefID), Summary: fmt.Sprintf(
+						"owner %s %s, WIRE, at %s, status %s", owner.FirstName, owner.LastName,
+						a.FiatNetworkInstructions.Wire.RoutingDetails.BankName, a.Status)})
+				}
+				return out
+			},
 			made:            "An earlier fiat account has the same arguments",
 			post:            faPostKey,
 			lookupNotReplay: true,
 		},
 	}
+	for typ, res := range rows {
+		res.typ, res.name = typ, strings.TrimPrefix(typ, "platform_")
+		rows[typ] = res
+	}
+	return rows
+}
+
+// moneyRow is the row of typ in moneyResources.
+func moneyRow(t *testing.T, typ string) moneyResource {
+	t.Helper()
+	res, ok := moneyResources()[typ]
+	if !ok {
+		t.Fatalf("%s has no row in moneyResources (money_core_test.go)", typ)
+	}
+	return res
 }
 
 // waitForObjects waits until the emulator holds n objects of res while cmd
@@ -234,7 +299,9 @@ func TestAccMoneyCore(t *testing.T) {
 			appliesOnce(t, w, emu, res)
 		}},
 	}
-	for _, res := range moneyResources() {
+	resources := moneyResources()
+	for _, typ := range mapKeys(resources) {
+		res := resources[typ]
 		t.Run(res.name, func(t *testing.T) {
 			t.Parallel()
 			for _, sc := range scenarios {
@@ -267,12 +334,15 @@ func appliesOnce(t *testing.T, w *cliWorkdir, emu *emulator.Server, res moneyRes
 	checkObjects(t, emu, res, 1)
 }
 
-// checkObjects fails unless the emulator holds exactly n objects of res.
-func checkObjects(t *testing.T, emu *emulator.Server, res moneyResource, n int) {
+// checkObjects fails unless the emulator holds exactly n objects of res,
+// and returns them.
+func checkObjects(t *testing.T, emu *emulator.Server, res moneyResource, n int) []moneyObject {
 	t.Helper()
-	if got := res.objects(emu); got != n {
-		t.Fatalf("the emulator holds %d %s objects, want exactly %d", got, res.name, n)
+	objs := res.list(emu)
+	if len(objs) != n {
+		t.Fatalf("the emulator holds %d %s objects, want exactly %d: %+v", len(objs), res.name, n, objs)
 	}
+	return objs
 }
 
 // TestDerivedRefIDGolden pins the derived ref_id of every kind: the
@@ -313,13 +383,8 @@ var upgradeBody = eoWithdrawal + fdiConfig(`  metadata = { purpose = "core" }`)
 // upgradeResources are the rows of moneyResources that the states in
 // testdata/upgrade hold.
 func upgradeResources() []moneyResource {
-	var out []moneyResource
-	for _, res := range moneyResources() {
-		if res.name == "crypto_withdrawal" || res.name == "fiat_deposit_instructions" {
-			out = append(out, res)
-		}
-	}
-	return out
+	all := moneyResources()
+	return []moneyResource{all["platform_crypto_withdrawal"], all["platform_fiat_deposit_instructions"]}
 }
 
 // upgradeState copies testdata/upgrade/name.tfstate (written by the

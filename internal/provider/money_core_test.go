@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/types"
-
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
@@ -343,38 +341,6 @@ func checkObjects(t *testing.T, emu *emulator.Server, res moneyResource, n int) 
 		t.Fatalf("the emulator holds %d %s objects, want exactly %d: %+v", len(objs), res.name, n, objs)
 	}
 	return objs
-}
-
-// TestDerivedRefIDGolden pins the derived ref_id of every kind: the
-// derivation is part of the contract with the states users already hold
-// (an unconfirmed create is retried under it).
-func TestDerivedRefIDGolden(t *testing.T) {
-	ctx := t.Context()
-	fdi := fiatDepositInstructionsArgs{
-		ProfileID: types.StringValue("profile-1"), FiatNetwork: types.StringValue("WIRE"),
-		RefID: types.StringNull(), IdentityID: types.StringNull(), AccountID: types.StringNull(),
-		RoutingNumberType: types.StringNull(), Metadata: types.MapNull(types.StringType),
-	}
-	first, ok1 := fdi.derivedRefID(ctx, "")
-	next, ok2 := fdi.derivedRefID(ctx, "deprecated-set")
-	da, ok3 := depositAddressArgs{
-		ProfileID: types.StringValue("profile-1"), CryptoNetwork: types.StringValue("ETHEREUM"),
-		IdentityID: types.StringNull(), AccountID: types.StringNull(), RefID: types.StringNull(),
-		Metadata: types.MapNull(types.StringType), ConversionTargetAsset: types.StringNull(),
-	}.derivedRefID(ctx)
-	for _, c := range []struct {
-		name, got, want string
-		ok              bool
-	}{
-		{"fiat_deposit_instructions", first, "050cde18-e203-53e7-ba2a-2a117ab8e9db", ok1},
-		{"fiat_deposit_instructions after a deprecated set", next, "45d1d6da-fa1c-5cdd-a2b6-a71b1242e7a5", ok2},
-		{"deposit_address", da, "909be018-6b9b-50f2-81be-ff8362a6a067", ok3},
-	} {
-		if !c.ok || c.got != c.want {
-			t.Errorf("%s: derived ref_id %s (ok %v), want %s: changing the derivation makes every unconfirmed "+
-				"create in users' states retry under a second key", c.name, c.got, c.ok, c.want)
-		}
-	}
 }
 
 // upgradeBody is the configuration of the states in testdata/upgrade.

@@ -25,8 +25,8 @@ import (
 )
 
 // update rewrites the golden files under testdata instead of comparing
-// with them (go test ./internal/provider -run TestListStatePinned -update).
-var update = flag.Bool("update", false, "rewrite the golden files under testdata (TestListStatePinned) instead of comparing with them")
+// with them (go test ./internal/provider -run 'TestListStatePinned|TestDerivedRefIDGolden' -update).
+var update = flag.Bool("update", false, "rewrite the golden files under testdata (TestListStatePinned, TestDerivedRefIDGolden) instead of comparing with them")
 
 // registeredTypes is every type the provider registers.
 func registeredTypes(tb testing.TB) []registry.Type {
@@ -110,6 +110,7 @@ func registryTables(tb testing.TB) []registry.Table {
 		{Name: "bench figure 7 (registry.PlanFixtures, internal/registry/fixtures.go)", Concerns: registry.Kinds(registry.Resource), Rows: mapKeys(registry.PlanFixtures)},
 		{Name: "CLI matrix (registry.CLITests, internal/registry/cli.go)", Concerns: cliMatrixKinds, Rows: cliMatrixRows()},
 		{Name: "money-core scenarios (moneyResources, TestAccMoneyCore; money_core_test.go)", Concerns: registry.MoneyCore, Rows: mapKeys(moneyResources())},
+		{Name: "derived ref_ids (refIDRows, testdata/refids/<type>.json, TestDerivedRefIDGolden)", Concerns: registry.MoneyCore, Rows: mapKeys(refIDRows)},
 	}
 }
 

@@ -108,7 +108,7 @@ func moneyResources() map[string]moneyResource {
 					}
 					owner := a.FiatAccountOwner.PersonDetails
 					out = append(out, moneyObject{ID: a.ID, RefID: deref(a.RefID), Summary: fmt.Sprintf(
-						"owner %s %s, WIRE, at %s, status %s", owner.FirstName, owner.LastName,
+						"owner %s %s, wire, at %s, status %s", owner.FirstName, owner.LastName,
 						a.FiatNetworkInstructions.Wire.RoutingDetails.BankName, a.Status)})
 				}
 				return out
@@ -330,6 +330,40 @@ func appliesOnce(t *testing.T, w *cliWorkdir, emu *emulator.Server, res moneyRes
 	w.mustRun(0, "apply", "-auto-approve")
 	w.mustRun(0, "plan", "-detailed-exitcode")
 	checkObjects(t, emu, res, 1)
+}
+
+// onlyObject fails unless the emulator holds exactly one object of res,
+// and returns it.
+func onlyObject(t *testing.T, emu *emulator.Server, res moneyResource) moneyObject {
+	t.Helper()
+	return checkObjects(t, emu, res, 1)[0]
+}
+
+// checkStateHoldsObject fails unless the state of res holds obj: its id
+// and its ref_id.
+func checkStateHoldsObject(t *testing.T, w *cliWorkdir, res moneyResource, obj moneyObject) {
+	t.Helper()
+	st := stateOf(t, w, res.addr)
+	if st["id"] != obj.ID || obj.RefID == "" || st["ref_id"] != obj.RefID {
+		t.Fatalf("state of %s holds id %v ref_id %v, the service's object is %s with ref_id %q",
+			res.addr, st["id"], st["ref_id"], obj.ID, obj.RefID)
+	}
+}
+
+// withFirst adds lines at the start of the block of the one resource
+// that body declares.
+func withFirst(body, lines string) string {
+	i := strings.Index(body, "{\n")
+	if i < 0 {
+		panic("no resource block in " + body)
+	}
+	return body[:i+2] + lines + body[i+2:]
+}
+
+// withLast adds lines at the end of the block of the one resource that
+// body declares.
+func withLast(body, lines string) string {
+	return strings.Replace(body, "\n}\n", "\n"+lines+"}\n", 1)
 }
 
 // checkObjects fails unless the emulator holds exactly n objects of res,

@@ -37,9 +37,24 @@ var CLITests = map[string][]string{
 		"TestAccMoneyCore",
 		"TestAccMoneyCore_upgradeFromPreviousRelease",
 	},
-	"resource platform_fiat_deposit_instructions": {"TestAccMoneyCore", "TestAccMoneyCore_upgradeFromPreviousRelease"},
-	"resource platform_deposit_address":           {"TestAccMoneyCore", "TestAccDepositAddress_cli"},
-	"resource platform_fiat_account":              {"TestAccMoneyCore", "TestAccFiatAccount_importAndErrors"},
+	"resource platform_fiat_deposit_instructions": {
+		"TestAccExactlyOnce_killedMidApply",
+		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
+		"TestAccMoneyCore",
+		"TestAccMoneyCore_upgradeFromPreviousRelease",
+	},
+	"resource platform_deposit_address": {
+		"TestAccExactlyOnce_killedMidApply",
+		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
+		"TestAccMoneyCore",
+		"TestAccDepositAddress_cli",
+	},
+	"resource platform_fiat_account": {
+		"TestAccExactlyOnce_killedMidApply",
+		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
+		"TestAccMoneyCore",
+		"TestAccFiatAccount_importAndErrors",
+	},
 	"resource platform_crypto_destination_address": {
 		"TestAccCryptoDestinationAddress_lifecycle",
 	},

@@ -89,16 +89,6 @@ func (a depositAddressArgs) request(ctx context.Context, refID string) (client.D
 	return req, nil
 }
 
-// derivedRefID is the ref_id derived from the arguments (see
-// money_core.go); ok is false when it cannot be.
-func (a depositAddressArgs) derivedRefID(ctx context.Context) (string, bool) {
-	req, err := a.request(ctx, "")
-	if err != nil {
-		return "", false
-	}
-	return derivedRefID(depositAddressWords.kind, req)
-}
-
 // summary describes the address of a in a few words, for messages.
 func (a depositAddressArgs) summary() string {
 	return fmt.Sprintf("%s deposit address for profile %s", knownString(a.CryptoNetwork), knownString(a.ProfileID))

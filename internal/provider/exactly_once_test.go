@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,7 +18,81 @@ import (
 // These tests hold the provider to its first promise: whatever happens to
 // the run (a kill, a timeout, a saved plan applied later, a create before
 // destroy, an upgrade from a state written by an earlier version), one
-// declared withdrawal is one transfer at the service.
+// declared object is one object at the service. The scenarios that apply
+// to every resource on the money core run for each row of
+// exactlyOnceRows; those of the withdrawal alone (its upgrades from states
+// of an earlier version, its ref_id reused for another amount, its
+// networks) drive platform_crypto_withdrawal.
+
+// exactlyOnceRow is what the exactly-once suite needs to know of a
+// resource on the money core, besides its row of moneyResources.
+type exactlyOnceRow struct {
+	// replays are the emulator's answers to a reused ref_id the scenarios
+	// run under (Options.WithdrawalReplay: the withdrawal has two).
+	replays []emulator.ReplayAnswer
+	// replayWarns are those of replays whose answer says that the object
+	// was made earlier, so that the apply warns it was not made again (a
+	// 409 with meta.existing, or the object found by its ref_id first).
+	replayWarns []emulator.ReplayAnswer
+	// refIDAtPlan: the plan shows the derived ref_id (otherwise it is
+	// chosen at apply).
+	refIDAtPlan bool
+	// what is how the plan names the object of the row's body.
+	what string
+}
+
+// exactlyOnceRows are the rows of the exactly-once suite, by resource
+// type: every resource on the money core (registry.MoneyCore).
+var exactlyOnceRows = map[string]exactlyOnceRow{
+	"platform_crypto_withdrawal": {
+		replays:     replayAnswers,
+		replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
+		refIDAtPlan: true,
+		what:        "0.5 BTC on BITCOIN to bc1qexampleaddress0000000000000000000000 from profile prof-1",
+	},
+	"platform_deposit_address": {
+		// The service answers a reused ref_id with 409 and meta.existing.
+		replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
+		replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
+		refIDAtPlan: true,
+		what:        "ETHEREUM deposit address for profile profile-1",
+	},
+	"platform_fiat_deposit_instructions": {
+		// The service answers a reused ref_id with the original set: made
+		// seconds before, it cannot be told from a new one.
+		replays: []emulator.ReplayAnswer{emulator.ReplayConflict},
+		what:    "WIRE instructions for profile profile-1",
+	},
+	"platform_fiat_account": {
+		// The apply finds it by its ref_id before sending.
+		replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
+		replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
+		refIDAtPlan: true,
+		what:        "owner Ada Lovelace, wire, at Customers Bank",
+	},
+}
+
+// forEachExactlyOnceRow runs f as a subtest for each row of
+// exactlyOnceRows, under each of its replay answers when eachReplay (a
+// scenario that sends a ref_id again), else under the first.
+func forEachExactlyOnceRow(t *testing.T, eachReplay bool, f func(t *testing.T, res moneyResource, row exactlyOnceRow, replay emulator.ReplayAnswer)) {
+	for _, typ := range mapKeys(exactlyOnceRows) {
+		row, res := exactlyOnceRows[typ], moneyRow(t, typ)
+		replays := row.replays
+		if !eachReplay {
+			replays = replays[:1]
+		}
+		t.Run(res.name, func(t *testing.T) {
+			t.Parallel()
+			for _, replay := range replays {
+				t.Run(replay.String(), func(t *testing.T) {
+					t.Parallel()
+					f(t, res, row, replay)
+				})
+			}
+		})
+	}
+}
 
 const eoWithdrawal = `
 resource "platform_crypto_withdrawal" "payout" {
@@ -107,61 +182,76 @@ func checkStateHolds(t *testing.T, w *cliWorkdir, tr emulator.Transfer) {
 }
 
 func TestAccExactlyOnce_killedMidApply(t *testing.T) {
-	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
+	forEachExactlyOnceRow(t, true, func(t *testing.T, res moneyResource, row exactlyOnceRow, replay emulator.ReplayAnswer) {
 		emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
 		w := newCLIWorkdir(t)
-		w.write(emulatorProviderBlock(emu, ""), eoWithdrawal)
+		w.write(emulatorProviderBlock(emu, ""), res.body)
 
-		// The service processes the withdrawal and never answers; the runner
+		// The service processes the create and never answers; the runner
 		// is killed (terraform and the provider, no cleanup) meanwhile.
-		interruptMidApply(t, w, emu, moneyResources()[0], syscall.SIGKILL)
-		sent := onlyTransfer(t, emu)
+		interruptMidApply(t, w, emu, res, syscall.SIGKILL)
+		sent := onlyObject(t, emu, res)
 
-		// The next run plans the same ref_id and ends with the transfer the
-		// killed run made: one transfer in all.
-		w.mustRun(0, "plan", "-out", "retry.tfplan")
-		if got := plannedRefID(t, w, "retry.tfplan", "platform_crypto_withdrawal.payout"); got != *sent.RefID {
-			t.Fatalf("after the kill the plan shows ref_id %v, the killed run sent %s", got, *sent.RefID)
+		// The next run plans the same ref_id, says that the apply records
+		// the object the killed run made, and ends with it: one in all.
+		r := w.mustRun(0, "plan", "-out", "retry.tfplan")
+		mustContain(t, "plan after the kill", r.output(), res.words.title+" already "+res.words.made+" at", "as "+sent.ID)
+		if row.refIDAtPlan {
+			if got := plannedRefID(t, w, "retry.tfplan", res.addr); got != sent.RefID {
+				t.Fatalf("after the kill the plan shows ref_id %v, the killed run sent %s", got, sent.RefID)
+			}
 		}
-		r := w.mustRun(0, "apply", "retry.tfplan")
-		if replay == emulator.ReplayConflict && !strings.Contains(r.output(), "was sent earlier, not sent again") {
-			t.Errorf("apply does not warn that the withdrawal was sent earlier:\n%s", r.output())
+		r = w.mustRun(0, "apply", "retry.tfplan")
+		warning := res.words.title + " was " + res.words.made + " earlier, not " + res.words.made + " again"
+		if slices.Contains(row.replayWarns, replay) && !strings.Contains(r.output(), warning) {
+			t.Errorf("apply does not warn %q:\n%s", warning, r.output())
 		}
-		checkStateHolds(t, w, onlyTransfer(t, emu))
+		checkStateHoldsObject(t, w, res, onlyObject(t, emu, res))
 		w.mustRun(0, "plan", "-detailed-exitcode")
-		onlyTransfer(t, emu)
+		if got := onlyObject(t, emu, res); got.ID != sent.ID {
+			t.Fatalf("the emulator holds %s, the killed run made %s", got.ID, sent.ID)
+		}
 	})
 }
 
 func TestAccExactlyOnce_savedPlanAfterUnknownOutcome(t *testing.T) {
-	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
+	forEachExactlyOnceRow(t, true, func(t *testing.T, res moneyResource, row exactlyOnceRow, replay emulator.ReplayAnswer) {
 		emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
 		w := newCLIWorkdir(t)
-		w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), eoWithdrawal)
+		w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), res.body)
 
 		w.mustRun(0, "plan", "-out", "first.tfplan")
-		first := plannedRefID(t, w, "first.tfplan", "platform_crypto_withdrawal.payout")
-		if s, _ := first.(string); !regexp.MustCompile(uuidPattern).MatchString(s) {
-			t.Fatalf("planned ref_id %v, want a derived UUID", first)
+		var first any
+		if row.refIDAtPlan {
+			first = plannedRefID(t, w, "first.tfplan", res.addr)
+			if s, _ := first.(string); !regexp.MustCompile(uuidPattern).MatchString(s) {
+				t.Fatalf("planned ref_id %v, want a derived UUID", first)
+			}
 		}
 		// The service processes it and answers 500: the outcome is unknown.
 		emu.Faults.AcceptThenFail(1)
 		r := w.mustRun(1, "apply", "first.tfplan")
-		if !strings.Contains(r.output(), "Outcome of crypto withdrawal unknown") {
-			t.Fatalf("apply did not report the unknown outcome:\n%s", r.output())
+		mustContain(t, "apply", r.output(), res.words.unknown)
+		sent := onlyObject(t, emu, res)
+		if row.refIDAtPlan && sent.RefID != first {
+			t.Fatalf("apply sent ref_id %s, the saved plan showed %v", sent.RefID, first)
 		}
-		sent := onlyTransfer(t, emu)
-		if *sent.RefID != first {
-			t.Fatalf("apply sent ref_id %s, the saved plan showed %v", *sent.RefID, first)
+		if !regexp.MustCompile(uuidPattern).MatchString(sent.RefID) {
+			t.Fatalf("apply sent ref_id %q, want a derived UUID", sent.RefID)
 		}
 
 		w.mustRun(0, "plan", "-out", "second.tfplan")
-		if again := plannedRefID(t, w, "second.tfplan", "platform_crypto_withdrawal.payout"); again != first {
-			t.Fatalf("the retry's saved plan shows ref_id %v, the first showed %v", again, first)
+		if row.refIDAtPlan {
+			if again := plannedRefID(t, w, "second.tfplan", res.addr); again != first {
+				t.Fatalf("the retry's saved plan shows ref_id %v, the first showed %v", again, first)
+			}
 		}
 		w.mustRun(0, "apply", "second.tfplan")
-		checkStateHolds(t, w, onlyTransfer(t, emu))
+		checkStateHoldsObject(t, w, res, sent)
 		w.mustRun(0, "plan", "-detailed-exitcode")
+		if got := onlyObject(t, emu, res); got != sent {
+			t.Fatalf("the emulator holds %+v, the first apply made %+v", got, sent)
+		}
 	})
 }
 
@@ -207,41 +297,40 @@ resource "platform_fiat_deposit_instructions" "wire" {
 	})
 }
 
-func TestAccExactlyOnce_sameWithdrawalTwiceRefusedAtPlan(t *testing.T) {
-	t.Parallel()
-	emu := emulator.StartTest(t, emulator.Options{})
-	w := newCLIWorkdir(t)
-	w.write(emulatorProviderBlock(emu, ""), strings.Replace(eoWithdrawal, `"payout" {`, `"payout" {
-  count = 2`, 1))
-	r := w.mustRun(1, "plan")
-	out := regexp.MustCompile(`\s+`).ReplaceAllString(r.output(), " ")
-	for _, want := range []string{
-		"Two crypto withdrawals with the same ref_id",
-		"another platform_crypto_withdrawal of this configuration (0.5 BTC on BITCOIN to bc1qexampleaddress0000000000000000000000 from profile prof-1)",
-		"Neither configures a ref_id, and their arguments are the same",
-		`ref_id = "payout-${count.index}"`,
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("plan output lacks %q:\n%s", want, r.output())
+func TestAccExactlyOnce_sameObjectTwiceRefusedAtPlan(t *testing.T) {
+	forEachExactlyOnceRow(t, false, func(t *testing.T, res moneyResource, row exactlyOnceRow, _ emulator.ReplayAnswer) {
+		emu := emulator.StartTest(t, emulator.Options{})
+		w := newCLIWorkdir(t)
+		w.write(emulatorProviderBlock(emu, ""), withFirst(res.body, "  count = 2\n"))
+		r := w.mustRun(1, "plan")
+		mustContain(t, "plan", r.output(),
+			"Two "+res.words.plural+" with the same ref_id",
+			"another "+res.typ+" of this configuration ("+row.what+")",
+			"Neither configures a ref_id, and their arguments are the same",
+			`ref_id = "payout-${count.index}"`,
+		)
+		// Nothing is sent; the plan looks up the ref_id of the one object
+		// that claimed it first, and no more.
+		if n := emu.Counters.Requests(res.post); n != 0 {
+			t.Errorf("the plan sent %d creates, want none", n)
 		}
-	}
-	// Nothing is sent; the plan looks up the ref_id of the one withdrawal
-	// that claimed it first, and no more.
-	if n := emu.Counters.Requests(cwPostKey); n != 0 {
-		t.Errorf("the plan sent %d withdrawals, want none", n)
-	}
-	if n := emu.Counters.APIRequests(); n > 1 {
-		t.Errorf("the plan made %d API requests, want at most one lookup", n)
-	}
+		if n := emu.Counters.APIRequests(); n > 1 {
+			t.Errorf("the plan made %d API requests, want at most one lookup", n)
+		}
+		checkObjects(t, emu, res, 0)
 
-	// Distinct ref_ids make them two withdrawals.
-	w.write(emulatorProviderBlock(emu, ""), strings.Replace(eoWithdrawal, `"payout" {`, `"payout" {
-  count  = 2
-  ref_id = "payout-${count.index}"`, 1))
-	w.mustRun(0, "apply", "-auto-approve")
-	if n := len(emu.Transfers()); n != 2 {
-		t.Fatalf("the emulator holds %d transfers, want 2", n)
-	}
+		// Distinct ref_ids make them two objects.
+		w.write(emulatorProviderBlock(emu, ""), withFirst(res.body, "  count  = 2\n  ref_id = \"payout-${count.index}\"\n"))
+		w.mustRun(0, "apply", "-auto-approve")
+		w.mustRun(0, "plan", "-detailed-exitcode")
+		var refs []string
+		for _, o := range checkObjects(t, emu, res, 2) {
+			refs = append(refs, o.RefID)
+		}
+		if slices.Sort(refs); !slices.Equal(refs, []string{"payout-0", "payout-1"}) {
+			t.Errorf("the emulator holds objects with ref_ids %v, want payout-0 and payout-1", refs)
+		}
+	})
 }
 
 func TestAccExactlyOnce_refIDReusedForAnotherWithdrawal(t *testing.T) {
@@ -385,24 +474,25 @@ func postWithdrawal(t *testing.T, emu *emulator.Server, refID string) string {
 }
 
 func TestAccExactlyOnce_configuredRefIDRetried(t *testing.T) {
-	t.Parallel()
-	emu := emulator.StartTest(t, emulator.Options{})
-	w := newCLIWorkdir(t)
-	w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), strings.Replace(eoWithdrawal, `amount`, `ref_id = "payout-11"
-  amount`, 1))
-	emu.Faults.AcceptThenFail(1)
-	w.mustRun(1, "apply", "-auto-approve")
-	// The unconfirmed object records that its ref_id was configured, so the
-	// refresh of the next run does not take it for one of an earlier
-	// version, and the retry sends the same ref_id.
-	r := w.mustRun(0, "apply", "-auto-approve")
-	if !strings.Contains(r.output(), "Crypto withdrawal not confirmed") {
-		t.Errorf("the refresh did not warn about the unconfirmed withdrawal:\n%s", r.output())
-	}
-	if tr := onlyTransfer(t, emu); *tr.RefID != "payout-11" {
-		t.Fatalf("transfer sent with ref_id %s", *tr.RefID)
-	}
-	checkStateHolds(t, w, onlyTransfer(t, emu))
+	forEachExactlyOnceRow(t, true, func(t *testing.T, res moneyResource, _ exactlyOnceRow, replay emulator.ReplayAnswer) {
+		emu := emulator.StartTest(t, emulator.Options{WithdrawalReplay: replay})
+		w := newCLIWorkdir(t)
+		w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), withLast(res.body, "  ref_id = \"payout-11\"\n"))
+		emu.Faults.AcceptThenFail(1)
+		r := w.mustRun(1, "apply", "-auto-approve")
+		mustContain(t, "apply", r.output(), res.words.unknown, "ref_id payout-11")
+		sent := onlyObject(t, emu, res)
+		// The unconfirmed object records that its ref_id was configured, so
+		// the refresh of the next run does not take it for one of an
+		// earlier version, and the retry sends the same ref_id.
+		r = w.mustRun(0, "apply", "-auto-approve")
+		mustContain(t, "apply again", r.output(), res.words.title+" not confirmed")
+		if got := onlyObject(t, emu, res); got != sent || got.RefID != "payout-11" {
+			t.Fatalf("the emulator holds %+v, the first apply made %+v with ref_id payout-11", got, sent)
+		}
+		checkStateHoldsObject(t, w, res, sent)
+		w.mustRun(0, "plan", "-detailed-exitcode")
+	})
 }
 
 // TestAccCryptoNetworks_newAndUnknown: a network of the API reference that

@@ -12,14 +12,92 @@ import (
 	"testing"
 	"time"
 
+	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
-// A withdrawal is an intent: the state records only what the service
-// confirmed for this resource. An earlier transfer under a derived ref_id
-// is this resource's only with evidence (an attempt this state recorded,
-// or one made within the recovery window); an import that cannot read its
-// transfer, or reads something else, records nothing and sends nothing.
+// An object of the money core is an intent: the state records only what
+// the service confirmed for this resource. An earlier object under a
+// derived ref_id is this resource's only with evidence (an attempt this
+// state recorded, or one made within the recovery window); an import that
+// cannot read its object, or reads something else, records nothing and
+// sends nothing. The scenarios that apply to every resource on the money
+// core run for each row of intentRows; the withdrawal's own (its apply
+// without the lookup scope, a memo or type answered otherwise, server
+// text, an unread state) drive platform_crypto_withdrawal.
+
+// intentRow is what the intent suite needs to know of a resource on the
+// money core, besides its row of moneyResources.
+type intentRow struct {
+	// readScope is the OAuth scope that reads (and imports) its objects.
+	readScope string
+	// notFound and unreadable are what the import of id fails with when
+	// the service does not know id, and when the credentials lack
+	// readScope.
+	notFound, unreadable func(id string) []string
+	// imports are more imports of its own that must fail, in an emulator
+	// started with intentOptions.
+	imports func(t *testing.T, emu *emulator.Server) []importCase
+}
+
+// importCase is an import that must fail: of id, with the provider block
+// of block (nil: the default client's), naming want.
+type importCase struct {
+	name, id string
+	block    func(emu *emulator.Server) string
+	want     []string
+}
+
+// intentOptions are the options of the emulators of the intent suite: a
+// few seeded transfers of every type.
+var intentOptions = emulator.Options{Transfers: 40}
+
+// cannotImportWith is the error of an import the core refuses
+// (cannotImport) for noun, with what it says of the cause.
+func cannotImportWith(noun, cause string) func(id string) []string {
+	return func(id string) []string { return []string{"Cannot import " + noun + " " + id, cause} }
+}
+
+// intentRows are the rows of the intent suite, by resource type: every
+// resource on the money core (registry.MoneyCore).
+var intentRows = map[string]intentRow{
+	"platform_crypto_withdrawal": {
+		readScope:  client.ScopeReadTransfer,
+		notFound:   cannotImportWith("crypto withdrawal", "check the id"),
+		unreadable: cannotImportWith("crypto withdrawal", client.ScopeReadTransfer),
+		imports: func(t *testing.T, emu *emulator.Server) []importCase {
+			deposit := seededOfType(t, emu, "CRYPTO_DEPOSIT")
+			return []importCase{{name: "a deposit", id: deposit,
+				want: []string{deposit + " is not a crypto withdrawal", `type: "CRYPTO_DEPOSIT", not CRYPTO_WITHDRAWAL`}}}
+		},
+	},
+	"platform_deposit_address": {
+		readScope:  client.ScopeReadDepositAddress,
+		notFound:   cannotImportWith("deposit address", "check the id"),
+		unreadable: cannotImportWith("deposit address", client.ScopeReadDepositAddress),
+	},
+	"platform_fiat_deposit_instructions": {
+		readScope:  client.ScopeReadFiatDepositInstr,
+		notFound:   cannotImportWith("set of fiat deposit instructions", "check the id"),
+		unreadable: cannotImportWith("set of fiat deposit instructions", client.ScopeReadFiatDepositInstr),
+	},
+	"platform_fiat_account": {
+		readScope:  client.ScopeReadFiatAccount,
+		notFound:   cannotImportWith("fiat account", "check the id"),
+		unreadable: cannotImportWith("fiat account", client.ScopeReadFiatAccount),
+	},
+}
+
+// forEachIntentRow runs f as a parallel subtest for each row of intentRows.
+func forEachIntentRow(t *testing.T, f func(t *testing.T, res moneyResource, row intentRow)) {
+	for _, typ := range mapKeys(intentRows) {
+		res, row := moneyRow(t, typ), intentRows[typ]
+		t.Run(res.name, func(t *testing.T) {
+			t.Parallel()
+			f(t, res, row)
+		})
+	}
+}
 
 // monthlyPayout is a payout declared once per month, without a ref_id.
 func monthlyPayout(months ...string) string {
@@ -61,9 +139,16 @@ const readOnlyTransfersClient = "no-transfer-read"
 // cannot read transfers.
 func intentEmulator(t *testing.T, opts emulator.Options) *emulator.Server {
 	t.Helper()
+	return emulatorWithout(t, opts, client.ScopeReadTransfer)
+}
+
+// emulatorWithout starts an emulator with the default client and
+// readOnlyTransfersClient (secret s3), which has every scope but scope.
+func emulatorWithout(t *testing.T, opts emulator.Options, scope string) *emulator.Server {
+	t.Helper()
 	var scopes []string
 	for _, s := range emulator.AllScopes {
-		if s != "transfer:read_transfer" {
+		if s != scope {
 			scopes = append(scopes, s)
 		}
 	}
@@ -74,62 +159,83 @@ func intentEmulator(t *testing.T, opts emulator.Options) *emulator.Server {
 	return emulator.StartTest(t, opts)
 }
 
-func TestAccIntent_recurringPaymentRefusedAtPlan(t *testing.T) {
-	t.Parallel()
-	emu := intentEmulator(t, emulator.Options{})
-	w := newCLIWorkdir(t)
-	w.write(emulatorProviderBlock(emu, ""), monthlyPayout("2026-10"))
-	w.mustRun(0, "apply", "-auto-approve")
-	october := onlyTransfer(t, emu)
-
-	// A month later the map holds only November's entry, with the same
-	// arguments: the plan names October's transfer and both ways on.
-	emu.Advance(30 * 24 * time.Hour)
-	w.write(emulatorProviderBlock(emu, ""), monthlyPayout("2026-11"))
-	posts := emu.Counters.Requests(cwPostKey)
-	r := w.mustRun(1, "plan")
-	mustContain(t, "plan", r.output(),
-		"An earlier crypto withdrawal has the same arguments",
-		"crypto withdrawal "+october.ID+" (0.5 BTC on BITCOIN to bc1qexampleaddress0000000000000000000000 from profile prof-1)",
-		"30 days ago by the service's clock",
-		`to = platform_crypto_withdrawal.<name>`, `id = "`+october.ID+`"`,
-		"give it a ref_id of its own",
-	)
-	r = w.mustRun(1, "apply", "-auto-approve")
-	mustContain(t, "apply", r.output(), "An earlier crypto withdrawal has the same arguments")
-	if n := emu.Counters.Requests(cwPostKey) - posts; n != 0 {
-		t.Fatalf("plan and apply sent %d withdrawals, want none", n)
+// monthly is the body of res declared once per month, without a ref_id.
+func monthly(res moneyResource, months ...string) string {
+	keys := make([]string, len(months))
+	for i, m := range months {
+		keys[i] = fmt.Sprintf("%q = true", m)
 	}
-	onlyTransfer(t, emu)
+	return withFirst(res.body, "  for_each = { "+strings.Join(keys, ", ")+" }\n")
+}
 
-	// With the old entry still in the map, the plan refuses two
-	// withdrawals with one key, as before.
-	w.write(emulatorProviderBlock(emu, ""), monthlyPayout("2026-10", "2026-11"))
-	r = w.mustRun(1, "plan")
-	mustContain(t, "plan", r.output(), "Two crypto withdrawals with the same ref_id")
+// An object declared again with the same arguments, outside the recovery
+// window, is refused at plan, naming the earlier object and both ways on;
+// a ref_id of its own makes it a new one.
+func TestAccIntent_earlierObjectRefusedAtPlan(t *testing.T) {
+	forEachIntentRow(t, func(t *testing.T, res moneyResource, row intentRow) {
+		emu := emulator.StartTest(t, intentOptions)
+		w := newCLIWorkdir(t)
+		w.write(emulatorProviderBlock(emu, ""), monthly(res, "2026-10"))
+		w.mustRun(0, "apply", "-auto-approve")
+		october := onlyObject(t, emu, res)
 
-	// A ref_id of its own makes November's a new withdrawal.
-	w.write(emulatorProviderBlock(emu, ""), strings.Replace(monthlyPayout("2026-11"), `amount`, `ref_id              = "payout-${each.key}"
-  amount`, 1))
-	w.mustRun(0, "apply", "-auto-approve")
-	if n := len(emu.Transfers()); n != 2 {
-		t.Fatalf("the emulator holds %d transfers, want 2", n)
-	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
+		// A month later the map holds only November's entry, with the same
+		// arguments: the plan names October's object and both ways on.
+		emu.Advance(30 * 24 * time.Hour)
+		w.write(emulatorProviderBlock(emu, ""), monthly(res, "2026-11"))
+		posts := emu.Counters.Requests(res.post)
+		r := w.mustRun(1, "plan")
+		mustContain(t, "plan", r.output(),
+			res.made,
+			res.words.noun+" "+october.ID+" ("+october.Summary+")",
+			"30 days ago by the service's clock",
+			"to = "+res.typ+".<name>", `id = "`+october.ID+`"`,
+			"give it a ref_id of its own",
+		)
+		r = w.mustRun(1, "apply", "-auto-approve")
+		mustContain(t, "apply", r.output(), res.made)
+		if n := emu.Counters.Requests(res.post) - posts; n != 0 {
+			t.Fatalf("plan and apply sent %d creates, want none", n)
+		}
+		if got := onlyObject(t, emu, res); got.ID != october.ID {
+			t.Fatalf("the emulator holds %s, want only October's %s", got.ID, october.ID)
+		}
 
-	// Another configuration, a day later, with the same arguments: its
-	// plan names October's transfer too.
-	emu.Advance(24 * time.Hour)
-	other := newCLIWorkdir(t)
-	other.write(emulatorProviderBlock(emu, ""), monthlyPayout("2026-10"))
-	r = other.mustRun(1, "apply", "-auto-approve")
-	mustContain(t, "another configuration's apply", r.output(), "An earlier crypto withdrawal has the same arguments", october.ID)
-	if n := len(emu.Transfers()); n != 2 {
-		t.Fatalf("the emulator holds %d transfers, want 2", n)
-	}
-	if r := other.run("state", "list"); strings.Contains(r.stdout, "platform_crypto_withdrawal") {
-		t.Errorf("the refused withdrawal is in the state:\n%s", r.stdout)
-	}
+		// With the old entry still in the map, the plan refuses the new one
+		// beside it.
+		w.write(emulatorProviderBlock(emu, ""), monthly(res, "2026-10", "2026-11"))
+		r = w.mustRun(1, "plan")
+		// The plan of the object in state claims its ref_id: the new one
+		// is a second object with the same key.
+		mustContain(t, "plan", r.output(), "Two "+res.words.plural+" with the same ref_id")
+
+		// A ref_id of its own makes November's a new object, beside
+		// October's.
+		name := res.addr[strings.LastIndex(res.addr, ".")+1:]
+		november := withLast(strings.Replace(res.body, `"`+name+`" {`, `"november" {`, 1), "  ref_id = \"payout-2026-11\"\n")
+		w.write(emulatorProviderBlock(emu, ""), monthly(res, "2026-10")+november)
+		w.mustRun(0, "apply", "-auto-approve")
+		w.mustRun(0, "plan", "-detailed-exitcode")
+		objs := checkObjects(t, emu, res, 2)
+		if objs[0] != october || objs[1].RefID != "payout-2026-11" {
+			t.Fatalf("the emulator holds %+v, want October's %+v and one with ref_id payout-2026-11", objs, october)
+		}
+		if n := emu.Counters.Requests(res.post) - posts; n != 1 {
+			t.Fatalf("%d creates sent since October's, want November's only", n)
+		}
+
+		// Another configuration, a day later, with the same arguments: its
+		// plan names October's object too.
+		emu.Advance(24 * time.Hour)
+		other := newCLIWorkdir(t)
+		other.write(emulatorProviderBlock(emu, ""), monthly(res, "2026-10"))
+		r = other.mustRun(1, "apply", "-auto-approve")
+		mustContain(t, "another configuration's apply", r.output(), res.made, october.ID)
+		checkObjects(t, emu, res, 2)
+		if r := other.run("state", "list"); strings.Contains(r.stdout, res.typ) {
+			t.Errorf("the refused object is in the state:\n%s", r.stdout)
+		}
+	})
 }
 
 // Without the scope to look ref_ids up, the plan warns once and the apply
@@ -212,44 +318,58 @@ func seededOfType(t *testing.T, emu *emulator.Server, typ string) string {
 	return ""
 }
 
+// An import that cannot read its object (an id the service does not
+// know, credentials without the read scope, an object of another kind)
+// fails, records nothing and sends nothing.
 func TestAccIntent_importNeverSends(t *testing.T) {
-	t.Parallel()
-	emu := intentEmulator(t, emulator.Options{Transfers: 40})
-	deposit := seededOfType(t, emu, "CRYPTO_DEPOSIT")
-	made := postWithdrawal(t, emu, "made-elsewhere")
-	cases := []struct {
-		name, block, id string
-		want            []string
-	}{
-		{"mistyped id", emulatorProviderBlock(emu, ""), "no-such-transfer",
-			[]string{"Cannot import crypto withdrawal no-such-transfer", "check the id"}},
-		{"unreadable", emulatorProviderBlockFor(emu, readOnlyTransfersClient, "s3", ""), made,
-			[]string{"Cannot import crypto withdrawal " + made, "transfer:read_transfer"}},
-		{"a deposit", emulatorProviderBlock(emu, ""), deposit,
-			[]string{deposit + " is not a crypto withdrawal", `type: "CRYPTO_DEPOSIT", not CRYPTO_WITHDRAWAL`}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			w := newCLIWorkdir(t)
-			w.write(c.block, eoWithdrawal+fmt.Sprintf(`
+	forEachIntentRow(t, func(t *testing.T, res moneyResource, row intentRow) {
+		emu := emulatorWithout(t, intentOptions, row.readScope)
+		// An object made by another configuration, to import.
+		elsewhere := newCLIWorkdir(t)
+		elsewhere.write(emulatorProviderBlock(emu, ""), res.body)
+		elsewhere.mustRun(0, "apply", "-auto-approve")
+		made := onlyObject(t, emu, res)
+
+		const unknown = "00000000-0000-4000-8000-00000000dead"
+		cases := []importCase{
+			{name: "mistyped id", id: unknown, want: row.notFound(unknown)},
+			{name: "unreadable", id: made.ID, want: row.unreadable(made.ID), block: func(emu *emulator.Server) string {
+				return emulatorProviderBlockFor(emu, readOnlyTransfersClient, "s3", "")
+			}},
+		}
+		if row.imports != nil {
+			cases = append(cases, row.imports(t, emu)...)
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				block := emulatorProviderBlock(emu, "")
+				if c.block != nil {
+					block = c.block(emu)
+				}
+				w := newCLIWorkdir(t)
+				w.write(block, res.body+fmt.Sprintf(`
 import {
-  to = platform_crypto_withdrawal.payout
+  to = %s
   id = %q
 }
-`, c.id))
-			posts := emu.Counters.Requests(cwPostKey)
-			r := w.mustRun(1, "apply", "-auto-approve")
-			mustContain(t, "apply", r.output(), c.want...)
-			if n := emu.Counters.Requests(cwPostKey) - posts; n != 0 {
-				t.Errorf("the import sent %d withdrawals, want none", n)
-			}
-			if _, err := os.Stat(filepath.Join(w.dir, "terraform.tfstate")); err == nil {
-				if r := w.run("state", "list"); strings.TrimSpace(r.stdout) != "" {
-					t.Errorf("the failed import left %q in the state", r.stdout)
+`, res.addr, c.id))
+				posts := emu.Counters.Requests(res.post)
+				r := w.mustRun(1, "apply", "-auto-approve")
+				mustContain(t, "apply", r.output(), c.want...)
+				if n := emu.Counters.Requests(res.post) - posts; n != 0 {
+					t.Errorf("the import sent %d creates, want none", n)
 				}
-			}
-		})
-	}
+				if _, err := os.Stat(filepath.Join(w.dir, "terraform.tfstate")); err == nil {
+					if r := w.run("state", "list"); strings.TrimSpace(r.stdout) != "" {
+						t.Errorf("the failed import left %q in the state", r.stdout)
+					}
+				}
+				if got := onlyObject(t, emu, res); got != made {
+					t.Fatalf("the emulator holds %+v, want only %+v", got, made)
+				}
+			})
+		}
+	})
 }
 
 func TestAccIntent_answerWithAnotherMemoOrType(t *testing.T) {

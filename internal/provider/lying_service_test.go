@@ -2,7 +2,6 @@ package provider
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -12,25 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
-
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
-
-// lyingFront answers creates on path through the emulator, but while lie
-// is set rewrites field of the object answered (the body of a 2xx, or
-// meta.existing of a 409) to value.
-func lyingFront(t *testing.T, path, field string, value any, lie *atomic.Bool) func(w http.ResponseWriter, r *http.Request, next http.Handler) {
-	return func(w http.ResponseWriter, r *http.Request, next http.Handler) {
-		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, path) || !lie.Load() {
-			next.ServeHTTP(w, r)
-			return
-		}
-		rewriteAnswer(t, w, r, next, field, value)
-	}
-}
 
 // rewriteAnswer serves r through next with field of the answered object
 // (or of its meta.existing) set to value.
@@ -66,67 +49,169 @@ func rewriteAnswerFields(t *testing.T, w http.ResponseWriter, r *http.Request, n
 	_, _ = w.Write(b)
 }
 
-func TestAccLyingService_withdrawalAnswerMustMatchRequest(t *testing.T) {
-	requireTFAcc(t)
-	cases := []struct {
-		field string
-		value any
-		want  string
-	}{
-		{"amount", "250", `amount: requested "0.5", answered "250"`},
-		{"asset", "ETH", `asset: requested "BTC", answered "ETH"`},
-		{"crypto_network", "ETHEREUM", `crypto_network: requested "BITCOIN", answered "ETHEREUM"`},
-		{"destination_address", "bc1qattacker", `destination_address: requested "bc1qexampleaddress0000000000000000000000", answered "bc1qattacker"`},
-		{"profile_id", "prof-2", `profile_id: requested "prof-1", answered "prof-2"`},
-		{"metadata", map[string]string{"invoice": "inv-2"}, `metadata: requested {invoice="inv-1"}, answered {invoice="inv-2"}`},
-		{"ref_id", "someone-else", `answered "someone-else"`},
-		{"fee", "-0.0001", `fee: answered "-0.0001", not a non-negative decimal`},
-		{"total", "0.6", `total: answered 0.6, but amount 0.5 plus fee 0.0001 is 0.5001`},
-		{"direction", "CREDIT", `direction: answered "CREDIT", a withdrawal is a DEBIT`},
+// lyingAnswer is an answer of the service that differs from the request
+// in field: the difference the apply must name, and a value it must not
+// show (a sensitive one).
+type lyingAnswer struct {
+	field  string
+	value  any
+	want   string
+	hidden string
+}
+
+// lyingRow is a resource of the lying-service suite.
+type lyingRow struct {
+	// lookupFirst: its create looks the ref_id up before sending
+	// (createRun.lookupFirst), so an apply after a lying answer finds the
+	// object the service made, which matches, through the lookup, and
+	// sends nothing; otherwise the service's answer to the ref_id sent
+	// again carries the lie, and the apply refuses it again.
+	lookupFirst bool
+	// lies are answers to its create that lie about what was made.
+	lies []lyingAnswer
+}
+
+// lyingRows are the rows of the lying-service suite, by resource type:
+// every resource on the money core (registry.MoneyCore). Each lie is
+// applied to the row's body of moneyResources.
+var lyingRows = map[string]lyingRow{
+	"platform_crypto_withdrawal": {lies: []lyingAnswer{
+		{field: "amount", value: "250", want: `amount: requested "0.5", answered "250"`},
+		{field: "asset", value: "ETH", want: `asset: requested "BTC", answered "ETH"`},
+		{field: "crypto_network", value: "ETHEREUM", want: `crypto_network: requested "BITCOIN", answered "ETHEREUM"`},
+		{field: "destination_address", value: "bc1qattacker", want: `destination_address: requested "bc1qexampleaddress0000000000000000000000", answered "bc1qattacker"`},
+		{field: "profile_id", value: "prof-2", want: `profile_id: requested "prof-1", answered "prof-2"`},
+		{field: "metadata", value: map[string]string{"invoice": "inv-2"}, want: `metadata: requested {invoice="inv-1"}, answered {invoice="inv-2"}`},
+		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
+		{field: "fee", value: "-0.0001", want: `fee: answered "-0.0001", not a non-negative decimal`},
+		{field: "total", value: "0.6", want: `total: answered 0.6, but amount 0.5 plus fee 0.0001 is 0.5001`},
+		{field: "direction", value: "CREDIT", want: `direction: answered "CREDIT", a withdrawal is a DEBIT`},
+	}},
+	"platform_fiat_deposit_instructions": {lookupFirst: true, lies: []lyingAnswer{
+		{field: "profile_id", value: "prof-2", want: `profile_id: requested "profile-1", answered "prof-2"`},
+		{field: "metadata", value: map[string]string{"purpose": "other"}, want: `metadata: requested {purpose="core"}, answered {purpose="other"}`},
+		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
+	}},
+	"platform_deposit_address": {lies: []lyingAnswer{
+		{field: "profile_id", value: "prof-2", want: `profile_id: requested "profile-1", answered "prof-2"`},
+		{field: "crypto_network", value: "SOLANA", want: `crypto_network: requested "ETHEREUM", answered "SOLANA"`},
+		{field: "metadata", value: map[string]string{"purpose": "other"}, want: `metadata: requested {purpose="core"}, answered {purpose="other"}`},
+		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
+	}},
+	"platform_fiat_account": {lookupFirst: true, lies: []lyingAnswer{
+		{field: "fiat_account_owner", value: map[string]any{"institution_details": map[string]any{"name": "Mallory Ltd"}},
+			want: "fiat_account_owner: requested person_details, answered none"},
+		{field: "fiat_network_instructions", value: map[string]any{"wire": map[string]any{
+			"account_number":             "111122223333",
+			"fiat_account_owner_address": map[string]any{"country": "USA", "city": "New York"},
+			"routing_details": map[string]any{
+				"routing_number_type": "ABA", "routing_number": "031302971", "bank_name": "Customers Bank",
+				"bank_address": map[string]any{"country": "USA"},
+			},
+		}}, want: "fiat_network_instructions.wire.account_number: answered another value than requested (not shown: it is sensitive)",
+			hidden: "111122223333"},
+		{field: "metadata", value: map[string]string{"purpose": "other"}, want: `metadata.purpose: requested "core", answered other`},
+		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
+	}},
+}
+
+// lyingCreates answers the creates on path through the emulator, but
+// while lie is set rewrites field of the object answered (the body of a
+// 2xx, or meta.existing of a 409) to value.
+func lyingCreates(t *testing.T, path, field string, value any, lie *atomic.Bool) func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+	return func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, path) || !lie.Load() {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rewriteAnswer(t, w, r, next, field, value)
 	}
-	for _, tc := range cases {
-		t.Run(tc.field, func(t *testing.T) {
+}
+
+// TestAccLyingService_answerMustMatchRequest: a create answered with an
+// object that differs from the request fails the apply with the
+// difference and records nothing; while the service's answers to the
+// create still lie, the next apply refuses them again, or, for a resource
+// that looks its ref_id up first, records the object the lookup finds
+// without sending; once the service answers truly, the object made under
+// the ref_id is recorded. The emulator holds one object throughout.
+func TestAccLyingService_answerMustMatchRequest(t *testing.T) {
+	for _, typ := range mapKeys(lyingRows) {
+		res, row := moneyRow(t, typ), lyingRows[typ]
+		t.Run(res.name, func(t *testing.T) {
 			t.Parallel()
-			var lie atomic.Bool
-			lie.Store(true)
-			fe := startFrontedEmulator(t, emulator.Options{}, lyingFront(t, client.PathCryptoWithdrawals, tc.field, tc.value, &lie))
-			cfg := fe.providerBlock("") + eoWithdrawal
-			refused := regexp.MustCompile(`(?s)Crypto withdrawal answered differently from the request.*` +
-				regexp.QuoteMeta(tc.want) + `.*Nothing will be sent\s+again`)
-			var transferID string
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{
-					{Config: cfg, ExpectError: refused},
-					{
-						// Still lying: refused again, nothing more sent.
-						PreConfig: func() {
-							ts := fe.emu.Transfers()
-							if len(ts) != 1 {
-								t.Fatalf("the emulator holds %d transfers, want 1", len(ts))
-							}
-							transferID = ts[0].ID
-						},
-						Config:      cfg,
-						ExpectError: regexp.MustCompile(`answered differently from the request|already used by another crypto withdrawal`),
-					},
-					{
-						// Honest again: the transfer made with that ref_id is recorded.
-						PreConfig: func() { lie.Store(false) },
-						Config:    cfg,
-						Check: func(s *terraform.State) error {
-							if id, _ := stateAttr(s, "platform_crypto_withdrawal.payout", "id"); id != transferID {
-								return fmt.Errorf("state holds %q, want the transfer %s", id, transferID)
-							}
-							if n := len(fe.emu.Transfers()); n != 1 {
-								return fmt.Errorf("the emulator holds %d transfers, want 1", n)
-							}
-							return nil
-						},
-					},
-				},
-			})
+			for _, lie := range row.lies {
+				t.Run(lie.field, func(t *testing.T) {
+					t.Parallel()
+					lyingServiceRun(t, res, row, lie)
+				})
+			}
 		})
+	}
+}
+
+// lyingServiceRun applies the body of res against a service that lies.
+func lyingServiceRun(t *testing.T, res moneyResource, row lyingRow, lie lyingAnswer) {
+	var lying atomic.Bool
+	lying.Store(true)
+	fe := startFrontedEmulator(t, emulator.Options{}, lyingCreates(t, res.words.path, lie.field, lie.value, &lying))
+	w := newCLIWorkdir(t)
+	w.write(fe.providerBlock(""), res.body)
+	notRecorded := func(step string) {
+		t.Helper()
+		if r := w.run("state", "list"); strings.Contains(r.stdout, res.addr) {
+			t.Errorf("%s: the untrusted answer is in the state:\n%s", step, r.stdout)
+		}
+	}
+	hidden := func(step, out string) {
+		t.Helper()
+		if lie.hidden != "" && strings.Contains(out, lie.hidden) {
+			t.Errorf("%s: the output shows %q", step, lie.hidden)
+		}
+	}
+
+	r := w.mustRun(1, "apply", "-auto-approve")
+	refused := regexp.MustCompile(regexp.QuoteMeta(res.words.title+" answered differently from the request") +
+		".*" + regexp.QuoteMeta(lie.want) + ".*Nothing will be sent again")
+	if !refused.MatchString(oneLine(r.output())) {
+		t.Errorf("apply does not refuse the answer naming %q:\n%s", lie.want, r.output())
+	}
+	hidden("apply", r.output())
+	made := onlyObject(t, fe.emu, res)
+	notRecorded("apply")
+
+	// Still lying.
+	if row.lookupFirst {
+		// The lookup finds the object made under the ref_id: recorded,
+		// nothing sent.
+		r = w.mustRun(0, "apply", "-auto-approve")
+		mustContain(t, "apply again", r.output(),
+			res.words.title+" was "+res.words.made+" earlier, not "+res.words.made+" again", made.ID)
+		checkStateHoldsObject(t, w, res, made)
+		if n := fe.emu.Counters.Requests(res.post); n != 1 {
+			t.Errorf("%d creates reached the emulator, want only the first", n)
+		}
+	} else {
+		// The answer to the ref_id sent again lies too: refused again.
+		r = w.mustRun(1, "apply", "-auto-approve")
+		again := regexp.MustCompile(`answered differently from the request|already used by another ` + res.words.noun)
+		if !again.MatchString(oneLine(r.output())) {
+			t.Errorf("the apply against the same lie does not refuse it:\n%s", r.output())
+		}
+		notRecorded("apply again")
+	}
+	hidden("apply again", r.output())
+	if got := onlyObject(t, fe.emu, res); got != made {
+		t.Fatalf("the emulator holds %+v, want only %+v", got, made)
+	}
+
+	// Honest again: the object made with that ref_id is recorded.
+	lying.Store(false)
+	w.mustRun(0, "apply", "-auto-approve")
+	w.mustRun(0, "plan", "-detailed-exitcode")
+	checkStateHoldsObject(t, w, res, onlyObject(t, fe.emu, res))
+	if got := onlyObject(t, fe.emu, res); got.ID != made.ID {
+		t.Fatalf("the emulator holds %s, the first apply made %s", got.ID, made.ID)
 	}
 }
 
@@ -180,36 +265,6 @@ func TestWithdrawalDifferences(t *testing.T) {
 		!strings.Contains(got, `fee: answered "", not a non-negative decimal`) {
 		t.Errorf("invalid decimals not reported:\n%s", got)
 	}
-}
-
-func TestAccLyingService_instructionsAnswerMustMatchRequest(t *testing.T) {
-	t.Parallel()
-	requireTFAcc(t)
-	var lie atomic.Bool
-	lie.Store(true)
-	fe := startFrontedEmulator(t, emulator.Options{}, lyingFront(t, client.PathFiatDepositInstructions, "profile_id", "prof-2", &lie))
-	cfg := fe.providerBlock("") + `
-resource "platform_fiat_deposit_instructions" "wire" {
-  profile_id   = "prof-1"
-  fiat_network = "WIRE"
-}
-`
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, ExpectError: regexp.MustCompile(`(?s)Fiat deposit instructions answered differently from the request.*profile_id: requested "prof-1", answered "prof-2"`)},
-			{
-				PreConfig: func() { lie.Store(false) },
-				Config:    cfg,
-				Check: func(*terraform.State) error {
-					if n := len(fe.emu.FiatDepositInstructions()); n != 1 {
-						return fmt.Errorf("the emulator holds %d instruction sets, want 1", n)
-					}
-					return nil
-				},
-			},
-		},
-	})
 }
 
 // An answer with a million-digit amount is refused without being parsed:

@@ -1,14 +1,13 @@
 package provider
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -21,11 +20,15 @@ import (
 
 // moneyResource is one resource of the core, as the suite drives it.
 type moneyResource struct {
-	name string
+	// typ is its resource type (the key of moneyResources), name the type
+	// without the provider's prefix, as subtests are named.
+	typ, name string
+	// words are the core's words of its creates.
+	words createWords
 	// body declares one object of it at address addr.
 	body, addr string
-	// objects counts its objects at the emulator.
-	objects func(emu *emulator.Server) int
+	// list reads its objects at the emulator, in creation order.
+	list func(emu *emulator.Server) []moneyObject
 	// made is its summary of what an earlier object with the same
 	// arguments is called in the plan's error.
 	made string
@@ -38,38 +41,98 @@ type moneyResource struct {
 	lookupNotReplay bool
 }
 
-// moneyResources is the table of the suite: every resource that creates
-// through the core.
-func moneyResources() []moneyResource {
-	return []moneyResource{
-		{
-			name: "crypto_withdrawal", body: eoWithdrawal, addr: "platform_crypto_withdrawal.payout",
-			objects: func(emu *emulator.Server) int { return len(emu.Transfers()) },
-			made:    "An earlier crypto withdrawal has the same arguments",
-			post:    cwPostKey,
+// moneyObject is an object of the core at the emulator.
+type moneyObject struct {
+	// ID and RefID are its id and ref_id at the service.
+	ID, RefID string
+	// Summary is how the provider's messages describe it.
+	Summary string
+}
+
+// objects counts the objects of res at the emulator.
+func (res moneyResource) objects(emu *emulator.Server) int { return len(res.list(emu)) }
+
+// moneyResources is the table of the suite, by resource type: every
+// resource that creates through the core (registry.MoneyCore).
+func moneyResources() map[string]moneyResource {
+	rows := map[string]moneyResource{
+		"platform_crypto_withdrawal": {
+			words: withdrawalWords, body: eoWithdrawal, addr: "platform_crypto_withdrawal.payout",
+			list: func(emu *emulator.Server) []moneyObject {
+				var out []moneyObject
+				for _, tr := range emu.Transfers() {
+					out = append(out, moneyObject{ID: tr.ID, RefID: deref(tr.RefID), Summary: fmt.Sprintf(
+						"%s %s on %s to %s from profile %s", tr.Amount, tr.Asset, deref(tr.CryptoNetwork),
+						deref(tr.DestinationAddress), tr.ProfileID)})
+				}
+				return out
+			},
+			made: "An earlier crypto withdrawal has the same arguments",
+			post: cwPostKey,
 		},
-		{
-			name: "fiat_deposit_instructions", body: fdiConfig(`  metadata = { purpose = "core" }`),
-			addr:    "platform_fiat_deposit_instructions.test",
-			objects: func(emu *emulator.Server) int { return len(emu.FiatDepositInstructions()) },
-			made:    "An earlier set of fiat deposit instructions has the same arguments",
-			post:    fdiPostKey,
+		"platform_fiat_deposit_instructions": {
+			words: instructionsWords, body: fdiConfig(`  metadata = { purpose = "core" }`),
+			addr: "platform_fiat_deposit_instructions.test",
+			list: func(emu *emulator.Server) []moneyObject {
+				var out []moneyObject
+				for _, f := range emu.FiatDepositInstructions() {
+					out = append(out, moneyObject{ID: f.ID, RefID: deref(f.RefID), Summary: fmt.Sprintf(
+						"instructions for profile %s, memo_id %s, status %s", f.ProfileID, f.MemoID, f.Status)})
+				}
+				return out
+			},
+			made: "An earlier set of fiat deposit instructions has the same arguments",
+			post: fdiPostKey,
 		},
-		{
-			name: "deposit_address", body: daConfig("ETHEREUM", `  metadata = { purpose = "core" }`),
-			addr:    daAddr,
-			objects: func(emu *emulator.Server) int { return len(emu.DepositAddresses()) },
-			made:    "An earlier deposit address has the same arguments",
-			post:    daPostKey,
+		"platform_deposit_address": {
+			words: depositAddressWords, body: daConfig("ETHEREUM", `  metadata = { purpose = "core" }`),
+			addr: daAddr,
+			list: func(emu *emulator.Server) []moneyObject {
+				var out []moneyObject
+				for _, d := range emu.DepositAddresses() {
+					out = append(out, moneyObject{ID: d.ID, RefID: deref(d.RefID), Summary: fmt.Sprintf(
+						"%s address %s for profile %s", d.CryptoNetwork, d.Address, d.ProfileID)})
+				}
+				return out
+			},
+			made: "An earlier deposit address has the same arguments",
+			post: daPostKey,
 		},
-		{
-			name: "fiat_account", body: faBody, addr: "platform_fiat_account.test",
-			objects:         func(emu *emulator.Server) int { return emu.LiveFiatAccounts() },
+		"platform_fiat_account": {
+			words: fiatAccountWords, body: faBody, addr: "platform_fiat_account.test",
+			list: func(emu *emulator.Server) []moneyObject {
+				var out []moneyObject
+				for _, a := range emu.MadeFiatAccounts() {
+					if a.Deleted {
+						continue
+					}
+					owner := a.FiatAccountOwner.PersonDetails
+					out = append(out, moneyObject{ID: a.ID, RefID: deref(a.RefID), Summary: fmt.Sprintf(
+						"owner %s %s, wire, at %s, status %s", owner.FirstName, owner.LastName,
+						a.FiatNetworkInstructions.Wire.RoutingDetails.BankName, a.Status)})
+				}
+				return out
+			},
 			made:            "An earlier fiat account has the same arguments",
 			post:            faPostKey,
 			lookupNotReplay: true,
 		},
 	}
+	for typ, res := range rows {
+		res.typ, res.name = typ, strings.TrimPrefix(typ, "platform_")
+		rows[typ] = res
+	}
+	return rows
+}
+
+// moneyRow is the row of typ in moneyResources.
+func moneyRow(t *testing.T, typ string) moneyResource {
+	t.Helper()
+	res, ok := moneyResources()[typ]
+	if !ok {
+		t.Fatalf("%s has no row in moneyResources (money_core_test.go)", typ)
+	}
+	return res
 }
 
 // waitForObjects waits until the emulator holds n objects of res while cmd
@@ -234,7 +297,9 @@ func TestAccMoneyCore(t *testing.T) {
 			appliesOnce(t, w, emu, res)
 		}},
 	}
-	for _, res := range moneyResources() {
+	resources := moneyResources()
+	for _, typ := range mapKeys(resources) {
+		res := resources[typ]
 		t.Run(res.name, func(t *testing.T) {
 			t.Parallel()
 			for _, sc := range scenarios {
@@ -267,44 +332,49 @@ func appliesOnce(t *testing.T, w *cliWorkdir, emu *emulator.Server, res moneyRes
 	checkObjects(t, emu, res, 1)
 }
 
-// checkObjects fails unless the emulator holds exactly n objects of res.
-func checkObjects(t *testing.T, emu *emulator.Server, res moneyResource, n int) {
+// onlyObject fails unless the emulator holds exactly one object of res,
+// and returns it.
+func onlyObject(t *testing.T, emu *emulator.Server, res moneyResource) moneyObject {
 	t.Helper()
-	if got := res.objects(emu); got != n {
-		t.Fatalf("the emulator holds %d %s objects, want exactly %d", got, res.name, n)
+	return checkObjects(t, emu, res, 1)[0]
+}
+
+// checkStateHoldsObject fails unless the state of res holds obj: its id
+// and its ref_id.
+func checkStateHoldsObject(t *testing.T, w *cliWorkdir, res moneyResource, obj moneyObject) {
+	t.Helper()
+	st := stateOf(t, w, res.addr)
+	if st["id"] != obj.ID || obj.RefID == "" || st["ref_id"] != obj.RefID {
+		t.Fatalf("state of %s holds id %v ref_id %v, the service's object is %s with ref_id %q",
+			res.addr, st["id"], st["ref_id"], obj.ID, obj.RefID)
 	}
 }
 
-// TestDerivedRefIDGolden pins the derived ref_id of every kind: the
-// derivation is part of the contract with the states users already hold
-// (an unconfirmed create is retried under it).
-func TestDerivedRefIDGolden(t *testing.T) {
-	ctx := t.Context()
-	fdi := fiatDepositInstructionsArgs{
-		ProfileID: types.StringValue("profile-1"), FiatNetwork: types.StringValue("WIRE"),
-		RefID: types.StringNull(), IdentityID: types.StringNull(), AccountID: types.StringNull(),
-		RoutingNumberType: types.StringNull(), Metadata: types.MapNull(types.StringType),
+// withFirst adds lines at the start of the block of the one resource
+// that body declares.
+func withFirst(body, lines string) string {
+	i := strings.Index(body, "{\n")
+	if i < 0 {
+		panic("no resource block in " + body)
 	}
-	first, ok1 := fdi.derivedRefID(ctx, "")
-	next, ok2 := fdi.derivedRefID(ctx, "deprecated-set")
-	da, ok3 := depositAddressArgs{
-		ProfileID: types.StringValue("profile-1"), CryptoNetwork: types.StringValue("ETHEREUM"),
-		IdentityID: types.StringNull(), AccountID: types.StringNull(), RefID: types.StringNull(),
-		Metadata: types.MapNull(types.StringType), ConversionTargetAsset: types.StringNull(),
-	}.derivedRefID(ctx)
-	for _, c := range []struct {
-		name, got, want string
-		ok              bool
-	}{
-		{"fiat_deposit_instructions", first, "050cde18-e203-53e7-ba2a-2a117ab8e9db", ok1},
-		{"fiat_deposit_instructions after a deprecated set", next, "45d1d6da-fa1c-5cdd-a2b6-a71b1242e7a5", ok2},
-		{"deposit_address", da, "909be018-6b9b-50f2-81be-ff8362a6a067", ok3},
-	} {
-		if !c.ok || c.got != c.want {
-			t.Errorf("%s: derived ref_id %s (ok %v), want %s: changing the derivation makes every unconfirmed "+
-				"create in users' states retry under a second key", c.name, c.got, c.ok, c.want)
-		}
+	return body[:i+2] + lines + body[i+2:]
+}
+
+// withLast adds lines at the end of the block of the one resource that
+// body declares.
+func withLast(body, lines string) string {
+	return strings.Replace(body, "\n}\n", "\n"+lines+"}\n", 1)
+}
+
+// checkObjects fails unless the emulator holds exactly n objects of res,
+// and returns them.
+func checkObjects(t *testing.T, emu *emulator.Server, res moneyResource, n int) []moneyObject {
+	t.Helper()
+	objs := res.list(emu)
+	if len(objs) != n {
+		t.Fatalf("the emulator holds %d %s objects, want exactly %d: %+v", len(objs), res.name, n, objs)
 	}
+	return objs
 }
 
 // upgradeBody is the configuration of the states in testdata/upgrade.
@@ -313,13 +383,8 @@ var upgradeBody = eoWithdrawal + fdiConfig(`  metadata = { purpose = "core" }`)
 // upgradeResources are the rows of moneyResources that the states in
 // testdata/upgrade hold.
 func upgradeResources() []moneyResource {
-	var out []moneyResource
-	for _, res := range moneyResources() {
-		if res.name == "crypto_withdrawal" || res.name == "fiat_deposit_instructions" {
-			out = append(out, res)
-		}
-	}
-	return out
+	all := moneyResources()
+	return []moneyResource{all["platform_crypto_withdrawal"], all["platform_fiat_deposit_instructions"]}
 }
 
 // upgradeState copies testdata/upgrade/name.tfstate (written by the

@@ -697,3 +697,17 @@ func (r *moneyCoreResource[A, T, R]) Delete(ctx context.Context, req resource.De
 func (r *moneyCoreResource[A, T, R]) declared() (createWords, string, refreshPolicy) {
 	return r.t.kind.words, r.t.readScope, r.t.refresh
 }
+
+// derivedFrom is the ref_id the declaration derives from the arguments of
+// src, after the superseded object after.
+func (r *moneyCoreResource[A, T, R]) derivedFrom(ctx context.Context, src getter, after string) (string, bool) {
+	m, diags := getShaped[A](ctx, src)
+	if diags.HasError() {
+		return "", false
+	}
+	return r.t.derived(ctx, m.args, after)
+}
+
+// looksUpFirst reports whether each create looks the ref_id up before it
+// sends (see createRun.lookupFirst).
+func (r *moneyCoreResource[A, T, R]) looksUpFirst() bool { return r.t.lookupFirst }

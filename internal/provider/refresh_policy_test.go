@@ -50,7 +50,7 @@ func TestAccRefreshPolicy(t *testing.T) {
 		t.Fatalf("%d resources on the money core, %d rows in moneyResources", len(declarations), len(moneyResources()))
 	}
 	for _, res := range moneyResources() {
-		typeName := "platform_" + res.name
+		typeName := res.typ
 		d := declarations[typeName]
 		if d == nil {
 			t.Fatalf("%s is not on the money core", typeName)

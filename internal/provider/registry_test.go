@@ -18,12 +18,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
 	"github.com/platform/terraform-provider-platform/internal/registry"
 )
 
 // update rewrites the golden files under testdata instead of comparing
-// with them (go test ./internal/provider -run TestListStatePinned -update).
-var update = flag.Bool("update", false, "rewrite the golden files under testdata (TestListStatePinned) instead of comparing with them")
+// with them (go test ./internal/provider -run 'TestListStatePinned|TestDerivedRefIDGolden' -update).
+var update = flag.Bool("update", false, "rewrite the golden files under testdata (TestListStatePinned, TestDerivedRefIDGolden) instead of comparing with them")
 
 // registeredTypes is every type the provider registers.
 func registeredTypes(tb testing.TB) []registry.Type {
@@ -106,6 +108,11 @@ func registryTables(tb testing.TB) []registry.Table {
 		{Name: "bench figure 5 (registry.ListFixtures, internal/registry/fixtures.go)", Concerns: registry.Lists, Rows: mapKeys(registry.ListFixtures)},
 		{Name: "bench figure 7 (registry.PlanFixtures, internal/registry/fixtures.go)", Concerns: registry.Kinds(registry.Resource), Rows: mapKeys(registry.PlanFixtures)},
 		{Name: "CLI matrix (registry.CLITests, internal/registry/cli.go)", Concerns: cliMatrixKinds, Rows: cliMatrixRows()},
+		{Name: "money-core scenarios (moneyResources, TestAccMoneyCore; money_core_test.go)", Concerns: registry.MoneyCore, Rows: mapKeys(moneyResources())},
+		{Name: "exactly-once scenarios (exactlyOnceRows, exactly_once_test.go)", Concerns: registry.MoneyCore, Rows: mapKeys(exactlyOnceRows)},
+		{Name: "lying-service answers (lyingRows, lying_service_test.go)", Concerns: registry.MoneyCore, Rows: mapKeys(lyingRows)},
+		{Name: "intent scenarios (intentRows, intent_test.go)", Concerns: registry.MoneyCore, Rows: mapKeys(intentRows)},
+		{Name: "derived ref_ids (refIDRows, testdata/refids/<type>.json, TestDerivedRefIDGolden)", Concerns: registry.MoneyCore, Rows: mapKeys(refIDRows)},
 	}
 }
 
@@ -233,4 +240,85 @@ func writeGolden(tb testing.TB, file string, b []byte) {
 	if err := os.WriteFile(file, b, 0o600); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// TestMoneyCoreMarker checks that the registry marks as on the money core
+// (registry.MoneyCoreResource) exactly the resources that are declarations
+// of the core (newMoneyResource), each with a kind of its own, and that
+// planNewObject is called by the core alone: a resource that drove the
+// core by hand would escape every table of the core.
+func TestMoneyCoreMarker(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		parsed, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range parsed.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if ok && fn.Body != nil && callsFunc(fn.Body, "planNewObject") && f != "money_lifecycle.go" {
+				t.Errorf("%s: %s calls planNewObject; only the lifecycle of the core (money_lifecycle.go) may", f, fn.Name.Name)
+			}
+		}
+	}
+	marked := map[string]bool{}
+	for _, typ := range registeredTypes(t) {
+		if typ.MoneyCore {
+			marked[typ.Name] = true
+		}
+	}
+	kinds := map[string]string{}
+	for _, f := range newTestProvider().Resources(t.Context()) {
+		r := f()
+		var meta resource.MetadataResponse
+		r.Metadata(t.Context(), resource.MetadataRequest{ProviderTypeName: "platform"}, &meta)
+		_, declared := r.(declaredMoneyType)
+		m, isMarked := r.(registry.MoneyCoreResource)
+		switch {
+		case declared != isMarked:
+			t.Errorf("%s: a declaration of the core %v, marked %v", meta.TypeName, declared, isMarked)
+		case isMarked:
+			kind := m.MoneyCoreKind()
+			if kind == "" || kinds[kind] != "" {
+				t.Errorf("%s: MoneyCoreKind %q is empty or also %s's", meta.TypeName, kind, kinds[kind])
+			}
+			kinds[kind] = meta.TypeName
+		}
+		if isMarked != marked[meta.TypeName] {
+			t.Errorf("%s: implements the marker %v, the registry marks it %v", meta.TypeName, isMarked, marked[meta.TypeName])
+		}
+	}
+	if len(marked) != 4 || !marked["platform_crypto_withdrawal"] || marked["platform_crypto_destination_address"] {
+		t.Errorf("the registry marks %v as on the money core", mapKeys(marked))
+	}
+}
+
+// callsFunc reports whether body calls the package function name.
+func callsFunc(body ast.Node, name string) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return !found
+		}
+		fun := call.Fun
+		switch f := fun.(type) {
+		case *ast.IndexExpr:
+			fun = f.X
+		case *ast.IndexListExpr:
+			fun = f.X
+		}
+		if id, ok := fun.(*ast.Ident); ok && id.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

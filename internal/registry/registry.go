@@ -39,6 +39,19 @@ type Type struct {
 	// computed id and a computed list of objects named items (the
 	// contract of the provider's listSchema).
 	List bool
+	// MoneyCore marks a resource that creates its objects with a ref_id
+	// through the provider's money core: one that implements
+	// MoneyCoreResource.
+	MoneyCore bool
+}
+
+// MoneyCoreResource is implemented by a resource that creates its objects
+// with a ref_id through the provider's money core. MoneyCoreKind is the
+// kind of its ref_ids (the namespace they are derived and claimed in, such
+// as "deposit_address"). Implementing it is how Types knows a resource is
+// on the money core, and so which tables must have a row for it.
+type MoneyCoreResource interface {
+	MoneyCoreKind() string
 }
 
 // String is the type as its block names it: "data platform_transfers".
@@ -50,8 +63,11 @@ func (t Type) describe() string {
 		Resource: "resource", DataSource: "data source", EphemeralResource: "ephemeral resource",
 		ListResource: "list resource", Action: "action",
 	}[t.Kind]
-	if t.List {
+	switch {
+	case t.List:
 		kind = "list " + kind
+	case t.MoneyCore:
+		kind = "money-core " + kind
 	}
 	return kind + " " + t.Name
 }
@@ -63,9 +79,11 @@ func Types(ctx context.Context, p provider.Provider) []Type {
 	prefix := meta.TypeName
 	var types []Type
 	for _, f := range p.Resources(ctx) {
+		r := f()
 		var resp resource.MetadataResponse
-		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: prefix}, &resp)
-		types = append(types, Type{Kind: Resource, Name: resp.TypeName})
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: prefix}, &resp)
+		_, money := r.(MoneyCoreResource)
+		types = append(types, Type{Kind: Resource, Name: resp.TypeName, MoneyCore: money})
 	}
 	for _, f := range p.DataSources(ctx) {
 		d := f()
@@ -139,6 +157,10 @@ type Table struct {
 
 // Lists is the Concerns of a table of list data sources.
 func Lists(t Type) bool { return t.List }
+
+// MoneyCore is the Concerns of a table of the resources on the money core
+// (see MoneyCoreResource).
+func MoneyCore(t Type) bool { return t.MoneyCore }
 
 // Kinds is the Concerns of a table of every type of the given kinds.
 func Kinds(kinds ...Kind) func(Type) bool {

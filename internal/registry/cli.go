@@ -29,6 +29,8 @@ var CLITests = map[string][]string{
 		"TestAccWithdrawalGuard",                               // modules and for_each, plan JSON
 	},
 	"resource platform_crypto_withdrawal": {
+		"TestAccMoneyCore_upgradeEveryType",
+		"TestAccRefreshPolicy",
 		"TestAccExactlyOnce_killedMidApply",
 		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
 		"TestAccExactlyOnce_upgradeConfirmedWithdrawal",
@@ -39,6 +41,8 @@ var CLITests = map[string][]string{
 		"TestAccMoneyCore_upgradeFromPreviousRelease",
 	},
 	"resource platform_fiat_deposit_instructions": {
+		"TestAccMoneyCore_upgradeEveryType",
+		"TestAccRefreshPolicy",
 		"TestAccExactlyOnce_killedMidApply",
 		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
 		"TestAccIntent_importNeverSends",
@@ -46,6 +50,8 @@ var CLITests = map[string][]string{
 		"TestAccMoneyCore_upgradeFromPreviousRelease",
 	},
 	"resource platform_deposit_address": {
+		"TestAccMoneyCore_upgradeEveryType",
+		"TestAccRefreshPolicy",
 		"TestAccExactlyOnce_killedMidApply",
 		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
 		"TestAccIntent_importNeverSends",
@@ -53,6 +59,8 @@ var CLITests = map[string][]string{
 		"TestAccDepositAddress_cli",
 	},
 	"resource platform_fiat_account": {
+		"TestAccMoneyCore_upgradeEveryType",
+		"TestAccRefreshPolicy",
 		"TestAccExactlyOnce_killedMidApply",
 		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
 		"TestAccIntent_importNeverSends",

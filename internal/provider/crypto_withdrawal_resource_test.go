@@ -457,7 +457,7 @@ resource "platform_crypto_withdrawal" "again" {
 			{Config: env.config(first), Check: checkTransfers(emu, 1)},
 			{
 				Config:      env.config(first, second),
-				ExpectError: regexp.MustCompile(`(?s)Two crypto withdrawals with the same ref_id.*payout-7.*Both configure this ref_id`),
+				ExpectError: regexp.MustCompile(`(?s)Two crypto withdrawals with the same ref_id.*payout-7.*Both\s+configure\s+this\s+ref_id`),
 			},
 		},
 		CheckDestroy: func(*terraform.State) error {

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/platform/terraform-provider-platform/internal/bypass"
 	"github.com/platform/terraform-provider-platform/internal/tfmsgpack"
 )
 
@@ -22,7 +23,7 @@ import (
 func readList[T any](ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse,
 	id string, shape objectShape[T], seq iter.Seq2[*T, error], skip bool, what string,
 ) {
-	limitMemoryForLists()
+	bypass.LimitMemoryForLists()
 	w := tfmsgpack.New()
 	objType, ok := req.Config.Raw.Type().(tftypes.Object)
 	if !ok {

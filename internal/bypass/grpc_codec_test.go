@@ -1,4 +1,4 @@
-package provider
+package bypass
 
 import (
 	"bytes"
@@ -39,10 +39,10 @@ func responseType(t *testing.T) protoreflect.MessageDescriptor {
 	return fd.Messages().ByName("Response")
 }
 
-// TestStateCodec checks that a response whose state is large is encoded
+// TestEquivalenceStateCodec checks that a response whose state is large is encoded
 // as the same message, with the state's bytes sent from its own buffer,
 // and that every other message is left to gRPC's codec.
-func TestStateCodec(t *testing.T) {
+func TestEquivalenceStateCodec(t *testing.T) {
 	base := encoding.GetCodecV2(grpcproto.Name)
 	codec := stateCodec{base}
 	typ := responseType(t)

@@ -1,4 +1,4 @@
-package provider
+package bypass
 
 import (
 	"google.golang.org/grpc/encoding"

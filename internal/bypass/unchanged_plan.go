@@ -1,4 +1,4 @@
-package provider
+package bypass
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -25,35 +24,38 @@ import (
 // anything: the plan modifiers of these resources (UseStateForUnknown,
 // RequiresReplace, RequiresReplaceIf) leave a value equal to its state
 // alone, and their schemas have no defaults and no write-only attributes
-// (TestUnchangedPlanners). What is left is the resource's own decision
-// about the object, which it makes from its state: a withdrawal claims its
-// ref_id against the new ones of the plan, deprecated deposit instructions
-// are replaced.
+// (TestEquivalenceUnchangedPlanners, in the provider, holds the list of
+// the plan modifiers allowed). What is left is the resource's own
+// decision about the object, which it makes from its state: a withdrawal
+// claims its ref_id against the new ones of the plan, deprecated deposit
+// instructions are replaced.
 //
-// So the server asks the resource for that decision first (planUnchanged),
-// and when the answer is "no change, nothing to say", it answers the plan
-// itself: the prior state, private data and identity, as the framework
-// would. Any other case (a change, a decision with something to say, an
-// error, a process whose provider is not configured) goes through the
-// framework as before. TestUnchangedPlanMatchesFramework compares the two
+// So the server asks the resource for that decision first
+// (PlanUnchanged), and when the answer is "no change, nothing to say", it
+// answers the plan itself: the prior state, private data and identity, as
+// the framework would. Any other case (a change, a decision with something
+// to say, an error, a process whose provider is not configured) goes
+// through the framework as before. TestEquivalenceUnchangedPlan, in the provider, compares the two
 // answers.
 
-// unchangedPlanner is a resource whose plan of an unchanged object is its
-// own decision alone.
-type unchangedPlanner interface {
-	resource.Resource
-	// planUnchanged reports whether the plan of the object in state,
-	// which the configuration leaves as it is, is no change with nothing
-	// to say. It may record what the plan needs to remember only when it
-	// reports true: the framework plans the object again otherwise.
-	planUnchanged(ctx context.Context, data *providerData, state tfsdk.State) bool
-}
+// PlanUnchanged is a resource's decision about the plan of the object in
+// state, which the configuration leaves as it is: true when the plan is
+// no change with nothing to say. It may record what the plan needs to
+// remember only when it reports true: the framework plans the object again
+// otherwise. configured is what the provider's Configure offered
+// (OfferConfigured).
+type PlanUnchanged func(ctx context.Context, configured any, state tfsdk.State) bool
+
+// PlannerOf is the PlanUnchanged of the resource r, or nil when r leaves
+// the plans of its unchanged objects to the framework.
+type PlannerOf func(r resource.Resource) PlanUnchanged
 
 // unchangedPlans serves the plans of unchanged objects for one provider
 // server.
 type unchangedPlans struct {
-	// data is the provider's configuration, set by ConfigureProvider.
-	data atomic.Pointer[providerData]
+	// configured is the provider's configuration, set by
+	// ConfigureProvider; nil until the provider is configured.
+	configured atomic.Pointer[configuration]
 	// byType are the planners by resource type; their schemas are read
 	// on first use.
 	byType map[string]*unchangedType
@@ -61,46 +63,72 @@ type unchangedPlans struct {
 	served atomic.Int64
 }
 
+// configuration is what the provider's Configure offered.
+type configuration struct {
+	data any
+}
+
 // unchangedType is one resource type that plans unchanged objects itself.
 type unchangedType struct {
-	planner unchangedPlanner
-	once    sync.Once
-	schema  schema.Schema
-	typ     tftypes.Type
+	resource resource.Resource
+	plan     PlanUnchanged
+	once     sync.Once
+	schema   schema.Schema
+	typ      tftypes.Type
 	// nullIdentity is the identity the framework plans when Terraform
 	// sends none (Terraform before 1.12).
 	nullIdentity *tfprotov6.ResourceIdentityData
 	ok           bool
 }
 
+// UnchangedPlanners are the resources of p whose plans of unchanged objects
+// the server answers (those plannerOf gives a PlanUnchanged), by type name.
+func UnchangedPlanners(ctx context.Context, p provider.Provider, plannerOf PlannerOf) map[string]resource.Resource {
+	out := map[string]resource.Resource{}
+	for name, t := range unchangedTypes(ctx, p, plannerOf) {
+		out[name] = t.resource
+	}
+	return out
+}
+
 // newUnchangedPlans finds the resources of p that plan unchanged objects
 // themselves.
-func newUnchangedPlans(ctx context.Context, p provider.Provider) *unchangedPlans {
-	u := &unchangedPlans{byType: map[string]*unchangedType{}}
+func newUnchangedPlans(ctx context.Context, p provider.Provider, plannerOf PlannerOf) *unchangedPlans {
+	return &unchangedPlans{byType: unchangedTypes(ctx, p, plannerOf)}
+}
+
+// unchangedTypes are the resource types of p that plan unchanged objects
+// themselves, by name.
+func unchangedTypes(ctx context.Context, p provider.Provider, plannerOf PlannerOf) map[string]*unchangedType {
+	byType := map[string]*unchangedType{}
+	if plannerOf == nil {
+		return byType
+	}
 	var meta provider.MetadataResponse
 	p.Metadata(ctx, provider.MetadataRequest{}, &meta)
 	for _, newResource := range p.Resources(ctx) {
-		planner, ok := newResource().(unchangedPlanner)
-		if !ok {
+		r := newResource()
+		plan := plannerOf(r)
+		if plan == nil {
 			continue
 		}
 		var m resource.MetadataResponse
-		planner.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: meta.TypeName}, &m)
-		u.byType[m.TypeName] = &unchangedType{planner: planner}
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: meta.TypeName}, &m)
+		byType[m.TypeName] = &unchangedType{resource: r, plan: plan}
 	}
-	return u
+	return byType
 }
 
 // load reads the schemas of t once.
 func (t *unchangedType) load(ctx context.Context) bool {
 	t.once.Do(func() {
 		var s resource.SchemaResponse
-		t.planner.Schema(ctx, resource.SchemaRequest{}, &s)
+		t.resource.Schema(ctx, resource.SchemaRequest{}, &s)
 		if s.Diagnostics.HasError() {
 			return
 		}
 		t.schema, t.typ = s.Schema, s.Schema.Type().TerraformType(ctx)
-		if withIdentity, ok := t.planner.(resource.ResourceWithIdentity); ok {
+		if withIdentity, ok := t.resource.(resource.ResourceWithIdentity); ok {
 			var is resource.IdentitySchemaResponse
 			withIdentity.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &is)
 			if is.Diagnostics.HasError() {
@@ -122,8 +150,8 @@ func (t *unchangedType) load(ctx context.Context) bool {
 // with nothing to say; nil leaves it to the framework.
 func (u *unchangedPlans) plan(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) *tfprotov6.PlanResourceChangeResponse {
 	t, ok := u.byType[req.TypeName]
-	data := u.data.Load()
-	if !ok || data == nil || req.PriorState == nil || req.ProposedNewState == nil ||
+	configured := u.configured.Load()
+	if !ok || configured == nil || req.PriorState == nil || req.ProposedNewState == nil ||
 		req.PriorState.JSON != nil || req.ProposedNewState.JSON != nil ||
 		!bytes.Equal(req.PriorState.MsgPack, req.ProposedNewState.MsgPack) || !t.load(ctx) {
 		return nil
@@ -132,7 +160,7 @@ func (u *unchangedPlans) plan(ctx context.Context, req *tfprotov6.PlanResourceCh
 	if err != nil || prior.IsNull() || !prior.IsFullyKnown() {
 		return nil
 	}
-	if !t.planner.planUnchanged(ctx, data, tfsdk.State{Raw: prior, Schema: t.schema}) {
+	if !t.plan(ctx, configured.data, tfsdk.State{Raw: prior, Schema: t.schema}) {
 		return nil
 	}
 	u.served.Add(1)
@@ -151,53 +179,14 @@ type configuredSlotKey struct{}
 
 // configuredSlot receives the provider's configuration from Configure.
 type configuredSlot struct {
-	data *providerData
+	data any
 }
 
-// offerConfigured hands data to the server whose ConfigureProvider is
-// running, if it asked for it.
-func offerConfigured(ctx context.Context, data *providerData) {
+// OfferConfigured hands data, the provider's configuration, to the server
+// whose ConfigureProvider is running, if it asked for it: the provider's
+// Configure calls it last. The server gives it to every PlanUnchanged.
+func OfferConfigured(ctx context.Context, data any) {
 	if slot, ok := ctx.Value(configuredSlotKey{}).(*configuredSlot); ok {
 		slot.data = data
 	}
-}
-
-// unchangedClaim is the ref_id an unchanged object keeps, which no new
-// object of the plan may take, and the object's description for the
-// message of one that does.
-type unchangedClaim struct {
-	words createWords
-	refID string
-	what  string
-}
-
-// keepUnchanged claims the ref_id of the unchanged object in state (see
-// claimPlannedRefID); the resource's ModifyPlan calls it.
-func keepUnchanged[M any](ctx context.Context, data *providerData, state getter,
-	get func(context.Context, getter) (M, diag.Diagnostics), claim func(M) unchangedClaim, diags *diag.Diagnostics,
-) {
-	m, d := get(ctx, state)
-	diags.Append(d...)
-	if d.HasError() {
-		return
-	}
-	c := claim(m)
-	claimPlannedRefID(data, c.words, c.refID, c.what, false, diags)
-}
-
-// planUnchangedClaiming is planUnchanged of a resource whose unchanged
-// objects claim their ref_id: true when the claim succeeds, which then
-// stands; on any diagnostic nothing is claimed, and the framework plans
-// the object (and says why).
-func planUnchangedClaiming[M any](ctx context.Context, data *providerData, state getter,
-	get func(context.Context, getter) (M, diag.Diagnostics), claim func(M) unchangedClaim,
-) bool {
-	m, d := get(ctx, state)
-	if len(d) > 0 {
-		return false
-	}
-	c := claim(m)
-	var diags diag.Diagnostics
-	claimPlannedRefID(data, c.words, c.refID, c.what, false, &diags)
-	return len(diags) == 0
 }

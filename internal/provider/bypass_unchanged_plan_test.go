@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/platform/terraform-provider-platform/internal/bypass"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
@@ -108,11 +109,11 @@ func newPlanPair(t *testing.T, emu *emulator.Server) planPair {
 // served is how many plans the provider's server answered itself.
 func (pp planPair) served(t *testing.T) int64 {
 	t.Helper()
-	s, ok := pp.ours.srv.(*streamingServer)
+	s, ok := pp.ours.srv.(*bypass.Server)
 	if !ok {
 		t.Fatalf("the provider's server is a %T", pp.ours.srv)
 	}
-	return s.unchanged.served.Load()
+	return s.UnchangedServed()
 }
 
 // samePlan plans req through both servers and fails unless the answers
@@ -205,14 +206,14 @@ func withAttribute(t *testing.T, v tftypes.Value, name string, a tftypes.Value) 
 	return tftypes.NewValue(v.Type(), m)
 }
 
-// TestUnchangedPlanMatchesFramework plans objects in state through the
+// TestEquivalenceUnchangedPlan plans objects in state through the
 // provider's server, which answers the plan of an unchanged object itself
 // when its resource has nothing to say, and through the framework alone:
 // the answers are the same, whether Terraform sends an identity or not,
 // for unchanged objects (answered by the server), a changed one,
 // deprecated instructions and an unchanged withdrawal whose ref_id a new
 // one of the plan took first (left to the framework).
-func TestUnchangedPlanMatchesFramework(t *testing.T) {
+func TestEquivalenceUnchangedPlan(t *testing.T) {
 	t.Setenv("TF_LOG_SDK", "off")
 	t.Setenv("TF_LOG_PROVIDER_PLATFORM", "off")
 	emu := emulator.StartTest(t, emulator.Options{Seed: 1})
@@ -286,18 +287,18 @@ func TestUnchangedPlanMatchesFramework(t *testing.T) {
 	}
 }
 
-// TestUnchangedPlanners: the resources that plan their unchanged objects
-// themselves are those of unchangedPlanArguments, and their schemas have
-// no defaults and no write-only attributes, which the framework would
-// apply to an unchanged object too.
-func TestUnchangedPlanners(t *testing.T) {
-	u := newUnchangedPlans(context.Background(), newTestProvider())
-	if got, want := mapKeys(u.byType), mapKeys(unchangedPlanArguments); !slices.Equal(got, want) {
+// TestEquivalenceUnchangedPlanners: the resources that plan their
+// unchanged objects themselves are those of unchangedPlanArguments, and
+// their schemas have no defaults and no write-only attributes, which the
+// framework would apply to an unchanged object too.
+func TestEquivalenceUnchangedPlanners(t *testing.T) {
+	planners := bypass.UnchangedPlanners(context.Background(), newTestProvider(), unchangedPlannerOf)
+	if got, want := mapKeys(planners), mapKeys(unchangedPlanArguments); !slices.Equal(got, want) {
 		t.Fatalf("planners %v, want %v", got, want)
 	}
-	for name, ut := range u.byType {
+	for name, r := range planners {
 		var s resource.SchemaResponse
-		ut.planner.Schema(t.Context(), resource.SchemaRequest{}, &s)
+		r.Schema(t.Context(), resource.SchemaRequest{}, &s)
 		for _, bad := range defaultsOrWriteOnly("", s.Schema.Attributes) {
 			t.Errorf("%s: %s", name, bad)
 		}

@@ -60,14 +60,26 @@ type Server struct {
 }
 
 // ConfigureProvider configures the provider through the framework and
-// keeps the configuration for the plans of unchanged objects.
+// keeps the configuration for the plans of unchanged objects, unless the
+// provider failed or may have deferred: then every plan goes through the
+// framework, which defers it. The protocol's response carries no deferral
+// (the framework keeps it, and answers every later plan deferred), so a
+// configuration that Terraform allowed to defer counts as deferred.
 func (s *Server) ConfigureProvider(ctx context.Context, req *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error) {
 	slot := &configuredSlot{}
 	resp, err := s.frameworkServer.ConfigureProvider(context.WithValue(ctx, configuredSlotKey{}, slot), req)
-	if err == nil && resp != nil && slot.data != nil && !hasError(resp.Diagnostics) {
-		s.unchanged.configured.Store(&configuration{data: slot.data})
+	if err != nil || resp == nil || slot.data == nil || hasError(resp.Diagnostics) || mayDefer(req) {
+		s.unchanged.configured.Store(nil)
+		return resp, err
 	}
+	s.unchanged.configured.Store(&configuration{data: slot.data})
 	return resp, err
+}
+
+// mayDefer reports whether the provider configured by req may have
+// deferred: Terraform allows it.
+func mayDefer(req *tfprotov6.ConfigureProviderRequest) bool {
+	return req != nil && req.ClientCapabilities != nil && req.ClientCapabilities.DeferralAllowed
 }
 
 // PlanResourceChange plans an unchanged object whose resource has nothing

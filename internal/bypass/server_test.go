@@ -14,12 +14,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // testProvider is a framework provider with one resource, thing, whose
 // unchanged objects the server plans itself (testPlannerOf). Its
-// Configure offers the provider as its configuration.
-type testProvider struct{}
+// Configure offers the provider as its configuration, and defers when
+// deferIfAllowed is set and Terraform allows it.
+type testProvider struct {
+	deferIfAllowed bool
+}
 
 func (p *testProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
 	resp.TypeName = "bypasstest"
@@ -27,7 +31,10 @@ func (p *testProvider) Metadata(_ context.Context, _ provider.MetadataRequest, r
 
 func (p *testProvider) Schema(context.Context, provider.SchemaRequest, *provider.SchemaResponse) {}
 
-func (p *testProvider) Configure(ctx context.Context, _ provider.ConfigureRequest, _ *provider.ConfigureResponse) {
+func (p *testProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	if p.deferIfAllowed && req.ClientCapabilities.DeferralAllowed {
+		resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
+	}
 	OfferConfigured(ctx, p)
 }
 
@@ -173,5 +180,112 @@ func TestServerSendsListState(t *testing.T) {
 		if len(resp.Diagnostics) != len(c.fake.diags) {
 			t.Errorf("%s: %d diagnostics, want %d", c.name, len(resp.Diagnostics), len(c.fake.diags))
 		}
+	}
+}
+
+// configure configures srv, allowing deferral or not, and fails on an
+// error.
+func configure(t *testing.T, srv tfprotov6.ProviderServer, allowDeferral bool) *tfprotov6.ConfigureProviderResponse {
+	t.Helper()
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{}}
+	config, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, map[string]tftypes.Value{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.ConfigureProvider(t.Context(), &tfprotov6.ConfigureProviderRequest{
+		Config:             &config,
+		ClientCapabilities: &tfprotov6.ConfigureProviderClientCapabilities{DeferralAllowed: allowDeferral},
+	})
+	if err != nil || hasError(resp.Diagnostics) {
+		t.Fatalf("ConfigureProvider: %v %v", err, resp.Diagnostics)
+	}
+	return resp
+}
+
+// planUnchanged plans a thing in state that the configuration leaves as it
+// is, allowing deferral or not.
+func planUnchanged(t *testing.T, srv tfprotov6.ProviderServer, allowDeferral bool) *tfprotov6.PlanResourceChangeResponse {
+	t.Helper()
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String, "name": tftypes.String}}
+	state, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, map[string]tftypes.Value{
+		"id": tftypes.NewValue(tftypes.String, "1"), "name": tftypes.NewValue(tftypes.String, "a"),
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	config, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, map[string]tftypes.Value{
+		"id": tftypes.NewValue(tftypes.String, nil), "name": tftypes.NewValue(tftypes.String, "a"),
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.PlanResourceChange(t.Context(), &tfprotov6.PlanResourceChangeRequest{
+		TypeName: "bypasstest_thing", PriorState: &state, ProposedNewState: &state, Config: &config,
+		ClientCapabilities: &tfprotov6.PlanResourceChangeClientCapabilities{DeferralAllowed: allowDeferral},
+	})
+	if err != nil || hasError(resp.Diagnostics) {
+		t.Fatalf("PlanResourceChange: %v %v", err, resp.Diagnostics)
+	}
+	return resp
+}
+
+// TestEquivalenceUnchangedPlanUnderDeferral: the server answers the plan
+// of an unchanged object itself only when neither the provider's
+// configuration nor the plan may be deferred. A provider that deferred
+// (which the protocol's ConfigureProvider response does not say) has
+// every plan answered deferred by the framework, and so does the server;
+// a configuration or a plan Terraform allows to defer goes to the
+// framework too. Each answer is compared with a plain framework server's.
+func TestEquivalenceUnchangedPlanUnderDeferral(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		// deferIfAllowed: the provider defers when Terraform allows it.
+		deferIfAllowed bool
+		// configureAllows, planAllows: Terraform allows deferral in
+		// ConfigureProvider, in PlanResourceChange.
+		configureAllows, planAllows bool
+		// reconfigured: the server was configured without deferral
+		// first.
+		reconfigured bool
+		served       bool
+	}{
+		{name: "no deferral allowed (the fast path answers)", served: true},
+		{name: "the provider deferred", deferIfAllowed: true, configureAllows: true, planAllows: true},
+		{name: "the provider deferred, the plan request does not allow it", deferIfAllowed: true, configureAllows: true},
+		{name: "the provider deferred when configured again", deferIfAllowed: true, configureAllows: true, planAllows: true, reconfigured: true},
+		{name: "deferral allowed, the provider did not defer", configureAllows: true, planAllows: true},
+		{name: "the plan request allows deferral", planAllows: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			framework, err := providerserver.NewProtocol6WithError(&testProvider{deferIfAllowed: c.deferIfAllowed})()
+			if err != nil {
+				t.Fatal(err)
+			}
+			factory := NewProtocol6Server(&testProvider{deferIfAllowed: c.deferIfAllowed}, testPlannerOf)
+			srv, err := factory()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, _ := srv.(*Server)
+			if c.reconfigured {
+				configure(t, srv, false)
+				configure(t, framework, false)
+			}
+			configure(t, srv, c.configureAllows)
+			configure(t, framework, c.configureAllows)
+			ours, theirs := planUnchanged(t, srv, c.planAllows), planUnchanged(t, framework, c.planAllows)
+			if served := s.UnchangedServed() > 0; served != c.served {
+				t.Errorf("served by the fast path: %t, want %t", served, c.served)
+			}
+			if !reflect.DeepEqual(ours.Deferred, theirs.Deferred) {
+				t.Errorf("deferred: ours %v, framework %v", ours.Deferred, theirs.Deferred)
+			}
+			if c.deferIfAllowed && ours.Deferred == nil {
+				t.Error("the provider deferred, but the plan is not deferred")
+			}
+			if !reflect.DeepEqual(ours.PlannedState, theirs.PlannedState) || string(ours.PlannedPrivate) != string(theirs.PlannedPrivate) {
+				t.Errorf("planned: ours %v %q, framework %v %q", ours.PlannedState, ours.PlannedPrivate, theirs.PlannedState, theirs.PlannedPrivate)
+			}
+		})
 	}
 }

@@ -34,9 +34,11 @@ import (
 // (PlanUnchanged), and when the answer is "no change, nothing to say", it
 // answers the plan itself: the prior state, private data and identity, as
 // the framework would. Any other case (a change, a decision with something
-// to say, an error, a process whose provider is not configured) goes
-// through the framework as before. TestEquivalenceUnchangedPlan, in the provider, compares the two
-// answers.
+// to say, an error, a process whose provider is not configured, and
+// whatever Terraform allows to defer: the provider's configuration or the
+// plan) goes through the framework as before. TestEquivalenceUnchangedPlan, in the provider, compares the two
+// answers; TestEquivalenceUnchangedPlanUnderDeferral checks that a
+// deferred provider's plans are the framework's.
 
 // PlanUnchanged is a resource's decision about the plan of the object in
 // state, which the configuration leaves as it is: true when the plan is
@@ -54,7 +56,8 @@ type PlannerOf func(r resource.Resource) PlanUnchanged
 // server.
 type unchangedPlans struct {
 	// configured is the provider's configuration, set by
-	// ConfigureProvider; nil until the provider is configured.
+	// ConfigureProvider; nil until the provider is configured, and when
+	// its configuration failed or may have deferred.
 	configured atomic.Pointer[configuration]
 	// byType are the planners by resource type; their schemas are read
 	// on first use.
@@ -151,7 +154,10 @@ func (t *unchangedType) load(ctx context.Context) bool {
 func (u *unchangedPlans) plan(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) *tfprotov6.PlanResourceChangeResponse {
 	t, ok := u.byType[req.TypeName]
 	configured := u.configured.Load()
-	if !ok || configured == nil || req.PriorState == nil || req.ProposedNewState == nil ||
+	// A plan Terraform allows to defer goes to the framework: the
+	// resource's ModifyPlan may defer it.
+	deferrable := req.ClientCapabilities != nil && req.ClientCapabilities.DeferralAllowed
+	if !ok || configured == nil || deferrable || req.PriorState == nil || req.ProposedNewState == nil ||
 		req.PriorState.JSON != nil || req.ProposedNewState.JSON != nil ||
 		!bytes.Equal(req.PriorState.MsgPack, req.ProposedNewState.MsgPack) || !t.load(ctx) {
 		return nil

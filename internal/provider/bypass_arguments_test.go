@@ -111,3 +111,48 @@ func TestEquivalenceShapedArguments(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkShapedArguments reads the arguments of a withdrawal's state
+// and writes them back, field by field (bypass.ArgsFromAttributes,
+// bypass.ArgsToAttributes) and by the framework's reflection
+// (argsByFramework, argsObjectByFramework): what getShaped and setShaped
+// do for each read and write of a resource's state.
+func BenchmarkShapedArguments(b *testing.B) {
+	ctx := context.Background()
+	var s resource.SchemaResponse
+	NewCryptoWithdrawalResource().Schema(ctx, resource.SchemaRequest{}, &s)
+	raw := tfValueOf(b, s.Schema.Type().TerraformType(ctx), map[string]any{
+		"profile_id": "p", "destination_address": "bc1q", "asset": "BTC", "crypto_network": "BITCOIN", "amount": "1",
+		"metadata": map[string]any{"a": "b"}, "beneficiary": `{"name": "x"}`, "ref_id": "r",
+	})
+	var obj types.Object
+	if d := (tfsdk.State{Raw: raw, Schema: s.Schema}).Get(ctx, &obj); d.HasError() {
+		b.Fatal(d)
+	}
+	ot, _ := s.Schema.Type().(attr.TypeWithAttributeTypes)
+	attrTypes := ot.AttributeTypes()
+	b.Run("bypass", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			args, d, ok := bypass.ArgsFromAttributes[cryptoWithdrawalArgs](ctx, obj.Attributes())
+			if !ok || d.HasError() {
+				b.Fatal("not read field by field", d)
+			}
+			if d, ok := bypass.ArgsToAttributes(ctx, args, attrTypes, map[string]attr.Value{}); !ok || d.HasError() {
+				b.Fatal("not written field by field", d)
+			}
+		}
+	})
+	b.Run("framework", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			args, d := argsByFramework[cryptoWithdrawalArgs](ctx, obj, nil)
+			if d.HasError() {
+				b.Fatal(d)
+			}
+			if _, d := argsObjectByFramework(ctx, attrTypes, args); d.HasError() {
+				b.Fatal(d)
+			}
+		}
+	})
+}

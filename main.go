@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
+	"github.com/platform/terraform-provider-platform/internal/bypass"
 	"github.com/platform/terraform-provider-platform/internal/provider"
 )
 
@@ -20,7 +21,7 @@ func main() {
 	flag.Parse()
 	if !debug {
 		// Under a debugger the logs go to the console: keep them.
-		provider.TuneRuntime()
+		bypass.TuneRuntime()
 	}
 
 	// The provider's protocol 6 server is the framework's, with the list

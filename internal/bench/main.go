@@ -48,8 +48,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/platform/terraform-provider-platform/internal/bypass"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
-	"github.com/platform/terraform-provider-platform/internal/provider"
 )
 
 // errNotRegistered says a provider type a figure needs does not exist yet.
@@ -104,7 +104,7 @@ func runChild(mode string, lo listChildOptions, wrapOut string, args []string) i
 	)
 	if mode != "rss-plain" {
 		// The provider's children run as the provider process does.
-		provider.TuneRuntime()
+		bypass.TuneRuntime()
 	}
 	switch mode {
 	case "list":

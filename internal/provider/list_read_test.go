@@ -151,9 +151,9 @@ func listOf(tb testing.TB, v tftypes.Value) []tftypes.Value {
 	return out
 }
 
-// equivalenceItems is the number of items TestListStateStreamedEqualsFramework
-// seeds for each list data source (more than a page, and a last page that
-// is not full).
+// equivalenceItems is the number of items
+// TestEquivalenceListStateStreamed seeds for each list data source (more
+// than a page, and a last page that is not full).
 var equivalenceItems = map[string]int{
 	"platform_fiat_accounts":                1200,
 	"platform_deposit_addresses":            300,
@@ -163,11 +163,11 @@ var equivalenceItems = map[string]int{
 	"platform_crypto_destination_addresses": 1050,
 }
 
-// TestListStateStreamedEqualsFramework checks, for each list data source
-// the provider registers, that the state the streaming server sends is
-// exactly the state a plain framework server builds, and that both hold
-// every seeded item.
-func TestListStateStreamedEqualsFramework(t *testing.T) {
+// TestEquivalenceListStateStreamed checks, for each list data source the
+// provider registers, that the state the streaming server sends (written
+// by bypass.ReadList) is exactly the state a plain framework server
+// builds, and that both hold every seeded item.
+func TestEquivalenceListStateStreamed(t *testing.T) {
 	t.Parallel()
 	lists := registeredLists(t)
 	var opts emulator.Options
@@ -231,80 +231,23 @@ func TestListStateAPIErrorIsDiagnostic(t *testing.T) {
 	}
 }
 
-// fakeFramework is a framework server whose ReadDataSource fills the
-// state slot (when fill is set) and answers diags.
-type fakeFramework struct {
-	frameworkServer
-	fill  []byte
-	diags []*tfprotov6.Diagnostic
-}
-
-func (f *fakeFramework) ReadDataSource(ctx context.Context, _ *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
-	if slot, ok := ctx.Value(stateSlotKey{}).(*stateSlot); ok && f.fill != nil {
-		slot.msgpack = f.fill
-	}
-	return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: []byte("framework")}, Diagnostics: f.diags}, nil
-}
-
-func TestListStateStreamingServer(t *testing.T) {
-	warning := []*tfprotov6.Diagnostic{{Severity: tfprotov6.DiagnosticSeverityWarning, Summary: "w"}}
-	failed := []*tfprotov6.Diagnostic{{Severity: tfprotov6.DiagnosticSeverityError, Summary: "e"}}
-	for _, c := range []struct {
-		name  string
-		fake  *fakeFramework
-		state string
-	}{
-		{"slot filled", &fakeFramework{fill: []byte("streamed")}, "streamed"},
-		{"slot filled, warning", &fakeFramework{fill: []byte("streamed"), diags: warning}, "streamed"},
-		{"slot filled, then an error", &fakeFramework{fill: []byte("streamed"), diags: failed}, "framework"},
-		{"slot left empty", &fakeFramework{}, "framework"},
-	} {
-		s := &streamingServer{frameworkServer: c.fake}
-		resp, err := s.ReadDataSource(t.Context(), &tfprotov6.ReadDataSourceRequest{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := string(resp.State.MsgPack); got != c.state {
-			t.Errorf("%s: sent the %s state, want the %s one", c.name, got, c.state)
-		}
-		if len(resp.Diagnostics) != len(c.fake.diags) {
-			t.Errorf("%s: %d diagnostics, want %d", c.name, len(resp.Diagnostics), len(c.fake.diags))
-		}
-	}
-
-	// The server the provider is served with keeps every optional RPC group.
-	srv, err := NewProtocol6Server(newTestProvider())()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := srv.(tfprotov6.ProviderServerWithActions); !ok { //nolint:staticcheck // tf6server looks for these interfaces.
-		t.Error("actions are hidden")
-	}
-	if _, ok := srv.(tfprotov6.ProviderServerWithListResource); !ok { //nolint:staticcheck // Same.
-		t.Error("list resources are hidden")
-	}
-	if _, ok := srv.(tfprotov6.ProviderServerWithStateStores); !ok { //nolint:staticcheck // Same.
-		t.Error("state stores are hidden")
-	}
-}
-
-// pinnedItems is the number of items TestListStatePinned seeds for each
-// list data source.
+// pinnedItems is the number of items TestEquivalenceListStatePinned
+// seeds for each list data source.
 const pinnedItems = 10000
 
-// TestListStatePinned pins the state of 10,000 seeded items of each list
-// data source the provider registers, read with no argument set: the
-// SHA-256 of its bytes is in testdata/pinned/<type>.sha256. The states of
-// platform_fiat_accounts, platform_deposit_addresses and
+// TestEquivalenceListStatePinned pins the state of 10,000 seeded items of
+// each list data source the provider registers, read with no argument
+// set: the SHA-256 of its bytes is in testdata/pinned/<type>.sha256. The
+// states of platform_fiat_accounts, platform_deposit_addresses and
 // platform_reward_claims are those the provider wrote before its list path
 // moved to internal/tfmsgpack (fiat accounts with status and metadata at
 // the top level and fiat_account_owner.institution_details, deposit
 // addresses with account_id, claims with onchain_status, claim_type and
 // the asset_type filter). A change of these bytes is a change of what
 // users' states hold, and must be deliberate (a new attribute, for one):
-// go test ./internal/provider -run TestListStatePinned -update rewrites
-// the files, and the diff shows which states changed.
-func TestListStatePinned(t *testing.T) {
+// go test ./internal/provider -run TestEquivalenceListStatePinned -update
+// rewrites the files, and the diff shows which states changed.
+func TestEquivalenceListStatePinned(t *testing.T) {
 	t.Parallel()
 	lists := registeredLists(t)
 	var opts emulator.Options
@@ -325,7 +268,7 @@ func TestListStatePinned(t *testing.T) {
 			}
 			b, err := os.ReadFile(file)
 			if errors.Is(err, fs.ErrNotExist) {
-				t.Fatalf("%s has no pinned state (%s): run go test ./internal/provider -run TestListStatePinned -update, and review the new file", typ, file)
+				t.Fatalf("%s has no pinned state (%s): run go test ./internal/provider -run TestEquivalenceListStatePinned -update, and review the new file", typ, file)
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/platform/terraform-provider-platform/internal/bypass"
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
@@ -202,7 +203,7 @@ func listReady(data *providerData, diags *diag.Diagnostics, none bool, stream *l
 // it.
 func listResults[T any](ctx context.Context, req list.ListRequest, items iter.Seq2[*T, error], describe func(*T) (model shapedWriter, id, display string), reject func(*T) string) iter.Seq[list.ListResult] {
 	return func(push func(list.ListResult) bool) {
-		limitMemoryForLists()
+		bypass.LimitMemoryForLists()
 		for it, err := range items {
 			res := req.NewListResult(ctx)
 			if err != nil {

@@ -29,6 +29,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/platform/terraform-provider-platform/internal/bypass"
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/stream"
 )
@@ -256,7 +257,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 
 	cfg.UserAgent = "terraform-provider-platform/" + p.version
 	cfg.RetryWaitMin, cfg.RetryWaitMax = p.retryWaitMin, p.retryWaitMax
-	if !providerLogsOff() {
+	if !bypass.ProviderLogsOff() {
 		// Off, the client skips building and scrubbing its log entries.
 		cfg.Logger = tflogLogger{secret: cfg.ClientSecret}
 	}

@@ -24,8 +24,8 @@ import (
 )
 
 // update rewrites the golden files under testdata instead of comparing
-// with them (go test ./internal/provider -run 'TestListStatePinned|TestDerivedRefIDGolden' -update).
-var update = flag.Bool("update", false, "rewrite the golden files under testdata (TestListStatePinned, TestDerivedRefIDGolden) instead of comparing with them")
+// with them (go test ./internal/provider -run 'TestEquivalenceListStatePinned|TestDerivedRefIDGolden' -update).
+var update = flag.Bool("update", false, "rewrite the golden files under testdata (TestEquivalenceListStatePinned, TestDerivedRefIDGolden) instead of comparing with them")
 
 // registeredTypes is every type the provider registers.
 func registeredTypes(tb testing.TB) []registry.Type {
@@ -51,7 +51,7 @@ func listFixture(tb testing.TB, typ string) registry.ListFixture {
 }
 
 // pinnedDir holds one file per list data source with the SHA-256 of its
-// pinned state (TestListStatePinned).
+// pinned state (TestEquivalenceListStatePinned).
 var pinnedDir = filepath.Join("testdata", "pinned")
 
 // pinnedFile is the golden file of the list data source typ.
@@ -103,8 +103,8 @@ func registryTables(tb testing.TB) []registry.Table {
 		{Name: "bad-input valid arguments (validArgs, bad_input_test.go)", Concerns: planned, Rows: validArgsRows()},
 		{Name: "bad-input cases (resourceAndDataBadInputs, withdrawalBadInputs, listResourceBadInputs; bad_input_test.go)", Concerns: planned, Rows: badInputRows()},
 		{Name: "hostile-server (hostileItemPages, hostile_server_test.go)", Concerns: registry.Lists, Rows: mapKeys(hostileItemPages)},
-		{Name: "streamed-vs-framework equivalence (equivalenceItems, TestListStateStreamedEqualsFramework)", Concerns: registry.Lists, Rows: mapKeys(equivalenceItems)},
-		{Name: "pinned-state (testdata/pinned/<type>.sha256, TestListStatePinned)", Concerns: registry.Lists, Rows: pinnedRows(tb)},
+		{Name: "streamed-vs-framework equivalence (equivalenceItems, TestEquivalenceListStateStreamed)", Concerns: registry.Lists, Rows: mapKeys(equivalenceItems)},
+		{Name: "pinned-state (testdata/pinned/<type>.sha256, TestEquivalenceListStatePinned)", Concerns: registry.Lists, Rows: pinnedRows(tb)},
 		{Name: "bench figure 5 (registry.ListFixtures, internal/registry/fixtures.go)", Concerns: registry.Lists, Rows: mapKeys(registry.ListFixtures)},
 		{Name: "bench figure 7 (registry.PlanFixtures, internal/registry/fixtures.go)", Concerns: registry.Kinds(registry.Resource), Rows: mapKeys(registry.PlanFixtures)},
 		{Name: "CLI matrix (registry.CLITests, internal/registry/cli.go)", Concerns: cliMatrixKinds, Rows: cliMatrixRows()},

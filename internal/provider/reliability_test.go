@@ -200,6 +200,16 @@ func (p *protoProvider) create(tb testing.TB, typeName string, set map[string]tf
 	return v, diags
 }
 
+// hasErrorDiagnostic reports whether diags holds an error.
+func hasErrorDiagnostic(diags []*tfprotov6.Diagnostic) bool {
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			return true
+		}
+	}
+	return false
+}
+
 // diagText renders diagnostics as Terraform would print them, for
 // matching and for failure messages.
 func diagText(diags []*tfprotov6.Diagnostic) string {

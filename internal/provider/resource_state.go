@@ -3,17 +3,15 @@ package provider
 import (
 	"context"
 	"fmt"
-	"reflect"
-	"strings"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/platform/terraform-provider-platform/internal/bypass"
 )
 
 // The state of a resource that stands for an API object: its arguments,
@@ -40,131 +38,14 @@ type setter interface {
 	Set(ctx context.Context, val any) diag.Diagnostics
 }
 
-// argField is a field of an arguments struct: its index, tfsdk name and
-// type.
-type argField struct {
-	index int
-	name  string
-	typ   reflect.Type
-}
-
-// arguments describes an arguments struct (see argumentsOf).
-type arguments struct {
-	// names are the tfsdk names of its fields (not to be modified).
-	names map[string]bool
-	// fields are those fields when every one of them holds an attr.Value
-	// (types.String, types.Map, jsontypes.Normalized, ...), or nil. Such
-	// arguments are read and written field by field (argsFromAttributes,
-	// argsToAttributes), as the framework's reflection would, without it:
-	// it parses every tag again and compiles a regular expression per
-	// field at each conversion, and a plan converts every resource's state
-	// several times.
-	fields []argField
-}
-
-// argumentsByType caches argumentsOf: every read and write of a
-// resource's state asks for it.
-var argumentsByType sync.Map // reflect.Type -> *arguments
-
-var attrValueType = reflect.TypeFor[attr.Value]()
-
-// argumentsOf describes the arguments struct A.
-func argumentsOf[A any]() *arguments {
-	t := reflect.TypeFor[A]()
-	if v, ok := argumentsByType.Load(t); ok {
-		a, _ := v.(*arguments)
-		return a
-	}
-	a := &arguments{names: map[string]bool{}}
-	direct := true
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("tfsdk"), ",")
-		if tag == "" || tag == "-" {
-			continue
-		}
-		a.names[tag] = true
-		direct = direct && f.IsExported() && f.Type.Implements(attrValueType) && f.Type.Kind() != reflect.Interface
-		a.fields = append(a.fields, argField{index: i, name: tag, typ: f.Type})
-	}
-	if !direct {
-		a.fields = nil
-	}
-	argumentsByType.Store(t, a)
-	return a
-}
-
-// argumentNames are the tfsdk names of the fields of A (not to be
-// modified).
-func argumentNames[A any]() map[string]bool { return argumentsOf[A]().names }
-
-// validateArgument validates v as the framework does when it converts an
-// argument: a value with its own validation (such as
-// jsontypes.Normalized), or else its type's (the elements of a map). It
-// reports false when v cannot be converted for that.
-func validateArgument(ctx context.Context, name string, v attr.Value, diags *diag.Diagnostics) bool {
-	if va, ok := v.(xattr.ValidateableAttribute); ok {
-		var resp xattr.ValidateAttributeResponse
-		va.ValidateAttribute(ctx, xattr.ValidateAttributeRequest{Path: path.Root(name)}, &resp)
-		diags.Append(resp.Diagnostics...)
-		return true
-	}
-	//nolint:staticcheck // The framework still validates through xattr.TypeWithValidate: so does this.
-	if tv, ok := v.Type(ctx).(xattr.TypeWithValidate); ok {
-		raw, err := v.ToTerraformValue(ctx)
-		if err != nil {
-			return false
-		}
-		diags.Append(tv.Validate(ctx, raw, path.Root(name))...)
-	}
-	return true
-}
-
-// argsFromAttributes reads the arguments A from the attributes of a state,
-// plan or configuration; ok is false when the framework must (A is not
-// made of attr.Value fields, or a value is not of its field's type).
-func argsFromAttributes[A any](ctx context.Context, attrs map[string]attr.Value) (args A, diags diag.Diagnostics, ok bool) {
-	fields := argumentsOf[A]().fields
-	if fields == nil {
-		return args, nil, false
-	}
-	rv := reflect.ValueOf(&args).Elem()
-	for _, f := range fields {
-		v, present := attrs[f.name]
-		if !present || v == nil || reflect.TypeOf(v) != f.typ || !validateArgument(ctx, f.name, v, &diags) {
-			var zero A
-			return zero, nil, false
-		}
-		rv.Field(f.index).Set(reflect.ValueOf(v))
-	}
-	return args, diags, true
-}
-
-// argsToAttributes writes the arguments args into vals, checked against
-// the schema's types; ok is false when the framework must.
-func argsToAttributes[A any](ctx context.Context, args A, attrTypes map[string]attr.Type, vals map[string]attr.Value) (diags diag.Diagnostics, ok bool) {
-	fields := argumentsOf[A]().fields
-	if fields == nil {
-		return nil, false
-	}
-	rv := reflect.ValueOf(args)
-	for _, f := range fields {
-		v, _ := rv.Field(f.index).Interface().(attr.Value)
-		t := attrTypes[f.name]
-		if v == nil || t == nil || !t.TerraformType(ctx).Equal(v.Type(ctx).TerraformType(ctx)) || !validateArgument(ctx, f.name, v, &diags) {
-			return nil, false
-		}
-		vals[f.name] = v
-	}
-	return diags, true
-}
-
 // shapedWriter is a model that writes itself (see setShaped).
 type shapedWriter interface {
 	set(ctx context.Context, dst setter, sch typed) diag.Diagnostics
 }
 
-// getShaped reads src into its arguments and computed attributes.
+// getShaped reads src into its arguments and computed attributes: the
+// arguments field by field (bypass.ArgsFromAttributes), or by the
+// framework's reflection when they cannot be.
 func getShaped[A any](ctx context.Context, src getter) (shapedState[A], diag.Diagnostics) {
 	var s shapedState[A]
 	var obj types.Object
@@ -172,14 +53,14 @@ func getShaped[A any](ctx context.Context, src getter) (shapedState[A], diag.Dia
 	if diags.HasError() {
 		return s, diags
 	}
-	names := argumentNames[A]()
+	names := bypass.ArgumentNames[A]()
 	s.computed = map[string]attr.Value{}
 	for name, v := range obj.Attributes() {
 		if !names[name] {
 			s.computed[name] = v
 		}
 	}
-	if args, d, ok := argsFromAttributes[A](ctx, obj.Attributes()); ok {
+	if args, d, ok := bypass.ArgsFromAttributes[A](ctx, obj.Attributes()); ok {
 		s.args = args
 		diags.Append(d...)
 		return s, diags
@@ -192,7 +73,7 @@ func getShaped[A any](ctx context.Context, src getter) (shapedState[A], diag.Dia
 // reflection.
 func argsByFramework[A any](ctx context.Context, obj types.Object, diags diag.Diagnostics) (A, diag.Diagnostics) {
 	var a A
-	names := argumentNames[A]()
+	names := bypass.ArgumentNames[A]()
 	argTypes := map[string]attr.Type{}
 	argVals := map[string]attr.Value{}
 	for name, v := range obj.Attributes() {
@@ -213,7 +94,9 @@ func argsByFramework[A any](ctx context.Context, obj types.Object, diags diag.Di
 type typed interface{ Type() attr.Type }
 
 // setShaped writes s to dst, whose schema is sch: the arguments from
-// s.args, every other attribute from s.computed (null when it holds none).
+// s.args (field by field, bypass.ArgsToAttributes, or by the framework's
+// reflection), every other attribute from s.computed (null when it holds
+// none).
 func setShaped[A any](ctx context.Context, dst setter, sch typed, s shapedState[A]) diag.Diagnostics {
 	var diags diag.Diagnostics
 	ot, ok := sch.Type().(attr.TypeWithAttributeTypes)
@@ -222,9 +105,9 @@ func setShaped[A any](ctx context.Context, dst setter, sch typed, s shapedState[
 		return diags
 	}
 	attrTypes := ot.AttributeTypes()
-	names := argumentNames[A]()
+	names := bypass.ArgumentNames[A]()
 	vals := make(map[string]attr.Value, len(attrTypes))
-	if d, ok := argsToAttributes(ctx, s.args, attrTypes, vals); ok {
+	if d, ok := bypass.ArgsToAttributes(ctx, s.args, attrTypes, vals); ok {
 		diags.Append(d...)
 	} else {
 		args, d := argsObjectByFramework(ctx, attrTypes, s.args)
@@ -258,7 +141,7 @@ func setShaped[A any](ctx context.Context, dst setter, sch typed, s shapedState[
 // framework's reflection, with the schema's types attrTypes.
 func argsObjectByFramework[A any](ctx context.Context, attrTypes map[string]attr.Type, args A) (types.Object, diag.Diagnostics) {
 	argTypes := map[string]attr.Type{}
-	for name := range argumentNames[A]() {
+	for name := range bypass.ArgumentNames[A]() {
 		argTypes[name] = attrTypes[name]
 	}
 	return basetypes.NewObjectValueFrom(ctx, argTypes, args)

@@ -8,15 +8,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/helpers/validatordiag"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/platform/terraform-provider-platform/internal/bypass"
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
@@ -207,70 +206,8 @@ func (noNullElements) ValidateList(_ context.Context, req validator.ListRequest,
 	}
 }
 
-// exactlyOneOfSiblings is objectvalidator.ExactlyOneOf of the attributes
-// names beside the validated one (path.MatchRelative().AtParent().AtName),
-// with the same check, the same description and the same diagnostics. It
-// reads the parent object once, where ExactlyOneOf matches each expression
-// against the whole configuration: the six networks of a fiat account
-// walked it 30 times per validation.
+// exactlyOneOfSiblings is bypass.ExactlyOneOfSiblings: the check of the
+// fiat account's owner and networks.
 func exactlyOneOfSiblings(names ...string) validator.Object {
-	exprs := make([]path.Expression, len(names))
-	for i, n := range names {
-		exprs[i] = path.MatchRelative().AtParent().AtName(n)
-	}
-	return siblingsValidator{names: names, exprs: exprs, described: objectvalidator.ExactlyOneOf(exprs...)}
-}
-
-type siblingsValidator struct {
-	names     []string
-	exprs     []path.Expression
-	described validator.Object
-}
-
-func (v siblingsValidator) Description(ctx context.Context) string {
-	return v.described.Description(ctx)
-}
-
-func (v siblingsValidator) MarkdownDescription(ctx context.Context) string {
-	return v.described.MarkdownDescription(ctx)
-}
-
-func (v siblingsValidator) ValidateObject(ctx context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
-	if req.ConfigValue.IsUnknown() {
-		return
-	}
-	count := 0
-	if !req.ConfigValue.IsNull() {
-		count++
-	}
-	var parent types.Object
-	diags := req.Config.GetAttribute(ctx, req.Path.ParentPath(), &parent)
-	resp.Diagnostics.Append(diags...)
-	if diags.HasError() {
-		return
-	}
-	siblings := parent.Attributes()
-	for _, n := range v.names {
-		s, ok := siblings[n]
-		if !ok {
-			resp.Diagnostics.AddAttributeError(req.Path, "Invalid Validator", fmt.Sprintf("no attribute %q beside %s", n, req.Path))
-			return
-		}
-		// Validation waits until every attribute involved is known.
-		if s.IsUnknown() {
-			return
-		}
-		if !s.IsNull() {
-			count++
-		}
-	}
-	expressions := req.PathExpression.MergeExpressions(v.exprs...)
-	switch {
-	case count == 0:
-		resp.Diagnostics.Append(validatordiag.InvalidAttributeCombinationDiagnostic(req.Path,
-			fmt.Sprintf("No attribute specified when one (and only one) of %s is required", expressions)))
-	case count > 1:
-		resp.Diagnostics.Append(validatordiag.InvalidAttributeCombinationDiagnostic(req.Path,
-			fmt.Sprintf("%d attributes specified when one (and only one) of %s is required", count, expressions)))
-	}
+	return bypass.ExactlyOneOfSiblings(names...)
 }

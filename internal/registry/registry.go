@@ -146,7 +146,7 @@ func IsListSchema(s schema.Schema) bool {
 // type it concerns.
 type Table struct {
 	// Name says which table it is and where: "pinned-state
-	// (TestListStatePinned, testdata/pinned)".
+	// (TestEquivalenceListStatePinned, testdata/pinned)".
 	Name string
 	// Concerns reports whether the table must have a row for t.
 	Concerns func(t Type) bool

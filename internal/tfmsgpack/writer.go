@@ -15,7 +15,9 @@
 //     decodes it with the data source's schema and checks it.
 //
 // The provider's tests compare the bytes written here with the state the
-// framework builds for the same items, for every list data source.
+// framework builds for the same items, for every list data source; they
+// and this package's TestEquivalence tests are those of the list state in
+// the table of internal/bypass, which make bypass-check runs.
 package tfmsgpack
 
 import (

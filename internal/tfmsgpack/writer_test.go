@@ -17,9 +17,9 @@ func listOf(tb testing.TB, v tftypes.Value) []tftypes.Value {
 	return out
 }
 
-// TestWriterLengthForms checks the writer's length forms against the
-// decoder of terraform-plugin-go.
-func TestWriterLengthForms(t *testing.T) {
+// TestEquivalenceWriterLengthForms checks the writer's length forms
+// against the decoder of terraform-plugin-go.
+func TestEquivalenceWriterLengthForms(t *testing.T) {
 	listType := tftypes.List{ElementType: tftypes.String}
 	mapType := tftypes.Map{ElementType: tftypes.String}
 	for _, n := range []int{0, 1, 15, 16, 31, 32, 255, 256, 65535, 65536} {
@@ -144,9 +144,10 @@ func mustMsgPack(tb testing.TB, b []byte, typ tftypes.Type) tftypes.Value {
 	return v
 }
 
-// TestWriterMatchesTerraformPluginGo checks that an object written here has
-// the very bytes terraform-plugin-go encodes for the same value.
-func TestWriterMatchesTerraformPluginGo(t *testing.T) {
+// TestEquivalenceWriterMatchesTerraformPluginGo checks that an object
+// written here has the very bytes terraform-plugin-go encodes for the same
+// value.
+func TestEquivalenceWriterMatchesTerraformPluginGo(t *testing.T) {
 	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
 		"a": tftypes.String, "b": tftypes.String, "c": tftypes.List{ElementType: tftypes.String},
 		"d": tftypes.Map{ElementType: tftypes.String},

@@ -16,11 +16,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
+	"github.com/platform/terraform-provider-platform/internal/bypass"
 	"github.com/platform/terraform-provider-platform/internal/provider"
 )
 
 func main() {
-	provider.TuneRuntime()
+	bypass.TuneRuntime()
 	if dir := os.Getenv("BENCH_PROFILE_DIR"); dir != "" {
 		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("cpu-%d.pprof", os.Getpid()))) //nolint:gosec // The bench's own directory.
 		if err != nil {

@@ -1,4 +1,4 @@
-package provider
+package bypass
 
 import (
 	"google.golang.org/grpc/encoding"
@@ -11,7 +11,7 @@ import (
 )
 
 // The state of a large list read is one MessagePack buffer (see
-// list_read.go). gRPC's proto codec marshals a response into a new buffer
+// ReadList). gRPC's proto codec marshals a response into a new buffer
 // of its size, so that for a moment the process holds the state twice:
 // 100,000 fiat accounts are 68 MB of state. stateCodec sends such a state
 // from the provider's own buffer instead: the bytes on the wire are a

@@ -7,14 +7,19 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/platform/terraform-provider-platform/internal/bypass"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
@@ -108,11 +113,11 @@ func newPlanPair(t *testing.T, emu *emulator.Server) planPair {
 // served is how many plans the provider's server answered itself.
 func (pp planPair) served(t *testing.T) int64 {
 	t.Helper()
-	s, ok := pp.ours.srv.(*streamingServer)
+	s, ok := pp.ours.srv.(*bypass.Server)
 	if !ok {
 		t.Fatalf("the provider's server is a %T", pp.ours.srv)
 	}
-	return s.unchanged.served.Load()
+	return s.UnchangedServed()
 }
 
 // samePlan plans req through both servers and fails unless the answers
@@ -205,14 +210,14 @@ func withAttribute(t *testing.T, v tftypes.Value, name string, a tftypes.Value) 
 	return tftypes.NewValue(v.Type(), m)
 }
 
-// TestUnchangedPlanMatchesFramework plans objects in state through the
+// TestEquivalenceUnchangedPlan plans objects in state through the
 // provider's server, which answers the plan of an unchanged object itself
 // when its resource has nothing to say, and through the framework alone:
 // the answers are the same, whether Terraform sends an identity or not,
 // for unchanged objects (answered by the server), a changed one,
 // deprecated instructions and an unchanged withdrawal whose ref_id a new
 // one of the plan took first (left to the framework).
-func TestUnchangedPlanMatchesFramework(t *testing.T) {
+func TestEquivalenceUnchangedPlan(t *testing.T) {
 	t.Setenv("TF_LOG_SDK", "off")
 	t.Setenv("TF_LOG_PROVIDER_PLATFORM", "off")
 	emu := emulator.StartTest(t, emulator.Options{Seed: 1})
@@ -286,43 +291,117 @@ func TestUnchangedPlanMatchesFramework(t *testing.T) {
 	}
 }
 
-// TestUnchangedPlanners: the resources that plan their unchanged objects
-// themselves are those of unchangedPlanArguments, and their schemas have
-// no defaults and no write-only attributes, which the framework would
-// apply to an unchanged object too.
-func TestUnchangedPlanners(t *testing.T) {
-	u := newUnchangedPlans(context.Background(), newTestProvider())
-	if got, want := mapKeys(u.byType), mapKeys(unchangedPlanArguments); !slices.Equal(got, want) {
+// harmlessPlanModifiers are the kinds of plan modifier the server's plans
+// of unchanged objects assume harmless (bypass.PlanUnchanged), by type
+// (package path and name), each with the constructors that make it: the
+// planners' schemas use every one of them, and no other. On a value equal
+// to its state, the state fully known, none changes the value or asks for
+// a replacement: UseStateForUnknown acts on an unknown value only, and
+// RequiresReplace and RequiresReplaceIf return when the plan equals the
+// state, before their function runs. A kind added here must be read in the
+// framework's source and have the same property.
+var harmlessPlanModifiers = map[string]string{
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier.useStateForUnknownModifier": "stringplanmodifier.UseStateForUnknown",
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier.requiresReplaceIfModifier":  "stringplanmodifier.RequiresReplace, RequiresReplaceIf",
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier.useStateForUnknownModifier":   "listplanmodifier.UseStateForUnknown",
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier.requiresReplaceIfModifier":     "mapplanmodifier.RequiresReplace, RequiresReplaceIf",
+}
+
+// TestEquivalenceUnchangedPlanners: the resources that plan their
+// unchanged objects themselves are those of unchangedPlanArguments, and
+// their schemas have no defaults, no write-only attributes and no plan
+// modifier outside harmlessPlanModifiers, which the framework would apply
+// to an unchanged object too.
+func TestEquivalenceUnchangedPlanners(t *testing.T) {
+	planners := bypass.UnchangedPlanners(context.Background(), newTestProvider(), unchangedPlannerOf)
+	if got, want := mapKeys(planners), mapKeys(unchangedPlanArguments); !slices.Equal(got, want) {
 		t.Fatalf("planners %v, want %v", got, want)
 	}
-	for name, ut := range u.byType {
+	used := map[string]bool{}
+	for _, name := range mapKeys(planners) {
 		var s resource.SchemaResponse
-		ut.planner.Schema(t.Context(), resource.SchemaRequest{}, &s)
-		for _, bad := range defaultsOrWriteOnly("", s.Schema.Attributes) {
-			t.Errorf("%s: %s", name, bad)
+		planners[name].Schema(t.Context(), resource.SchemaRequest{}, &s)
+		for _, bad := range unsafeForUnchangedPlans("", reflect.ValueOf(s.Schema), used) {
+			t.Errorf("%s: %s: the server plans its unchanged objects without the framework; remove it, or "+
+				"check the framework's source and add its kind to harmlessPlanModifiers", name, bad)
 		}
+	}
+	for kind := range harmlessPlanModifiers {
+		if !used[kind] {
+			t.Errorf("harmlessPlanModifiers lists %s, which no planner uses: remove it", kind)
+		}
+	}
+	// The check itself: a default, a write-only attribute and another
+	// plan modifier, nested or not, are each named.
+	caught := unsafeForUnchangedPlans("", reflect.ValueOf(schema.Schema{Attributes: map[string]schema.Attribute{
+		"flag":   schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false)},
+		"secret": schema.StringAttribute{Optional: true, WriteOnly: true},
+		"nested": schema.ListNestedAttribute{Optional: true, NestedObject: schema.NestedAttributeObject{
+			Attributes: map[string]schema.Attribute{"id": schema.StringAttribute{Computed: true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown()}}},
+		}},
+	}}), map[string]bool{})
+	slices.Sort(caught)
+	want := []string{
+		"attribute flag has a default",
+		"attribute nested.id has the plan modifier stringplanmodifier.useNonNullStateForUnknown",
+		"attribute secret is write-only",
+	}
+	if !slices.Equal(caught, want) {
+		t.Errorf("the check of a schema found %q, want %q", caught, want)
 	}
 }
 
-// defaultsOrWriteOnly lists the attributes of attrs, nested ones included,
-// with a default or write-only.
-func defaultsOrWriteOnly(prefix string, attrs map[string]schema.Attribute) []string {
+// unsafeForUnchangedPlans lists what in v (a schema, an attribute, a block
+// or a nested object, at path prefix) the server's plans of unchanged
+// objects would skip: a default, a write-only attribute, a plan modifier
+// outside harmlessPlanModifiers (used collects those inside), at any
+// depth.
+func unsafeForUnchangedPlans(prefix string, v reflect.Value, used map[string]bool) []string {
+	for v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil
+	}
 	var bad []string
-	for name, a := range attrs {
-		v := reflect.ValueOf(a)
-		if f := v.FieldByName("Default"); f.IsValid() && !f.IsNil() {
-			bad = append(bad, prefix+name+" has a default")
-		}
-		if f := v.FieldByName("WriteOnly"); f.IsValid() && f.Bool() {
-			bad = append(bad, prefix+name+" is write-only")
-		}
-		if n, ok := a.(schema.NestedAttribute); ok {
-			nested := map[string]schema.Attribute{}
-			for k, na := range n.GetNestedObject().GetAttributes() {
-				nested[k], _ = na.(schema.Attribute)
+	at := "schema"
+	if prefix != "" {
+		at = "attribute " + strings.TrimSuffix(prefix, ".")
+	}
+	if f := v.FieldByName("Default"); f.IsValid() && !f.IsNil() {
+		bad = append(bad, at+" has a default")
+	}
+	if f := v.FieldByName("WriteOnly"); f.IsValid() && f.Bool() {
+		bad = append(bad, at+" is write-only")
+	}
+	if f := v.FieldByName("PlanModifiers"); f.IsValid() && f.Kind() == reflect.Slice {
+		for i := range f.Len() {
+			m := reflect.TypeOf(f.Index(i).Interface())
+			for m.Kind() == reflect.Pointer {
+				m = m.Elem()
 			}
-			bad = append(bad, defaultsOrWriteOnly(prefix+name+".", nested)...)
+			kind := m.PkgPath() + "." + m.Name()
+			if _, ok := harmlessPlanModifiers[kind]; !ok {
+				bad = append(bad, fmt.Sprintf("%s has the plan modifier %s", at, m.String()))
+			}
+			used[kind] = true
 		}
+	}
+	for _, field := range []string{"Attributes", "Blocks"} {
+		f := v.FieldByName(field)
+		if !f.IsValid() || f.Kind() != reflect.Map {
+			continue
+		}
+		for _, k := range f.MapKeys() {
+			bad = append(bad, unsafeForUnchangedPlans(prefix+k.String()+".", f.MapIndex(k), used)...)
+		}
+	}
+	if f := v.FieldByName("NestedObject"); f.IsValid() {
+		bad = append(bad, unsafeForUnchangedPlans(prefix, f, used)...)
 	}
 	return bad
 }

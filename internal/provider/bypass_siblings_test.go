@@ -10,12 +10,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/bypass"
 )
 
-// TestExactlyOneOfSiblingsMatchesFramework: on the fiat account's owner
-// and networks, exactlyOneOfSiblings says what objectvalidator.ExactlyOneOf
-// says, for none, one, two and unknown siblings.
-func TestExactlyOneOfSiblingsMatchesFramework(t *testing.T) {
+// TestEquivalenceExactlyOneOfSiblings: on the fiat account's owner and
+// networks, bypass.ExactlyOneOfSiblings says what
+// objectvalidator.ExactlyOneOf says, for none, one, two and unknown
+// siblings.
+func TestEquivalenceExactlyOneOfSiblings(t *testing.T) {
 	var s resource.SchemaResponse
 	NewFiatAccountResource().Schema(t.Context(), resource.SchemaRequest{}, &s)
 	typ := s.Schema.Type().TerraformType(t.Context())
@@ -64,12 +67,12 @@ func TestExactlyOneOfSiblingsMatchesFramework(t *testing.T) {
 				}
 				req := validator.ObjectRequest{Path: at, PathExpression: at.Expression(), Config: config, ConfigValue: value}
 				var ours, theirs validator.ObjectResponse
-				exactlyOneOfSiblings(others...).ValidateObject(t.Context(), req, &ours)
+				bypass.ExactlyOneOfSiblings(others...).ValidateObject(t.Context(), req, &ours)
 				objectvalidator.ExactlyOneOf(exprs...).ValidateObject(t.Context(), req, &theirs)
 				if !ours.Diagnostics.Equal(theirs.Diagnostics) {
 					t.Errorf("%s, %s:\n ours %v\n framework %v", name, at, ours.Diagnostics, theirs.Diagnostics)
 				}
-				if got, want := exactlyOneOfSiblings(others...).MarkdownDescription(t.Context()), objectvalidator.ExactlyOneOf(exprs...).MarkdownDescription(t.Context()); got != want {
+				if got, want := bypass.ExactlyOneOfSiblings(others...).MarkdownDescription(t.Context()), objectvalidator.ExactlyOneOf(exprs...).MarkdownDescription(t.Context()); got != want {
 					t.Errorf("description %q, want %q", got, want)
 				}
 				compared++

@@ -1,4 +1,4 @@
-package provider
+package bypass
 
 import (
 	"os"
@@ -19,7 +19,7 @@ import (
 // heap passes it: 100,000 items of any list are read in about 100 MiB
 // (`make bench`, figure 5).
 //
-// The limit is set by the first list read (limitMemoryForLists), not at
+// The limit is set by the first list read (LimitMemoryForLists), not at
 // start: a process that plans many resources holds little at a time but
 // allocates a lot, and under the limit its collector would run more often
 // than it needs to. Terraform starts a provider process for each phase of
@@ -28,11 +28,12 @@ const DefaultMemoryLimit = 32 << 20
 
 var listMemoryLimit sync.Once
 
-// limitMemoryForLists sets the soft memory limit of the process, unless
-// GOMEMLIMIT sets one; every list read calls it first. The limit then
+// LimitMemoryForLists sets the soft memory limit of the process, unless
+// GOMEMLIMIT sets one; every list read calls it first (ReadList does, and
+// so do the provider's list resources). The limit then
 // stays: gRPC copies the state after the read returns, and reads of a
 // process often overlap.
-func limitMemoryForLists() {
+func LimitMemoryForLists() {
 	listMemoryLimit.Do(func() {
 		if os.Getenv("GOMEMLIMIT") == "" {
 			debug.SetMemoryLimit(DefaultMemoryLimit)
@@ -78,9 +79,9 @@ func quietUnrequestedLogs() {
 	_ = os.Setenv("TF_LOG_PROVIDER_PLATFORM", "off")
 }
 
-// providerLogsOff reports whether the provider's own logger is off
+// ProviderLogsOff reports whether the provider's own logger is off
 // (TF_LOG_PROVIDER_PLATFORM=off, as quietUnrequestedLogs sets it): then
 // its API client logs nothing.
-func providerLogsOff() bool {
+func ProviderLogsOff() bool {
 	return strings.EqualFold(strings.TrimSpace(os.Getenv("TF_LOG_PROVIDER_PLATFORM")), "off")
 }

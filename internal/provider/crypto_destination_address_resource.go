@@ -224,14 +224,7 @@ func (r *cryptoDestinationAddressResource) Schema(_ context.Context, _ resource.
 		},
 		"travelrule_metadata": travelruleArgument(),
 	}
-	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-	for name, a := range destinationAddressComputedShape.resourceAttributes() {
-		if str, ok := a.(schema.StringAttribute); ok && name != "status" {
-			str.PlanModifiers = stable
-			a = str
-		}
-		attrs[name] = a
-	}
+	destinationAddressComputedShape.computedInto(attrs, allButStatus)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An entry of the withdrawal address book (`PUT /transfer/crypto-destination-address`, " +
 			"read back through `GET /transfer/crypto-destination-addresses`): an address that withdrawals may be " +

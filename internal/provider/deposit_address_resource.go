@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -171,17 +170,7 @@ func depositAddressSchema() schema.Schema {
 	}
 	// The computed attributes are the address's own; none of them changes
 	// once the address exists, so a plan keeps their recorded values.
-	for name, a := range depositAddressComputedShape.resourceAttributes() {
-		switch at := a.(type) {
-		case schema.StringAttribute:
-			at.PlanModifiers = []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-			a = at
-		case schema.ListAttribute:
-			at.PlanModifiers = []planmodifier.List{listplanmodifier.UseStateForUnknown()}
-			a = at
-		}
-		attrs[name] = a
-	}
+	depositAddressComputedShape.computedInto(attrs, func(string) bool { return true })
 	return schema.Schema{
 		MarkdownDescription: "A crypto deposit address: an address on a blockchain network whose deposits are " +
 			"credited to a profile (`POST /transfer/deposit-addresses`, read back through " +

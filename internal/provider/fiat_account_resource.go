@@ -293,17 +293,12 @@ func fiatAccountSchema() schema.Schema {
 		"status": "Review status: `PENDING`, `APPROVED` or `REJECTED`. Refreshed from the service; every update " +
 			"sets it back to `PENDING`.",
 	}
-	for name, a := range fiatAccountComputedShape.resourceAttributes() {
-		if str, ok := a.(schema.StringAttribute); ok {
-			if name == "id" || name == "created_at" {
-				str.PlanModifiers = stable
-			}
-			if d, ok := said[name]; ok {
-				str.MarkdownDescription = d
-			}
-			a = str
+	fiatAccountComputedShape.computedInto(attrs, func(name string) bool { return name == "id" || name == "created_at" })
+	for name, d := range said {
+		if str, ok := attrs[name].(schema.StringAttribute); ok {
+			str.MarkdownDescription = d
+			attrs[name] = str
 		}
-		attrs[name] = a
 	}
 	return schema.Schema{
 		MarkdownDescription: "A bank account the profile withdraws fiat to (`POST /transfer/fiat-accounts`, read with " +

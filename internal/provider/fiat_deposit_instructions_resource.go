@@ -114,7 +114,6 @@ func instructionsSchema() schema.Schema {
 	// Optional and computed arguments keep their recorded value unless the
 	// configuration sets one; only the configuration can replace the set.
 	keepOrReplace := []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()}
-	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	nonEmpty := []validator.String{stringvalidator.LengthAtLeast(1)}
 	attrs := map[string]schema.Attribute{
 		"profile_id": schema.StringAttribute{
@@ -183,13 +182,7 @@ func instructionsSchema() schema.Schema {
 	}
 	// The computed attributes are the instructions' own; those that never
 	// change keep their recorded value in a plan.
-	for name, a := range fiatDepositInstructionsShape.resourceAttributes() {
-		if str, ok := a.(schema.StringAttribute); ok && name != "status" {
-			str.PlanModifiers = stable
-			a = str
-		}
-		attrs[name] = a
-	}
+	fiatDepositInstructionsShape.computedInto(attrs, allButStatus)
 	return schema.Schema{
 		MarkdownDescription: "A set of fiat deposit instructions: where and how to send a fiat deposit to a " +
 			"profile (`POST /transfer/fiat-deposit-instructions`, read back with `GET …/{id}`).\n\n" +

@@ -11,6 +11,9 @@ import (
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/tfmsgpack"
@@ -61,6 +64,30 @@ func (s objectShape[T]) resourceAttributes() map[string]rschema.Attribute {
 	}
 	return out
 }
+
+// computedInto adds the object's attributes to the resource schema attrs,
+// each that never changes once the object exists (stable) keeping its
+// recorded value in a plan (UseStateForUnknown).
+func (s objectShape[T]) computedInto(attrs map[string]rschema.Attribute, stable func(name string) bool) {
+	for _, f := range s {
+		a := f.rattr
+		if stable(f.name) {
+			switch at := a.(type) {
+			case rschema.StringAttribute:
+				at.PlanModifiers = []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+				a = at
+			case rschema.ListAttribute:
+				at.PlanModifiers = []planmodifier.List{listplanmodifier.UseStateForUnknown()}
+				a = at
+			}
+		}
+		attrs[f.name] = a
+	}
+}
+
+// allButStatus is the stable of computedInto for an object whose status
+// alone follows the service.
+func allButStatus(name string) bool { return name != "status" }
 
 // objectType is the framework type of the object.
 func (s objectShape[T]) objectType() types.ObjectType {

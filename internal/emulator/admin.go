@@ -63,6 +63,7 @@ func AdminRoutes() []string {
 		"GET /admin/limits", "PUT /admin/limits",
 		"POST /admin/fiat-accounts/{id}/status", "POST /admin/crypto-destination-addresses/{id}/status",
 		"POST /admin/instructions/{id}/deprecate", "DELETE /admin/instructions/{id}",
+		"POST /admin/objects/{id}/hide", "POST /admin/objects/{id}/answer-as",
 		"POST /admin/clock/advance", "POST /admin/expire-tokens",
 		"GET /admin/counters", "POST /admin/counters/reset",
 	}
@@ -107,6 +108,28 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 	})
 	mux.HandleFunc("POST /admin/expire-tokens", func(w http.ResponseWriter, _ *http.Request) {
 		s.ExpireTokens()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST /admin/objects/{id}/hide", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Hidden bool `json:"hidden"`
+		}
+		if e := decodeBody(r, &body); e != nil {
+			writeError(w, e)
+			return
+		}
+		s.HideObject(r.PathValue("id"), body.Hidden)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST /admin/objects/{id}/answer-as", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			ID string `json:"id"`
+		}
+		if e := decodeBody(r, &body); e != nil {
+			writeError(w, e)
+			return
+		}
+		s.AnswerAnotherObject(r.PathValue("id"), body.ID)
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("POST /admin/instructions/{id}/deprecate", func(w http.ResponseWriter, r *http.Request) {

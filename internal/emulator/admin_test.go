@@ -234,10 +234,30 @@ func TestAdminAPI(t *testing.T) {
 	e.wantStatus(e.call(http.MethodDelete, "/admin/instructions/"+fdi.ID, "", nil), http.StatusNotFound)
 	e.wantStatus(e.get(instructionsPath+"/"+fdi.ID), http.StatusNotFound)
 
+	// Answer faults: a hidden object is gone for reads, another answered
+	// in its place.
+	var kept FiatDepositInstructions
+	e.post(instructionsPath, map[string]any{"profile_id": "p", "fiat_network": "WIRE", "ref_id": "kept"}).decode(t, &kept)
+	e.wantStatus(e.call(http.MethodPost, "/admin/objects/"+kept.ID+"/hide", "", map[string]any{"hidden": true}), http.StatusNoContent)
+	e.wantStatus(e.get(instructionsPath+"/"+kept.ID), http.StatusNotFound)
+	e.wantStatus(e.call(http.MethodPost, "/admin/objects/"+kept.ID+"/hide", "", map[string]any{"hidden": false}), http.StatusNoContent)
+	e.wantStatus(e.call(http.MethodPost, "/admin/objects/"+kept.ID+"/answer-as", "", map[string]any{"id": "other-id"}), http.StatusNoContent)
+	var answered FiatDepositInstructions
+	e.get(instructionsPath+"/"+kept.ID).decode(t, &answered)
+	if answered.ID != "other-id" {
+		t.Errorf("answered id %q, want other-id", answered.ID)
+	}
+	e.wantStatus(e.call(http.MethodPost, "/admin/objects/"+kept.ID+"/answer-as", "", map[string]any{"id": ""}), http.StatusNoContent)
+	e.get(instructionsPath+"/"+kept.ID).decode(t, &answered)
+	if answered.ID != kept.ID {
+		t.Errorf("answered id %q after the restore, want %s", answered.ID, kept.ID)
+	}
+	e.wantStatus(e.call(http.MethodPost, "/admin/objects/"+kept.ID+"/hide", "", `{"bogus":1}`), http.StatusBadRequest)
+
 	// Counters.
 	var snap CountersSnapshot
 	e.call(http.MethodGet, "/admin/counters", "", nil).decode(t, &snap)
-	if snap.Requests["GET "+claimsPath] != 3 || snap.TotalTokens != 1 || snap.Connections == 0 || snap.APIRequests != 5 {
+	if snap.Requests["GET "+claimsPath] != 3 || snap.TotalTokens != 1 || snap.Connections == 0 || snap.APIRequests != 9 {
 		t.Errorf("counters %+v", snap)
 	}
 	e.wantStatus(e.call(http.MethodPost, "/admin/counters/reset", "", nil), http.StatusNoContent)

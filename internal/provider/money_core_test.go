@@ -387,19 +387,22 @@ func upgradeResources() []moneyResource {
 	return []moneyResource{all["platform_crypto_withdrawal"], all["platform_fiat_deposit_instructions"]}
 }
 
-// upgradeState copies testdata/upgrade/name.tfstate (written by the
-// previous release of the provider) into w, with the provider address of
-// w's CLI and each old id replaced by the new one.
+// upgradeState copies testdata/upgrade/name.tfstate (written by an
+// earlier version of the provider) into w, with the provider address of
+// w's CLI, and each value the state recorded (an id, an address) replaced
+// by the emulator's in one pass: the emulator's ids may be ids the state
+// recorded for other objects.
 func upgradeState(t *testing.T, w *cliWorkdir, name string, ids map[string]string) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "upgrade", name+".tfstate"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := strings.ReplaceAll(string(b), `registry.terraform.io/hashicorp/platform`, providerAddressFor(t, w))
+	pairs := []string{`registry.terraform.io/hashicorp/platform`, providerAddressFor(t, w)}
 	for old, id := range ids {
-		s = strings.ReplaceAll(s, old, id)
+		pairs = append(pairs, old, id)
 	}
+	s := strings.NewReplacer(pairs...).Replace(string(b))
 	if err := os.WriteFile(filepath.Join(w.dir, "terraform.tfstate"), []byte(s), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -418,18 +421,23 @@ const (
 // ref_ids of testdata/upgrade, and returns the old ids mapped to theirs.
 func madeByPreviousRelease(t *testing.T, emu *emulator.Server) map[string]string {
 	t.Helper()
-	c := emulatorClient(t, emu)
-	f, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
-		ProfileID: "profile-1", FiatNetwork: "WIRE", RefID: upgradeInstructionsRef,
-		Metadata: map[string]string{"purpose": "core"},
+	return map[string]string{
+		upgradeWithdrawalID:   postWithdrawal(t, emu, upgradeWithdrawalRef),
+		upgradeInstructionsID: postInstructions(t, emu, upgradeInstructionsRef),
+	}
+}
+
+// postInstructions makes at the emulator, straight through the API, the
+// instructions of upgradeBody with refID, and returns their id.
+func postInstructions(t *testing.T, emu *emulator.Server, refID string) string {
+	t.Helper()
+	f, err := emulatorClient(t, emu).CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
+		ProfileID: "profile-1", FiatNetwork: "WIRE", RefID: refID, Metadata: map[string]string{"purpose": "core"},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return map[string]string{
-		upgradeWithdrawalID:   postWithdrawal(t, emu, upgradeWithdrawalRef),
-		upgradeInstructionsID: f.ID,
-	}
+	return f.ID
 }
 
 // A state written by the previous release plans no change and sends

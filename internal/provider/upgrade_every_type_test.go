@@ -1,9 +1,6 @@
 package provider
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -17,14 +14,13 @@ var everyTypeBody = eoWithdrawal + fdiConfig(`  metadata = { purpose = "core" }`
 
 // What testdata/upgrade/every_type.tfstate recorded.
 const (
-	everyTypeWithdrawalID    = "6a1a61dc-cd9f-40d1-aafb-54ac6ff53993"
-	everyTypeAddressID       = "4444a1b6-a944-4b37-8024-95453515ab10"
-	everyTypeAddressRef      = "338787bf-c436-5c61-bf62-f562f50b695d"
-	everyTypeAddress         = "0x80942ea74eb041834500d0548ab2e7065f86c913"
-	everyTypeAccountID       = "27c3d291-14a5-4177-8c80-f95e1588402f"
-	everyTypeAccountRef      = "ccfa906a-ccb1-5847-8ff9-dc4376eea5a6"
-	everyTypeInstructionsID  = "19f9bdbb-a827-4f5b-8072-432c4b2251fc"
-	everyTypeInstructionsRef = "8d95cbc6-c52c-5324-9dad-c35755093023"
+	everyTypeWithdrawalID   = "6a1a61dc-cd9f-40d1-aafb-54ac6ff53993"
+	everyTypeAddressID      = "4444a1b6-a944-4b37-8024-95453515ab10"
+	everyTypeAddressRef     = "338787bf-c436-5c61-bf62-f562f50b695d"
+	everyTypeAddress        = "0x80942ea74eb041834500d0548ab2e7065f86c913"
+	everyTypeAccountID      = "27c3d291-14a5-4177-8c80-f95e1588402f"
+	everyTypeAccountRef     = "ccfa906a-ccb1-5847-8ff9-dc4376eea5a6"
+	everyTypeInstructionsID = "19f9bdbb-a827-4f5b-8072-432c4b2251fc"
 )
 
 // madeEveryTypeEarlier makes at the emulator, straight through the API,
@@ -36,12 +32,6 @@ func madeEveryTypeEarlier(t *testing.T, emu *emulator.Server) map[string]string 
 	ctx := t.Context()
 	c := emulatorClient(t, emu)
 	core := map[string]string{"purpose": "core"}
-	f, err := c.CreateFiatDepositInstructions(ctx, client.FiatDepositInstructionsRequest{
-		ProfileID: "profile-1", FiatNetwork: "WIRE", RefID: everyTypeInstructionsRef, Metadata: core,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	d, err := c.CreateDepositAddress(ctx, client.DepositAddressRequest{
 		ProfileID: "profile-1", CryptoNetwork: "ETHEREUM", RefID: everyTypeAddressRef, Metadata: core,
 	})
@@ -67,7 +57,7 @@ func madeEveryTypeEarlier(t *testing.T, emu *emulator.Server) map[string]string 
 	}
 	return map[string]string{
 		everyTypeWithdrawalID:   postWithdrawal(t, emu, upgradeWithdrawalRef),
-		everyTypeInstructionsID: f.ID,
+		everyTypeInstructionsID: postInstructions(t, emu, upgradeInstructionsRef),
 		everyTypeAddressID:      deref(d.ID),
 		everyTypeAddress:        deref(d.Address),
 		everyTypeAccountID:      deref(a.ID),
@@ -83,7 +73,7 @@ func TestAccMoneyCore_upgradeEveryType(t *testing.T) {
 	ids := madeEveryTypeEarlier(t, emu)
 	w := newCLIWorkdir(t)
 	w.write(emulatorProviderBlock(emu, ""), everyTypeBody)
-	writeUpgradeState(t, w, "every_type", ids)
+	upgradeState(t, w, "every_type", ids)
 	w.mustRun(0, "plan", "-detailed-exitcode")
 	w.mustRun(0, "apply", "-auto-approve")
 	w.mustRun(0, "plan", "-detailed-exitcode")
@@ -104,25 +94,5 @@ func TestAccMoneyCore_upgradeEveryType(t *testing.T) {
 	}
 	if m, _ := stateOf(t, w, "platform_crypto_withdrawal.payout")["money"].(map[string]any); m["amount"] != "0.5" || m["sends"] != true {
 		t.Errorf("the withdrawal's manifest after the refreshes: %v", m)
-	}
-}
-
-// writeUpgradeState copies testdata/upgrade/name.tfstate into w, with the
-// provider address of w's CLI, and each recorded value replaced by the
-// emulator's in one pass (the emulator's ids may be ids the state recorded
-// for other objects).
-func writeUpgradeState(t *testing.T, w *cliWorkdir, name string, values map[string]string) {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "upgrade", name+".tfstate"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pairs := []string{`registry.terraform.io/hashicorp/platform`, providerAddressFor(t, w)}
-	for old, v := range values {
-		pairs = append(pairs, old, v)
-	}
-	s := strings.NewReplacer(pairs...).Replace(string(b))
-	if err := os.WriteFile(filepath.Join(w.dir, "terraform.tfstate"), []byte(s), 0o600); err != nil {
-		t.Fatal(err)
 	}
 }

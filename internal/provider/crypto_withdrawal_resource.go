@@ -95,18 +95,18 @@ var withdrawalType = moneyType[cryptoWithdrawalArgs, *client.Transfer, client.Cr
 	refresh: refreshPolicy{scopeRefused: keepWithWarning, gone: keepWithWarning, another: failKeepingState},
 
 	say: lifecycleWords[cryptoWithdrawalArgs]{
-		destroy: &warning{"Destroying a crypto withdrawal does not reverse it",
+		destroy: &message{"Destroying a crypto withdrawal does not reverse it",
 			"Destroy only removes the withdrawal from the Terraform state; the service has no endpoint to " +
 				"cancel or reverse a withdrawal, and no API call is made."},
 		notRefreshed: "The crypto withdrawals keep the status recorded when they were sent; nothing else is affected, " +
 			"and nothing is sent.",
-		gone: func(m shapedState[cryptoWithdrawalArgs]) warning {
-			return warning{"Withdrawal not found at the service",
+		gone: func(m shapedState[cryptoWithdrawalArgs]) message {
+			return message{"Withdrawal not found at the service",
 				fmt.Sprintf("The service does not know the transfer %s of this withdrawal (ref_id %s) any more. The "+
 					"state is kept as recorded, and nothing is sent.", id(m).ValueString(), m.args.RefID.ValueString())}
 		},
-		forgotten: func(m shapedState[cryptoWithdrawalArgs]) warning {
-			return warning{"Crypto withdrawal removed from state only",
+		forgotten: func(m shapedState[cryptoWithdrawalArgs]) message {
+			return message{"Crypto withdrawal removed from state only",
 				fmt.Sprintf("The withdrawal %s (ref_id %s) was removed from the Terraform state. No API call was "+
 					"made: a withdrawal cannot be cancelled or reversed, and it stays sent.", id(m).ValueString(),
 					m.args.RefID.ValueString())}

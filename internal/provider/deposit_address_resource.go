@@ -72,20 +72,20 @@ var depositAddressType = moneyType[depositAddressArgs, *client.DepositAddress, c
 	refresh: refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
 
 	say: lifecycleWords[depositAddressArgs]{
-		destroy: &warning{"Destroying a deposit address does not delete it",
+		destroy: &message{"Destroying a deposit address does not delete it",
 			"The service has no endpoint to delete a deposit address: destroy only removes it from the " +
 				"Terraform state. The address still exists, and deposits sent to it are still credited to its " +
 				"profile."},
 		unconfirmed:  ", so the service does not create a second address",
 		notRefreshed: "The deposit addresses keep the values recorded when they were created.",
-		gone: func(m shapedState[depositAddressArgs]) warning {
-			return warning{"Deposit address no longer listed",
+		gone: func(m shapedState[depositAddressArgs]) message {
+			return message{"Deposit address no longer listed",
 				fmt.Sprintf("The service no longer lists the deposit address %s (%s): it was removed from the "+
 					"Terraform state, and Terraform plans to create a new one. Update whoever sends deposits with "+
 					"the new address once it is created.", id(m).ValueString(), m.str("address").ValueString())}
 		},
-		forgotten: func(m shapedState[depositAddressArgs]) warning {
-			return warning{"Deposit address still exists on the service",
+		forgotten: func(m shapedState[depositAddressArgs]) message {
+			return message{"Deposit address still exists on the service",
 				fmt.Sprintf("The deposit address %s (%s, ref_id %s) was removed from the Terraform state only. "+
 					"The service has no endpoint to delete it: it still exists, and deposits sent to it are still "+
 					"credited to profile %s. No API call was made.", id(m).ValueString(), m.str("address").ValueString(),

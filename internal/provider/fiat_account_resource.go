@@ -75,8 +75,8 @@ var fiatAccountType = moneyType[fiatAccountArgs, *client.FiatAccount, client.Cre
 		unconfirmed: " (it looks the ref_id up first), so the service does not make a second account",
 		notRefreshed: "The fiat accounts keep the values and the review status recorded when they were last read; " +
 			"a change made outside Terraform is not noticed.",
-		gone: func(m shapedState[fiatAccountArgs]) warning {
-			return warning{"Fiat account " + id(m).ValueString() + " no longer exists",
+		gone: func(m shapedState[fiatAccountArgs]) message {
+			return message{"Fiat account " + id(m).ValueString() + " no longer exists",
 				fmt.Sprintf("The service no longer knows the fiat account %s (%s): it was deleted outside Terraform. It "+
 					"was removed from the Terraform state, and Terraform plans to create it again.", id(m).ValueString(),
 					fiatAccountWhat(m.args))}
@@ -454,8 +454,15 @@ func fiatAccountWhat(m fiatAccountArgs) string {
 	return shown(strings.Join(parts, ", "))
 }
 
-// fiatAccountComputed are the attributes the service sets.
-var fiatAccountComputed = map[string]bool{"id": true, "status": true, "created_at": true, "updated_at": true}
+// fiatAccountComputed are the attributes the service sets: those of
+// fiatAccountComputedShape.
+var fiatAccountComputed = func() map[string]bool {
+	out := map[string]bool{}
+	for name := range fiatAccountComputedShape.resourceAttributes() {
+		out[name] = true
+	}
+	return out
+}()
 
 // updatable reports whether fiatAccountInPlace holds the argument path p.
 func updatable(p string) bool {

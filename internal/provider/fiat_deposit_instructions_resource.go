@@ -74,19 +74,19 @@ var instructionsType = moneyType[fiatDepositInstructionsArgs, *client.FiatDeposi
 	refresh:   refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
 
 	say: lifecycleWords[fiatDepositInstructionsArgs]{
-		destroy: &warning{"Destroying fiat deposit instructions does not delete them",
+		destroy: &message{"Destroying fiat deposit instructions does not delete them",
 			"The service has no endpoint to delete fiat deposit instructions: destroy only removes them from " +
 				"the Terraform state, and they stay usable on the service."},
 		unconfirmed:  ", so the service does not create a second set",
 		notRefreshed: "The instructions keep the values recorded when they were created, and a set the service deprecates is not noticed.",
-		gone: func(m shapedState[fiatDepositInstructionsArgs]) warning {
-			return warning{"Fiat deposit instructions no longer exist",
+		gone: func(m shapedState[fiatDepositInstructionsArgs]) message {
+			return message{"Fiat deposit instructions no longer exist",
 				fmt.Sprintf("The service no longer knows the fiat deposit instructions %s (memo_id %s): they were "+
 					"removed from the Terraform state, and Terraform plans to create a new set. Update whoever sends "+
 					"deposits with its values once it is created.", id(m).ValueString(), m.str("memo_id").ValueString())}
 		},
-		forgotten: func(m shapedState[fiatDepositInstructionsArgs]) warning {
-			return warning{"Fiat deposit instructions still exist on the service",
+		forgotten: func(m shapedState[fiatDepositInstructionsArgs]) message {
+			return message{"Fiat deposit instructions still exist on the service",
 				fmt.Sprintf("The fiat deposit instructions %s (memo_id %s) were removed from the Terraform state only. "+
 					"The service has no endpoint to delete them: they still exist and deposits quoting them are still "+
 					"credited. No API call was made.", id(m).ValueString(), m.str("memo_id").ValueString())}

@@ -190,9 +190,9 @@ type newObjectPlan[T any] struct {
 // planNewObject plans a new object: its ref_id (configured, or derived and
 // shown in the plan when p.show), claimed against the other creates of the
 // plan, and what the apply will do with an object the service already
-// holds under it (askAtPlan). It reports whether the apply sends the
-// object (see askAtPlan).
-func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPlan[T], resp *resource.ModifyPlanResponse) types.Bool {
+// holds under it (askAtPlan). It returns the ref_id ("" when it cannot be
+// derived) and whether the apply sends the object (see askAtPlan).
+func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPlan[T], resp *resource.ModifyPlanResponse) (string, types.Bool) {
 	w := p.kind.words
 	refID := knownString(p.configured)
 	derived := refID == ""
@@ -201,7 +201,7 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 	} else {
 		var ok bool
 		if refID, ok = p.derive(); !ok {
-			return types.BoolUnknown()
+			return "", types.BoolUnknown()
 		}
 		if p.show {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("ref_id"), refID)...)
@@ -209,9 +209,9 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 	}
 	claimPlannedRefID(data, w, refID, p.what, derived, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || data == nil {
-		return types.BoolUnknown()
+		return refID, types.BoolUnknown()
 	}
-	return askAtPlan(ctx, data, p, refID, derived, &resp.Diagnostics)
+	return refID, askAtPlan(ctx, data, p, refID, derived, &resp.Diagnostics)
 }
 
 // askAtPlan looks refID up at the service, so that the plan of a new
@@ -965,11 +965,18 @@ func fieldDifferences(fields []recordedField) []string {
 // anotherObject is the error of a read whose answer is another object than
 // the one in the state: the state is kept as it was.
 func anotherObject(w createWords, id string, d []string, diags *diag.Diagnostics) {
-	diags.AddError(fmt.Sprintf("The service answered with another %s than %s", w.noun, id),
+	m := anotherObjectMessage(w, id, d)
+	diags.AddError(m.summary, m.detail)
+}
+
+// anotherObjectMessage says that reading id answered another object, with
+// the differences d.
+func anotherObjectMessage(w createWords, id string, d []string) message {
+	return message{fmt.Sprintf("The service answered with another %s than %s", w.noun, id),
 		fmt.Sprintf("Reading %s %s answered an object that differs from the one the state records:\n%s\n\n"+
 			"The provider does not record an answer it cannot trust, so the state is kept as it was and "+
 			"nothing was %s. Check the provider's base_url and %s %s with the service.",
-			w.noun, id, bulletList(d), w.made, w.noun, id))
+			w.noun, id, bulletList(d), w.made, w.noun, id)}
 }
 
 // cannotImport is the error of an import that could not read the object:

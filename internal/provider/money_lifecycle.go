@@ -180,20 +180,20 @@ type moneyType[A, T, R any] struct {
 // lifecycleWords are a resource's own words in the lifecycle's messages.
 type lifecycleWords[A any] struct {
 	// destroy is the warning of a planned destroy (nil: none).
-	destroy *warning
+	destroy *message
 	// unconfirmed ends the warning of a refresh of an unconfirmed create.
 	unconfirmed string
 	// forgotten is the warning of the destroy of an object the service
 	// keeps.
-	forgotten func(m shapedState[A]) warning
+	forgotten func(m shapedState[A]) message
 	// notRefreshed says what a refresh that cannot read keeps.
 	notRefreshed string
 	// gone is the warning of a refresh that finds the object gone.
-	gone func(m shapedState[A]) warning
+	gone func(m shapedState[A]) message
 }
 
-// warning is a warning diagnostic.
-type warning struct{ summary, detail string }
+// message is the summary and detail of a diagnostic.
+type message struct{ summary, detail string }
 
 // moneyCoreResource is a resource on the money core: the lifecycle of the
 // declaration t.
@@ -361,10 +361,9 @@ func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.M
 		return
 	}
 	r.scrub(a)
-	configured := *t.refID(&a)
-	sends := planNewObject(ctx, r.data, newObjectPlan[T]{
+	refID, sends := planNewObject(ctx, r.data, newObjectPlan[T]{
 		kind:       t.kind,
-		configured: configured,
+		configured: *t.refID(&a),
 		derive:     func() (string, bool) { return t.derived(ctx, a, "") },
 		what:       t.summary(a),
 		show:       t.kind.superseded == nil,
@@ -375,10 +374,6 @@ func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.M
 	}, resp)
 	if resp.Diagnostics.HasError() || t.planned == nil {
 		return
-	}
-	refID := knownString(configured)
-	if refID == "" {
-		refID, _ = t.derived(ctx, a, "")
 	}
 	t.planned(ctx, r.data, a, refID, sends, resp)
 }
@@ -555,19 +550,19 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 		cannotImport(w, objID, err, t.readScope, diags)
 		return 0
 	case errors.As(err, &another):
-		return r.event(ctx, t.refresh.another, "another", *m, diags, func() warning {
-			return anotherObjectWarning(w, objID, []string{fmt.Sprintf("id: recorded %q, answered %q", objID, shown(another.answered))})
+		return r.event(ctx, t.refresh.another, "another", *m, diags, func() message {
+			return anotherObjectMessage(w, objID, []string{fmt.Sprintf("id: recorded %q, answered %q", objID, shown(another.answered))})
 		})
 	case err != nil && scopeRefused(err):
-		return r.event(ctx, t.refresh.scopeRefused, "scope", *m, diags, func() warning {
-			return warning{w.title + " not refreshed",
+		return r.event(ctx, t.refresh.scopeRefused, "scope", *m, diags, func() message {
+			return message{w.title + " not refreshed",
 				fmt.Sprintf("Reading the %s needs the OAuth scope %s, which these client credentials cannot get "+
 					"(%s). %s Have the scope granted (and, if the provider's scopes argument pins the token's "+
 					"scopes, include it there) so that a refresh can follow them.", w.plural, t.readScope, err,
 					t.say.notRefreshed)}
 		})
 	case errors.Is(err, client.ErrNotFound):
-		return r.event(ctx, t.refresh.gone, "gone", *m, diags, func() warning { return t.say.gone(*m) })
+		return r.event(ctx, t.refresh.gone, "gone", *m, diags, func() message { return t.say.gone(*m) })
 	case err != nil:
 		diags.AddError(failure("Reading the "+w.noun+" failed", err),
 			fmt.Sprintf("Reading the %s %s failed: %s.\n\nNothing was %s. Check the provider configuration and the "+
@@ -591,8 +586,8 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 	d := recordedDifferences(id(*m), t.kind.id(obj), nil)
 	d = append(d, t.recorded(ctx, *m, obj)...)
 	if len(d) > 0 {
-		return r.event(ctx, t.refresh.another, "another", *m, diags, func() warning {
-			return anotherObjectWarning(w, objID, d)
+		return r.event(ctx, t.refresh.another, "another", *m, diags, func() message {
+			return anotherObjectMessage(w, objID, d)
 		})
 	}
 	t.refreshed(ctx, m, obj, diags)
@@ -601,7 +596,7 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 
 // event carries out the outcome o of a refresh event with the message
 // msg: a warning (once per type per run for a refused scope) or an error.
-func (r *moneyCoreResource[A, T, R]) event(ctx context.Context, o refreshOutcome, event string, m shapedState[A], diags *diag.Diagnostics, msg func() warning) refreshOutcome {
+func (r *moneyCoreResource[A, T, R]) event(ctx context.Context, o refreshOutcome, event string, m shapedState[A], diags *diag.Diagnostics, msg func() message) refreshOutcome {
 	w := r.t.kind.words
 	tflog.Warn(ctx, w.noun+" not refreshed", map[string]any{"id": id(m).ValueString(), "event": event, "outcome": o.String()})
 	switch o {
@@ -621,14 +616,6 @@ func (r *moneyCoreResource[A, T, R]) event(ctx context.Context, o refreshOutcome
 		return failKeepingState
 	}
 	return o
-}
-
-// anotherObjectWarning is the message of a read whose answer is another
-// object than the one in the state (see anotherObject).
-func anotherObjectWarning(w createWords, id string, d []string) warning {
-	var diags diag.Diagnostics
-	anotherObject(w, id, d, &diags)
-	return warning{diags[0].Summary(), diags[0].Detail()}
 }
 
 // Update applies an in-place change (the resource's update), or records

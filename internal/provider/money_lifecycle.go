@@ -526,6 +526,8 @@ func (r *moneyCoreResource[A, T, R]) Read(ctx context.Context, req resource.Read
 		resp.State.RemoveResource(ctx)
 		return
 	}
+	// What the service answered (an import's numbers) is scrubbed too.
+	r.scrub(state.args)
 	if !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(setShaped(ctx, &resp.State, resp.State.Schema, state)...)
 	}

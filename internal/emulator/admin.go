@@ -19,7 +19,7 @@ type CountersSnapshot struct {
 	Connections int `json:"connections"`
 }
 
-// AdminTransfers is the body of GET /admin/transfers: the withdrawals made
+// AdminTransfers is the body of GET /admin/transfers: the transfers made
 // through the API (with ?ref_id=, those made with that ref_id), oldest
 // first.
 type AdminTransfers struct {
@@ -58,6 +58,7 @@ func AdminRoutes() []string {
 	return []string{
 		"GET /admin/faults", "PUT /admin/faults",
 		"GET /admin/transfers", "POST /admin/transfers/{id}/status",
+		"GET /admin/balances", "PUT /admin/balances", "POST /admin/conversions/{id}/settle",
 		"GET /admin/fees", "PUT /admin/fees", "POST /admin/fees/reset",
 		"GET /admin/fee-quotes", "POST /admin/fee-quotes/expire-next",
 		"GET /admin/limits", "PUT /admin/limits",
@@ -175,10 +176,35 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		}
 		id := r.PathValue("id")
 		if !s.SetTransferStatus(id, body.Status, body.CryptoTxHash) {
-			writeError(w, errNotFound("withdrawal "+id+" not found"))
+			writeError(w, errNotFound("transfer "+id+" not found among the transfers made through the API"))
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /admin/balances", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, AdminBalances{Balances: s.Balances()})
+	})
+	mux.HandleFunc("PUT /admin/balances", func(w http.ResponseWriter, r *http.Request) {
+		var b Balance
+		if e := decodeBody(r, &b); e != nil {
+			writeError(w, e)
+			return
+		}
+		if e := validateBalance(b); e != nil {
+			writeError(w, e)
+			return
+		}
+		s.SetBalance(b.ProfileID, b.Asset, b.Available)
+		writeJSON(w, http.StatusOK, AdminBalances{Balances: s.Balances()})
+	})
+	mux.HandleFunc("POST /admin/conversions/{id}/settle", func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		if _, e := s.settleConversion(id); e != nil {
+			writeError(w, e)
+			return
+		}
+		c, _ := s.data.conversion(id)
+		writeJSON(w, http.StatusOK, c)
 	})
 	mux.HandleFunc("POST /admin/fiat-accounts/{id}/status", func(w http.ResponseWriter, r *http.Request) {
 		var body struct {

@@ -236,8 +236,13 @@
 //	GET  /admin/counters                    CountersSnapshot
 //	POST /admin/counters/reset              zero the counters (204)
 //	POST /admin/transfers/{id}/status       {"status": "COMPLETED", "crypto_tx_hash": "0x..."}:
-//	                                        move a withdrawal made through the API (204)
-//	GET  /admin/transfers[?ref_id=...]      AdminTransfers: withdrawals made through the API
+//	                                        move a transfer made through the API (204)
+//	GET  /admin/transfers[?ref_id=...]      AdminTransfers: transfers made through the API
+//	GET  /admin/balances                    AdminBalances: every balance set
+//	PUT  /admin/balances                    {"profile_id": ..., "asset": "USD", "available": "100"}:
+//	                                        set one balance (200, AdminBalances)
+//	POST /admin/conversions/{id}/settle     settle a conversion made through the API (200, the
+//	                                        conversion; 404 unknown, 409 not CREATED)
 //	POST /admin/clock/advance               {"seconds": n}: move the clock (200, {"now": ...})
 //	GET  /admin/fees                        FeesTable: withdrawal fee by asset
 //	PUT  /admin/fees                        set the fees named (FeesTable JSON; 200, the table)
@@ -349,7 +354,7 @@
 //   - GET /transfer/transfers/{id} (scope transfer:read_transfer): one
 //     Transfer, 404 when unknown.
 //   - GET /transfer/transfers (transfer:read_transfer): the seeded transfers
-//     (Options.Transfers, of several types and statuses) and the withdrawals
+//     (Options.Transfers, of several types and statuses) and the transfers
 //     made through the API, newest first unless order=ASC, by created_at
 //     unless order_by=UPDATED_AT; limit (default 100, at most 1000),
 //     page_cursor; filters ids, ref_ids, profile_ids, identity_ids,
@@ -362,9 +367,97 @@
 //     through the API, with ids, ref_ids, created_at.*, limit, order
 //     (default DESC) and page_cursor.
 //
-// A withdrawal made through the API is PENDING until SetTransferStatus (or
-// the admin API) moves it to COMPLETED, with a crypto_tx_hash, or FAILED,
-// with status_details; updated_at moves with it.
+// A transfer made through the API is PENDING until SetTransferStatus (or
+// the admin API) moves it to COMPLETED, with a crypto_tx_hash for a crypto
+// withdrawal, or FAILED, with status_details; updated_at moves with it.
+//
+// # Money flows beyond the excerpt
+//
+// The published excerpt does not show these operations: it has the
+// Transfer and StablecoinConversion schemas, List and Get Transfer, Get
+// and Cancel Stablecoin Conversion, and names the scope
+// conversion:write_conversion_stablecoin, but no request body, no other
+// scope and no answer of a create. The emulator serves them with these
+// choices:
+//
+//   - POST /transfer/fiat-withdrawals (scope transfer:write_fiat_withdrawal,
+//     FiatWithdrawalRequest): profile_id, fiat_account_id and asset
+//     required; exactly one of amount and total, decimals of the spec's
+//     pattern above zero; memo, ref_id, identity_id, account_id and
+//     metadata (as for crypto withdrawals) optional; any other field 400.
+//     The fiat account must be one the emulator knows, made through the API
+//     or seeded, and not deleted (else 400 with meta.field fiat_account_id),
+//     and APPROVED (else 400 on fiat_account_id naming its status; the
+//     nested form's ACTIVE counts as APPROVED). Fiat withdrawals pay no fee:
+//     fee "0", total = amount. The answer is 201 with a Transfer of
+//     direction DEBIT, status PENDING, fiat_account_id, memo, metadata,
+//     auto_conversion {} and no notional_value, whose type follows the
+//     account's network: wire WIRE_WITHDRAWAL, cbit CBIT_WITHDRAWAL, cubix
+//     CUBIX_WITHDRAWAL, rtp, dbs_act and scb BANK_WITHDRAWAL (no network
+//     makes SEN_ or SIGNET_WITHDRAWAL). Transfer limits, guaranteed fees
+//     and Faults.RefuseWithdrawals apply to crypto withdrawals only.
+//   - POST /transfer/internal (scope transfer:write_internal_transfer,
+//     InternalTransferRequest): from_profile_id, to_profile_id, asset and
+//     amount (a decimal above zero) required, from and to different (400 on
+//     to_profile_id); ref_id, identity_id, account_id and metadata
+//     optional. It makes two transfers sharing a fresh group_id, the debit
+//     side (INTERNAL_TRANSFER_DEBIT, DEBIT, profile_id from) and then the
+//     credit side (INTERNAL_TRANSFER_CREDIT, CREDIT, profile_id to), each
+//     PENDING with fee "0", total = amount and the request's ref_id and
+//     metadata, and answers 201 with the debit side. SetTransferStatus
+//     moves each side on its own.
+//   - POST /conversion/stablecoins (scope
+//     conversion:write_conversion_stablecoin, StablecoinConversionRequest):
+//     profile_id, source_asset, target_asset and amount (a decimal above
+//     zero) required; the assets are USD, USDC and PYUSD, the source and
+//     target different (400 on target_asset); recipient_profile_id, ref_id,
+//     identity_id, account_id and metadata optional. It answers 201 with
+//     the StablecoinConversion in CREATED, created_at = updated_at = now,
+//     served by Get Stablecoin Conversion after the seeded ones are looked
+//     up. Conversions convert one to one.
+//   - DELETE /conversion/stablecoins/{id} (the published Cancel, scope
+//     conversion:write_conversion_stablecoin): a CREATED conversion becomes
+//     CANCELLED with cancelled_at = updated_at = now, answered 200. An id
+//     that is not a UUID answers 400, an unknown one 404, a SETTLED one 409
+//     CONFLICT naming its status. A conversion already CANCELLED is
+//     answered 200 as it is (cancelling twice cancels once), so a cancel
+//     may be sent again. Seeded conversions are read-only (400). Other
+//     methods on the path answer 405 with Allow: GET, DELETE.
+//   - A conversion is SETTLED (settled_at = updated_at = now) only by
+//     SettleConversion or POST /admin/conversions/{id}/settle, for a
+//     CREATED conversion made through the API.
+//   - A ref_id already used by an object of the same operation answers, as
+//     a crypto withdrawal does by default, 409 with the already-exists
+//     problem and meta.existing (for an internal transfer its debit side;
+//     for a conversion, one made through the API or seeded), whatever the
+//     new body, and creates nothing. Options.WithdrawalReplay does not
+//     apply to them. Each operation has its own namespace: a fiat
+//     withdrawal may reuse the ref_id of a crypto withdrawal, of an
+//     internal transfer or of a conversion.
+//   - Balances: none is set by default, and an operation whose profile and
+//     asset have no balance is never refused for funds. SetBalance (or PUT
+//     /admin/balances) sets the available balance of a profile in an asset
+//     (assets compared in upper case), an exact decimal; Balance and
+//     Balances (GET /admin/balances) read them. Where a balance is set, an
+//     operation that needs more of it than is available answers 403 with
+//     the published problem {"type": ".../problems/insufficient-funds",
+//     "title": "Forbidden", "status": 403, "detail": "insufficient funds:
+//     profile P has 10 USD available, the fiat withdrawal needs 12.5 USD"}
+//     and makes nothing (a guaranteed fee stays usable); otherwise the
+//     operation debits it when it is made: a crypto withdrawal its total
+//     from balance_asset (when given, its value at the emulator's USD
+//     prices) or else its asset, a fiat withdrawal its total, an internal
+//     transfer its amount from from_profile_id, a conversion its amount of
+//     source_asset from profile_id. Credits go only to balances that are
+//     set (none is made by a credit): an internal transfer credits
+//     to_profile_id when it is made; a conversion credits its amount of
+//     target_asset to recipient_profile_id, or else profile_id, when it
+//     settles. A cancelled conversion gives its amount back to profile_id.
+//     A transfer that FAILED gives nothing back: SetTransferStatus moves no
+//     balance.
+//   - Server.Transfers returns every transfer made through the API, of
+//     every operation; TransfersOfType those of some types;
+//     MadeStablecoinConversions the conversions made through the API.
 //
 // # Limits, guaranteed fees and the ticker
 //

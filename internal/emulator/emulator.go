@@ -43,6 +43,9 @@ var AllScopes = []string{
 	"fee:write_crypto_withdrawal_fee",
 	"transfer:write_crypto_destination_address",
 	"transfer:read_crypto_destination_address",
+	"transfer:write_fiat_withdrawal",
+	"transfer:write_internal_transfer",
+	"conversion:write_conversion_stablecoin",
 }
 
 // ClientCredentials is one OAuth client known to the emulator.

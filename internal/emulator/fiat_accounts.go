@@ -27,11 +27,11 @@ const maxAddressPart = 35
 func (s *Server) fiatAccountRoute(method string) route {
 	switch method {
 	case http.MethodPut:
-		return route{http.MethodPut, scopeWriteFiatAccount, s.handleUpdateFiatAccount}
+		return route{http.MethodPut, scopeWriteFiatAccount, s.handleUpdateFiatAccount, ""}
 	case http.MethodDelete:
-		return route{http.MethodDelete, scopeWriteFiatAccount, s.handleDeleteFiatAccount}
+		return route{http.MethodDelete, scopeWriteFiatAccount, s.handleDeleteFiatAccount, ""}
 	}
-	return route{http.MethodGet, scopeReadFiatAccount, s.handleGetFiatAccount}
+	return route{http.MethodGet, scopeReadFiatAccount, s.handleGetFiatAccount, ""}
 }
 
 func validateAddress(field string, a *Address, need bool) *apiError {

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -154,58 +155,67 @@ type route struct {
 	method  string
 	scope   string
 	handler func(w http.ResponseWriter, r *http.Request, id string)
+	// allow is the Allow header of a 405 on the path, when the path has
+	// more methods than method.
+	allow string
 }
 
 // routeFor finds the operation of path; id is the path parameter, if any.
 func (s *Server) routeFor(method, path string) (rt route, id string, ok bool) {
 	switch path {
 	case pathWithdrawals:
-		return route{http.MethodPost, scopeWriteWithdrawal, s.handleCreateWithdrawal}, "", true
+		return route{http.MethodPost, scopeWriteWithdrawal, s.handleCreateWithdrawal, ""}, "", true
+	case pathFiatWithdrawals:
+		return route{http.MethodPost, scopeWriteFiatWithdraw, s.handleCreateFiatWithdrawal, ""}, "", true
+	case pathInternalTransfers:
+		return route{http.MethodPost, scopeWriteInternal, s.handleCreateInternalTransfer, ""}, "", true
+	case pathConversions:
+		return route{http.MethodPost, scopeWriteConversion, s.handleCreateConversion, ""}, "", true
 	case pathInstructions:
 		if method == http.MethodGet {
-			return route{http.MethodGet, scopeReadInstructions, s.handleListInstructions}, "", true
+			return route{http.MethodGet, scopeReadInstructions, s.handleListInstructions, ""}, "", true
 		}
-		return route{http.MethodPost, scopeWriteInstructions, s.handleCreateInstructions}, "", true
+		return route{http.MethodPost, scopeWriteInstructions, s.handleCreateInstructions, ""}, "", true
 	case pathTransfers:
-		return route{http.MethodGet, scopeReadTransfer, s.handleListTransfers}, "", true
+		return route{http.MethodGet, scopeReadTransfer, s.handleListTransfers, ""}, "", true
 	case pathFiatAccounts:
 		if method == http.MethodPost {
-			return route{http.MethodPost, scopeWriteFiatAccount, s.handleCreateFiatAccount}, "", true
+			return route{http.MethodPost, scopeWriteFiatAccount, s.handleCreateFiatAccount, ""}, "", true
 		}
-		return route{http.MethodGet, scopeReadFiatAccount, s.handleListFiatAccounts}, "", true
+		return route{http.MethodGet, scopeReadFiatAccount, s.handleListFiatAccounts, ""}, "", true
 	case pathDepositAddresses:
 		if method == http.MethodPost {
-			return route{http.MethodPost, scopeWriteDepositAddr, s.handleCreateDepositAddress}, "", true
+			return route{http.MethodPost, scopeWriteDepositAddr, s.handleCreateDepositAddress, ""}, "", true
 		}
-		return route{http.MethodGet, scopeReadDepositAddr, s.handleListDepositAddresses}, "", true
+		return route{http.MethodGet, scopeReadDepositAddr, s.handleListDepositAddresses, ""}, "", true
 	case pathRewardClaims:
-		return route{http.MethodGet, scopeReadClaims, s.handleListRewardClaims}, "", true
+		return route{http.MethodGet, scopeReadClaims, s.handleListRewardClaims, ""}, "", true
 	case pathTransferLimits:
-		return route{http.MethodGet, scopeReadLimits, s.handleListTransferLimits}, "", true
+		return route{http.MethodGet, scopeReadLimits, s.handleListTransferLimits, ""}, "", true
 	case pathWithdrawalFee:
-		return route{http.MethodPost, scopeWriteFeeQuote, s.handleCreateWithdrawalFee}, "", true
+		return route{http.MethodPost, scopeWriteFeeQuote, s.handleCreateWithdrawalFee, ""}, "", true
 	case pathDestinationAddress:
-		return route{http.MethodPut, scopeWriteDestinationAddress, s.handlePutDestinationAddress}, "", true
+		return route{http.MethodPut, scopeWriteDestinationAddress, s.handlePutDestinationAddress, ""}, "", true
 	case pathDestinationAddresses:
-		return route{http.MethodGet, scopeReadDestinationAddress, s.handleListDestinationAddresses}, "", true
+		return route{http.MethodGet, scopeReadDestinationAddress, s.handleListDestinationAddresses, ""}, "", true
 	}
 	if rest, found := strings.CutPrefix(path, pathMarketsPrefix); found {
 		if market, ok := strings.CutSuffix(rest, "/ticker"); ok && market != "" && !strings.Contains(market, "/") {
 			// A public operation: no token needed.
-			return route{http.MethodGet, "", s.handleGetTicker}, market, true
+			return route{http.MethodGet, "", s.handleGetTicker, ""}, market, true
 		}
 	}
 	if id, found := strings.CutPrefix(path, pathInstructions+"/"); found && id != "" && !strings.Contains(id, "/") {
-		return route{http.MethodGet, scopeReadInstructions, s.handleGetInstructions}, id, true
+		return route{http.MethodGet, scopeReadInstructions, s.handleGetInstructions, ""}, id, true
 	}
 	if id, found := strings.CutPrefix(path, pathFiatAccounts+"/"); found && id != "" && !strings.Contains(id, "/") {
 		return s.fiatAccountRoute(method), id, true
 	}
 	if id, found := strings.CutPrefix(path, pathTransfers+"/"); found && id != "" && !strings.Contains(id, "/") {
-		return route{http.MethodGet, scopeReadTransfer, s.handleGetTransfer}, id, true
+		return route{http.MethodGet, scopeReadTransfer, s.handleGetTransfer, ""}, id, true
 	}
 	if id, found := strings.CutPrefix(path, pathConversionsPrefix); found && id != "" && !strings.Contains(id, "/") {
-		return route{http.MethodGet, scopeReadConversion, s.handleGetConversion}, id, true
+		return s.conversionRoute(method), id, true
 	}
 	return route{}, "", false
 }
@@ -243,7 +253,7 @@ func (s *Server) serveV2(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method != rt.method {
-		w.Header().Set("Allow", rt.method)
+		w.Header().Set("Allow", cmp.Or(rt.allow, rt.method))
 		writeError(w, &apiError{status: http.StatusMethodNotAllowed, body: ErrorBody{Code: "METHOD_NOT_ALLOWED", Message: r.Method + " is not allowed on " + r.URL.Path + "; use " + rt.method}})
 		return
 	}
@@ -366,12 +376,12 @@ func (s *Server) handleGetConversion(w http.ResponseWriter, _ *http.Request, id 
 		writeError(w, errInvalid("id", "must be a UUID"))
 		return
 	}
-	i, ok := s.data.conversionByID[strings.ToLower(id)]
+	c, ok := s.data.conversion(id)
 	if !ok {
-		writeError(w, errNotFound("stablecoin conversion "+id+" not found"))
+		writeError(w, conversionNotFound(id))
 		return
 	}
-	writeJSON(w, http.StatusOK, s.data.conversions[i])
+	writeJSON(w, http.StatusOK, c)
 }
 
 func isUUID(s string) bool {

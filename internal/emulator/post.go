@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"regexp"
@@ -178,8 +179,16 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 		}
 	}
 	amount, total, fee, problem, e := s.withdrawalFigures(&req)
+	// The balance debited: balance_asset's when given, at the emulator's
+	// USD prices.
+	debitAsset := cmp.Or(req.BalanceAsset, req.Asset)
+	var debit decimal.Decimal
 	if problem == nil && e == nil {
-		if problem = s.spendLimits(req.Asset, decimal.RequireFromString(amount)); problem != nil && req.FeeID != "" {
+		debit = valueIn(decimal.RequireFromString(total), req.Asset, debitAsset)
+		if problem = st.lackOfFunds(req.ProfileID, debitAsset, debit, "withdrawal"); problem == nil {
+			problem = s.spendLimits(req.Asset, decimal.RequireFromString(amount))
+		}
+		if problem != nil && req.FeeID != "" {
 			// Refused: the guaranteed fee stays usable.
 			s.releaseFeeQuote(req.FeeID)
 		}
@@ -221,12 +230,11 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 		NotionalValue:      &notional,
 		Memo:               optional(req.Memo),
 	}
-	rec := &transferRecord{t: t, request: key}
-	st.transfers = append(st.transfers, rec)
-	st.transferByID[t.ID] = rec
+	rec := st.addTransfer(t, key)
 	if req.RefID != "" {
 		st.transferByRef[req.RefID] = rec
 	}
+	st.moveBalance(req.ProfileID, debitAsset, debit.Neg())
 	st.mu.Unlock()
 	s.answerPost(w, r, http.StatusCreated, t)
 }

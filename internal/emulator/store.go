@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"slices"
 	"sync"
+
+	"github.com/shopspring/decimal"
 )
 
 // store holds the emulator's data. The seeded lists never change after
@@ -56,6 +58,20 @@ type store struct {
 	// (fiat_accounts.go); the seeded ones above never change.
 	madeAccounts []*FiatAccount
 	accountByID  map[string]*FiatAccount
+	// The ref_ids of fiat withdrawals and of internal transfers (the
+	// debit side), each operation its own namespace; transferByRef is the
+	// crypto withdrawals'. Their transfers are in transfers too.
+	fiatWithdrawalByRef map[string]*transferRecord
+	internalByRef       map[string]*transferRecord
+	// Stablecoin conversions made through the API, in creation order
+	// (money_flows.go), by id and by ref_id; seededConversionByRef indexes
+	// the seeded ones, whose ref_ids are taken too.
+	madeConversions       []*StablecoinConversion
+	madeConversionByID    map[string]*StablecoinConversion
+	conversionByRef       map[string]*StablecoinConversion
+	seededConversionByRef map[string]int
+	// balances are the balances set through SetBalance (balances.go).
+	balances map[balanceKey]decimal.Decimal
 }
 
 // streamCreated is the generator stream of objects created through the API.
@@ -89,6 +105,12 @@ func newStore(opts Options) *store {
 		accountByID:   map[string]*FiatAccount{},
 		cursorKey:     make([]byte, 32),
 		closing:       make(chan struct{}),
+
+		fiatWithdrawalByRef: map[string]*transferRecord{},
+		internalByRef:       map[string]*transferRecord{},
+		madeConversionByID:  map[string]*StablecoinConversion{},
+		conversionByRef:     map[string]*StablecoinConversion{},
+		balances:            map[balanceKey]decimal.Decimal{},
 	}
 	_, _ = rand.Read(st.cursorKey)
 	var wg sync.WaitGroup
@@ -116,8 +138,12 @@ func newStore(opts Options) *store {
 	st.addressJSON = newJSONCache(len(st.depositAddresses))
 	st.claimJSON = newJSONCache(len(st.rewardClaims))
 	st.conversionByID = make(map[string]int, len(st.conversions))
+	st.seededConversionByRef = make(map[string]int, len(st.conversions))
 	for i := range st.conversions {
 		st.conversionByID[st.conversions[i].ID] = i
+		if ref := st.conversions[i].RefID; ref != nil {
+			st.seededConversionByRef[*ref] = i
+		}
 	}
 	return st
 }
@@ -147,13 +173,14 @@ func (s *Server) RewardClaims() []RewardClaim {
 }
 
 // StablecoinConversions returns the seeded stablecoin conversions in
-// creation order. The slice is a copy; the values must not be modified.
+// creation order (MadeStablecoinConversions returns those made through the
+// API). The slice is a copy; the values must not be modified.
 func (s *Server) StablecoinConversions() []StablecoinConversion {
 	return append([]StablecoinConversion(nil), s.data.conversions...)
 }
 
-// Transfers returns the transfers created by Create Crypto Withdrawal, in
-// creation order.
+// Transfers returns every transfer made through the API (crypto and fiat
+// withdrawals, both sides of internal transfers), in creation order.
 func (s *Server) Transfers() []Transfer {
 	st := s.data
 	st.mu.Lock()

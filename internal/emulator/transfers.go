@@ -18,9 +18,9 @@ import (
 //	GET /transfer/transfers                    transfer:read_transfer
 //	GET /transfer/fiat-deposit-instructions    transfer:read_fiat_deposit_instructions
 //
-// The transfers are the seeded ones (Options.Transfers) followed by the
-// withdrawals made through the API; SetTransferStatus (and the admin API)
-// moves a withdrawal from PENDING to COMPLETED or FAILED.
+// The transfers are the seeded ones (Options.Transfers) followed by those
+// made through the API; SetTransferStatus (and the admin API) moves one
+// from PENDING to COMPLETED or FAILED.
 
 const (
 	pathTransfers     = "/v2/transfer/transfers"
@@ -109,10 +109,12 @@ func seedTransfers(seed int64, n int, customerID string) []Transfer {
 	return out
 }
 
-// SetTransferStatus moves the withdrawal id made through the API to status
-// (PENDING, COMPLETED or FAILED), with the on-chain hash txHash when not
-// empty, as the service does when the network confirms or rejects it. It
-// reports whether the emulator knows the withdrawal.
+// SetTransferStatus moves the transfer id made through the API (a crypto or
+// fiat withdrawal, or one side of an internal transfer, each side on its
+// own) to status (PENDING, COMPLETED or FAILED), with the on-chain hash
+// txHash when not empty and the transfer is a crypto one, as the service
+// does when the network confirms or rejects it. Balances do not move. It
+// reports whether the emulator knows the transfer.
 func (s *Server) SetTransferStatus(id, status, txHash string) bool {
 	st := s.data
 	st.mu.Lock()
@@ -120,7 +122,7 @@ func (s *Server) SetTransferStatus(id, status, txHash string) bool {
 	if r, ok := st.transferByID[id]; ok {
 		r.t.Status = status
 		r.t.UpdatedAt = s.now().UTC().Truncate(time.Microsecond)
-		if txHash != "" {
+		if txHash != "" && r.t.CryptoNetwork != nil {
 			r.t.CryptoTxHash = ptr(txHash)
 			r.t.CryptoTxIndex = ptr("0")
 		}
@@ -134,8 +136,8 @@ func (s *Server) SetTransferStatus(id, status, txHash string) bool {
 	return false
 }
 
-// AllTransfers returns the seeded transfers followed by the withdrawals made
-// through the API, in creation order, as List Transfers serves them.
+// AllTransfers returns the seeded transfers followed by those made through
+// the API, in creation order, as List Transfers serves them.
 func (s *Server) AllTransfers() []Transfer { return s.data.allTransfers() }
 
 // allTransfers is the seeded transfers followed by a copy of those made

@@ -54,6 +54,49 @@ type CryptoWithdrawalRequest struct {
 	Memo               string            `json:"memo,omitempty"`
 }
 
+// FiatWithdrawalRequest is the body of POST /v2/transfer/fiat-withdrawals
+// (the emulator's choice: the published excerpt does not show it).
+type FiatWithdrawalRequest struct {
+	ProfileID     string            `json:"profile_id"`
+	FiatAccountID string            `json:"fiat_account_id"`
+	Asset         string            `json:"asset"`
+	Amount        string            `json:"amount,omitempty"`
+	Total         string            `json:"total,omitempty"`
+	Memo          string            `json:"memo,omitempty"`
+	RefID         string            `json:"ref_id,omitempty"`
+	IdentityID    string            `json:"identity_id,omitempty"`
+	AccountID     string            `json:"account_id,omitempty"`
+	Metadata      map[string]string `json:"metadata,omitempty"`
+}
+
+// InternalTransferRequest is the body of POST /v2/transfer/internal (the
+// emulator's choice: the published excerpt does not show it).
+type InternalTransferRequest struct {
+	FromProfileID string            `json:"from_profile_id"`
+	ToProfileID   string            `json:"to_profile_id"`
+	Asset         string            `json:"asset"`
+	Amount        string            `json:"amount"`
+	RefID         string            `json:"ref_id,omitempty"`
+	IdentityID    string            `json:"identity_id,omitempty"`
+	AccountID     string            `json:"account_id,omitempty"`
+	Metadata      map[string]string `json:"metadata,omitempty"`
+}
+
+// StablecoinConversionRequest is the body of POST
+// /v2/conversion/stablecoins (the emulator's choice: the published excerpt
+// does not show it).
+type StablecoinConversionRequest struct {
+	ProfileID          string            `json:"profile_id"`
+	SourceAsset        string            `json:"source_asset"`
+	TargetAsset        string            `json:"target_asset"`
+	Amount             string            `json:"amount"`
+	RecipientProfileID string            `json:"recipient_profile_id,omitempty"`
+	RefID              string            `json:"ref_id,omitempty"`
+	IdentityID         string            `json:"identity_id,omitempty"`
+	AccountID          string            `json:"account_id,omitempty"`
+	Metadata           map[string]string `json:"metadata,omitempty"`
+}
+
 // Transfer is the response of Create Crypto Withdrawal.
 type Transfer struct {
 	ID                 string            `json:"id"`

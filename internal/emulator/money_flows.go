@@ -1,0 +1,522 @@
+package emulator
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Money flows beyond the published excerpt: fiat withdrawals, internal
+// transfers, and the creation, cancellation and settlement of stablecoin
+// conversions. The excerpt names the scope of the conversions and shows
+// their Get and Cancel; the request bodies, the other scopes and the
+// answers are the emulator's choices (see doc.go).
+//
+//	POST   /transfer/fiat-withdrawals      transfer:write_fiat_withdrawal
+//	POST   /transfer/internal              transfer:write_internal_transfer
+//	POST   /conversion/stablecoins         conversion:write_conversion_stablecoin
+//	DELETE /conversion/stablecoins/{id}    conversion:write_conversion_stablecoin
+
+const (
+	pathFiatWithdrawals     = "/v2/transfer/fiat-withdrawals"
+	pathInternalTransfers   = "/v2/transfer/internal"
+	pathConversions         = "/v2/conversion/stablecoins"
+	scopeWriteFiatWithdraw  = "transfer:write_fiat_withdrawal"
+	scopeWriteInternal      = "transfer:write_internal_transfer"
+	scopeWriteConversion    = "conversion:write_conversion_stablecoin"
+	transferTypeInternalDeb = "INTERNAL_TRANSFER_DEBIT"
+	transferTypeInternalCre = "INTERNAL_TRANSFER_CREDIT"
+)
+
+// Statuses of a stablecoin conversion: CREATED is the one the spec shows,
+// CANCELLED the published cancel's; SETTLED is the emulator's.
+const (
+	ConversionCreated   = "CREATED"
+	ConversionSettled   = "SETTLED"
+	ConversionCancelled = "CANCELLED"
+)
+
+// conversionAssets are the assets a conversion converts between: those of
+// the seeded conversions.
+var conversionAssets = []string{"USD", "USDC", "PYUSD"}
+
+// fiatWithdrawalFee is the fee of every fiat withdrawal.
+var fiatWithdrawalFee = decimal.Zero
+
+// validateAmountOrTotal checks that exactly one of amount and total is
+// given, of the spec's pattern and above zero.
+func validateAmountOrTotal(amount, total string) *apiError {
+	switch {
+	case amount != "" && total != "":
+		return errInvalid("amount", "exactly one of amount or total must be given, not both")
+	case amount == "" && total == "":
+		return errInvalid("amount", "exactly one of amount or total must be given")
+	case amount != "":
+		return positiveDecimal("amount", amount)
+	}
+	return positiveDecimal("total", total)
+}
+
+// positiveDecimal checks that v is a decimal of the spec's pattern above
+// zero.
+func positiveDecimal(field, v string) *apiError {
+	if !decimalPattern.MatchString(v) {
+		return errInvalid(field, "must match ^[0-9]*\\.?[0-9]+$")
+	}
+	if !decimal.RequireFromString(v).IsPositive() {
+		return errInvalid(field, "must be greater than zero")
+	}
+	return nil
+}
+
+func validateFiatWithdrawal(req *FiatWithdrawalRequest) *apiError {
+	return firstErr(
+		required("profile_id", req.ProfileID),
+		required("fiat_account_id", req.FiatAccountID),
+		required("asset", req.Asset),
+		validateAmountOrTotal(req.Amount, req.Total),
+		validateMetadata(req.Metadata),
+	)
+}
+
+func validateInternalTransfer(req *InternalTransferRequest) *apiError {
+	if e := firstErr(
+		required("from_profile_id", req.FromProfileID),
+		required("to_profile_id", req.ToProfileID),
+		required("asset", req.Asset),
+		required("amount", req.Amount),
+		positiveDecimal("amount", req.Amount),
+		validateMetadata(req.Metadata),
+	); e != nil {
+		return e
+	}
+	if req.FromProfileID == req.ToProfileID {
+		return errInvalid("to_profile_id", "must differ from from_profile_id")
+	}
+	return nil
+}
+
+func validateConversion(req *StablecoinConversionRequest) *apiError {
+	if e := firstErr(
+		required("profile_id", req.ProfileID),
+		required("source_asset", req.SourceAsset),
+		required("target_asset", req.TargetAsset),
+		required("amount", req.Amount),
+		oneOf("source_asset", req.SourceAsset, conversionAssets),
+		oneOf("target_asset", req.TargetAsset, conversionAssets),
+		positiveDecimal("amount", req.Amount),
+		validateMetadata(req.Metadata),
+	); e != nil {
+		return e
+	}
+	if req.SourceAsset == req.TargetAsset {
+		return errInvalid("target_asset", "must differ from source_asset")
+	}
+	return nil
+}
+
+// liveAccountLocked is the fiat account id, made through the API or
+// seeded, unless unknown or deleted; under the store's lock.
+func (st *store) liveAccountLocked(id string) (*FiatAccount, bool) {
+	a := st.accountByID[id]
+	if a == nil {
+		for i := range st.fiatAccounts {
+			if st.fiatAccounts[i].ID == id {
+				a = &st.fiatAccounts[i]
+				break
+			}
+		}
+	}
+	return a, a != nil && !a.Deleted
+}
+
+// accountStatus is the review status of a fiat account: the top-level
+// status, or the wire status of the nested form (where ACTIVE is
+// APPROVED).
+func accountStatus(a *FiatAccount) string {
+	if a.Status != "" {
+		return a.Status
+	}
+	if n := a.FiatNetworkInstructions; n != nil && n.Wire != nil {
+		if n.Wire.Status == "ACTIVE" {
+			return "APPROVED"
+		}
+		return n.Wire.Status
+	}
+	return ""
+}
+
+// fiatWithdrawalType is the transfer type of a withdrawal to a, by its
+// network: wire WIRE_WITHDRAWAL, cbit CBIT_WITHDRAWAL, cubix
+// CUBIX_WITHDRAWAL, and the bank networks rtp, dbs_act and scb
+// BANK_WITHDRAWAL.
+func fiatWithdrawalType(a *FiatAccount) string {
+	n := a.FiatNetworkInstructions
+	switch {
+	case n == nil:
+	case n.Cbit != nil:
+		return "CBIT_WITHDRAWAL"
+	case n.Cubix != nil:
+		return "CUBIX_WITHDRAWAL"
+	case n.RTP != nil, n.DBSAct != nil, n.SCB != nil:
+		return "BANK_WITHDRAWAL"
+	}
+	return "WIRE_WITHDRAWAL"
+}
+
+// FiatWithdrawalTypes are the transfer types of fiat withdrawals the
+// emulator makes.
+var FiatWithdrawalTypes = []string{"WIRE_WITHDRAWAL", "BANK_WITHDRAWAL", "CBIT_WITHDRAWAL", "CUBIX_WITHDRAWAL"}
+
+// addTransfer stores a transfer made through the API, under the store's
+// lock.
+func (st *store) addTransfer(t Transfer, request string) *transferRecord {
+	rec := &transferRecord{t: t, request: request}
+	st.transfers = append(st.transfers, rec)
+	st.transferByID[t.ID] = rec
+	return rec
+}
+
+func (s *Server) handleCreateFiatWithdrawal(w http.ResponseWriter, r *http.Request, _ string) {
+	var req FiatWithdrawalRequest
+	if e := decodeBody(r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	if e := validateFiatWithdrawal(&req); e != nil {
+		writeError(w, e)
+		return
+	}
+	st := s.data
+	st.mu.Lock()
+	if prev := st.fiatWithdrawalByRef[req.RefID]; req.RefID != "" && prev != nil {
+		t := prev.t
+		st.mu.Unlock()
+		s.answerAlreadyExists(w, r, "transfer", req.RefID, t)
+		return
+	}
+	acct, live := st.liveAccountLocked(req.FiatAccountID)
+	var e *apiError
+	if !live {
+		e = errInvalid("fiat_account_id", "no fiat account %s", req.FiatAccountID)
+	} else if status := accountStatus(acct); status != "APPROVED" {
+		e = errInvalid("fiat_account_id", "fiat account %s is %s; a withdrawal needs an APPROVED account", req.FiatAccountID, status)
+	}
+	if e != nil {
+		st.mu.Unlock()
+		writeError(w, e)
+		return
+	}
+	fee := fiatWithdrawalFee
+	amount, total := req.Amount, req.Total
+	if amount != "" {
+		total = decimal.RequireFromString(amount).Add(fee).String()
+	} else {
+		amount = decimal.RequireFromString(total).Sub(fee).String()
+	}
+	if p := st.lackOfFunds(req.ProfileID, req.Asset, decimal.RequireFromString(total), "fiat withdrawal"); p != nil {
+		st.mu.Unlock()
+		writeProblem(w, p)
+		return
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	t := Transfer{
+		ID:             st.created.uuid(),
+		CustomerID:     st.customerID,
+		ProfileID:      req.ProfileID,
+		Amount:         amount,
+		Total:          total,
+		Fee:            fee.String(),
+		Asset:          req.Asset,
+		Direction:      "DEBIT",
+		Type:           fiatWithdrawalType(acct),
+		Status:         "PENDING",
+		CreatedAt:      now,
+		UpdatedAt:      now,
+		IdentityID:     optional(req.IdentityID),
+		AccountID:      optional(req.AccountID),
+		RefID:          optional(req.RefID),
+		Metadata:       req.Metadata,
+		AutoConversion: map[string]any{},
+		FiatAccountID:  optional(req.FiatAccountID),
+		Memo:           optional(req.Memo),
+	}
+	rec := st.addTransfer(t, canonical(req))
+	if req.RefID != "" {
+		st.fiatWithdrawalByRef[req.RefID] = rec
+	}
+	st.moveBalance(req.ProfileID, req.Asset, decimal.RequireFromString(total).Neg())
+	st.mu.Unlock()
+	s.answerPost(w, r, http.StatusCreated, t)
+}
+
+func (s *Server) handleCreateInternalTransfer(w http.ResponseWriter, r *http.Request, _ string) {
+	var req InternalTransferRequest
+	if e := decodeBody(r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	if e := validateInternalTransfer(&req); e != nil {
+		writeError(w, e)
+		return
+	}
+	st := s.data
+	st.mu.Lock()
+	if prev := st.internalByRef[req.RefID]; req.RefID != "" && prev != nil {
+		t := prev.t
+		st.mu.Unlock()
+		s.answerAlreadyExists(w, r, "transfer", req.RefID, t)
+		return
+	}
+	amount := decimal.RequireFromString(req.Amount)
+	if p := st.lackOfFunds(req.FromProfileID, req.Asset, amount, "internal transfer"); p != nil {
+		st.mu.Unlock()
+		writeProblem(w, p)
+		return
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	group := st.created.uuid()
+	side := func(profile, typ, direction string) Transfer {
+		return Transfer{
+			ID:             st.created.uuid(),
+			CustomerID:     st.customerID,
+			ProfileID:      profile,
+			Amount:         req.Amount,
+			Total:          amount.String(),
+			Fee:            "0",
+			Asset:          req.Asset,
+			Direction:      direction,
+			Type:           typ,
+			Status:         "PENDING",
+			CreatedAt:      now,
+			UpdatedAt:      now,
+			IdentityID:     optional(req.IdentityID),
+			AccountID:      optional(req.AccountID),
+			RefID:          optional(req.RefID),
+			Metadata:       req.Metadata,
+			AutoConversion: map[string]any{},
+			GroupID:        &group,
+		}
+	}
+	debit := side(req.FromProfileID, transferTypeInternalDeb, "DEBIT")
+	credit := side(req.ToProfileID, transferTypeInternalCre, "CREDIT")
+	key := canonical(req)
+	rec := st.addTransfer(debit, key)
+	st.addTransfer(credit, key)
+	if req.RefID != "" {
+		st.internalByRef[req.RefID] = rec
+	}
+	st.moveBalance(req.FromProfileID, req.Asset, amount.Neg())
+	st.moveBalance(req.ToProfileID, req.Asset, amount)
+	st.mu.Unlock()
+	s.answerPost(w, r, http.StatusCreated, debit)
+}
+
+func (s *Server) handleCreateConversion(w http.ResponseWriter, r *http.Request, _ string) {
+	var req StablecoinConversionRequest
+	if e := decodeBody(r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	if e := validateConversion(&req); e != nil {
+		writeError(w, e)
+		return
+	}
+	st := s.data
+	st.mu.Lock()
+	if req.RefID != "" {
+		var prev *StablecoinConversion
+		if c := st.conversionByRef[req.RefID]; c != nil {
+			prev = c
+		} else if i, ok := st.seededConversionByRef[req.RefID]; ok {
+			prev = &st.conversions[i]
+		}
+		if prev != nil {
+			c := cloneConversion(prev)
+			st.mu.Unlock()
+			s.answerAlreadyExists(w, r, "conversion", req.RefID, c)
+			return
+		}
+	}
+	amount := decimal.RequireFromString(req.Amount)
+	if p := st.lackOfFunds(req.ProfileID, req.SourceAsset, amount, "conversion"); p != nil {
+		st.mu.Unlock()
+		writeProblem(w, p)
+		return
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	c := &StablecoinConversion{
+		ID:                 st.created.uuid(),
+		ProfileID:          req.ProfileID,
+		Amount:             req.Amount,
+		SourceAsset:        req.SourceAsset,
+		TargetAsset:        req.TargetAsset,
+		Status:             ConversionCreated,
+		RefID:              optional(req.RefID),
+		IdentityID:         optional(req.IdentityID),
+		AccountID:          optional(req.AccountID),
+		CreatedAt:          now,
+		UpdatedAt:          now,
+		Metadata:           req.Metadata,
+		RecipientProfileID: optional(req.RecipientProfileID),
+	}
+	st.madeConversions = append(st.madeConversions, c)
+	st.madeConversionByID[c.ID] = c
+	if req.RefID != "" {
+		st.conversionByRef[req.RefID] = c
+	}
+	st.moveBalance(req.ProfileID, req.SourceAsset, amount.Neg())
+	out := cloneConversion(c)
+	st.mu.Unlock()
+	s.answerPost(w, r, http.StatusCreated, out)
+}
+
+// cloneConversion is a copy of c that shares nothing with it.
+func cloneConversion(c *StablecoinConversion) StablecoinConversion {
+	out := *c
+	for _, p := range []**time.Time{&out.SettledAt, &out.CancelledAt} {
+		if *p != nil {
+			t := **p
+			*p = &t
+		}
+	}
+	if c.Metadata != nil {
+		out.Metadata = make(map[string]string, len(c.Metadata))
+		for k, v := range c.Metadata {
+			out.Metadata[k] = v
+		}
+	}
+	return out
+}
+
+// conversion is the conversion id (lower or upper case), made through the
+// API or seeded.
+func (st *store) conversion(id string) (StablecoinConversion, bool) {
+	id = strings.ToLower(id)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if c := st.madeConversionByID[id]; c != nil {
+		return cloneConversion(c), true
+	}
+	if i, ok := st.conversionByID[id]; ok {
+		return st.conversions[i], true
+	}
+	return StablecoinConversion{}, false
+}
+
+func conversionNotFound(id string) *apiError {
+	return errNotFound("stablecoin conversion " + id + " not found")
+}
+
+// conversionRoute is the operation of method on
+// /conversion/stablecoins/{id}: Get, or Cancel with DELETE.
+func (s *Server) conversionRoute(method string) route {
+	if method == http.MethodDelete {
+		return route{method: http.MethodDelete, scope: scopeWriteConversion, handler: s.handleCancelConversion, allow: "GET, DELETE"}
+	}
+	return route{method: http.MethodGet, scope: scopeReadConversion, handler: s.handleGetConversion, allow: "GET, DELETE"}
+}
+
+// handleCancelConversion cancels a CREATED conversion made through the
+// API and gives its amount back. A CANCELLED one is answered as it is; a
+// SETTLED one is a 409; a seeded one cannot be changed (400).
+func (s *Server) handleCancelConversion(w http.ResponseWriter, _ *http.Request, id string) {
+	if !isUUID(id) {
+		writeError(w, errInvalid("id", "must be a UUID"))
+		return
+	}
+	st := s.data
+	st.mu.Lock()
+	c := st.madeConversionByID[strings.ToLower(id)]
+	var e *apiError
+	switch {
+	case c == nil:
+		if _, seeded := st.conversionByID[strings.ToLower(id)]; seeded {
+			e = errInvalid("id", "seeded stablecoin conversions cannot be changed in the emulator")
+		} else {
+			e = conversionNotFound(id)
+		}
+	case c.Status == ConversionSettled:
+		e = &apiError{status: http.StatusConflict, body: ErrorBody{Code: "CONFLICT",
+			Message: "stablecoin conversion " + id + " is SETTLED; only a CREATED conversion can be cancelled"}}
+	case c.Status == ConversionCreated:
+		now := s.now().UTC().Truncate(time.Microsecond)
+		c.Status, c.CancelledAt, c.UpdatedAt = ConversionCancelled, &now, now
+		st.moveBalance(c.ProfileID, c.SourceAsset, decimal.RequireFromString(c.Amount))
+	}
+	var out StablecoinConversion
+	if c != nil {
+		out = cloneConversion(c)
+	}
+	st.mu.Unlock()
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// SettleConversion settles the conversion id made through the API, as the
+// service does once the assets have moved: status SETTLED, settled_at now,
+// and the amount (converted one to one) credited in the target asset to
+// recipient_profile_id, or else profile_id, when that balance is set. It
+// reports whether the conversion was CREATED and is now SETTLED.
+func (s *Server) SettleConversion(id string) bool {
+	ok, _ := s.settleConversion(id)
+	return ok
+}
+
+// settleConversion settles id; when it cannot, the error says why (404
+// unknown, 409 not CREATED).
+func (s *Server) settleConversion(id string) (bool, *apiError) {
+	st := s.data
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	c := st.madeConversionByID[strings.ToLower(id)]
+	switch {
+	case c == nil:
+		return false, errNotFound("stablecoin conversion " + id + " not found among the conversions made through the API")
+	case c.Status != ConversionCreated:
+		return false, &apiError{status: http.StatusConflict, body: ErrorBody{Code: "CONFLICT",
+			Message: "stablecoin conversion " + id + " is " + c.Status + "; only a CREATED conversion settles"}}
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	c.Status, c.SettledAt, c.UpdatedAt = ConversionSettled, &now, now
+	to := c.ProfileID
+	if c.RecipientProfileID != nil {
+		to = *c.RecipientProfileID
+	}
+	st.moveBalance(to, c.TargetAsset, decimal.RequireFromString(c.Amount))
+	return true, nil
+}
+
+// MadeStablecoinConversions returns copies of the stablecoin conversions
+// made through the API (not the seeded ones), in creation order.
+func (s *Server) MadeStablecoinConversions() []StablecoinConversion {
+	st := s.data
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := make([]StablecoinConversion, len(st.madeConversions))
+	for i, c := range st.madeConversions {
+		out[i] = cloneConversion(c)
+	}
+	return out
+}
+
+// TransfersOfType returns the transfers made through the API whose type is
+// one of types, in creation order.
+func (s *Server) TransfersOfType(types ...string) []Transfer {
+	st := s.data
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var out []Transfer
+	for _, r := range st.transfers {
+		if slices.Contains(types, r.t.Type) {
+			out = append(out, r.t)
+		}
+	}
+	return out
+}

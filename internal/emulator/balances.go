@@ -113,10 +113,12 @@ func (st *store) lackOfFunds(profile, asset string, amount decimal.Decimal, what
 
 // moveBalance adds delta (negative for a debit) to the balance of profile
 // in asset, under the store's lock, when one is set; a balance that is not
-// set stays unset.
-func (st *store) moveBalance(profile, asset string, delta decimal.Decimal) {
+// set stays unset. It reports whether one was set.
+func (st *store) moveBalance(profile, asset string, delta decimal.Decimal) bool {
 	k := keyOf(profile, asset)
-	if have, ok := st.balances[k]; ok {
+	have, ok := st.balances[k]
+	if ok {
 		st.balances[k] = have.Add(delta)
 	}
+	return ok
 }

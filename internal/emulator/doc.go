@@ -452,7 +452,8 @@
 //     set (none is made by a credit): an internal transfer credits
 //     to_profile_id when it is made; a conversion credits its amount of
 //     target_asset to recipient_profile_id, or else profile_id, when it
-//     settles. A cancelled conversion gives its amount back to profile_id.
+//     settles. A cancelled conversion gives back to profile_id the amount it
+//     debited (nothing when no balance was set as it was made).
 //     A transfer that FAILED gives nothing back: SetTransferStatus moves no
 //     balance.
 //   - Server.Transfers returns every transfer made through the API, of

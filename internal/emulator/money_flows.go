@@ -368,7 +368,9 @@ func (s *Server) handleCreateConversion(w http.ResponseWriter, r *http.Request, 
 	if req.RefID != "" {
 		st.conversionByRef[req.RefID] = c
 	}
-	st.moveBalance(req.ProfileID, req.SourceAsset, amount.Neg())
+	if st.moveBalance(req.ProfileID, req.SourceAsset, amount.Neg()) {
+		st.conversionDebits[c.ID] = amount
+	}
 	out := cloneConversion(c)
 	st.mu.Unlock()
 	s.answerPost(w, r, http.StatusCreated, out)
@@ -421,7 +423,7 @@ func (s *Server) conversionRoute(method string) route {
 }
 
 // handleCancelConversion cancels a CREATED conversion made through the
-// API and gives its amount back. A CANCELLED one is answered as it is; a
+// API and gives back what it debited. A CANCELLED one is answered as it is; a
 // SETTLED one is a 409; a seeded one cannot be changed (400).
 func (s *Server) handleCancelConversion(w http.ResponseWriter, _ *http.Request, id string) {
 	if !isUUID(id) {
@@ -445,7 +447,10 @@ func (s *Server) handleCancelConversion(w http.ResponseWriter, _ *http.Request, 
 	case c.Status == ConversionCreated:
 		now := s.now().UTC().Truncate(time.Microsecond)
 		c.Status, c.CancelledAt, c.UpdatedAt = ConversionCancelled, &now, now
-		st.moveBalance(c.ProfileID, c.SourceAsset, decimal.RequireFromString(c.Amount))
+		if debited, ok := st.conversionDebits[c.ID]; ok {
+			st.moveBalance(c.ProfileID, c.SourceAsset, debited)
+			delete(st.conversionDebits, c.ID)
+		}
 	}
 	var out StablecoinConversion
 	if c != nil {

@@ -534,14 +534,21 @@ func TestBalances(t *testing.T) {
 	// Cancelling twice gives it back once.
 	e.wantStatus(e.call(http.MethodDelete, conversionsPath+"/"+c.ID, e.token, nil), http.StatusOK)
 	want(profileA, "USD", "9.5")
+	// A conversion made before its balance was set gives nothing back.
+	conv["profile_id"] = profileB
+	r = e.post(conversionsPath, conv)
+	r.decode(t, &c)
+	e.s.SetBalance(profileB, "USD", "1")
+	e.wantStatus(e.call(http.MethodDelete, conversionsPath+"/"+c.ID, e.token, nil), http.StatusOK)
+	want(profileB, "USD", "1")
 
 	// Every refusal made nothing: one crypto and one fiat withdrawal, two
 	// internal transfers of two sides each.
 	if n := len(e.s.Transfers()); n != 6 {
 		t.Errorf("%d transfers, want 6", n)
 	}
-	if n := len(e.s.MadeStablecoinConversions()); n != 2 {
-		t.Errorf("%d conversions, want 2", n)
+	if n := len(e.s.MadeStablecoinConversions()); n != 3 {
+		t.Errorf("%d conversions, want 3", n)
 	}
 }
 

@@ -70,6 +70,9 @@ type store struct {
 	madeConversionByID    map[string]*StablecoinConversion
 	conversionByRef       map[string]*StablecoinConversion
 	seededConversionByRef map[string]int
+	// conversionDebits are the amounts the conversions made through the API
+	// debited from a balance set, by id: what a cancel gives back.
+	conversionDebits map[string]decimal.Decimal
 	// balances are the balances set through SetBalance (balances.go).
 	balances map[balanceKey]decimal.Decimal
 }
@@ -110,6 +113,7 @@ func newStore(opts Options) *store {
 		internalByRef:       map[string]*transferRecord{},
 		madeConversionByID:  map[string]*StablecoinConversion{},
 		conversionByRef:     map[string]*StablecoinConversion{},
+		conversionDebits:    map[string]decimal.Decimal{},
 		balances:            map[balanceKey]decimal.Decimal{},
 	}
 	_, _ = rand.Read(st.cursorKey)

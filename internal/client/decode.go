@@ -107,7 +107,8 @@ func goTypeName(t string) string {
 	return t
 }
 
-// decodeTransfer decodes the answer of Create Crypto Withdrawal.
+// decodeTransfer decodes a transfer: the answer of Create Crypto or Fiat
+// Withdrawal, Create Internal Transfer and Get Transfer.
 func decodeTransfer(body []byte) (*Transfer, error) {
 	var t Transfer
 	if err := decodeJSON(body, &t); err != nil {
@@ -144,8 +145,8 @@ func decodeDepositAddress(body []byte) (*DepositAddress, error) {
 	return &d, nil
 }
 
-// decodeStablecoinConversion decodes the answer of Get Stablecoin
-// Conversion.
+// decodeStablecoinConversion decodes the answer of Create, Get and Cancel
+// Stablecoin Conversion.
 func decodeStablecoinConversion(body []byte) (*StablecoinConversion, error) {
 	var s StablecoinConversion
 	if err := decodeJSON(body, &s); err != nil {

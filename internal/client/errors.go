@@ -140,6 +140,17 @@ func CredentialsRejected(err error) bool {
 	return errors.As(err, &ae) && ae.CredentialsRejected()
 }
 
+// IsInsufficientFunds reports whether err is the refusal of a money
+// operation whose balance does not cover it: a 403 whose problem type (or
+// code) is insufficient-funds.
+func IsInsufficientFunds(err error) bool {
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Status != http.StatusForbidden {
+		return false
+	}
+	return strings.EqualFold(strings.ReplaceAll(ae.Code, "_", "-"), "insufficient-funds")
+}
+
 // permissionCause reports whether a 403 may be about permissions: it gives
 // no code, a code of permission or scope, or a message that names a scope
 // or permission. A 403 of the API reference can also refuse a withdrawal

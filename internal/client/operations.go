@@ -17,6 +17,8 @@ const (
 	PathDepositAddresses        = "/transfer/deposit-addresses"
 	PathRewardClaims            = "/rewards/claims"
 	PathStablecoinConversions   = "/conversion/stablecoins"
+	PathFiatWithdrawals         = "/transfer/fiat-withdrawals"
+	PathInternalTransfers       = "/transfer/internal"
 )
 
 // CreateCryptoWithdrawal sends one crypto withdrawal. The request is
@@ -80,6 +82,76 @@ func (c *Client) CreateDepositAddress(ctx context.Context, req DepositAddressReq
 		return nil, fmt.Errorf("POST %s: decoding response: %w", PathDepositAddresses, err)
 	}
 	return d, nil
+}
+
+// CreateFiatWithdrawal sends one fiat withdrawal to a fiat account. Like a
+// crypto withdrawal, the request is retried only when it carries a ref_id;
+// a ref_id the service already knows is answered with 409 and the transfer
+// made with it (see ExistingTransfer).
+func (c *Client) CreateFiatWithdrawal(ctx context.Context, req FiatWithdrawalRequest) (*Transfer, error) {
+	body, err := c.post(ctx, PathFiatWithdrawals, ScopeWriteFiatWithdrawal, req)
+	if err != nil {
+		return nil, err
+	}
+	t, err := decodeTransfer(body)
+	if err != nil {
+		return nil, fmt.Errorf("POST %s: decoding response: %w", PathFiatWithdrawals, err)
+	}
+	return t, nil
+}
+
+// CreateInternalTransfer moves an asset from one profile to another. The
+// answer is the debit side; the credit side shares its group_id. Like a
+// crypto withdrawal, the request is retried only when it carries a ref_id;
+// a ref_id the service already knows is answered with 409 and the transfer
+// made with it (see ExistingTransfer).
+func (c *Client) CreateInternalTransfer(ctx context.Context, req InternalTransferRequest) (*Transfer, error) {
+	body, err := c.post(ctx, PathInternalTransfers, ScopeWriteInternalTransfer, req)
+	if err != nil {
+		return nil, err
+	}
+	t, err := decodeTransfer(body)
+	if err != nil {
+		return nil, fmt.Errorf("POST %s: decoding response: %w", PathInternalTransfers, err)
+	}
+	return t, nil
+}
+
+// CreateStablecoinConversion requests a stablecoin conversion. Like a
+// crypto withdrawal, the request is retried only when it carries a ref_id;
+// a ref_id the service already knows is answered with 409 and the
+// conversion made with it (see ExistingStablecoinConversion).
+func (c *Client) CreateStablecoinConversion(ctx context.Context, req StablecoinConversionRequest) (*StablecoinConversion, error) {
+	body, err := c.post(ctx, PathStablecoinConversions, ScopeWriteStablecoinConversion, req)
+	if err != nil {
+		return nil, err
+	}
+	s, err := decodeStablecoinConversion(body)
+	if err != nil {
+		return nil, fmt.Errorf("POST %s: decoding response: %w", PathStablecoinConversions, err)
+	}
+	return s, nil
+}
+
+// CancelStablecoinConversion cancels a stablecoin conversion and returns
+// it as the service answers (status CANCELLED). A missing one is an error
+// matching ErrNotFound; one that can no longer be cancelled is the
+// service's refusal (ErrConflict from the emulator, for a settled one).
+// Cancelling twice cancels once: it is retried like a read.
+func (c *Client) CancelStablecoinConversion(ctx context.Context, id string) (*StablecoinConversion, error) {
+	p, err := idPath(PathStablecoinConversions, id)
+	if err != nil {
+		return nil, err
+	}
+	body, err := c.do(ctx, call{method: http.MethodDelete, path: p, scope: ScopeWriteStablecoinConversion, replaySafe: true})
+	if err != nil {
+		return nil, err
+	}
+	s, err := decodeStablecoinConversion(body)
+	if err != nil {
+		return nil, fmt.Errorf("DELETE %s: decoding response: %w", p, err)
+	}
+	return s, nil
 }
 
 // GetStablecoinConversion reads one stablecoin conversion. A missing one is

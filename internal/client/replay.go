@@ -14,9 +14,11 @@ import (
 //	{"type": ".../problems/already-exists", "title": "Already Exists", "status": 409,
 //	 "detail": "transfer already exists with ref_id '...'", "meta": {"existing": {...}}}
 //
-// The client keeps meta.existing on the APIError; ExistingTransfer,
-// ExistingFiatDepositInstructions and ExistingDepositAddress decode it. Whether that object is the
-// same request as the one sent is for the caller to decide.
+// The client keeps meta.existing on the APIError; ExistingTransfer (crypto
+// and fiat withdrawals, internal transfers), ExistingFiatDepositInstructions,
+// ExistingDepositAddress and ExistingStablecoinConversion decode it.
+// Whether that object is the same request as the one sent is for the
+// caller to decide.
 
 // existingFrom returns meta.existing of a JSON error body, or nil when the
 // body has none.
@@ -50,7 +52,8 @@ func existingOf(err error) json.RawMessage {
 }
 
 // ExistingTransfer returns the transfer that a 409 answer of Create Crypto
-// Withdrawal reports as already made with the request's ref_id.
+// Withdrawal, Create Fiat Withdrawal or Create Internal Transfer (its debit
+// side) reports as already made with the request's ref_id.
 func ExistingTransfer(err error) (*Transfer, bool) {
 	raw := existingOf(err)
 	if raw == nil {
@@ -90,4 +93,19 @@ func ExistingDepositAddress(err error) (*DepositAddress, bool) {
 		return nil, false
 	}
 	return d, true
+}
+
+// ExistingStablecoinConversion returns the conversion that a 409 answer of
+// Create Stablecoin Conversion reports as already made with the request's
+// ref_id.
+func ExistingStablecoinConversion(err error) (*StablecoinConversion, bool) {
+	raw := existingOf(err)
+	if raw == nil {
+		return nil, false
+	}
+	s, derr := decodeStablecoinConversion(raw)
+	if derr != nil {
+		return nil, false
+	}
+	return s, true
 }

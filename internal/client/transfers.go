@@ -19,12 +19,29 @@ const (
 	ScopeReadTransfer = "transfer:read_transfer"
 )
 
-// Transfer statuses, and the type of a crypto withdrawal.
+// Transfer statuses, and the types of the transfers the client makes.
 const (
 	TransferStatusCompleted  = "COMPLETED"
 	TransferStatusFailed     = "FAILED"
 	TransferTypeCryptoWithdr = "CRYPTO_WITHDRAWAL"
+	// The two sides of an internal transfer.
+	TransferTypeInternalDebit  = "INTERNAL_TRANSFER_DEBIT"
+	TransferTypeInternalCredit = "INTERNAL_TRANSFER_CREDIT"
+	// The types of fiat withdrawals.
+	TransferTypeWireWithdrawal   = "WIRE_WITHDRAWAL"
+	TransferTypeSENWithdrawal    = "SEN_WITHDRAWAL"
+	TransferTypeBankWithdrawal   = "BANK_WITHDRAWAL"
+	TransferTypeSignetWithdrawal = "SIGNET_WITHDRAWAL"
+	TransferTypeCBITWithdrawal   = "CBIT_WITHDRAWAL"
+	TransferTypeCubixWithdrawal  = "CUBIX_WITHDRAWAL"
 )
+
+// FiatWithdrawalTransferTypes are the types a fiat withdrawal may have,
+// depending on the network of its fiat account.
+var FiatWithdrawalTransferTypes = []string{
+	TransferTypeWireWithdrawal, TransferTypeSENWithdrawal, TransferTypeBankWithdrawal,
+	TransferTypeSignetWithdrawal, TransferTypeCBITWithdrawal, TransferTypeCubixWithdrawal,
+}
 
 // TransferStatuses are the values of the statuses filter.
 var TransferStatuses = []string{TransferStatusPending, TransferStatusCompleted, TransferStatusFailed}

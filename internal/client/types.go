@@ -17,6 +17,9 @@ const (
 	ScopeReadRewardClaims            = "rewards:read_claims"
 	ScopeReadStablecoinConversion    = "conversion:read_conversion_stablecoin"
 	ScopeMarketDataStream            = "exchange:read_aggregated_marketdata_stream"
+	ScopeWriteFiatWithdrawal         = "transfer:write_fiat_withdrawal"
+	ScopeWriteInternalTransfer       = "transfer:write_internal_transfer"
+	ScopeWriteStablecoinConversion   = "conversion:write_conversion_stablecoin"
 	MaxPageLimit                     = 1000
 	MaxFilterValues                  = 100
 	MaxMetadataPairs                 = 6
@@ -71,6 +74,46 @@ type CryptoWithdrawalRequest struct {
 	Total              string            `json:"total,omitempty"`
 	Beneficiary        json.RawMessage   `json:"beneficiary,omitempty"`
 	Memo               string            `json:"memo,omitempty"`
+}
+
+// FiatWithdrawalRequest is the body of POST /transfer/fiat-withdrawals:
+// exactly one of Amount and Total.
+type FiatWithdrawalRequest struct {
+	ProfileID     string            `json:"profile_id"`
+	FiatAccountID string            `json:"fiat_account_id"`
+	Asset         string            `json:"asset"`
+	Amount        string            `json:"amount,omitempty"`
+	Total         string            `json:"total,omitempty"`
+	Memo          string            `json:"memo,omitempty"`
+	RefID         string            `json:"ref_id,omitempty"`
+	IdentityID    string            `json:"identity_id,omitempty"`
+	AccountID     string            `json:"account_id,omitempty"`
+	Metadata      map[string]string `json:"metadata,omitempty"`
+}
+
+// InternalTransferRequest is the body of POST /transfer/internal.
+type InternalTransferRequest struct {
+	FromProfileID string            `json:"from_profile_id"`
+	ToProfileID   string            `json:"to_profile_id"`
+	Asset         string            `json:"asset"`
+	Amount        string            `json:"amount"`
+	RefID         string            `json:"ref_id,omitempty"`
+	IdentityID    string            `json:"identity_id,omitempty"`
+	AccountID     string            `json:"account_id,omitempty"`
+	Metadata      map[string]string `json:"metadata,omitempty"`
+}
+
+// StablecoinConversionRequest is the body of POST /conversion/stablecoins.
+type StablecoinConversionRequest struct {
+	ProfileID          string            `json:"profile_id"`
+	SourceAsset        string            `json:"source_asset"`
+	TargetAsset        string            `json:"target_asset"`
+	Amount             string            `json:"amount"`
+	RecipientProfileID string            `json:"recipient_profile_id,omitempty"`
+	RefID              string            `json:"ref_id,omitempty"`
+	IdentityID         string            `json:"identity_id,omitempty"`
+	AccountID          string            `json:"account_id,omitempty"`
+	Metadata           map[string]string `json:"metadata,omitempty"`
 }
 
 // Transfer is the response of Create Crypto Withdrawal. Optional fields are

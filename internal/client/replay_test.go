@@ -45,3 +45,29 @@ func TestExistingFromConflict(t *testing.T) {
 		t.Errorf("ExistingFiatDepositInstructions = %+v, %v", f, ok)
 	}
 }
+
+func TestExistingStablecoinConversionAndInsufficientFunds(t *testing.T) {
+	conflict := newAPIError(http.MethodPost, PathStablecoinConversions, http.StatusConflict, nil,
+		[]byte(`{"type":"https://x/problems/already-exists","title":"Already Exists","status":409,"meta":{"existing":{"id":"c-1","status":"CREATED"}}}`))
+	if c, ok := ExistingStablecoinConversion(conflict); !ok || *c.ID != "c-1" || *c.Status != "CREATED" {
+		t.Errorf("ExistingStablecoinConversion = %+v, %v", c, ok)
+	}
+	for name, tc := range map[string]struct {
+		status int
+		body   string
+		want   bool
+	}{
+		"problem":      {403, `{"type":"https://x/problems/insufficient-funds","title":"Forbidden","status":403,"detail":"low"}`, true},
+		"code":         {403, `{"code":"INSUFFICIENT_FUNDS","message":"low"}`, true},
+		"scope":        {403, `{"type":"https://x/problems/permission-denied","title":"Forbidden","status":403}`, false},
+		"other status": {400, `{"type":"https://x/problems/insufficient-funds","title":"Bad Request","status":400}`, false},
+	} {
+		err := newAPIError(http.MethodPost, PathFiatWithdrawals, tc.status, nil, []byte(tc.body))
+		if got := IsInsufficientFunds(fmt.Errorf("wrapped: %w", err)); got != tc.want {
+			t.Errorf("%s: IsInsufficientFunds = %v (%v)", name, got, err)
+		}
+	}
+	if IsInsufficientFunds(errors.New("insufficient-funds")) {
+		t.Error("an error that is no APIError")
+	}
+}

@@ -1,11 +1,13 @@
-# The reviewed provider block: the limits every withdrawal of every module
-# must keep, in one place. A plan that breaks one fails before anyone
-# approves it, and nothing is sent.
+# The reviewed provider block: the limits every money movement of every
+# module must keep (crypto and fiat withdrawals, internal transfers and
+# stablecoin conversions, resources and actions), in one place, by asset,
+# fiat assets included. A plan that breaks one fails before anyone approves
+# it, and nothing is sent.
 provider "platform" {
   withdrawal_guard {
-    max_amount           = { BTC = "0.5", USDC = "25000" } # one withdrawal
-    max_run_total        = { BTC = "2", USDC = "100000" }  # the whole plan
-    check_service_limits = true                            # the service's own limits, at plan
+    max_amount           = { BTC = "0.5", USDC = "25000", USD = "25000" } # one withdrawal
+    max_run_total        = { BTC = "2", USDC = "100000", USD = "100000" } # the whole plan
+    check_service_limits = true                                           # the service's own limits, at plan
   }
 }
 

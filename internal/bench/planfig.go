@@ -263,6 +263,9 @@ func (b *bench) figurePlans(ctx context.Context, types string, reps int) error {
 		return err
 	}
 	emu, ep, err := startEmulator(emulator.Options{Seed: 1})
+	if err == nil {
+		emu.AddApprovedFiatAccount(registry.PayeeFiatAccount)
+	}
 	if err != nil {
 		return err
 	}

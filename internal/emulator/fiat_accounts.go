@@ -535,3 +535,33 @@ func (s *Server) LiveFiatAccounts() int {
 	}
 	return n
 }
+
+// AddApprovedFiatAccount adds an APPROVED wire account with the given id,
+// as if it had been made through the API and approved by the service's
+// review: a payee for fiat withdrawals in tests and demos. It reports
+// false when the id is taken.
+func (s *Server) AddApprovedFiatAccount(id string) bool {
+	st := s.data
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if _, taken := st.accountByID[id]; taken {
+		return false
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	a := &FiatAccount{
+		ID:               id,
+		FiatAccountOwner: &FiatAccountOwner{PersonDetails: &PersonDetails{FirstName: "Ada", LastName: "Payee"}},
+		FiatNetworkInstructions: &FiatAccountNetworkInstructions{Wire: &WireInstructions{
+			AccountNumber:           "000123456789",
+			FiatAccountOwnerAddress: &Address{Country: "USA"},
+			RoutingDetails: &RoutingDetails{RoutingNumberType: "ABA", RoutingNumber: "021000021",
+				BankName: "Example Bank", BankAddress: &Address{Country: "USA"}},
+		}},
+		Status:    "APPROVED",
+		CreatedAt: now,
+		UpdatedAt: now,
+	}
+	st.madeAccounts = append(st.madeAccounts, a)
+	st.accountByID[a.ID] = a
+	return true
+}

@@ -9,6 +9,7 @@ package provider
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,6 +84,73 @@ var validArgs = map[string][]string{
 			`bank_address = { country = "USA" } } } }`,
 	},
 	"list platform_fiat_account": nil,
+	"resource platform_fiat_withdrawal": {
+		`profile_id = "profile-1"`, `fiat_account_id = "fa-1"`, `asset = "USD"`, `amount = "100"`,
+	},
+	"action platform_fiat_withdrawal": {
+		`profile_id = "profile-1"`, `fiat_account_id = "fa-1"`, `asset = "USD"`, `amount = "100"`,
+	},
+	"list platform_fiat_withdrawal": nil,
+	"resource platform_internal_transfer": {
+		`from_profile_id = "profile-1"`, `to_profile_id = "profile-2"`, `asset = "USD"`, `amount = "100"`,
+	},
+	"action platform_internal_transfer": {
+		`from_profile_id = "profile-1"`, `to_profile_id = "profile-2"`, `asset = "USD"`, `amount = "100"`,
+	},
+	"list platform_internal_transfer": nil,
+	"resource platform_stablecoin_conversion": {
+		`profile_id = "profile-1"`, `source_asset = "USD"`, `target_asset = "USDC"`, `amount = "100"`,
+	},
+	"action platform_stablecoin_conversion": {
+		`profile_id = "profile-1"`, `source_asset = "USD"`, `target_asset = "USDC"`, `amount = "100"`,
+	},
+	"action platform_stablecoin_conversion_cancel": {`id = "conversion-1"`},
+}
+
+// flowBadInputs are the invalid arguments of the money flows, as a
+// resource or an action (kind).
+func flowBadInputs(kind string) []badInput {
+	var cases []badInput
+	decimal := `must be a decimal number written with digits and at most one dot`
+	for typ, required := range map[string][]string{
+		"platform_fiat_withdrawal":       {"profile_id", "fiat_account_id"},
+		"platform_internal_transfer":     {"from_profile_id"},
+		"platform_stablecoin_conversion": {"profile_id"},
+	} {
+		add := func(args, attr, want string, unset ...string) {
+			cases = append(cases, badInput{kind: kind, typ: typ, args: args, attr: attr, want: want, unset: unset})
+		}
+		for _, name := range required {
+			add(name+` = ""`, name, `Attribute `+name+` string length must be at least 1`)
+		}
+		add(`amount = "0"`, "amount", `Attribute amount `+decimal+`.*, above zero`)
+		add(`amount = "`+strings.Repeat("0", 70)+`5"`, "amount", `Attribute amount `+decimal+`.*got "0{64}"… \(71 characters\)`)
+		add(`amount = "1e5"`, "amount", `Attribute amount `+decimal)
+		add(`ref_id = ""`, "ref_id", `Attribute ref_id string length must be at least 1`)
+		add(`identity_id = ""`, "identity_id", `Attribute identity_id string length must be at least 1`)
+		add(`metadata = `+hclMap(7, 0, 0), "metadata", `Attribute metadata map must contain at most 6 elements, got: 7`)
+		switch typ {
+		case "platform_fiat_withdrawal":
+			add(`asset = "US D"`, "asset", `Attribute asset must be an asset code of 1 to 20 letters and digits`)
+			add(`total = "2"`, "amount", `2 attributes specified when one \(and only one\) of \[amount,total\] is required`)
+			add(`total = "-2"`, "total", `Attribute total `+decimal, "amount")
+		case "platform_internal_transfer":
+			add(`to_profile_id = "profile-1"`, "to_profile_id", `to_profile_id must differ from from_profile_id`)
+		case "platform_stablecoin_conversion":
+			add(`target_asset = "USD"`, "target_asset", `target_asset must differ from source_asset`)
+			add(`source_asset = ""`, "source_asset", `Attribute source_asset must be an asset code`)
+		}
+	}
+	if kind == "action" {
+		cases = append(cases, badInput{kind: kind, typ: "platform_stablecoin_conversion_cancel", args: `id = ""`,
+			attr: "id", want: `Attribute id string length must be at least 1`})
+	}
+	return cases
+}
+
+// actionBadInputs are the invalid arguments of every action.
+func actionBadInputs() []badInput {
+	return slices.Concat(withdrawalBadInputs("action"), flowBadInputs("action"))
 }
 
 // argName is the argument a line sets.
@@ -202,6 +270,7 @@ func resourceAndDataBadInputs() []badInput {
 	p(`max_retries = -1`, "max_retries", `Attribute max_retries value must be between 0 and 10, got: -1`)
 
 	cases = append(cases, withdrawalBadInputs("resource")...)
+	cases = append(cases, flowBadInputs("resource")...)
 
 	fdi := func(args, attr, want string) { add("resource", "platform_fiat_deposit_instructions", args, attr, want) }
 	fdi(`profile_id = ""`, "profile_id", `Attribute profile_id string length must be at least 1`)
@@ -407,6 +476,8 @@ func listResourceBadInputs() []badInput {
 	arrays("platform_deposit_address", "profile_ids", "identity_ids", "ids", "ref_ids", "account_ids", "networks")
 	arrays("platform_crypto_destination_address", "ids", "addresses")
 	arrays("platform_fiat_account", "ids", "ref_ids")
+	arrays("platform_fiat_withdrawal", "profile_ids", "ref_ids", "statuses")
+	arrays("platform_internal_transfer", "profile_ids", "ref_ids", "statuses")
 	return cases
 }
 
@@ -609,7 +680,7 @@ func TestAccBadInput_rejectedAtPlan(t *testing.T) {
 		runBadInputs(t, env, configureBadInputs(), false, nil)
 	})
 	t.Run("action", func(t *testing.T) {
-		runBadInputs(t, env, withdrawalBadInputs("action"), true,
+		runBadInputs(t, env, actionBadInputs(), true,
 			[]tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)})
 	})
 

@@ -74,6 +74,16 @@ var unchangedPlanArguments = map[string]map[string]any{
 	"platform_fiat_deposit_instructions": {
 		"profile_id": "p1", "fiat_network": "WIRE", "metadata": map[string]any{"set": "unchanged"},
 	},
+	"platform_fiat_withdrawal": {
+		"profile_id": "p1", "fiat_account_id": testPayeeAccount, "asset": "USD", "amount": "10",
+		"metadata": map[string]any{"run": "unchanged"},
+	},
+	"platform_internal_transfer": {
+		"from_profile_id": "p1", "to_profile_id": "p2", "asset": "USD", "amount": "10",
+	},
+	"platform_stablecoin_conversion": {
+		"profile_id": "p1", "source_asset": "USD", "target_asset": "USDC", "amount": "10",
+	},
 	"platform_fiat_account": {
 		"fiat_account_owner": map[string]any{"person_details": map[string]any{"first_name": "Ada", "last_name": "Lovelace"}},
 		"fiat_network_instructions": map[string]any{"wire": map[string]any{
@@ -220,7 +230,7 @@ func withAttribute(t *testing.T, v tftypes.Value, name string, a tftypes.Value) 
 func TestEquivalenceUnchangedPlan(t *testing.T) {
 	t.Setenv("TF_LOG_SDK", "off")
 	t.Setenv("TF_LOG_PROVIDER_PLATFORM", "off")
-	emu := emulator.StartTest(t, emulator.Options{Seed: 1})
+	emu := startCore(t, emulator.Options{Seed: 1})
 	creator := newPlanPair(t, emu).ours
 	for _, typeName := range mapKeys(unchangedPlanArguments) {
 		t.Run(typeName, func(t *testing.T) {

@@ -123,13 +123,13 @@ func (a *cryptoWithdrawalAction) ModifyPlan(ctx context.Context, req action.Modi
 	if a.data == nil || !a.data.guard.active() {
 		return
 	}
-	if !req.Config.Raw.IsFullyKnown() {
-		guardUnknown(ctx, a.data, "platform_crypto_withdrawal action", req.Config, &resp.Diagnostics)
-		return
-	}
 	var args cryptoWithdrawalArgs
 	resp.Diagnostics.Append(req.Config.Get(ctx, &args)...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !req.Config.Raw.IsFullyKnown() {
+		guardUnknown(ctx, a.data, "platform_crypto_withdrawal action", withdrawalMovement(args), &resp.Diagnostics)
 		return
 	}
 	refID := knownString(args.RefID)
@@ -137,7 +137,7 @@ func (a *cryptoWithdrawalAction) ModifyPlan(ctx context.Context, req action.Modi
 	if refID == "" {
 		key = "action\x00" + a.data.newID()
 	}
-	guardWithdrawal(ctx, a.data, args.guarded(key, refID, "platform_crypto_withdrawal action"), &resp.Diagnostics)
+	guardWithdrawal(ctx, a.data, withdrawalMovement(args).guarded(key, refID, "platform_crypto_withdrawal action"), &resp.Diagnostics)
 }
 
 func (a *cryptoWithdrawalAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
@@ -163,8 +163,7 @@ func (a *cryptoWithdrawalAction) Invoke(ctx context.Context, req action.InvokeRe
 	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf(
 		"Sending crypto withdrawal: %s, ref_id %s (%s).", args.summary(), refID, origin)})
 
-	res, diags := sendCryptoWithdrawal(ctx, a.data, withdrawalSend{args: args, refID: refID,
-		resourceType: "platform_crypto_withdrawal action"})
+	res, diags := withdrawalType.sendMoney(ctx, a.data, args, refID, false, false, "platform_crypto_withdrawal action")
 	resp.Diagnostics.Append(diags...)
 	switch res.outcome {
 	case outcomeUnconfirmed:

@@ -55,8 +55,7 @@ var withdrawalType = moneyType[cryptoWithdrawalArgs, *client.Transfer, client.Cr
 	differences: withdrawalDifferences,
 	send: func(ctx context.Context, data *providerData, a cryptoWithdrawalArgs, refID string, derived bool) (createResult[*client.Transfer], diag.Diagnostics) {
 		return sendCryptoWithdrawal(ctx, data, withdrawalSend{
-			args: a, refID: refID, resourceType: withdrawalWords.resourceType,
-			derived: derived, recorded: data.attempts.has(withdrawalWords.kind, refID),
+			args: a, refID: refID, derived: derived, recorded: data.attempts.has(withdrawalWords.kind, refID),
 		})
 	},
 
@@ -112,9 +111,8 @@ var withdrawalType = moneyType[cryptoWithdrawalArgs, *client.Transfer, client.Cr
 					m.args.RefID.ValueString())}
 		},
 	},
-	planned:     planWithdrawal,
-	planUnknown: planUnknownWithdrawal,
-	planChange:  planWithdrawalChange,
+	moves:      withdrawalMovement,
+	planChange: planWithdrawalChange,
 	update: func(_ context.Context, _ *providerData, plan, state shapedState[cryptoWithdrawalArgs], _ *diag.Diagnostics) (shapedState[cryptoWithdrawalArgs], bool) {
 		// Only fee_id or beneficiary set on an imported withdrawal, and
 		// max_fee, change in place (see replaceUnlessRecordedAfterImport):
@@ -383,35 +381,17 @@ func recordsApplyOnly(ctx context.Context, req resource.ModifyPlanRequest, resp 
 	return true
 }
 
-// planWithdrawal follows the core's plan of a new withdrawal (its ref_id,
-// and whether the apply sends it): the manifest says what it moves, and
-// the guards judge it.
-func planWithdrawal(ctx context.Context, data *providerData, a cryptoWithdrawalArgs, refID string, sends types.Bool, resp *resource.ModifyPlanResponse) {
-	setMoney(ctx, &resp.Plan, withdrawalMoney(a, types.StringValue(refID), sends), &resp.Diagnostics)
-	guardWithdrawal(ctx, data, a.guarded(refID, refID, withdrawalWords.resourceType), &resp.Diagnostics)
-}
-
-// planUnknownWithdrawal plans a new withdrawal an argument of which is
-// known only at apply: so is the ref_id, which the final plan derives
-// then, and the guards check then. The manifest shows what is known.
-func planUnknownWithdrawal(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, a cryptoWithdrawalArgs, resp *resource.ModifyPlanResponse) {
-	guardUnknown(ctx, data, withdrawalWords.resourceType, req.Config, &resp.Diagnostics)
-	ref := a.RefID
-	if ref.IsNull() {
-		ref = types.StringUnknown()
-	}
-	setMoney(ctx, &resp.Plan, withdrawalMoney(a, ref, types.BoolUnknown()), &resp.Diagnostics)
-}
-
-// withdrawalMoney is the manifest of a withdrawal of the arguments a, sent
-// with refID: its amount, or its total when it sets total.
-func withdrawalMoney(a cryptoWithdrawalArgs, refID types.String, sends types.Bool) moneyOf {
-	amount := a.Amount
+// withdrawalMovement is what the withdrawal of a moves: its amount, or its
+// total when it sets total, to its destination address.
+func withdrawalMovement(a cryptoWithdrawalArgs) movement {
+	amount, figure := a.Amount, "amount"
 	if amount.IsNull() {
-		amount = a.Total
+		amount, figure = a.Total, "total"
 	}
-	return moneyOf{kind: moneyKindCryptoWithdrawal, asset: a.Asset, amount: amount, from: a.ProfileID,
-		to: a.DestinationAddress, ref: refID, sends: sends}
+	return movement{kind: moneyKindCryptoWithdrawal, asset: a.Asset, amount: amount, figureName: figure,
+		from: a.ProfileID, to: a.DestinationAddress, address: a.DestinationAddress, network: a.CryptoNetwork,
+		identity: a.IdentityID, fiatAccount: types.StringNull(), limitTypes: []string{client.TransferTypeCryptoWithdr},
+		what: a.summary()}
 }
 
 // fromTransfer sets the computed attributes of m from the service's answer.

@@ -71,6 +71,9 @@ func transferSummary(t *client.Transfer) string {
 	if t.DestinationAddress != nil {
 		what += " to " + *t.DestinationAddress
 	}
+	if t.FiatAccountID != nil {
+		what += " to fiat account " + *t.FiatAccountID
+	}
 	if t.Memo != nil {
 		what += " (memo " + *t.Memo + ")"
 	}
@@ -108,22 +111,17 @@ type withdrawalSend struct {
 	// derived: refID was derived from the arguments; recorded: the state
 	// of this run recorded an unconfirmed attempt with it.
 	derived, recorded bool
-	// resourceType names what sends it in messages: the resource, or the
-	// action.
-	resourceType string
 }
 
-// sendCryptoWithdrawal is the one call that sends a crypto withdrawal, for
-// the resource and the action alike: it builds the request of s.args with
-// s.refID (which overrides args.RefID), passes it through the provider's
-// withdrawal_guard (guardSend), sends it, and sorts the answer (see
-// createRun.run). With max_fee, the fee the answer charged is checked too.
+// sendCryptoWithdrawal is the send of a crypto withdrawal, for the
+// resource and the action alike, once the core passed it through the
+// provider's withdrawal_guard (see sendMoney): it builds the request of
+// s.args with s.refID (which overrides args.RefID), sends it, and sorts the
+// answer (see createRun.run). With max_fee, a guaranteed fee is quoted
+// first, and the fee the answer charged is checked too.
 func sendCryptoWithdrawal(ctx context.Context, data *providerData, s withdrawalSend) (createResult[*client.Transfer], diag.Diagnostics) {
 	body, diags := s.args.request(ctx, s.refID)
 	if diags.HasError() {
-		return createResult[*client.Transfer]{}, diags
-	}
-	if diags.Append(guardSend(ctx, data, s.args.guarded(s.refID, s.refID, s.resourceType))...); diags.HasError() {
 		return createResult[*client.Transfer]{}, diags
 	}
 	maxFee := knownString(s.args.MaxFee)

@@ -148,8 +148,11 @@ type exampleInfo struct {
 // withdrawals: it has a platform_crypto_withdrawal resource, or actions.
 func (i exampleInfo) sendsWithdrawals() bool {
 	for addr := range i.addresses {
-		if strings.HasPrefix(addr, "platform_crypto_withdrawal.") {
-			return true
+		for _, typ := range []string{"platform_crypto_withdrawal.", "platform_fiat_withdrawal.",
+			"platform_internal_transfer.", "platform_stablecoin_conversion."} {
+			if strings.HasPrefix(addr, typ) {
+				return true
+			}
 		}
 	}
 	return i.actions
@@ -484,13 +487,14 @@ func TestAccExamples(t *testing.T) {
 			}
 			// An example that sends withdrawals sends them in the apply, and
 			// nothing after it (plans, import and destroy send nothing).
-			sent := len(emu.Transfers())
+			moved := func() int { return len(emu.Transfers()) + len(emu.MadeStablecoinConversions()) }
+			sent := moved()
 			if info.sendsWithdrawals() && sent == 0 {
-				t.Fatal("the apply sent no withdrawal")
+				t.Fatal("the apply moved no money")
 			}
 			defer func() {
-				if n := len(emu.Transfers()); n != sent {
-					t.Errorf("%d withdrawals after the apply, %d at the end", sent, n)
+				if n := moved(); n != sent {
+					t.Errorf("%d money movements after the apply, %d at the end", sent, n)
 				}
 			}()
 			expectNoChanges(t, run, "after apply")

@@ -377,6 +377,10 @@ var fiatAccountWords = createWords{
 // through the list (ref_ids filter; an exact match only) and then read by
 // id, which has the full account: the service publishes no replay answer
 // for this create, so the core looks before it sends.
+// fiatAccountApproved is the status of a fiat account the service approved
+// for withdrawals.
+const fiatAccountApproved = "APPROVED"
+
 var fiatAccountKind = moneyKind[*client.FiatAccount]{
 	words: fiatAccountWords,
 	id:    func(a *client.FiatAccount) string { return deref(a.ID) },
@@ -387,6 +391,7 @@ var fiatAccountKind = moneyKind[*client.FiatAccount]{
 		return *a.CreatedAt
 	},
 	describe:    accountSummary,
+	status:      func(a *client.FiatAccount) string { return deref(a.AccountStatus()) },
 	lookup:      lookupFiatAccount,
 	lookupScope: client.ScopeReadFiatAccount,
 }

@@ -81,6 +81,31 @@ var intentRows = map[string]intentRow{
 		notFound:   cannotImportWith("set of fiat deposit instructions", "check the id"),
 		unreadable: cannotImportWith("set of fiat deposit instructions", client.ScopeReadFiatDepositInstr),
 	},
+	"platform_fiat_withdrawal": {
+		readScope:  client.ScopeReadTransfer,
+		notFound:   cannotImportWith("fiat withdrawal", "check the id"),
+		unreadable: cannotImportWith("fiat withdrawal", client.ScopeReadTransfer),
+		imports: func(t *testing.T, emu *emulator.Server) []importCase {
+			w := seededOfType(t, emu, "CRYPTO_WITHDRAWAL")
+			return []importCase{{name: "a crypto withdrawal", id: w,
+				want: []string{w + " is not a fiat withdrawal", `type: "CRYPTO_WITHDRAWAL", not WIRE_WITHDRAWAL or`}}}
+		},
+	},
+	"platform_internal_transfer": {
+		readScope:  client.ScopeReadTransfer,
+		notFound:   cannotImportWith("internal transfer", "check the id"),
+		unreadable: cannotImportWith("internal transfer", client.ScopeReadTransfer),
+		imports: func(t *testing.T, emu *emulator.Server) []importCase {
+			deposit := seededOfType(t, emu, "CRYPTO_DEPOSIT")
+			return []importCase{{name: "a deposit", id: deposit,
+				want: []string{deposit + " is not an internal transfer", `type: "CRYPTO_DEPOSIT", not INTERNAL_TRANSFER_DEBIT`}}}
+		},
+	},
+	"platform_stablecoin_conversion": {
+		readScope:  client.ScopeReadStablecoinConversion,
+		notFound:   cannotImportWith("stablecoin conversion", "check the id"),
+		unreadable: cannotImportWith("stablecoin conversion", client.ScopeReadStablecoinConversion),
+	},
 	"platform_fiat_account": {
 		readScope:  client.ScopeReadFiatAccount,
 		notFound:   cannotImportWith("fiat account", "check the id"),
@@ -156,7 +181,7 @@ func emulatorWithout(t *testing.T, opts emulator.Options, scope string) *emulato
 		emulator.DefaultClientID: {Secret: emulator.DefaultClientSecret},
 		readOnlyTransfersClient:  {Secret: "s3", Scopes: scopes},
 	}
-	return emulator.StartTest(t, opts)
+	return startCore(t, opts)
 }
 
 // monthly is the body of res declared once per month, without a ref_id.
@@ -169,11 +194,13 @@ func monthly(res moneyResource, months ...string) string {
 }
 
 // An object declared again with the same arguments, outside the recovery
-// window, is refused at plan, naming the earlier object and both ways on;
+// window, is refused at plan (at apply, by the replay answer of its create,
+// where the service publishes no lookup), naming the earlier object and
+// both ways on;
 // a ref_id of its own makes it a new one.
 func TestAccIntent_earlierObjectRefusedAtPlan(t *testing.T) {
 	forEachIntentRow(t, func(t *testing.T, res moneyResource, row intentRow) {
-		emu := emulator.StartTest(t, intentOptions)
+		emu := startCore(t, intentOptions)
 		w := newCLIWorkdir(t)
 		w.write(emulatorProviderBlock(emu, ""), monthly(res, "2026-10"))
 		w.mustRun(0, "apply", "-auto-approve")
@@ -184,18 +211,26 @@ func TestAccIntent_earlierObjectRefusedAtPlan(t *testing.T) {
 		emu.Advance(30 * 24 * time.Hour)
 		w.write(emulatorProviderBlock(emu, ""), monthly(res, "2026-11"))
 		posts := emu.Counters.Requests(res.post)
-		r := w.mustRun(1, "plan")
-		mustContain(t, "plan", r.output(),
-			res.made,
-			res.words.noun+" "+october.ID+" ("+october.Summary+")",
-			"30 days ago by the service's clock",
-			"to = "+res.typ+".<name>", `id = "`+october.ID+`"`,
-			"give it a ref_id of its own",
-		)
-		r = w.mustRun(1, "apply", "-auto-approve")
-		mustContain(t, "apply", r.output(), res.made)
-		if n := emu.Counters.Requests(res.post) - posts; n != 0 {
-			t.Fatalf("plan and apply sent %d creates, want none", n)
+		// A service without a lookup of its objects is asked by the
+		// apply's create, which its replay answer refuses: nothing is made.
+		refusedCreates := 0
+		if !res.noPlanLookup {
+			r := w.mustRun(1, "plan")
+			mustContain(t, "plan", r.output(),
+				res.made,
+				res.words.noun+" "+october.ID+" ("+october.Summary+")",
+				"30 days ago by the service's clock",
+				"to = "+res.typ+".<name>", `id = "`+october.ID+`"`,
+				"give it a ref_id of its own",
+			)
+		} else {
+			refusedCreates = 1
+		}
+		r := w.mustRun(1, "apply", "-auto-approve")
+		mustContain(t, "apply", r.output(), res.made, res.words.noun+" "+october.ID+" ("+october.Summary+")",
+			"give it a ref_id of its own")
+		if n := emu.Counters.Requests(res.post) - posts; n != refusedCreates {
+			t.Fatalf("plan and apply sent %d creates, want %d", n, refusedCreates)
 		}
 		if got := onlyObject(t, emu, res); got.ID != october.ID {
 			t.Fatalf("the emulator holds %s, want only October's %s", got.ID, october.ID)
@@ -214,13 +249,19 @@ func TestAccIntent_earlierObjectRefusedAtPlan(t *testing.T) {
 		name := res.addr[strings.LastIndex(res.addr, ".")+1:]
 		november := withLast(strings.Replace(res.body, `"`+name+`" {`, `"november" {`, 1), "  ref_id = \"payout-2026-11\"\n")
 		w.write(emulatorProviderBlock(emu, ""), monthly(res, "2026-10")+november)
+		if res.noPlanLookup {
+			// The apply that refused November's went on to forget
+			// October's, which the map no longer held: it is imported
+			// again, as the refusal says.
+			w.mustRun(0, "import", res.addr+`["2026-10"]`, october.ID)
+		}
 		w.mustRun(0, "apply", "-auto-approve")
 		w.mustRun(0, "plan", "-detailed-exitcode")
 		objs := checkObjects(t, emu, res, 2)
 		if objs[0] != october || objs[1].RefID != "payout-2026-11" {
 			t.Fatalf("the emulator holds %+v, want October's %+v and one with ref_id payout-2026-11", objs, october)
 		}
-		if n := emu.Counters.Requests(res.post) - posts; n != 1 {
+		if n := emu.Counters.Requests(res.post) - posts - refusedCreates; n != 1 {
 			t.Fatalf("%d creates sent since October's, want November's only", n)
 		}
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -382,4 +383,92 @@ func (l *fiatAccountListResource) List(ctx context.Context, req list.ListRequest
 		m.args.withoutSecrets()
 		return m, deref(a.ID), accountSummary(a)
 	}, nil)
+}
+
+// transferListResource is the list resource of a money flow whose objects
+// are transfers of the given types (T wraps a listed transfer): `terraform
+// query` finds them through List Transfers, and configuration generated
+// from the results imports them by identity; nothing is sent.
+type transferListResource[A, O, R any] struct {
+	f *flow[A, O, R]
+	// wrap is the object of a listed transfer (for an internal transfer,
+	// with its credit side read).
+	wrap  func(ctx context.Context, c *client.Client, t *client.Transfer) *O
+	types []string
+	data  *providerData
+}
+
+// newTransferListResource is the list resource of the flow f, whose
+// transfers have one of the types.
+func newTransferListResource[A, O, R any](f *flow[A, O, R], wrap func(ctx context.Context, c *client.Client, t *client.Transfer) *O, types ...string) list.ListResource {
+	return &transferListResource[A, O, R]{f: f, wrap: wrap, types: types}
+}
+
+// transferListFilters are the filters of a transfer list resource of the
+// noun's plural.
+func transferListFilters(plural string) listFilters[client.ListTransfersQuery] {
+	return listFilters[client.ListTransfersQuery]{
+		arrayFilter("profile_ids", "Only the "+plural+" of these profiles.",
+			func(q *client.ListTransfersQuery) *[]string { return &q.ProfileIDs }),
+		arrayFilter("ref_ids", "Only the "+plural+" made with these ref_ids.",
+			func(q *client.ListTransfersQuery) *[]string { return &q.RefIDs }),
+		arrayFilter("statuses", "Only the "+plural+" with these statuses.",
+			func(q *client.ListTransfersQuery) *[]string { return &q.Statuses }, client.TransferStatuses...),
+	}
+}
+
+func (l *transferListResource[A, O, R]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(l.f.kind.words.resourceType, "platform")
+}
+
+func (l *transferListResource[A, O, R]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *transferListResource[A, O, R]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	w := l.f.kind.words
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: fmt.Sprintf("Finds the %s of the customer (`GET /transfer/transfers` of the types %s, "+
+			"scope `transfer:read_transfer`), newest first. Configuration generated from the results imports them "+
+			"by identity; nothing is sent.", w.plural, codeList(l.types)),
+		Attributes: transferListFilters(w.plural).listResourceAttributes(),
+	}
+}
+
+func (l *transferListResource[A, O, R]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var diags diag.Diagnostics
+	q := client.ListTransfersQuery{Types: l.types, MaxItems: int(req.Limit)}
+	none := transferListFilters(l.f.kind.words.plural).read(ctx, req.Config, &q, &diags)
+	if !listReady(l.data, &diags, none, stream) {
+		return
+	}
+	c := l.data.client
+	objects := func(yield func(*O, error) bool) {
+		for t, err := range c.Transfers(ctx, q) {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(l.wrap(ctx, c, t), nil) {
+				return
+			}
+		}
+	}
+	stream.Results = listResults(ctx, req, objects, func(obj *O) (shapedWriter, string, string) {
+		return l.f.listed(obj), l.f.kind.id(obj), fmt.Sprintf("%s (ref_id %s, %s)", l.f.kind.describe(obj),
+			l.f.refIDOf(obj), l.f.kind.status(obj))
+	}, func(obj *O) string {
+		d := l.f.ofKind(obj)
+		if l.f.unlisted != nil {
+			if why := l.f.unlisted(obj); why != "" {
+				d = append(d, why)
+			}
+		}
+		if len(d) > 0 {
+			return fmt.Sprintf("The service listed %s among the %s, but configuration cannot declare it as one:\n%s\n\n"+
+				"It is left out of the results, so that no configuration generated from them imports it.",
+				shown(l.f.kind.id(obj)), l.f.kind.words.plural, bulletList(d))
+		}
+		return ""
+	})
 }

@@ -24,7 +24,7 @@ func TestAccMoneyCore_lookupFailsNothingSent(t *testing.T) {
 		n++
 		t.Run(res.name, func(t *testing.T) {
 			t.Parallel()
-			emu := emulator.StartTest(t, emulator.Options{})
+			emu := startCore(t, emulator.Options{})
 			w := newCLIWorkdir(t)
 			w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), res.body)
 			// The create is processed and answered 500: unconfirmed.

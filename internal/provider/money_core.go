@@ -406,6 +406,8 @@ type moneyKind[T any] struct {
 	// describe says what the object is in a few words, for messages: "0.5
 	// BTC on BITCOIN to bc1q… from profile p".
 	describe func(T) string
+	// status is the object's status (nil: it has none).
+	status func(T) string
 	// lookup finds the object made with refID (nil: the service cannot be
 	// asked). It runs with a context that records the answer's Date.
 	lookup func(ctx context.Context, c *client.Client, refID string) (T, bool, error)
@@ -747,6 +749,11 @@ func refusal(w createWords, err error, refID string) (summary, detail string) {
 		return w.title + " rejected",
 			fmt.Sprintf("The service rejected the request with ref_id %s, so nothing was %s: %s.\n\n"+
 				"Correct the arguments the answer names and apply again.", refID, w.made, err)
+	case client.IsInsufficientFunds(err):
+		return w.title + " refused: insufficient funds",
+			fmt.Sprintf("The service refused the request with ref_id %s because the profile's balance does not cover "+
+				"it, so nothing was %s and nothing is recorded: %s.\n\nFund the profile, or lower the amount, and "+
+				"apply again: the retry sends the same ref_id.", refID, w.made, err)
 	case errors.Is(err, client.ErrForbidden):
 		return w.title + " refused",
 			fmt.Sprintf("The service refused the request with ref_id %s, so nothing was %s: %s.\n\n"+
@@ -999,9 +1006,19 @@ func cannotImport(w createWords, id string, err error, scope string, diags *diag
 // notImportable is the error of an import whose object is not what was
 // asked: nothing enters the state.
 func notImportable(w createWords, id string, d []string, diags *diag.Diagnostics) {
-	diags.AddError(fmt.Sprintf("%s is not a %s", id, w.noun),
+	diags.AddError(fmt.Sprintf("%s is not %s", id, withArticle(w.noun)),
 		fmt.Sprintf("The service answered the read of %s with an object that is not the %s asked for:\n%s\n\n"+
-			"Nothing was imported and nothing was %s. Import the id of a %s.", id, w.noun, bulletList(d), w.made, w.noun))
+			"Nothing was imported and nothing was %s. Import the id of %s.", id, w.noun, bulletList(d), w.made,
+			withArticle(w.noun)))
+}
+
+// withArticle is the noun with its indefinite article: "a fiat
+// withdrawal", "an internal transfer".
+func withArticle(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
 }
 
 // scopeRefused reports whether err means that the credentials may not make

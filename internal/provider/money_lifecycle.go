@@ -129,6 +129,10 @@ type moneyType[A, T, R any] struct {
 	existing    func(err error) (T, bool)
 	differences func(body R, obj T) []string
 	lookupFirst bool
+	// moves, when set, says what the object of a moves: the core then sets
+	// its manifest (money) at plan and passes it through the provider's
+	// withdrawal_guard at plan and at send (see money_movement.go).
+	moves func(a A) movement
 	// send, when set, sends the create of a instead of post (a
 	// withdrawal's guards and fee run in it, shared with its action).
 	send func(ctx context.Context, data *providerData, a A, refID string, derived bool) (createResult[T], diag.Diagnostics)
@@ -156,12 +160,7 @@ type moneyType[A, T, R any] struct {
 	// say holds the resource's own words for the lifecycle's messages.
 	say lifecycleWords[A]
 
-	// Plan hooks, each optional. planned follows the plan of a new
-	// object whose configuration is known (refID is the ref_id it sends
-	// with, sends whether the apply sends it); planUnknown is the plan
-	// of a new object whose configuration is known only at apply.
-	planned     func(ctx context.Context, data *providerData, a A, refID string, sends types.Bool, resp *resource.ModifyPlanResponse)
-	planUnknown func(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, a A, resp *resource.ModifyPlanResponse)
+	// Plan hooks, each optional.
 	// stale reports an unchanged object the resource has something to
 	// say about (instructions the service deprecated): its plan goes to
 	// planChange. It reads the state alone.
@@ -355,8 +354,8 @@ func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.M
 	if !req.Config.Raw.IsFullyKnown() {
 		// An argument is known only at apply: so is the ref_id, which the
 		// final plan derives then.
-		if t.planUnknown != nil {
-			t.planUnknown(ctx, r.data, req, a, resp)
+		if t.moves != nil {
+			t.planUnknownMovement(ctx, r.data, a, resp)
 		}
 		return
 	}
@@ -372,10 +371,10 @@ func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.M
 			return t.differences(body, obj)
 		},
 	}, resp)
-	if resp.Diagnostics.HasError() || t.planned == nil {
+	if resp.Diagnostics.HasError() || t.moves == nil {
 		return
 	}
-	t.planned(ctx, r.data, a, refID, sends, resp)
+	t.planMovement(ctx, r.data, a, refID, sends, resp)
 }
 
 func (r *moneyCoreResource[A, T, R]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -426,32 +425,12 @@ func (r *moneyCoreResource[A, T, R]) Create(ctx context.Context, req resource.Cr
 // ref_ids whose objects are superseded.
 const maxSuccessorRefIDs = 16
 
-// sendOnce sends the create of a with refID and sorts the answer.
+// sendOnce sends the create of a with refID and sorts the answer (see
+// sendMoney).
 func (r *moneyCoreResource[A, T, R]) sendOnce(ctx context.Context, a A, refID string, derived bool) (createResult[T], diag.Diagnostics) {
-	t := r.t
-	if t.send != nil {
-		return t.send(ctx, r.data, a, refID, derived)
-	}
-	var diags diag.Diagnostics
-	body, err := t.request(ctx, a, refID)
-	if err != nil {
-		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
-		return createResult[T]{}, diags
-	}
-	tflog.Info(ctx, "creating "+t.kind.words.noun, map[string]any{"ref_id": refID})
-	return createRun[T]{
-		kind:        t.kind,
-		refID:       refID,
-		derived:     derived,
-		recorded:    r.data.attempts.has(t.kind.words.kind, refID),
-		window:      r.data.recoveryWindow,
-		now:         r.data.clock(),
-		send:        func(ctx context.Context) (T, error) { return t.post(ctx, r.data.client, body) },
-		existing:    t.existing,
-		differences: func(obj T) []string { return t.differences(body, obj) },
-		lookupFirst: t.lookupFirst,
-		data:        r.data,
-	}.run(ctx)
+	w := r.t.kind.words
+	tflog.Info(ctx, "creating "+w.noun, map[string]any{"ref_id": refID})
+	return r.t.sendMoney(ctx, r.data, a, refID, derived, r.data.attempts.has(w.kind, refID), w.resourceType)
 }
 
 // record writes the state of a create's outcome: the object confirmed or
@@ -469,6 +448,7 @@ func (r *moneyCoreResource[A, T, R]) record(ctx context.Context, plan shapedStat
 		recordUnconfirmedCreate(ctx, resp, t.kind.words, id(plan), refID, res.err, diags)
 	case outcomeConfirmed, outcomeAdopted:
 		t.created(ctx, &plan, res.obj, res.outcome, &resp.Diagnostics)
+		r.sawStatus(res.obj)
 		tflog.Info(ctx, t.kind.words.noun+" recorded", map[string]any{"ref_id": refID, "id": t.kind.shownID(res.obj)})
 		resp.Diagnostics.Append(setShaped(ctx, &resp.State, resp.State.Schema, plan)...)
 		setIdentity(ctx, resp.Identity, id(plan), &resp.Diagnostics)
@@ -583,6 +563,7 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 			return 0
 		}
 		t.adopt(ctx, m, obj, diags)
+		r.sawStatus(obj)
 		return 0
 	}
 	d := recordedDifferences(id(*m), t.kind.id(obj), nil)
@@ -593,7 +574,16 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 		})
 	}
 	t.refreshed(ctx, m, obj, diags)
+	r.sawStatus(obj)
 	return 0
+}
+
+// sawStatus records the status of obj as this process saw it (see
+// refuseUnapprovedFiatAccount).
+func (r *moneyCoreResource[A, T, R]) sawStatus(obj T) {
+	if k := r.t.kind; k.status != nil {
+		r.data.sawStatus(k.words.kind, k.id(obj), k.status(obj))
+	}
 }
 
 // event carries out the outcome o of a refresh event with the message
@@ -700,3 +690,7 @@ func (r *moneyCoreResource[A, T, R]) derivedFrom(ctx context.Context, src getter
 // looksUpFirst reports whether each create looks the ref_id up before it
 // sends (see createRun.lookupFirst).
 func (r *moneyCoreResource[A, T, R]) looksUpFirst() bool { return r.t.lookupFirst }
+
+// looksUpAtPlan reports whether a plan can look the ref_id of a new object
+// up (tests): not when the service publishes no lookup of its objects.
+func (r *moneyCoreResource[A, T, R]) looksUpAtPlan() bool { return r.t.kind.lookup != nil }

@@ -22,7 +22,12 @@ import (
 const moneyAttribute = "money"
 
 // Kinds of money movement (money.kind).
-const moneyKindCryptoWithdrawal = "crypto_withdrawal"
+const (
+	moneyKindCryptoWithdrawal     = "crypto_withdrawal"
+	moneyKindFiatWithdrawal       = "fiat_withdrawal"
+	moneyKindInternalTransfer     = "internal_transfer"
+	moneyKindStablecoinConversion = "stablecoin_conversion"
+)
 
 // moneyAttrTypes are the types of the manifest's fields.
 var moneyAttrTypes = map[string]attr.Type{
@@ -48,12 +53,15 @@ func moneySchema() schema.SingleNestedAttribute {
 			"or created by an earlier version. A part is unknown only when what it comes from is known only at " +
 			"apply.",
 		Attributes: map[string]schema.Attribute{
-			"kind":            str("The kind of money movement: `" + moneyKindCryptoWithdrawal + "`."),
-			"asset":           str("The asset moved, as configured."),
-			"amount":          str("The exact decimal string the service receives as the amount: the `amount`, or the `total` when the withdrawal sets `total`."),
+			"kind": str("The kind of money movement: `" + moneyKindCryptoWithdrawal + "`, `" + moneyKindFiatWithdrawal +
+				"`, `" + moneyKindInternalTransfer + "` or `" + moneyKindStablecoinConversion + "`."),
+			"asset":           str("The asset that leaves the profile, as configured (a conversion's `source_asset`)."),
+			"amount":          str("The exact decimal string the service receives as the amount: the `amount`, or the `total` when a withdrawal sets `total`."),
 			"from_profile_id": str("The profile the money leaves."),
-			"to":              str("Where it goes: the destination address of a crypto withdrawal."),
-			"ref_id":          str("The `ref_id` the transfer is sent with."),
+			"to": str("Where it goes: the destination address of a crypto withdrawal, the fiat account id of a fiat " +
+				"withdrawal, the receiving profile of an internal transfer or of a conversion (its " +
+				"`recipient_profile_id`, or its own profile)."),
+			"ref_id": str("The `ref_id` the transfer is sent with."),
 			"sends": schema.BoolAttribute{Computed: true, MarkdownDescription: "`true` when applying the plan " +
 				"sends the transfer; `false` when the plan found the `ref_id` already at the service and the apply " +
 				"records the existing transfer, sending nothing. `true` also when the plan could not ask the " +

@@ -308,3 +308,16 @@ func objectField[T, U any](name, description string, get func(*T) *U, shape obje
 		write: func(w *tfmsgpack.Writer, v *T) { shape.write(w, get(v)) },
 	}
 }
+
+// shapeVia is the shape s of U as a shape of T, whose U is get(v).
+func shapeVia[T, U any](s objectShape[U], get func(*T) *U) objectShape[T] {
+	out := make(objectShape[T], len(s))
+	for i, f := range s {
+		out[i] = field[T]{
+			name: f.name, dattr: f.dattr, rattr: f.rattr, typ: f.typ,
+			value: func(v *T, diags *diag.Diagnostics) attr.Value { return f.value(get(v), diags) },
+			write: func(w *tfmsgpack.Writer, v *T) { f.write(w, get(v)) },
+		}
+	}
+	return out
+}

@@ -64,6 +64,7 @@ func BenchmarkPlanInState(b *testing.B) {
 	b.Setenv("TF_LOG_SDK", "off")
 	b.Setenv("TF_LOG_PROVIDER_PLATFORM", "off")
 	emu := emulator.StartTest(b, emulator.Options{Seed: 1})
+	emu.AddApprovedFiatAccount(registry.PayeeFiatAccount)
 	// The function runs more than once (b.N = 1 first): every resource of
 	// every run is another.
 	next := 0

@@ -123,6 +123,25 @@ type providerData struct {
 	streams *stream.Hub
 	// guard is the withdrawal_guard of this process (withdrawal_guard.go).
 	guard *withdrawalGuard
+	// statuses are the statuses of the objects this process created, read
+	// or imported, by kind and id (see seenStatus).
+	statuses sync.Map
+}
+
+// sawStatus records the status of the object id of kind, as this process
+// last created, read or imported it.
+func (d *providerData) sawStatus(kind, id, status string) {
+	if d != nil && id != "" {
+		d.statuses.Store(kind+"\x00"+id, status)
+	}
+}
+
+// seenStatus is the status of the object id of kind as this process last
+// saw it; false when it saw none.
+func (d *providerData) seenStatus(kind, id string) (string, bool) {
+	v, ok := d.statuses.Load(kind + "\x00" + id)
+	s, _ := v.(string)
+	return s, ok
 }
 
 func (p *platformProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -132,8 +151,9 @@ func (p *platformProvider) Metadata(_ context.Context, _ provider.MetadataReques
 
 func (p *platformProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The platform provider manages money movement on the service: crypto withdrawals " +
-			"(resource and action) under guard rails, fiat deposit instructions, fiat accounts, crypto deposit " +
+		MarkdownDescription: "The platform provider manages money movement on the service: crypto and fiat " +
+			"withdrawals, internal transfers and stablecoin conversions (each a resource and an action) under guard " +
+			"rails, fiat deposit instructions, fiat accounts, crypto deposit " +
 			"addresses and the withdrawal address book; it reads transfers, reward claims, stablecoin " +
 			"conversions and market data. Every argument can also be set through its `PLATFORM_*` " +
 			"environment variable.",
@@ -426,6 +446,9 @@ func (p *platformProvider) Resources(_ context.Context) []func() resource.Resour
 		NewCryptoWithdrawalResource,
 		NewDepositAddressResource,
 		NewFiatAccountResource,
+		NewFiatWithdrawalResource,
+		NewInternalTransferResource,
+		NewStablecoinConversionResource,
 	}
 }
 
@@ -458,11 +481,17 @@ func (p *platformProvider) ListResources(_ context.Context) []func() list.ListRe
 		NewDepositAddressListResource,
 		NewCryptoDestinationAddressListResource,
 		NewFiatAccountListResource,
+		NewFiatWithdrawalListResource,
+		NewInternalTransferListResource,
 	}
 }
 
 func (p *platformProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{
 		NewCryptoWithdrawalAction,
+		NewFiatWithdrawalAction,
+		NewInternalTransferAction,
+		NewStablecoinConversionAction,
+		NewStablecoinConversionCancelAction,
 	}
 }

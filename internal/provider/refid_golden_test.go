@@ -105,6 +105,35 @@ var refIDRows = map[string]refIDRow{
 			}, previousRelease: upgradeInstructionsRef},
 		},
 	},
+	"platform_fiat_withdrawal": {
+		cases: []refIDCase{
+			{Name: "amount", Arguments: map[string]any{
+				"profile_id": "profile-1", "fiat_account_id": "fa-1", "asset": "USD", "amount": "1250.5",
+			}},
+			{Name: "total and memo", Arguments: map[string]any{
+				"profile_id": "profile-1", "fiat_account_id": "fa-1", "asset": "USD", "total": "1250.5",
+				"memo": "payroll", "metadata": map[string]any{"invoice": "inv-1"},
+			}},
+		},
+	},
+	"platform_internal_transfer": {
+		cases: []refIDCase{
+			{Name: "sweep", Arguments: map[string]any{
+				"from_profile_id": "profile-1", "to_profile_id": "profile-2", "asset": "USD", "amount": "500",
+			}},
+		},
+	},
+	"platform_stablecoin_conversion": {
+		cases: []refIDCase{
+			{Name: "to its own profile", Arguments: map[string]any{
+				"profile_id": "profile-1", "source_asset": "USD", "target_asset": "USDC", "amount": "1000",
+			}},
+			{Name: "directed settlement", Arguments: map[string]any{
+				"profile_id": "profile-1", "source_asset": "USDC", "target_asset": "USD", "amount": "1000",
+				"recipient_profile_id": "profile-2",
+			}},
+		},
+	},
 	"platform_fiat_account": {
 		cases: []refIDCase{
 			{Name: "wire account of a person", Arguments: fiatAccountGoldenArguments("987654321012")},

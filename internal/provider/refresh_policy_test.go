@@ -78,7 +78,7 @@ func TestAccRefreshPolicy(t *testing.T) {
 				if ev.outcome == 0 {
 					t.Fatalf("%s declares no outcome for the event %q", typeName, ev.name)
 				}
-				emu := emulator.StartTest(t, emulator.Options{})
+				emu := startCore(t, emulator.Options{})
 				wd := newCLIWorkdir(t)
 				wd.write(emulatorProviderBlock(emu, ""), res.body)
 				wd.mustRun(0, "apply", "-auto-approve")

@@ -1,7 +1,11 @@
 package provider
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -47,3 +51,59 @@ var transferShape = objectShape[client.Transfer]{
 // leaves out the customer (always the provider's own) and the
 // auto-conversion details.
 var transferItemShape = transferShape.without("customer_id", "auto_conversion")
+
+// transferLookup finds the transfer of one of the types made with a
+// ref_id, through List Transfers; the answer is not trusted to have applied
+// the filters: only a transfer of those types with that ref_id counts.
+func transferLookup(types ...string) func(ctx context.Context, c *client.Client, refID string) (*client.Transfer, bool, error) {
+	return func(ctx context.Context, c *client.Client, refID string) (*client.Transfer, bool, error) {
+		q := client.ListTransfersQuery{RefIDs: []string{refID}, Types: types, MaxItems: 100}
+		for t, err := range c.Transfers(ctx, q) {
+			if err != nil {
+				return nil, false, err
+			}
+			if deref(t.RefID) == refID && slices.Contains(types, t.Type) {
+				return t, true, nil
+			}
+		}
+		return nil, false, nil
+	}
+}
+
+// transferOfTypes lists why a transfer is not a debit of one of the types.
+func transferOfTypes(types ...string) func(t *client.Transfer) []string {
+	return func(t *client.Transfer) []string {
+		var d []string
+		if !slices.Contains(types, t.Type) {
+			d = append(d, fmt.Sprintf("type: %q, not %s", shown(t.Type), strings.Join(types, " or ")))
+		}
+		if !strings.EqualFold(t.Direction, "DEBIT") {
+			d = append(d, fmt.Sprintf("direction: %q, not DEBIT", shown(t.Direction)))
+		}
+		return d
+	}
+}
+
+// transferKind is how the core reads the transfers of a money flow: by id
+// (GET /transfer/transfers/{id}), looked up by ref_id among those of the
+// types (List Transfers, scope transfer:read_transfer).
+func transferKind(words createWords, types ...string) moneyKind[*client.Transfer] {
+	return moneyKind[*client.Transfer]{
+		words:       words,
+		id:          func(t *client.Transfer) string { return t.ID },
+		createdAt:   func(t *client.Transfer) time.Time { return t.CreatedAt },
+		describe:    transferSummary,
+		status:      func(t *client.Transfer) string { return t.Status },
+		lookup:      transferLookup(types...),
+		lookupScope: client.ScopeReadTransfer,
+	}
+}
+
+// getTransfer reads a transfer by id.
+func getTransfer(ctx context.Context, c *client.Client, id string) (*client.Transfer, error) {
+	return c.GetTransfer(ctx, id)
+}
+
+// transferFailed reports a transfer the service failed: its money did not
+// move.
+func transferFailed(t *client.Transfer) bool { return t.Status == client.TransferStatusFailed }

@@ -69,7 +69,7 @@ func madeEveryTypeEarlier(t *testing.T, emu *emulator.Server) map[string]string 
 // applying it sends nothing and makes nothing.
 func TestAccMoneyCore_upgradeEveryType(t *testing.T) {
 	t.Parallel()
-	emu := emulator.StartTest(t, emulator.Options{})
+	emu := startCore(t, emulator.Options{})
 	ids := madeEveryTypeEarlier(t, emu)
 	w := newCLIWorkdir(t)
 	w.write(emulatorProviderBlock(emu, ""), everyTypeBody)

@@ -211,3 +211,30 @@ func (noNullElements) ValidateList(_ context.Context, req validator.ListRequest,
 func exactlyOneOfSiblings(names ...string) validator.Object {
 	return bypass.ExactlyOneOfSiblings(names...)
 }
+
+// differentFrom refuses a value equal to the other attribute's: a
+// transfer from a profile to itself, a conversion from an asset to itself.
+type differentFrom struct{ other path.Path }
+
+var _ validator.String = differentFrom{}
+
+func (v differentFrom) Description(context.Context) string {
+	return "must differ from " + v.other.String()
+}
+
+func (v differentFrom) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v differentFrom) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	var other types.String
+	if d := req.Config.GetAttribute(ctx, v.other, &other); d.HasError() || other.IsNull() || other.IsUnknown() {
+		return
+	}
+	if strings.EqualFold(other.ValueString(), req.ConfigValue.ValueString()) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+req.Path.String(),
+			fmt.Sprintf("%s must differ from %s, which is also %s.", req.Path, v.other,
+				quotedPrefix(req.ConfigValue.ValueString())))
+	}
+}

@@ -17,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -61,7 +60,6 @@ const (
 	EnvCheckServiceLimits     = "PLATFORM_WITHDRAWAL_CHECK_SERVICE_LIMITS"
 	EnvApprovedDestinations   = "PLATFORM_WITHDRAWAL_APPROVED_DESTINATIONS_ONLY"
 	withdrawalGuardBlock      = "withdrawal_guard"
-	guardLimitsTransferType   = client.TransferTypeCryptoWithdr
 	guardConversionPrecision  = 8
 	guardConversionDivisorExp = 18
 )
@@ -81,9 +79,11 @@ func withdrawalGuardSchema() schema.Block {
 		mapvalidator.ValueStringsAre(decimalValidator()),
 	}
 	return schema.SingleNestedBlock{
-		MarkdownDescription: "Limits every crypto withdrawal (resource `platform_crypto_withdrawal` and the action " +
-			"of the same name) must keep, checked at plan and again at the moment it is sent: a withdrawal that " +
-			"breaks one is refused before anything is sent, with an error naming the guard, the figures and the " +
+		MarkdownDescription: "Limits every money movement must keep: crypto and fiat withdrawals, internal transfers " +
+			"and stablecoin conversions (`platform_crypto_withdrawal`, `platform_fiat_withdrawal`, " +
+			"`platform_internal_transfer`, `platform_stablecoin_conversion`, resources and actions alike), each " +
+			"counted in the asset that leaves its profile, fiat assets included. They are checked at plan and again " +
+			"at the moment it is sent: one that breaks a limit is refused before anything is sent, with an error naming the guard, the figures and the " +
 			"withdrawal. Amounts are compared as decimals, assets in upper case. The guards fail closed: what a " +
 			"guard cannot judge (an amount that is not a decimal, a limit whose remaining is not one, a limit in " +
 			"an asset without a price, limits or an address book these credentials cannot read) is refused, never " +
@@ -92,21 +92,24 @@ func withdrawalGuardSchema() schema.Block {
 			"tighten it, never loosen or remove it. See the \"Guard rails\" section of the provider's documentation.",
 		Attributes: map[string]schema.Attribute{
 			"approved_destinations_only": schema.BoolAttribute{
-				MarkdownDescription: "Every withdrawal must go to an `APPROVED` entry of the service's withdrawal " +
+				MarkdownDescription: "Every crypto withdrawal must go to an `APPROVED` entry of the service's withdrawal " +
 					"address book (`platform_crypto_destination_address`) with the same `destination_address` and " +
 					"`crypto_network` (and, when the withdrawal sets `identity_id`, of that identity or of no " +
 					"identity). The book is read once per plan and once per apply (`GET " +
 					"/transfer/crypto-destination-addresses`, scope `" + client.ScopeReadCryptoDestinationAddress +
 					"`), so an address rejected between the plan and the apply of a saved plan is refused at send. " +
 					"A plan where it cannot be checked (the book not readable, a destination known only at apply) " +
-					"fails. Default `false`; environment variable `" + EnvApprovedDestinations + "` (`true` there " +
-					"cannot be switched off by a provider block).",
+					"fails. Every fiat withdrawal must go to a fiat account the service shows `APPROVED` (`GET " +
+					"/transfer/fiat-accounts/{id}`, scope `" + client.ScopeReadFiatAccount + "`, once per account per " +
+					"run). Internal transfers and stablecoin conversions stay within the customer's profiles: they have " +
+					"no destination to approve. Default `false`; environment variable `" + EnvApprovedDestinations +
+					"` (`true` there cannot be switched off by a provider block).",
 				Optional: true,
 			},
 			"max_amount": schema.MapAttribute{
 				ElementType: types.StringType,
-				MarkdownDescription: "The largest `amount` (or `total`, when the withdrawal sets `total`) of one " +
-					"withdrawal, by asset, as decimal strings: `{ BTC = \"0.5\", USDC = \"25000\" }`. Assets not " +
+				MarkdownDescription: "The largest `amount` (or `total`, when a withdrawal sets `total`) of one " +
+					"money movement, by the asset that leaves its profile (a conversion's `source_asset`), as decimal strings: `{ BTC = \"0.5\", USDC = \"25000\" }`. Assets not " +
 					"named are not limited. Environment variable `" + EnvWithdrawalMaxAmount + "` " +
 					"(`BTC=0.5,USDC=25000`): a floor, so that an asset it names is capped at the smaller of the " +
 					"two figures whatever this map says (an empty map included).",
@@ -116,9 +119,9 @@ func withdrawalGuardSchema() schema.Block {
 			"max_run_total": schema.MapAttribute{
 				ElementType: types.StringType,
 				MarkdownDescription: "The most one provider configuration may send in one run, by asset: the sum of " +
-					"the `amount` (or `total`) of every withdrawal the plan creates or replaces through this provider " +
-					"configuration, in every module and `for_each` instance, and of every withdrawal action it " +
-					"invokes; at apply, the sum of what it sends. Withdrawals already in the state and unchanged do " +
+					"the `amount` (or `total`) of every money movement the plan creates or replaces through this " +
+					"provider configuration, in every module and `for_each` instance, and of every money action it " +
+					"invokes; at apply, the sum of what it sends. Movements already in the state and unchanged do " +
 					"not count. Terraform runs one provider process per provider configuration (each alias, each " +
 					"module's own `provider` block), and each has its own total: for a total across configurations, " +
 					"check the plan (see the \"Guard rails\" section). Environment variable `" +
@@ -127,9 +130,10 @@ func withdrawalGuardSchema() schema.Block {
 				Validators: amounts,
 			},
 			"check_service_limits": schema.BoolAttribute{
-				MarkdownDescription: "Compare each withdrawal, and the run's total, with the service's transfer " +
-					"limits of crypto withdrawals (`GET /transfer/limits/utilizations`, their `remaining`; a " +
-					"single-transaction limit, period 0, bounds each withdrawal), at plan and at send. A limit in " +
+				MarkdownDescription: "Compare each withdrawal and internal transfer, and the run's total, with the " +
+					"service's transfer limits of its transfer types (`GET /transfer/limits/utilizations`, their " +
+					"`remaining`; a single-transaction limit, period 0, bounds each one), at plan and at send; a " +
+					"stablecoin conversion is not a transfer, and no transfer limit bounds it. A limit in " +
 					"another asset is compared after converting the withdrawal at the highest price of the service's " +
 					"ticker (`GET /markets/{market}/ticker`), and the conversion is shown. Needs the OAuth scope `" +
 					client.ScopeReadTransferLimit + "`. A withdrawal it cannot compare (the limits not readable, a " +
@@ -176,15 +180,16 @@ type withdrawalGuard struct {
 	tally runTally
 	// sent sums what this process sent (or is sending), by ref_id.
 	sent runTally
-	// limits and prices are read once per process.
-	limitsOnce sync.Once
-	limits     []*client.TransferLimit
-	limitsErr  error
+	// limits (by transfer type) and prices are read once per process.
+	limits sync.Map // transfer type -> *limitsEntry
 	// The address book is read once per process.
 	bookOnce sync.Once
 	book     []client.CryptoDestinationAddress
 	bookErr  error
 	prices   sync.Map // market -> *priceEntry
+	// fiatAccounts are the fiat accounts read for approved_destinations_only,
+	// once per process.
+	fiatAccounts sync.Map // id -> *fiatAccountEntry
 }
 
 // active reports whether any guard is configured.
@@ -310,26 +315,15 @@ type guardedWithdrawal struct {
 	raw        string
 	figureName string
 	what       string
-	// destination, network and identity are where it goes.
+	// destination, network and identity are where a crypto withdrawal
+	// goes; fiatAccount where a fiat withdrawal goes. All empty: the money
+	// stays within the customer's own profiles.
 	destination, network, identity string
+	fiatAccount                    string
+	// limitTypes are the transfer types whose service limits bound it.
+	limitTypes []string
 	// resourceType names the withdrawal's kind in messages.
 	resourceType string
-}
-
-// guarded is what the guards see of the withdrawal of a, sent with refID
-// and keyed by key in the run's tally.
-func (a cryptoWithdrawalArgs) guarded(key, refID, resourceType string) guardedWithdrawal {
-	w := guardedWithdrawal{key: key, refID: refID, asset: knownString(a.Asset), figureName: "amount",
-		what: a.summary(), resourceType: resourceType, destination: knownString(a.DestinationAddress),
-		network: knownString(a.CryptoNetwork), identity: knownString(a.IdentityID)}
-	w.raw = knownString(a.Amount)
-	if w.raw == "" {
-		w.figureName, w.raw = "total", knownString(a.Total)
-	}
-	w.figure, w.figureOK = parseAmount(w.raw)
-	w.figureOK = w.figureOK && w.figure.IsPositive()
-	w.assetKey, _ = assetKey(w.asset)
-	return w
 }
 
 // unjudgeable says why no guard can judge w, or "".
@@ -412,8 +406,11 @@ func (g *withdrawalGuard) judge(ctx context.Context, data *providerData, w guard
 	for _, rule := range withdrawalGuards {
 		f := rule.check(ctx, g, data, w, planned)
 		attr := rule.attr
-		if attr == "" {
+		switch {
+		case attr == "":
 			attr = w.figureName
+		case attr == "destination_address" && w.fiatAccount != "":
+			attr = "fiat_account_id"
 		}
 		advice := "Nothing was sent."
 		if rule.attr == "" {
@@ -439,42 +436,40 @@ func (g *withdrawalGuard) judge(ctx context.Context, data *providerData, w guard
 	}
 }
 
-// guardUnknown handles a withdrawal whose configuration is known only in
-// part at plan. approved_destinations_only checks it when its destination
-// is known and refuses it otherwise; the other guards warn that it is
-// checked only when the apply plans it with its final values.
-func guardUnknown(ctx context.Context, data *providerData, resourceType string, config tfsdk.Config, diags *diag.Diagnostics) {
+// guardUnknown handles a movement m known only in part at plan.
+// approved_destinations_only checks where it goes when that is known and
+// refuses it otherwise; the other guards warn that it is checked only when
+// the apply plans it with its final values.
+func guardUnknown(ctx context.Context, data *providerData, resourceType string, m movement, diags *diag.Diagnostics) {
 	if data == nil || !data.guard.active() {
 		return
 	}
 	g := data.guard
 	if g.approvedOnly {
-		var dest, network, identity types.String
-		diags.Append(config.GetAttribute(ctx, path.Root("destination_address"), &dest)...)
-		diags.Append(config.GetAttribute(ctx, path.Root("crypto_network"), &network)...)
-		diags.Append(config.GetAttribute(ctx, path.Root("identity_id"), &identity)...)
-		if diags.HasError() {
-			return
+		w := m.guarded("", "", resourceType)
+		attr, which := "destination_address", "destination_address, crypto_network or identity_id"
+		hint := "an address of the book is: platform_crypto_destination_address.<name>.address"
+		if !m.fiatAccount.IsNull() {
+			attr, which = "fiat_account_id", "fiat_account_id"
+			hint = "the id of an APPROVED fiat account, known once the account is applied and approved"
 		}
-		w := guardedWithdrawal{destination: dest.ValueString(), network: network.ValueString(),
-			identity: identity.ValueString(), resourceType: resourceType,
-			what: fmt.Sprintf("to %s on %s", shown(dest.ValueString()), network.ValueString())}
-		if dest.IsUnknown() || network.IsUnknown() || identity.IsUnknown() {
-			diags.AddAttributeError(path.Root("destination_address"),
+		switch {
+		case m.address.IsUnknown() || m.network.IsUnknown() || m.identity.IsUnknown() || m.fiatAccount.IsUnknown():
+			diags.AddAttributeError(path.Root(attr),
 				"Withdrawal guard approved_destinations_only cannot check this withdrawal",
-				fmt.Sprintf("The destination_address, crypto_network or identity_id of a %s is known only at apply, "+
-					"so the provider's withdrawal_guard cannot check at plan that it goes to an APPROVED address of "+
-					"the address book, and it refuses what it cannot check. Give the withdrawal a destination known "+
-					"at plan (an address of the book is: platform_crypto_destination_address.<name>.address).",
-					resourceType))
+				fmt.Sprintf("The %s of a %s is known only at apply, so the provider's withdrawal_guard cannot check "+
+					"at plan that it goes to an APPROVED destination, and it refuses what it cannot check. Give the "+
+					"withdrawal a destination known at plan (%s).", which, resourceType, hint))
 			return
-		}
-		f := checkApprovedDestination(ctx, g, data, w, nil)
-		for _, b := range append(f.breaches, f.unchecked...) {
-			diags.AddAttributeError(path.Root("destination_address"),
-				"Withdrawal guard approved_destinations_only refuses this withdrawal",
-				fmt.Sprintf("The %s %s breaks the provider's withdrawal_guard: %s\n\nNothing was sent.",
-					resourceType, w.what, b))
+		default:
+			w.what = fmt.Sprintf("to %s", shown(knownString(m.to)))
+			f := checkApprovedDestination(ctx, g, data, w, nil)
+			for _, b := range append(f.breaches, f.unchecked...) {
+				diags.AddAttributeError(path.Root(attr),
+					"Withdrawal guard approved_destinations_only refuses this withdrawal",
+					fmt.Sprintf("The %s %s breaks the provider's withdrawal_guard: %s\n\nNothing was sent.",
+						resourceType, w.what, b))
+			}
 		}
 	}
 	if len(g.maxAmount) == 0 && len(g.maxRunTotal) == 0 && !g.checkServiceLimits {
@@ -494,7 +489,13 @@ func guardUnknown(ctx context.Context, data *providerData, resourceType string, 
 // service's address book on the withdrawal's network (of its identity, or
 // of none, when it sets one).
 func checkApprovedDestination(ctx context.Context, g *withdrawalGuard, data *providerData, w guardedWithdrawal, _ map[string]decimal.Decimal) guardFindings {
-	if !g.approvedOnly {
+	switch {
+	case !g.approvedOnly:
+		return guardFindings{}
+	case w.fiatAccount != "":
+		return checkApprovedFiatAccount(ctx, g, data, w)
+	case w.destination == "":
+		// Money that stays within the customer's own profiles.
 		return guardFindings{}
 	}
 	book, err := g.addressBook(ctx, data.client)
@@ -538,6 +539,48 @@ func checkApprovedDestination(ctx context.Context, g *withdrawalGuard, data *pro
 			"service has approved it."
 	}
 	return guardFindings{breaches: []string{msg}}
+}
+
+// checkApprovedFiatAccount: the fiat account w goes to is APPROVED at the
+// service (GET /transfer/fiat-accounts/{id}, once per account per
+// process).
+func checkApprovedFiatAccount(ctx context.Context, g *withdrawalGuard, data *providerData, w guardedWithdrawal) guardFindings {
+	v, _ := g.fiatAccounts.LoadOrStore(w.fiatAccount, &fiatAccountEntry{})
+	e, _ := v.(*fiatAccountEntry)
+	e.once.Do(func() {
+		a, err := data.client.GetFiatAccount(ctx, w.fiatAccount)
+		switch {
+		case err != nil:
+			e.err = err
+		case deref(a.ID) != w.fiatAccount:
+			e.err = fmt.Errorf("the service answered the read of fiat account %s with the account %s",
+				w.fiatAccount, shown(deref(a.ID)))
+		default:
+			e.status = deref(a.AccountStatus())
+		}
+	})
+	switch {
+	case e.err != nil:
+		why := e.err.Error()
+		if scopeRefused(e.err) {
+			why = fmt.Sprintf("reading it needs the OAuth scope %s; have it granted to the client credentials (and, "+
+				"if the provider's scopes argument pins the token's scopes, include it there): %s",
+				client.ScopeReadFiatAccount, e.err)
+		}
+		return guardFindings{unchecked: []string{"the fiat account " + shown(w.fiatAccount) + " could not be read: " + why + "."}}
+	case e.status != fiatAccountApproved:
+		return guardFindings{breaches: []string{fmt.Sprintf("approved_destinations_only: the fiat account %s is %s at "+
+			"the service, not APPROVED. The service's review approves it; plan again once it has.",
+			shown(w.fiatAccount), shown(e.status))}}
+	}
+	return guardFindings{}
+}
+
+// fiatAccountEntry is one fiat account's status, read once.
+type fiatAccountEntry struct {
+	once   sync.Once
+	status string
+	err    error
 }
 
 // sameAddress compares addresses exactly, except the hexadecimal 0x
@@ -637,7 +680,7 @@ func checkServiceLimits(ctx context.Context, g *withdrawalGuard, data *providerD
 		return guardFindings{}
 	}
 	var f guardFindings
-	limits, err := g.serviceLimits(ctx, data.client)
+	limits, err := g.serviceLimits(ctx, data.client, w.limitTypes)
 	if err != nil {
 		why := err.Error()
 		if scopeRefused(err) {
@@ -708,21 +751,47 @@ func periodText(seconds string) string {
 	return "over " + seconds + " seconds"
 }
 
-// serviceLimits reads the limits of crypto withdrawals once per process.
-func (g *withdrawalGuard) serviceLimits(ctx context.Context, c *client.Client) ([]*client.TransferLimit, error) {
-	g.limitsOnce.Do(func() {
-		for l, err := range c.TransferLimits(ctx, guardLimitsTransferType) {
-			if err != nil {
-				g.limitsErr = err
-				return
+// limitsEntry is the service's limits of one transfer type, read once.
+type limitsEntry struct {
+	once   sync.Once
+	limits []*client.TransferLimit
+	err    error
+}
+
+// serviceLimits reads the limits of each of the transfer types once per
+// process: those that bound a movement of these types (a limit that names
+// no transfer type bounds every one). No types: no transfer limit applies.
+func (g *withdrawalGuard) serviceLimits(ctx context.Context, c *client.Client, transferTypes []string) ([]*client.TransferLimit, error) {
+	var out []*client.TransferLimit
+	seen := map[string]bool{}
+	for _, typ := range transferTypes {
+		v, _ := g.limits.LoadOrStore(typ, &limitsEntry{})
+		e, _ := v.(*limitsEntry)
+		e.once.Do(func() {
+			for l, err := range c.TransferLimits(ctx, typ) {
+				if err != nil {
+					e.err = err
+					return
+				}
+				if slices.Contains(l.TransferTypes, typ) || len(l.TransferTypes) == 0 {
+					e.limits = append(e.limits, l)
+				}
 			}
-			if slices.Contains(l.TransferTypes, guardLimitsTransferType) || len(l.TransferTypes) == 0 {
-				g.limits = append(g.limits, l)
+			tflog.Debug(ctx, "transfer limits read for the withdrawal guard", map[string]any{
+				"transfer_type": typ, "limits": len(e.limits)})
+		})
+		if e.err != nil {
+			return nil, e.err
+		}
+		for _, l := range e.limits {
+			key := l.RuleID + "\x00" + l.LimitAsset + "\x00" + l.PeriodSeconds
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, l)
 			}
 		}
-		tflog.Debug(ctx, "transfer limits read for the withdrawal guard", map[string]any{"limits": len(g.limits)})
-	})
-	return g.limits, g.limitsErr
+	}
+	return out, nil
 }
 
 // priceEntry is one market's price, read once.

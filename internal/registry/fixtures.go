@@ -39,12 +39,32 @@ var ListFixtures = map[string]ListFixture{
 	"platform_crypto_destination_addresses": {Seed: func(o *emulator.Options, n int) { o.CryptoDestinationAddresses = n }},
 }
 
+// PayeeFiatAccount is the APPROVED fiat account the emulators of the
+// benchmarks and of the money-core tests hold (AddApprovedFiatAccount): the
+// fiat withdrawals of the fixtures pay to it.
+const PayeeFiatAccount = "0c0ffee0-0000-4000-8000-00000000fa01"
+
 // PlanFixtures are the arguments of the provider's resources that figure 7
 // of `make bench` applies and plans many of (with `count`), by type name:
 // HCL attribute lines, which may use count.index to tell the resources
 // apart. A resource without one is reported by the provider's
 // TestRegistryComplete.
 var PlanFixtures = map[string]string{
+	"platform_fiat_withdrawal": `profile_id      = "bench-profile"
+  fiat_account_id = "` + PayeeFiatAccount + `"
+  asset           = "USD"
+  amount          = "10.${count.index}"
+  metadata        = { run = "bench-${count.index}" }`,
+	"platform_internal_transfer": `from_profile_id = "bench-profile"
+  to_profile_id   = "bench-savings"
+  asset           = "USD"
+  amount          = "10"
+  metadata        = { run = "bench-${count.index}" }`,
+	"platform_stablecoin_conversion": `profile_id   = "bench-profile"
+  source_asset = "USD"
+  target_asset = "USDC"
+  amount       = "10"
+  metadata     = { run = "bench-${count.index}" }`,
 	"platform_crypto_withdrawal": `profile_id          = "bench-profile"
   destination_address = "bc1qbench${count.index}"
   asset               = "BTC"

@@ -25,10 +25,25 @@ default settings := {}
 settings := data.platform_policy
 
 # Resources whose type carries the money manifest.
-money_types := {"platform_crypto_withdrawal"}
+money_types := {
+	"platform_crypto_withdrawal",
+	"platform_fiat_withdrawal",
+	"platform_internal_transfer",
+	"platform_stablecoin_conversion",
+}
 
-# Actions of the provider that send money, and what their config means.
-money_actions := {"platform_crypto_withdrawal": "crypto_withdrawal"}
+# Actions of the provider that move money: the kind of each, and the
+# arguments of its config that say what leaves (asset), and where it goes
+# (to, then the fallback when to is not set).
+money_actions := {
+	"platform_crypto_withdrawal": {"kind": "crypto_withdrawal", "asset": "asset", "to": ["destination_address"]},
+	"platform_fiat_withdrawal": {"kind": "fiat_withdrawal", "asset": "asset", "to": ["fiat_account_id"]},
+	"platform_internal_transfer": {"kind": "internal_transfer", "asset": "asset", "to": ["to_profile_id"]},
+	"platform_stablecoin_conversion": {
+		"kind": "stablecoin_conversion", "asset": "source_asset",
+		"to": ["recipient_profile_id", "profile_id"],
+	},
+}
 
 # transfers: every transfer the plan may send, as
 # {address, kind, asset, amount, to, network, sends, unknown}, where unknown
@@ -53,29 +68,36 @@ transfers contains t if {
 
 transfers contains t if {
 	some ai in object.get(input, "action_invocations", [])
-	kind := money_actions[ai.type]
+	a := money_actions[ai.type]
 	cfg := object.get(ai, "config_values", {})
 	cu := object.get(ai, "config_unknown", {})
 	t := {
 		"address": ai.address,
-		"kind": kind,
-		"asset": object.get(cfg, "asset", null),
+		"kind": a.kind,
+		"asset": object.get(cfg, a.asset, null),
 		"amount": action_amount(cfg),
-		"to": object.get(cfg, "destination_address", null),
+		"to": action_to(cfg, a.to),
 		"network": object.get(cfg, "crypto_network", null),
 		"sends": true,
-		"unknown": {p | some p in ["asset", "amount", "to"]; action_unknown(cu, p)},
+		"unknown": {p | some p in ["asset", "amount", "to"]; action_unknown(cu, a, p)},
 	}
 }
 
-action_amount(cfg) := cfg.amount if cfg.amount != null
+action_amount(cfg) := cfg.amount if object.get(cfg, "amount", null) != null
 
 else := object.get(cfg, "total", null)
 
-action_unknown(cu, "asset") if cu.asset == true
-action_unknown(cu, "to") if cu.destination_address == true
-action_unknown(cu, "amount") if cu.amount == true
-action_unknown(cu, "amount") if cu.total == true
+# action_to: the first of the arguments names that the config sets.
+action_to(cfg, names) := object.get(cfg, names[0], null) if object.get(cfg, names[0], null) != null
+
+else := object.get(cfg, names[1], null) if count(names) > 1
+
+else := null
+
+action_unknown(cu, a, "asset") if cu[a.asset] == true
+action_unknown(cu, a, "to") if cu[a.to[0]] == true
+action_unknown(cu, _, "amount") if cu.amount == true
+action_unknown(cu, _, "amount") if cu.total == true
 
 # unknown_parts: the parts of a manifest the plan does not know.
 unknown_parts(_, true) := {"asset", "amount", "to", "sends"}
@@ -151,9 +173,13 @@ deny_per_transfer contains msg if {
 	msg := sprintf("%s: sends %s %s, over max_per_transfer %s", [t.address, t.amount, t.asset, cap])
 }
 
+# The destination rules judge crypto withdrawals, the only money that
+# leaves to an address: the other kinds go to a bank account of the
+# customer's or stay within its profiles.
 deny_destination contains msg if {
 	allowed := settings.allowed_destinations
 	some t in sent
+	t.kind == "crypto_withdrawal"
 	judged(t)
 	not destination_in(t, allowed)
 	msg := sprintf("%s: destination %s on %v is not in allowed_destinations", [t.address, t.to, t.network])
@@ -168,6 +194,7 @@ destination_in(t, list) if {
 deny_destination contains msg if {
 	settings.approved_destinations_only == true
 	some t in sent
+	t.kind == "crypto_withdrawal"
 	judged(t)
 	not destination_in(t, approved_in_plan)
 	msg := sprintf("%s: destination %s on %v is not an APPROVED platform_crypto_destination_address of this plan", [

@@ -73,3 +73,49 @@ any_mentions(msgs, s) if {
 	some m in msgs
 	contains(m, s)
 }
+
+# Every money type counts: a fiat withdrawal (resource), an internal
+# transfer and a stablecoin conversion (actions), by the asset that leaves.
+flows := {
+	"resource_changes": [{
+		"address": "platform_fiat_withdrawal.payout",
+		"type": "platform_fiat_withdrawal",
+		"change": {
+			"actions": ["create"],
+			"after": {"money": {
+				"kind": "fiat_withdrawal", "asset": "USD", "amount": "1250.5",
+				"from_profile_id": "prof-1", "to": "fa-1", "ref_id": "r1", "sends": true,
+			}},
+			"after_unknown": {"money": {}},
+		},
+	}],
+	"action_invocations": [
+		{
+			"address": "action.platform_internal_transfer.sweep",
+			"type": "platform_internal_transfer",
+			"config_values": {"from_profile_id": "prof-1", "to_profile_id": "prof-2", "asset": "USD", "amount": "500"},
+			"config_unknown": {},
+		},
+		{
+			"address": "action.platform_stablecoin_conversion.convert",
+			"type": "platform_stablecoin_conversion",
+			"config_values": {"profile_id": "prof-1", "source_asset": "USD", "target_asset": "USDC", "amount": "1000"},
+			"config_unknown": {},
+		},
+	],
+}
+
+test_every_money_type_counts if {
+	money.total_units.USD == money.units("2750.5") with input as flows
+	msgs := money.deny with input as flows with data.platform_policy as {
+		"max_plan_total": {"USD": "2000"},
+		"approved_destinations_only": true,
+	}
+	msgs == {"the plan sends 2750.5 USD in all (every provider configuration, module, instance and action), over max_plan_total 2000"}
+}
+
+test_conversion_goes_to_its_own_profile if {
+	some t in money.transfers with input as flows
+	t.kind == "stablecoin_conversion"
+	t.to == "prof-1"
+}

@@ -1,0 +1,6 @@
+# Adopts a fiat withdrawal made elsewhere, by its transfer id; nothing is
+# sent.
+import {
+  to = platform_fiat_withdrawal.supplier_payout
+  id = "2b7e4c19-5d8a-4f3e-a1c6-9e0d3b7f5a42"
+}

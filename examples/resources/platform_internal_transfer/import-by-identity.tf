@@ -1,0 +1,4 @@
+import {
+  to       = platform_internal_transfer.fund_payroll
+  identity = { id = "5e2d8b1a-9c4f-4a7e-b3d6-1f8c0a5e9b27" }
+}

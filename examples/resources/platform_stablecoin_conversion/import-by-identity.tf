@@ -1,0 +1,4 @@
+import {
+  to       = platform_stablecoin_conversion.treasury_usdc
+  identity = { id = "8d4f2a6c-1e9b-4c7d-a5f3-6b0e2d9c1a58" }
+}

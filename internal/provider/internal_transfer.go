@@ -1,0 +1,140 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+// An internal transfer between two profiles of the customer: the debit
+// side the service answers POST /transfer/internal with (a transfer of
+// type INTERNAL_TRANSFER_DEBIT), and the credit side of the same group,
+// where List Transfers shows it.
+
+// internalTransfer is both sides of an internal transfer; credit is nil
+// where the service does not show it.
+type internalTransfer struct {
+	client.Transfer
+	credit *client.Transfer
+}
+
+// internalTransferArgs are the arguments of an internal transfer.
+type internalTransferArgs struct {
+	FromProfileID types.String `tfsdk:"from_profile_id"`
+	ToProfileID   types.String `tfsdk:"to_profile_id"`
+	Asset         types.String `tfsdk:"asset"`
+	Amount        types.String `tfsdk:"amount"`
+	RefID         types.String `tfsdk:"ref_id"`
+	IdentityID    types.String `tfsdk:"identity_id"`
+	AccountID     types.String `tfsdk:"account_id"`
+	Metadata      types.Map    `tfsdk:"metadata"`
+}
+
+// summary describes the transfer of a in a few words, for messages.
+func (a internalTransferArgs) summary() string {
+	return fmt.Sprintf("%s %s from profile %s to profile %s", knownString(a.Amount), knownString(a.Asset),
+		knownString(a.FromProfileID), knownString(a.ToProfileID))
+}
+
+// moves is what the transfer of a moves: its amount to another profile of
+// the customer's.
+func (a internalTransferArgs) moves() movement {
+	null := types.StringNull()
+	return movement{kind: moneyKindInternalTransfer, asset: a.Asset, amount: a.Amount, figureName: "amount",
+		from: a.FromProfileID, to: a.ToProfileID, address: null, network: null, identity: null, fiatAccount: null,
+		limitTypes: []string{client.TransferTypeInternalDebit}, what: a.summary()}
+}
+
+// internalTransferShape is what the resource computes: the debit side less
+// the arguments, and the credit side's id.
+var internalTransferShape = append(
+	shapeVia(transferShape.without("profile_id", "asset", "amount", "ref_id", "identity_id", "account_id", "metadata"),
+		func(t *internalTransfer) *client.Transfer { return &t.Transfer }),
+	stringField("credit_transfer_id", "The credit side of the transfer, in the receiving profile (a transfer of "+
+		"type `INTERNAL_TRANSFER_CREDIT` of the same `group_id`); null while the service does not list it.",
+		func(t *internalTransfer) *string {
+			if t.credit == nil {
+				return nil
+			}
+			return &t.credit.ID
+		}),
+)
+
+// withCredit is the internal transfer of the debit side t, with its credit
+// side where the service lists it (List Transfers by ref_id): the
+// transfer of type INTERNAL_TRANSFER_CREDIT of the same group.
+func withCredit(ctx context.Context, c *client.Client, t *client.Transfer) (*internalTransfer, error) {
+	it := &internalTransfer{Transfer: *t}
+	if t.RefID == nil || t.GroupID == nil {
+		return it, nil
+	}
+	q := client.ListTransfersQuery{RefIDs: []string{*t.RefID}, Types: []string{client.TransferTypeInternalCredit}, MaxItems: 100}
+	for other, err := range c.Transfers(ctx, q) {
+		if err != nil {
+			return it, err
+		}
+		if other.Type == client.TransferTypeInternalCredit && deref(other.GroupID) == *t.GroupID &&
+			deref(other.RefID) == *t.RefID {
+			it.credit = other
+			return it, nil
+		}
+	}
+	return it, nil
+}
+
+// internalTransferKind is how the core reads internal transfers: the debit
+// side by id, looked up by ref_id among the debits of List Transfers.
+var internalTransferKind = moneyKind[*internalTransfer]{
+	words:     internalTransferWords,
+	id:        func(t *internalTransfer) string { return t.ID },
+	createdAt: func(t *internalTransfer) time.Time { return t.CreatedAt },
+	describe:  func(t *internalTransfer) string { return transferSummary(&t.Transfer) },
+	status:    func(t *internalTransfer) string { return t.Status },
+	lookup: func(ctx context.Context, c *client.Client, refID string) (*internalTransfer, bool, error) {
+		t, found, err := transferLookup(client.TransferTypeInternalDebit)(ctx, c, refID)
+		if !found || err != nil {
+			return nil, found, err
+		}
+		it, _ := withCredit(ctx, c, t)
+		return it, true, nil
+	},
+	lookupScope: client.ScopeReadTransfer,
+}
+
+// postInternalTransfer sends the transfer; its credit side is read after,
+// and not finding it fails nothing: the transfer was made.
+func postInternalTransfer(ctx context.Context, c *client.Client, body client.InternalTransferRequest) (*internalTransfer, error) {
+	t, err := c.CreateInternalTransfer(ctx, body)
+	if err != nil {
+		return nil, err
+	}
+	it, err := withCredit(ctx, c, t)
+	if err != nil {
+		tflog.Warn(ctx, "credit side of the internal transfer not read", map[string]any{"id": t.ID, "error": err.Error()})
+	}
+	return it, nil
+}
+
+// getInternalTransfer reads both sides of the transfer id.
+func getInternalTransfer(ctx context.Context, c *client.Client, id string) (*internalTransfer, error) {
+	t, err := c.GetTransfer(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return withCredit(ctx, c, t)
+}
+
+// existingInternalTransfer is the transfer a 409 reports as made earlier
+// with the ref_id; its credit side is not read.
+func existingInternalTransfer(err error) (*internalTransfer, bool) {
+	t, ok := client.ExistingTransfer(err)
+	if !ok {
+		return nil, false
+	}
+	return &internalTransfer{Transfer: *t}, true
+}

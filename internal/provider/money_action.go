@@ -1,0 +1,165 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+// The action of a money flow (Terraform 1.14+): each invocation makes one
+// object of the flow, through the same send as its resource (sendMoney):
+// the guards at plan and at send, the ref_id's replay protection and the
+// check of every answer. It keeps nothing in the state.
+
+// moneyAction is the action of the flow f.
+type moneyAction[A, O, R any] struct {
+	f    *flow[A, O, R]
+	t    moneyType[A, *O, R]
+	data *providerData
+}
+
+var (
+	_ action.ActionWithConfigure  = (*moneyAction[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest])(nil)
+	_ action.ActionWithModifyPlan = (*moneyAction[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest])(nil)
+)
+
+// newMoneyAction is the action of the flow f.
+func newMoneyAction[A, O, R any](f *flow[A, O, R]) action.Action {
+	return &moneyAction[A, O, R]{f: f, t: f.declare()}
+}
+
+func (a *moneyAction[A, O, R]) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(a.f.kind.words.resourceType, "platform")
+}
+
+// via names the action in messages.
+func (a *moneyAction[A, O, R]) via() string { return a.f.kind.words.resourceType + " action" }
+
+func (a *moneyAction[A, O, R]) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	w := a.f.kind.words
+	attrs := map[string]schema.Attribute{}
+	for _, arg := range a.f.args {
+		desc := arg.description
+		if arg.name == "ref_id" {
+			desc = fmt.Sprintf("Client-specified id that protects the %s against replays: the service never makes "+
+				"two with the same `ref_id`, and answers a repeat with the one already made, which is then recorded "+
+				"as it is and nothing moves.\n\nWhen unset, the provider generates a new UUID for **each "+
+				"invocation** and uses it for the retries of that invocation only, so **invoking the action again "+
+				"makes another %s**. Set `ref_id` when it must be made at most once however often the action runs "+
+				"(an `action_trigger` that can fire again, a `terraform apply -invoke` that might be run twice, the "+
+				"retry of an invocation that ended without confirmation): an id that names this one payment, changed "+
+				"for the next.", w.noun, w.noun)
+		}
+		attrs[arg.name] = schema.StringAttribute{
+			MarkdownDescription: desc,
+			Required:            arg.required,
+			Optional:            !arg.required,
+			Validators:          arg.validators,
+		}
+	}
+	attrs["metadata"] = schema.MapAttribute{
+		MarkdownDescription: metadataDescription("the " + w.noun),
+		ElementType:         types.StringType,
+		Optional:            true,
+		Validators:          metadataValidators(),
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: a.f.actionDescription + "\n\n" +
+			fmt.Sprintf("!> **Each invocation makes a %s, which cannot be reversed.** Unlike the `%s` resource, the "+
+				"action keeps nothing in the state: invoking it again makes another one unless `ref_id` is set.\n\n"+
+				"Its arguments and their validation are those of the resource, and it passes the provider's "+
+				"`withdrawal_guard` at plan and again when it sends. While it runs, it reports the `ref_id` it sends, "+
+				"then the id and status the service answered; an invocation the service does not confirm fails and "+
+				"says which `ref_id` retries it safely. Actions need Terraform 1.14 or later.", w.noun, w.resourceType),
+		Attributes: attrs,
+	}
+}
+
+func (a *moneyAction[A, O, R]) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	a.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+// ModifyPlan passes the invocation through the provider's withdrawal_guard:
+// it counts in the plan's max_run_total, keyed by its configured ref_id, or
+// as an invocation of its own when it has none.
+func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
+	if a.data == nil {
+		return
+	}
+	var args A
+	resp.Diagnostics.Append(req.Config.Get(ctx, &args)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m := a.f.moves(args)
+	refuseUnapprovedFiatAccount(a.data, m, a.via(), &resp.Diagnostics)
+	if !req.Config.Raw.IsFullyKnown() {
+		guardUnknown(ctx, a.data, a.via(), m, &resp.Diagnostics)
+		return
+	}
+	refID := knownString(*a.t.refID(&args))
+	key := "action\x00" + refID
+	if refID == "" {
+		key = "action\x00" + a.data.newID()
+	}
+	guardWithdrawal(ctx, a.data, m.guarded(key, refID, a.via()), &resp.Diagnostics)
+}
+
+func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	w := a.f.kind.words
+	if a.data == nil {
+		notConfigured(&resp.Diagnostics)
+		return
+	}
+	var args A
+	resp.Diagnostics.Append(req.Config.Get(ctx, &args)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	refID := knownString(*a.t.refID(&args))
+	generated := refID == ""
+	origin := "configured"
+	if generated {
+		refID, origin = a.data.newID(), "generated for this invocation"
+	}
+	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Sending %s: %s, ref_id %s (%s).",
+		w.noun, a.f.summary(args), refID, origin)})
+	res, diags := a.t.sendMoney(ctx, a.data, args, refID, false, false, a.via())
+	resp.Diagnostics.Append(diags...)
+	switch res.outcome {
+	case outcomeUnconfirmed:
+		resp.Diagnostics.AddError(w.unknown, unconfirmedInvocation(w, refID, generated, res.err))
+	case outcomeConfirmed, outcomeAdopted:
+		what := w.title + " " + w.made
+		if res.outcome == outcomeAdopted {
+			what = w.title + " already " + w.made + " earlier with this ref_id, not " + w.made + " again"
+		}
+		status := ""
+		if a.f.kind.status != nil {
+			status = ", status " + a.f.kind.status(res.obj)
+		}
+		resp.SendProgress(action.InvokeProgressEvent{Message: shown(fmt.Sprintf("%s: %s %s%s, ref_id %s.", what,
+			w.noun, a.f.kind.id(res.obj), status, refID)) + " " + a.f.kind.describe(res.obj) + "."})
+	}
+}
+
+// unconfirmedInvocation explains an invocation whose outcome is unknown
+// and how to retry it without moving the money twice.
+func unconfirmedInvocation(w createWords, refID string, generated bool, err error) string {
+	detail := fmt.Sprintf("The %s with ref_id %s was sent, but the service did not confirm it: %s.\n\nIt may or "+
+		"may not have been made. ", w.noun, refID, err)
+	if generated {
+		return detail + fmt.Sprintf("That ref_id was generated for this invocation only: invoking the action again "+
+			"as it is makes a NEW %s. To retry this one safely, set ref_id = %q in the action's configuration, keep "+
+			"the other arguments unchanged, and invoke it again: if the service made this one, it answers with it "+
+			"instead of making a second.", w.noun, refID)
+	}
+	return detail + fmt.Sprintf("Invoking the action again with the same ref_id %q and unchanged arguments is "+
+		"safe: if the service made this one, it answers with it instead of making a second.", refID)
+}

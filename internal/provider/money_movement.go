@@ -1,0 +1,160 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Money movements on the core. A declaration whose objects move money
+// (a withdrawal, a transfer, a conversion) says what each moves (moves):
+// the core then sets its manifest (the computed money attribute) at plan,
+// passes it through the provider's withdrawal_guard at plan, and again at
+// the moment it is sent, whatever sends it: the resource's create, its
+// action, a retry (sendMoney). No declaration calls the guards itself.
+
+// movement is what one object of a money-moving declaration moves. Its
+// values may be unknown at plan.
+type movement struct {
+	// kind is money.kind: moneyKindCryptoWithdrawal and the like.
+	kind string
+	// asset and amount are what leaves the profile from: amount is the
+	// figure the service receives, the argument figureName ("amount", or
+	// "total" when the object sets total).
+	asset, amount types.String
+	figureName    string
+	// from is the profile the money leaves, to where it goes (an address,
+	// a fiat account id, a profile id).
+	from, to types.String
+	// Where it goes for approved_destinations_only: a crypto address on a
+	// network (for an identity), or a fiat account. Both null: the money
+	// stays within the customer's own profiles.
+	address, network, identity types.String
+	fiatAccount                types.String
+	// limitTypes are the transfer types whose service limits bound it
+	// (check_service_limits); none: no transfer limit applies.
+	limitTypes []string
+	// what describes it in a few words, for messages.
+	what string
+}
+
+// manifest is the money attribute of m, sent with ref.
+func (m movement) manifest(ref types.String, sends types.Bool) moneyOf {
+	return moneyOf{kind: m.kind, asset: m.asset, amount: m.amount, from: m.from, to: m.to, ref: ref, sends: sends}
+}
+
+// guarded is what the guards see of m, sent with refID and keyed by key in
+// the run's tally; via names what sends it in messages.
+func (m movement) guarded(key, refID, via string) guardedWithdrawal {
+	w := guardedWithdrawal{key: key, refID: refID, asset: knownString(m.asset), figureName: m.figureName,
+		what: m.what, resourceType: via, destination: knownString(m.address), network: knownString(m.network),
+		identity: knownString(m.identity), fiatAccount: knownString(m.fiatAccount), limitTypes: m.limitTypes}
+	if w.figureName == "" {
+		w.figureName = "amount"
+	}
+	w.raw = knownString(m.amount)
+	w.figure, w.figureOK = parseAmount(w.raw)
+	w.figureOK = w.figureOK && w.figure.IsPositive()
+	w.assetKey, _ = assetKey(w.asset)
+	return w
+}
+
+// planMovement follows the core's plan of a new object of t whose
+// configuration is known: its manifest, and the guards' judgement.
+func (t *moneyType[A, T, R]) planMovement(ctx context.Context, data *providerData, a A, refID string, sends types.Bool, resp *resource.ModifyPlanResponse) {
+	m := t.moves(a)
+	setMoney(ctx, &resp.Plan, m.manifest(types.StringValue(refID), sends), &resp.Diagnostics)
+	refuseUnapprovedFiatAccount(data, m, t.kind.words.resourceType, &resp.Diagnostics)
+	guardWithdrawal(ctx, data, m.guarded(refID, refID, t.kind.words.resourceType), &resp.Diagnostics)
+}
+
+// planUnknownMovement plans a new object of t an argument of which is
+// known only at apply: so is its ref_id, which the final plan derives
+// then, and the guards judge it then. The manifest shows what is known.
+func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *providerData, a A, resp *resource.ModifyPlanResponse) {
+	m := t.moves(a)
+	ref := *t.refID(&a)
+	if ref.IsNull() {
+		ref = types.StringUnknown()
+	}
+	setMoney(ctx, &resp.Plan, m.manifest(ref, types.BoolUnknown()), &resp.Diagnostics)
+	refuseUnapprovedFiatAccount(data, m, t.kind.words.resourceType, &resp.Diagnostics)
+	guardUnknown(ctx, data, t.kind.words.resourceType, m, &resp.Diagnostics)
+}
+
+// sendMoney is the one call that sends an object of t, for its resource
+// and its action alike: a money movement passes the provider's
+// withdrawal_guard first (guardSend), whatever was judged at plan; then
+// the declaration's send, or its post through the core (createRun).
+// via names what sends it in messages; recorded says the state of this
+// run holds an unconfirmed attempt with refID.
+func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, a A, refID string, derived, recorded bool, via string) (createResult[T], diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if t.moves != nil {
+		m := t.moves(a)
+		refuseUnapprovedFiatAccount(data, m, via, &diags)
+		if diags.Append(guardSend(ctx, data, m.guarded(refID, refID, via))...); diags.HasError() {
+			return createResult[T]{}, diags
+		}
+	}
+	if t.send != nil {
+		res, d := t.send(ctx, data, a, refID, derived)
+		diags.Append(d...)
+		return res, diags
+	}
+	body, err := t.request(ctx, a, refID)
+	if err != nil {
+		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
+		return createResult[T]{}, diags
+	}
+	res, d := createRun[T]{
+		kind:        t.kind,
+		refID:       refID,
+		derived:     derived,
+		recorded:    recorded,
+		window:      data.recoveryWindow,
+		now:         data.clock(),
+		send:        func(ctx context.Context) (T, error) { return t.post(ctx, data.client, body) },
+		existing:    t.existing,
+		differences: func(obj T) []string { return t.differences(body, obj) },
+		lookupFirst: t.lookupFirst,
+		data:        data,
+	}.run(ctx)
+	diags.Append(d...)
+	return res, diags
+}
+
+// refuseUnapprovedFiatAccount refuses a movement to a fiat account that is
+// not APPROVED by what this run has seen of it: an account this
+// configuration manages, read or created in this process, whose status is
+// not APPROVED (a new account starts PENDING review), or one known only at
+// apply, which is an account this plan creates or replaces, so not yet
+// approved. approved_destinations_only asks the service about every other
+// account (see checkApprovedDestination).
+func refuseUnapprovedFiatAccount(data *providerData, m movement, via string, diags *diag.Diagnostics) {
+	if m.fiatAccount.IsNull() || data == nil {
+		return
+	}
+	p := path.Root("fiat_account_id")
+	if m.fiatAccount.IsUnknown() {
+		diags.AddAttributeError(p, "Fiat account not approved yet",
+			fmt.Sprintf("The fiat_account_id of this %s is known only at apply: it is an account this plan creates "+
+				"or replaces, and a new fiat account starts PENDING the service's review, so the withdrawal would be "+
+				"refused. Apply the account first (terraform apply -target=<the account>), and plan the withdrawal "+
+				"once its status is APPROVED. Nothing was sent.", via))
+		return
+	}
+	status, seen := data.seenStatus(fiatAccountWords.kind, m.fiatAccount.ValueString())
+	if !seen || status == fiatAccountApproved {
+		return
+	}
+	diags.AddAttributeError(p, "Fiat account not approved",
+		fmt.Sprintf("The %s %s goes to the fiat account %s, which this configuration manages and whose status is "+
+			"%s, not APPROVED: the service refuses a withdrawal to it. Plan it again once the service's review has "+
+			"approved the account (terraform refresh shows its status). Nothing was sent.", via, shown(m.what),
+			m.fiatAccount.ValueString(), shown(status)))
+}

@@ -103,6 +103,9 @@ func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.Modify
 		guardUnknown(ctx, a.data, a.via(), m, &resp.Diagnostics)
 		return
 	}
+	if !a.data.guard.active() {
+		return
+	}
 	refID := knownString(*a.t.refID(&args))
 	key := "action\x00" + refID
 	if refID == "" {
@@ -163,3 +166,7 @@ func unconfirmedInvocation(w createWords, refID string, generated bool, err erro
 	return detail + fmt.Sprintf("Invoking the action again with the same ref_id %q and unchanged arguments is "+
 		"safe: if the service made this one, it answers with it instead of making a second.", refID)
 }
+
+// flowType is the resource type of the action's flow (tests: every flow
+// has a row in the flow tables).
+func (a *moneyAction[A, O, R]) flowType() string { return a.f.kind.words.resourceType }

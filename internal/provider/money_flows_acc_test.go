@@ -313,3 +313,64 @@ list "platform_internal_transfer" "all" {
 		t.Errorf("%d creates, want the 2 made before the query", n)
 	}
 }
+
+// TestAccFiatWithdrawal_accountApproval: a fiat withdrawal to an account
+// the service has not approved is refused at plan, with nothing sent: one
+// this plan creates, one this configuration manages that is PENDING, and,
+// under approved_destinations_only, one the service shows PENDING; once
+// the review approves the account, the same withdrawal is sent once.
+func TestAccFiatWithdrawal_accountApproval(t *testing.T) {
+	t.Parallel()
+	emu := startCore(t, emulator.Options{})
+	w := newCLIWorkdir(t)
+	withdrawal := func(account string) string {
+		return `
+resource "platform_fiat_withdrawal" "pay" {
+  profile_id      = "prof-1"
+  fiat_account_id = ` + account + `
+  asset           = "USD"
+  amount          = "250"
+}
+`
+	}
+	w.write(emulatorProviderBlock(emu, ""), faBody+withdrawal("platform_fiat_account.test.id"))
+	out := flatOutput(w.mustRun(1, "plan").output())
+	if want := "Fiat account not approved yet"; !strings.Contains(out, want) {
+		t.Errorf("the plan of a withdrawal to a new account does not say %q:\n%s", want, out)
+	}
+
+	// The account applied alone is PENDING review: still refused.
+	w.mustRun(0, "apply", "-auto-approve", "-target=platform_fiat_account.test")
+	account, _ := stateOf(t, w, "platform_fiat_account.test")["id"].(string)
+	out = flatOutput(w.mustRun(1, "plan").output())
+	for _, want := range []string{"Fiat account not approved",
+		"goes to the fiat account " + account + ", which this configuration manages and whose status is PENDING"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the plan of a withdrawal to a PENDING account does not say %q:\n%s", want, out)
+		}
+	}
+
+	// Under approved_destinations_only, an account of another
+	// configuration the service shows PENDING is refused too.
+	other := newCLIWorkdir(t)
+	other.write(emulatorProviderBlock(emu, "  withdrawal_guard {\n    approved_destinations_only = true\n  }\n"),
+		withdrawal(fmt.Sprintf("%q", account)))
+	out = flatOutput(other.mustRun(1, "plan").output())
+	if want := "approved_destinations_only: the fiat account " + account + " is PENDING at the service, not APPROVED"; !strings.Contains(out, want) {
+		t.Errorf("the guarded plan does not say %q:\n%s", want, out)
+	}
+	if n := emu.Counters.Requests(fwPostKey); n != 0 {
+		t.Fatalf("%d fiat withdrawals sent to an account not approved, want 0", n)
+	}
+
+	// Approved by the review: sent once, by both ways.
+	if !emu.SetFiatAccountStatus(account, "APPROVED") {
+		t.Fatalf("no fiat account %s at the emulator", account)
+	}
+	w.mustRun(0, "apply", "-auto-approve")
+	w.mustRun(0, "plan", "-detailed-exitcode")
+	other.mustRun(0, "plan")
+	if n := len(emu.TransfersOfType(client.FiatWithdrawalTransferTypes...)); n != 1 {
+		t.Errorf("the emulator holds %d fiat withdrawals, want 1", n)
+	}
+}

@@ -2,7 +2,12 @@ package provider
 
 import (
 	"encoding/json"
+	"maps"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -114,5 +119,148 @@ func TestMoneyRowsPlanLookup(t *testing.T) {
 			t.Errorf("%s: the declaration looks ref_ids up at plan %v, its row says noPlanLookup %v", typ,
 				d.looksUpAtPlan(), res.noPlanLookup)
 		}
+	}
+}
+
+// flowActionArgs are valid arguments of each flow's action.
+var flowActionArgs = map[string]cwaArgs{
+	"platform_fiat_withdrawal": {"profile_id": "prof-1", "fiat_account_id": testPayeeAccount, "asset": "USD",
+		"amount": "100", "metadata": map[string]string{"invoice": "42"}},
+	"platform_internal_transfer":     {"from_profile_id": "prof-1", "to_profile_id": "prof-2", "asset": "USD", "amount": "100"},
+	"platform_stablecoin_conversion": {"profile_id": "prof-1", "source_asset": "USD", "target_asset": "USDC", "amount": "100"},
+}
+
+// TestMoneyFlowActions_invoke: through the protocol server, as Terraform
+// 1.14+ calls it, each flow's action makes one object per invocation under
+// a ref_id generated for it, and one in all under a configured ref_id;
+// above max_amount it is refused at plan and at send, with nothing made.
+func TestMoneyFlowActions_invoke(t *testing.T) {
+	for _, typ := range mapKeys(flowActionArgs) {
+		t.Run(strings.TrimPrefix(typ, "platform_"), func(t *testing.T) {
+			res := moneyRow(t, typ)
+			emu := startCore(t, emulator.Options{})
+			h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret, nil).
+				forAction(t, typ)
+			args := flowActionArgs[typ]
+
+			inv := h.invoke(t, args)
+			if errs := inv.errors(); len(errs) > 0 {
+				t.Fatalf("invocation failed: %v", errs)
+			}
+			objs := res.list(emu)
+			if len(objs) != 1 || objs[0].RefID != "gen-1" {
+				t.Fatalf("the emulator holds %+v, want one object with the generated ref_id gen-1", objs)
+			}
+			if len(inv.progress) != 2 || !strings.Contains(inv.progress[0], "ref_id gen-1 (generated for this invocation)") ||
+				!strings.Contains(inv.progress[1], objs[0].ID) {
+				t.Errorf("progress %q does not name the generated ref_id, then the object %s", inv.progress, objs[0].ID)
+			}
+			h.invoke(t, args)
+			if n := res.objects(emu); n != 2 {
+				t.Errorf("after a second invocation without ref_id the emulator holds %d objects, want 2", n)
+			}
+
+			withRef := maps.Clone(args)
+			withRef["ref_id"] = "payout-1"
+			for range 2 {
+				if errs := h.invoke(t, withRef).errors(); len(errs) > 0 {
+					t.Fatalf("invocation with a ref_id failed: %v", errs)
+				}
+			}
+			if n := res.objects(emu); n != 3 {
+				t.Errorf("after two invocations with one ref_id the emulator holds %d objects, want 3", n)
+			}
+		})
+	}
+}
+
+// TestMoneyFlowActions_guarded: above max_amount of its asset, each flow's
+// action is refused at plan, and at send when the plan could not judge it;
+// nothing is made.
+func TestMoneyFlowActions_guarded(t *testing.T) {
+	for _, typ := range mapKeys(flowActionArgs) {
+		t.Run(strings.TrimPrefix(typ, "platform_"), func(t *testing.T) {
+			res := moneyRow(t, typ)
+			emu := startCore(t, emulator.Options{})
+			guard := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+				"max_amount": tftypes.Map{ElementType: tftypes.String}, "max_run_total": tftypes.Map{ElementType: tftypes.String},
+				"check_service_limits": tftypes.Bool, "approved_destinations_only": tftypes.Bool,
+			}}
+			h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret,
+				map[string]tftypes.Value{withdrawalGuardBlock: tftypes.NewValue(guard, map[string]tftypes.Value{
+					"max_amount": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{
+						"USD": tftypes.NewValue(tftypes.String, "10")}),
+					"max_run_total":              tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
+					"check_service_limits":       tftypes.NewValue(tftypes.Bool, nil),
+					"approved_destinations_only": tftypes.NewValue(tftypes.Bool, nil),
+				})}).forAction(t, typ)
+			diags := h.plan(t, flowActionArgs[typ])
+			if !hasError(diags, "Withdrawal guard max_amount refuses this withdrawal") {
+				t.Errorf("the plan of the action is not refused by max_amount: %v", diagTexts(diags))
+			}
+			// Invoked as Terraform does after a plan that could not judge
+			// it: refused at send.
+			stream, err := h.srv.InvokeAction(t.Context(), &tfprotov6.InvokeActionRequest{
+				ActionType: typ, Config: h.config(t, flowActionArgs[typ])})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sent []*tfprotov6.Diagnostic
+			for ev := range stream.Events {
+				if e, ok := ev.Type.(tfprotov6.CompletedInvokeActionEventType); ok {
+					sent = append(sent, e.Diagnostics...)
+				}
+			}
+			if !hasError(sent, "Withdrawal guard max_amount refuses this withdrawal at send") {
+				t.Errorf("the invocation is not refused at send: %v", diagTexts(sent))
+			}
+			if n := emu.Counters.Requests(res.post); n != 0 {
+				t.Errorf("%d creates, want none", n)
+			}
+		})
+	}
+}
+
+// hasError reports whether diags hold an error whose summary starts with
+// summary.
+func hasError(diags []*tfprotov6.Diagnostic, summary string) bool {
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError && strings.HasPrefix(d.Summary, summary) {
+			return true
+		}
+	}
+	return false
+}
+
+// diagTexts are the summaries and details of diags.
+func diagTexts(diags []*tfprotov6.Diagnostic) []string {
+	var out []string
+	for _, d := range diags {
+		out = append(out, d.Summary+": "+d.Detail)
+	}
+	return out
+}
+
+// TestMoneyFlowTables: every money flow the provider registers (its
+// action is a moneyAction) has a row in flowRows and flowActionArgs, so
+// that the flow suites run for it.
+func TestMoneyFlowTables(t *testing.T) {
+	n := 0
+	for _, f := range newTestProvider().(*platformProvider).Actions(t.Context()) {
+		a, ok := f().(interface{ flowType() string })
+		if !ok {
+			continue
+		}
+		n++
+		typ := a.flowType()
+		if _, ok := flowRows[typ]; !ok {
+			t.Errorf("%s has no row in flowRows (money_flows_acc_test.go)", typ)
+		}
+		if _, ok := flowActionArgs[typ]; !ok {
+			t.Errorf("%s has no row in flowActionArgs (money_flows_test.go)", typ)
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d money flows registered, want 3", n)
 	}
 }

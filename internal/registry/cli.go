@@ -74,6 +74,7 @@ var CLITests = map[string][]string{
 		"TestAccIntent_importNeverSends",
 		"TestAccMoneyCore",
 		"TestAccMoneyFlows",
+		"TestAccFiatWithdrawal_accountApproval",
 	},
 	"resource platform_internal_transfer": {
 		"TestAccRefreshPolicy",

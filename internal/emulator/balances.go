@@ -122,3 +122,28 @@ func (st *store) moveBalance(profile, asset string, delta decimal.Decimal) bool 
 	}
 	return ok
 }
+
+// ProfileBalance is an item of GET /profiles/{id}/balances.
+type ProfileBalance struct {
+	Asset     string `json:"asset"`
+	Available string `json:"available"`
+	Trading   string `json:"trading"`
+}
+
+// ProfileBalances is the answer of GET /profiles/{id}/balances.
+type ProfileBalances struct {
+	Balances []ProfileBalance `json:"balances"`
+}
+
+// handleGetProfileBalances answers the balances set for the profile id
+// (SetBalance), by asset; trading is always "0". A profile without any
+// balance set answers an empty list: the emulator knows every profile id.
+func (s *Server) handleGetProfileBalances(w http.ResponseWriter, _ *http.Request, id string) {
+	out := ProfileBalances{Balances: []ProfileBalance{}}
+	for _, b := range s.Balances() {
+		if b.ProfileID == id {
+			out.Balances = append(out.Balances, ProfileBalance{Asset: b.Asset, Available: b.Available, Trading: "0"})
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}

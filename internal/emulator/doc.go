@@ -456,6 +456,11 @@
 //     debited (nothing when no balance was set as it was made).
 //     A transfer that FAILED gives nothing back: SetTransferStatus moves no
 //     balance.
+//   - GET /profiles/{id}/balances (scope profile:read_balances, a name the
+//     excerpt does not show either) answers {"balances": [{"asset": "USD",
+//     "available": "10", "trading": "0"}]}: the balances set for the
+//     profile, by asset in upper case, trading always "0"; a profile with
+//     none answers an empty list, never 404.
 //   - Server.Transfers returns every transfer made through the API, of
 //     every operation; TransfersOfType those of some types;
 //     MadeStablecoinConversions the conversions made through the API.

@@ -46,6 +46,7 @@ var AllScopes = []string{
 	"transfer:write_fiat_withdrawal",
 	"transfer:write_internal_transfer",
 	"conversion:write_conversion_stablecoin",
+	"profile:read_balances",
 }
 
 // ClientCredentials is one OAuth client known to the emulator.

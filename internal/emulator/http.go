@@ -23,6 +23,7 @@ const (
 	pathDepositAddresses  = "/v2/transfer/deposit-addresses"
 	pathRewardClaims      = "/v2/rewards/claims"
 	pathConversionsPrefix = "/v2/conversion/stablecoins/"
+	pathProfilesPrefix    = "/v2/profiles/"
 )
 
 // Scopes of the HTTP operations.
@@ -36,6 +37,7 @@ const (
 	scopeWriteDepositAddr  = "transfer:write_deposit_address"
 	scopeReadClaims        = "rewards:read_claims"
 	scopeReadConversion    = "conversion:read_conversion_stablecoin"
+	scopeReadBalances      = "profile:read_balances"
 )
 
 // maxBodyBytes caps request bodies.
@@ -216,6 +218,11 @@ func (s *Server) routeFor(method, path string) (rt route, id string, ok bool) {
 	}
 	if id, found := strings.CutPrefix(path, pathConversionsPrefix); found && id != "" && !strings.Contains(id, "/") {
 		return s.conversionRoute(method), id, true
+	}
+	if rest, found := strings.CutPrefix(path, pathProfilesPrefix); found {
+		if id, ok := strings.CutSuffix(rest, "/balances"); ok && id != "" && !strings.Contains(id, "/") {
+			return route{http.MethodGet, scopeReadBalances, s.handleGetProfileBalances, ""}, id, true
+		}
 	}
 	return route{}, "", false
 }

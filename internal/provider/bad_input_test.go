@@ -62,6 +62,7 @@ var validArgs = map[string][]string{
 	"data platform_deposit_addresses":             nil,
 	"data platform_reward_claims":                 nil,
 	"data platform_stablecoin_conversion":         {`id = "123e4567-e89b-42d3-a456-426614174000"`},
+	"data platform_profile_balances":              {`profile_id = "profile-1"`},
 	"data platform_transfer":                      {`id = "transfer-1"`},
 	"data platform_transfers":                     nil,
 	"data platform_transfer_limits":               nil,
@@ -285,6 +286,7 @@ func resourceAndDataBadInputs() []badInput {
 	fdi(`metadata = `+hclMap(1, 1, 101), "metadata", `Attribute metadata\["k"\] string length must be at most 100, got: 101`)
 
 	add("data", "platform_fiat_deposit_instructions", `id = ""`, "id", `Attribute id string length must be at least 1`)
+	add("data", "platform_profile_balances", `profile_id = ""`, "profile_id", `Attribute profile_id string length must be at least 1`)
 
 	da := func(args, attr, want string) { add("resource", "platform_deposit_address", args, attr, want) }
 	da(`profile_id = ""`, "profile_id", `Attribute profile_id string length must be at least 1`)

@@ -215,8 +215,10 @@ func exampleVariables(t *testing.T, emu *emulator.Server, tokenFile string) map[
 	vars := map[string]string{
 		"platform_client_secret": emulator.DefaultClientSecret,
 		"profile_id":             "5d7c3b0e-8f1a-4c2d-9e6b-0a4f2d8c1b37",
+		"treasury_profile_id":    "5d7c3b0e-8f1a-4c2d-9e6b-0a4f2d8c1b37",
 		"export_script":          stub + " " + tokenFile,
 	}
+	emu.SetBalance(vars["treasury_profile_id"], "USD", "250000")
 	if c := emu.StablecoinConversions(); len(c) > 0 {
 		vars["conversion_id"] = c[0].ID
 	}

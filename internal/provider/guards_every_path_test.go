@@ -347,9 +347,11 @@ func TestWithdrawalGuard_environmentFloor(t *testing.T) {
 		obj, d := types.ObjectValue(map[string]attr.Type{
 			"max_amount": types.MapType{ElemType: types.StringType}, "max_run_total": types.MapType{ElemType: types.StringType},
 			"check_service_limits": types.BoolType, "approved_destinations_only": types.BoolType,
+			"check_balances": types.BoolType,
 		}, map[string]attr.Value{
 			"max_amount": m, "max_run_total": types.MapNull(types.StringType),
 			"check_service_limits": types.BoolNull(), "approved_destinations_only": types.BoolValue(approved),
+			"check_balances": types.BoolNull(),
 		})
 		if d.HasError() {
 			t.Fatal(d)

@@ -185,6 +185,7 @@ func TestMoneyFlowActions_guarded(t *testing.T) {
 			guard := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
 				"max_amount": tftypes.Map{ElementType: tftypes.String}, "max_run_total": tftypes.Map{ElementType: tftypes.String},
 				"check_service_limits": tftypes.Bool, "approved_destinations_only": tftypes.Bool,
+				"check_balances": tftypes.Bool,
 			}}
 			h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret,
 				map[string]tftypes.Value{withdrawalGuardBlock: tftypes.NewValue(guard, map[string]tftypes.Value{
@@ -193,6 +194,7 @@ func TestMoneyFlowActions_guarded(t *testing.T) {
 					"max_run_total":              tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
 					"check_service_limits":       tftypes.NewValue(tftypes.Bool, nil),
 					"approved_destinations_only": tftypes.NewValue(tftypes.Bool, nil),
+					"check_balances":             tftypes.NewValue(tftypes.Bool, nil),
 				})}).forAction(t, typ)
 			diags := h.plan(t, flowActionArgs[typ])
 			if !hasError(diags, "Withdrawal guard max_amount refuses this withdrawal") {

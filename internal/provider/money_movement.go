@@ -52,7 +52,8 @@ func (m movement) manifest(ref types.String, sends types.Bool) moneyOf {
 func (m movement) guarded(key, refID, via string) guardedWithdrawal {
 	w := guardedWithdrawal{key: key, refID: refID, asset: knownString(m.asset), figureName: m.figureName,
 		what: m.what, resourceType: via, destination: knownString(m.address), network: knownString(m.network),
-		identity: knownString(m.identity), fiatAccount: knownString(m.fiatAccount), limitTypes: m.limitTypes}
+		identity: knownString(m.identity), fiatAccount: knownString(m.fiatAccount), limitTypes: m.limitTypes,
+		profile: knownString(m.from)}
 	if w.figureName == "" {
 		w.figureName = "amount"
 	}

@@ -465,6 +465,7 @@ func (p *platformProvider) DataSources(_ context.Context) []func() datasource.Da
 		NewTransferDataSource,
 		NewTransfersDataSource,
 		NewTransferLimitsDataSource,
+		NewProfileBalancesDataSource,
 	}
 }
 

@@ -59,6 +59,7 @@ const (
 	EnvWithdrawalMaxRunTotal  = "PLATFORM_WITHDRAWAL_MAX_RUN_TOTAL"
 	EnvCheckServiceLimits     = "PLATFORM_WITHDRAWAL_CHECK_SERVICE_LIMITS"
 	EnvApprovedDestinations   = "PLATFORM_WITHDRAWAL_APPROVED_DESTINATIONS_ONLY"
+	EnvCheckBalances          = "PLATFORM_WITHDRAWAL_CHECK_BALANCES"
 	withdrawalGuardBlock      = "withdrawal_guard"
 	guardConversionPrecision  = 8
 	guardConversionDivisorExp = 18
@@ -70,6 +71,7 @@ type guardModel struct {
 	MaxRunTotal        types.Map  `tfsdk:"max_run_total"`
 	CheckServiceLimits types.Bool `tfsdk:"check_service_limits"`
 	ApprovedOnly       types.Bool `tfsdk:"approved_destinations_only"`
+	CheckBalances      types.Bool `tfsdk:"check_balances"`
 }
 
 // withdrawalGuardSchema is the withdrawal_guard block of the provider.
@@ -129,6 +131,19 @@ func withdrawalGuardSchema() schema.Block {
 				Optional:   true,
 				Validators: amounts,
 			},
+			"check_balances": schema.BoolAttribute{
+				MarkdownDescription: "Compare what the run sends from each profile in each asset (every money movement " +
+					"of this provider configuration: resources the plan creates or replaces and actions it invokes) " +
+					"with the profile's available balance (`GET /profiles/{id}/balances`, scope `" +
+					client.ScopeReadBalances + "`, read once per profile per plan and once per apply), at plan and " +
+					"again at send: the plan of a payroll the profile cannot fund fails with the figures, before " +
+					"anything is sent, instead of failing halfway through the apply. A withdrawal set by `amount` is " +
+					"compared by its amount: its fee is known only when it is sent, so leave room for it or set " +
+					"`total`. A balance that cannot be read, or that is not a decimal, refuses the movement; an asset " +
+					"the profile holds none of has nothing available. Default `false`; environment variable `" +
+					EnvCheckBalances + "` (`true` there cannot be switched off by a provider block).",
+				Optional: true,
+			},
 			"check_service_limits": schema.BoolAttribute{
 				MarkdownDescription: "Compare each withdrawal and internal transfer, and the run's total, with the " +
 					"service's transfer limits of its transfer types (`GET /transfer/limits/utilizations`, their " +
@@ -170,6 +185,7 @@ type withdrawalGuard struct {
 	maxAmount, maxRunTotal guardCaps
 	checkServiceLimits     bool
 	approvedOnly           bool
+	checkBalances          bool
 	// switchedOnBy names where a boolean guard was switched on: the
 	// environment or the block.
 	switchedOnBy map[string]string
@@ -190,11 +206,18 @@ type withdrawalGuard struct {
 	// fiatAccounts are the fiat accounts read for approved_destinations_only,
 	// once per process.
 	fiatAccounts sync.Map // id -> *fiatAccountEntry
+	// balances are the profiles' balances read for check_balances, once per
+	// profile per process.
+	balances sync.Map // profile id -> *balancesEntry
+	// judging is the tally the rules are judged against, while run is
+	// held (see judge).
+	judging *runTally
 }
 
 // active reports whether any guard is configured.
 func (g *withdrawalGuard) active() bool {
-	return g != nil && (len(g.maxAmount) > 0 || len(g.maxRunTotal) > 0 || g.checkServiceLimits || g.approvedOnly)
+	return g != nil && (len(g.maxAmount) > 0 || len(g.maxRunTotal) > 0 || g.checkServiceLimits || g.approvedOnly ||
+		g.checkBalances)
 }
 
 // configWithdrawalGuard reads the withdrawal_guard block over the floor of
@@ -211,6 +234,7 @@ func configWithdrawalGuard(ctx context.Context, obj types.Object, diags *diag.Di
 	g.maxRunTotal = guardAmounts(ctx, "max_run_total", EnvWithdrawalMaxRunTotal, m.MaxRunTotal, diags)
 	g.checkServiceLimits = guardBool(m.CheckServiceLimits, "check_service_limits", EnvCheckServiceLimits, g.switchedOnBy, diags)
 	g.approvedOnly = guardBool(m.ApprovedOnly, "approved_destinations_only", EnvApprovedDestinations, g.switchedOnBy, diags)
+	g.checkBalances = guardBool(m.CheckBalances, "check_balances", EnvCheckBalances, g.switchedOnBy, diags)
 	return g
 }
 
@@ -320,6 +344,8 @@ type guardedWithdrawal struct {
 	// stays within the customer's own profiles.
 	destination, network, identity string
 	fiatAccount                    string
+	// profile is the profile the money leaves.
+	profile string
 	// limitTypes are the transfer types whose service limits bound it.
 	limitTypes []string
 	// resourceType names the withdrawal's kind in messages.
@@ -361,6 +387,7 @@ var withdrawalGuards = []guardRule{
 	{name: "max_run_total", check: checkMaxRunTotal},
 	{name: "check_service_limits", check: checkServiceLimits},
 	{name: "approved_destinations_only", attr: "destination_address", check: checkApprovedDestination},
+	{name: "check_balances", check: checkBalances},
 }
 
 // guardWithdrawal passes w through every guard at plan, with the figures
@@ -402,6 +429,8 @@ func (g *withdrawalGuard) judge(ctx context.Context, data *providerData, w guard
 		return
 	}
 	planned := tally.others(w.key)
+	g.judging = tally
+	defer func() { g.judging = nil }()
 	ok := true
 	for _, rule := range withdrawalGuards {
 		f := rule.check(ctx, g, data, w, planned)
@@ -432,7 +461,7 @@ func (g *withdrawalGuard) judge(ctx context.Context, data *providerData, w guard
 		}
 	}
 	if ok {
-		tally.add(w.key, w.assetKey, w.figure)
+		tally.add(w.key, w.profile, w.assetKey, w.figure)
 	}
 }
 
@@ -472,7 +501,7 @@ func guardUnknown(ctx context.Context, data *providerData, resourceType string, 
 			}
 		}
 	}
-	if len(g.maxAmount) == 0 && len(g.maxRunTotal) == 0 && !g.checkServiceLimits {
+	if len(g.maxAmount) == 0 && len(g.maxRunTotal) == 0 && !g.checkServiceLimits && !g.checkBalances {
 		return
 	}
 	data.warnOnce("guard:unknown:"+resourceType, func() {
@@ -646,18 +675,32 @@ type runTally struct {
 }
 
 type tallied struct {
-	asset  string
-	figure decimal.Decimal
+	profile, asset string
+	figure         decimal.Decimal
 }
 
-// add records (or replaces) the figure of key.
-func (t *runTally) add(key, asset string, figure decimal.Decimal) {
+// add records (or replaces) the figure of key, which leaves profile.
+func (t *runTally) add(key, profile, asset string, figure decimal.Decimal) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.figures == nil {
 		t.figures = map[string]tallied{}
 	}
-	t.figures[key] = tallied{asset: strings.ToUpper(asset), figure: figure}
+	t.figures[key] = tallied{profile: profile, asset: strings.ToUpper(asset), figure: figure}
+}
+
+// othersFrom sums the figures of every key but key that leave profile in
+// asset (upper case).
+func (t *runTally) othersFrom(key, profile, asset string) decimal.Decimal {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sum := decimal.Zero
+	for k, v := range t.figures {
+		if k != key && v.profile == profile && v.asset == asset {
+			sum = sum.Add(v.figure)
+		}
+	}
+	return sum
 }
 
 // others sums, by asset, the figures of every key but key.
@@ -671,6 +714,68 @@ func (t *runTally) others(key string) map[string]decimal.Decimal {
 		}
 	}
 	return out
+}
+
+// balancesEntry is one profile's balances, read once.
+type balancesEntry struct {
+	once     sync.Once
+	balances []client.ProfileBalance
+	err      error
+}
+
+// checkBalances: what the run sends from w's profile in its asset, w
+// included, is at most the profile's available balance.
+func checkBalances(ctx context.Context, g *withdrawalGuard, data *providerData, w guardedWithdrawal, _ map[string]decimal.Decimal) guardFindings {
+	if !g.checkBalances {
+		return guardFindings{}
+	}
+	if w.profile == "" {
+		return guardFindings{unchecked: []string{"check_balances: the profile the money leaves is not known."}}
+	}
+	v, _ := g.balances.LoadOrStore(w.profile, &balancesEntry{})
+	e, _ := v.(*balancesEntry)
+	e.once.Do(func() {
+		e.balances, e.err = data.client.GetProfileBalances(ctx, w.profile)
+		tflog.Debug(ctx, "balances read for the withdrawal guard", map[string]any{"profile_id": w.profile,
+			"balances": len(e.balances)})
+	})
+	if e.err != nil {
+		why := e.err.Error()
+		if scopeRefused(e.err) {
+			why = fmt.Sprintf("reading them needs the OAuth scope %s; have it granted to the client credentials (and, "+
+				"if the provider's scopes argument pins the token's scopes, include it there): %s",
+				client.ScopeReadBalances, e.err)
+		}
+		return guardFindings{unchecked: []string{fmt.Sprintf("check_balances: the balances of profile %s could not be "+
+			"read: %s.", shown(w.profile), why)}}
+	}
+	available, held := decimal.Zero, ""
+	for _, b := range e.balances {
+		if strings.EqualFold(b.Asset, w.assetKey) {
+			d, ok := parseAmount(b.Available)
+			if !ok {
+				return guardFindings{unchecked: []string{fmt.Sprintf("check_balances: the service answered the "+
+					"available balance %s of %s in profile %s, which is not a decimal.", quotedPrefix(shown(b.Available)),
+					w.assetKey, shown(w.profile))}}
+			}
+			available, held = d, b.Available
+		}
+	}
+	before := decimal.Zero
+	if g.judging != nil {
+		before = g.judging.othersFrom(w.key, w.profile, w.assetKey)
+	}
+	total := before.Add(w.figure)
+	if total.LessThanOrEqual(available) {
+		return guardFindings{}
+	}
+	has := fmt.Sprintf("has %s %s available", held, w.assetKey)
+	if held == "" {
+		has = "holds no " + w.assetKey
+	}
+	return guardFindings{breaches: []string{fmt.Sprintf("check_balances: profile %s %s; %s %s is already planned "+
+		"or sent from it in this run, and this one asks %s more (%s in all, %s short).", shown(w.profile), has,
+		before, w.assetKey, w.figure, total, total.Sub(available))}}
 }
 
 // checkServiceLimits compares w, and the run's total, with the service's

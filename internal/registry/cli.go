@@ -27,6 +27,7 @@ var CLITests = map[string][]string{
 		"TestAccGuardFloor_environmentBindsEveryProviderBlock", // modules and aliased provider blocks
 		"TestAccCredentialsRejected_cliPaths",                  // saved plan, import block, query, action
 		"TestAccWithdrawalGuard",                               // modules and for_each, plan JSON
+		"TestAccCheckBalances",                                 // for_each payroll of every money type, plan refused
 	},
 	"resource platform_crypto_withdrawal": {
 		"TestAccMoneyCore_upgradeEveryType",

@@ -180,35 +180,85 @@ func (st *store) addTransfer(t Transfer, request string) *transferRecord {
 	return rec
 }
 
-func (s *Server) handleCreateFiatWithdrawal(w http.ResponseWriter, r *http.Request, _ string) {
-	var req FiatWithdrawalRequest
+// createOp is what a create POST has of its own; serveCreate does the
+// rest.
+type createOp[Req any] struct {
+	// what names the object in the detail of the already-exists answer.
+	what string
+	// validate checks the decoded body, before the store's lock is taken.
+	validate func(*Req) *apiError
+	// refID is the request's ref_id ("" when none).
+	refID func(*Req) string
+	// earlier is the object made before by the same operation with the
+	// ref_id, under the store's lock.
+	earlier func(st *store, refID string) (any, bool)
+	// build checks what needs the store (funds, ...), then makes and
+	// records the object(s) and moves the balances, under the store's
+	// lock. It returns what the 201 answers, or the problem or the error
+	// answered instead, having changed nothing.
+	build func(st *store, req *Req) (any, *Problem, *apiError)
+}
+
+// serveCreate serves a create POST: it decodes and validates the body,
+// answers a ref_id already used by the operation with 409 already-exists
+// and the object made with it, else builds under the store's lock and
+// answers 201, or the problem or the error of build. Nothing is answered
+// while the lock is held.
+func serveCreate[Req any](s *Server, w http.ResponseWriter, r *http.Request, op createOp[Req]) {
+	var req Req
 	if e := decodeBody(r, &req); e != nil {
 		writeError(w, e)
 		return
 	}
-	if e := validateFiatWithdrawal(&req); e != nil {
+	if e := op.validate(&req); e != nil {
 		writeError(w, e)
 		return
 	}
 	st := s.data
 	st.mu.Lock()
-	if prev := st.fiatWithdrawalByRef[req.RefID]; req.RefID != "" && prev != nil {
-		t := prev.t
-		st.mu.Unlock()
-		s.answerAlreadyExists(w, r, "transfer", req.RefID, t)
-		return
+	if ref := op.refID(&req); ref != "" {
+		if prev, ok := op.earlier(st, ref); ok {
+			st.mu.Unlock()
+			s.answerAlreadyExists(w, r, op.what, ref, prev)
+			return
+		}
 	}
-	acct, live := st.liveAccountLocked(req.FiatAccountID)
-	var e *apiError
-	if !live {
-		e = errInvalid("fiat_account_id", "no fiat account %s", req.FiatAccountID)
-	} else if status := accountStatus(acct); status != "APPROVED" {
-		e = errInvalid("fiat_account_id", "fiat account %s is %s; a withdrawal needs an APPROVED account", req.FiatAccountID, status)
-	}
-	if e != nil {
-		st.mu.Unlock()
+	out, p, e := op.build(st, &req)
+	st.mu.Unlock()
+	switch {
+	case e != nil:
 		writeError(w, e)
-		return
+	case p != nil:
+		writeProblem(w, p)
+	default:
+		s.answerPost(w, r, http.StatusCreated, out)
+	}
+}
+
+func (s *Server) handleCreateFiatWithdrawal(w http.ResponseWriter, r *http.Request, _ string) {
+	serveCreate(s, w, r, createOp[FiatWithdrawalRequest]{
+		what:     "transfer",
+		validate: validateFiatWithdrawal,
+		refID:    func(req *FiatWithdrawalRequest) string { return req.RefID },
+		earlier: func(st *store, refID string) (any, bool) {
+			if prev := st.fiatWithdrawalByRef[refID]; prev != nil {
+				return prev.t, true
+			}
+			return nil, false
+		},
+		build: s.buildFiatWithdrawal,
+	})
+}
+
+// buildFiatWithdrawal makes the fiat withdrawal req, to an APPROVED fiat
+// account, under the store's lock.
+func (s *Server) buildFiatWithdrawal(st *store, req *FiatWithdrawalRequest) (any, *Problem, *apiError) {
+	acct, live := st.liveAccountLocked(req.FiatAccountID)
+	if !live {
+		return nil, nil, errInvalid("fiat_account_id", "no fiat account %s", req.FiatAccountID)
+	}
+	if status := accountStatus(acct); status != "APPROVED" {
+		return nil, nil, errInvalid("fiat_account_id", "fiat account %s is %s; a withdrawal needs an APPROVED account", req.FiatAccountID, status)
 	}
 	fee := fiatWithdrawalFee
 	amount, total := req.Amount, req.Total
@@ -218,9 +268,7 @@ func (s *Server) handleCreateFiatWithdrawal(w http.ResponseWriter, r *http.Reque
 		amount = decimal.RequireFromString(total).Sub(fee).String()
 	}
 	if p := st.lackOfFunds(req.ProfileID, req.Asset, decimal.RequireFromString(total), "fiat withdrawal"); p != nil {
-		st.mu.Unlock()
-		writeProblem(w, p)
-		return
+		return nil, p, nil
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	t := Transfer{
@@ -244,38 +292,35 @@ func (s *Server) handleCreateFiatWithdrawal(w http.ResponseWriter, r *http.Reque
 		FiatAccountID:  optional(req.FiatAccountID),
 		Memo:           optional(req.Memo),
 	}
-	rec := st.addTransfer(t, canonical(req))
+	rec := st.addTransfer(t, canonical(*req))
 	if req.RefID != "" {
 		st.fiatWithdrawalByRef[req.RefID] = rec
 	}
 	st.moveBalance(req.ProfileID, req.Asset, decimal.RequireFromString(total).Neg())
-	st.mu.Unlock()
-	s.answerPost(w, r, http.StatusCreated, t)
+	return t, nil, nil
 }
 
 func (s *Server) handleCreateInternalTransfer(w http.ResponseWriter, r *http.Request, _ string) {
-	var req InternalTransferRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := validateInternalTransfer(&req); e != nil {
-		writeError(w, e)
-		return
-	}
-	st := s.data
-	st.mu.Lock()
-	if prev := st.internalByRef[req.RefID]; req.RefID != "" && prev != nil {
-		t := prev.t
-		st.mu.Unlock()
-		s.answerAlreadyExists(w, r, "transfer", req.RefID, t)
-		return
-	}
+	serveCreate(s, w, r, createOp[InternalTransferRequest]{
+		what:     "transfer",
+		validate: validateInternalTransfer,
+		refID:    func(req *InternalTransferRequest) string { return req.RefID },
+		earlier: func(st *store, refID string) (any, bool) {
+			if prev := st.internalByRef[refID]; prev != nil {
+				return prev.t, true
+			}
+			return nil, false
+		},
+		build: s.buildInternalTransfer,
+	})
+}
+
+// buildInternalTransfer makes the debit and the credit of the internal
+// transfer req, under the store's lock; the debit is answered.
+func (s *Server) buildInternalTransfer(st *store, req *InternalTransferRequest) (any, *Problem, *apiError) {
 	amount := decimal.RequireFromString(req.Amount)
 	if p := st.lackOfFunds(req.FromProfileID, req.Asset, amount, "internal transfer"); p != nil {
-		st.mu.Unlock()
-		writeProblem(w, p)
-		return
+		return nil, p, nil
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	group := st.created.uuid()
@@ -303,7 +348,7 @@ func (s *Server) handleCreateInternalTransfer(w http.ResponseWriter, r *http.Req
 	}
 	debit := side(req.FromProfileID, transferTypeInternalDeb, "DEBIT")
 	credit := side(req.ToProfileID, transferTypeInternalCre, "CREDIT")
-	key := canonical(req)
+	key := canonical(*req)
 	rec := st.addTransfer(debit, key)
 	st.addTransfer(credit, key)
 	if req.RefID != "" {
@@ -311,41 +356,33 @@ func (s *Server) handleCreateInternalTransfer(w http.ResponseWriter, r *http.Req
 	}
 	st.moveBalance(req.FromProfileID, req.Asset, amount.Neg())
 	st.moveBalance(req.ToProfileID, req.Asset, amount)
-	st.mu.Unlock()
-	s.answerPost(w, r, http.StatusCreated, debit)
+	return debit, nil, nil
 }
 
 func (s *Server) handleCreateConversion(w http.ResponseWriter, r *http.Request, _ string) {
-	var req StablecoinConversionRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := validateConversion(&req); e != nil {
-		writeError(w, e)
-		return
-	}
-	st := s.data
-	st.mu.Lock()
-	if req.RefID != "" {
-		var prev *StablecoinConversion
-		if c := st.conversionByRef[req.RefID]; c != nil {
-			prev = c
-		} else if i, ok := st.seededConversionByRef[req.RefID]; ok {
-			prev = &st.conversions[i]
-		}
-		if prev != nil {
-			c := cloneConversion(prev)
-			st.mu.Unlock()
-			s.answerAlreadyExists(w, r, "conversion", req.RefID, c)
-			return
-		}
-	}
+	serveCreate(s, w, r, createOp[StablecoinConversionRequest]{
+		what:     "conversion",
+		validate: validateConversion,
+		refID:    func(req *StablecoinConversionRequest) string { return req.RefID },
+		earlier: func(st *store, refID string) (any, bool) {
+			if c := st.conversionByRef[refID]; c != nil {
+				return cloneConversion(c), true
+			}
+			if i, ok := st.seededConversionByRef[refID]; ok {
+				return cloneConversion(&st.conversions[i]), true
+			}
+			return nil, false
+		},
+		build: s.buildConversion,
+	})
+}
+
+// buildConversion makes the stablecoin conversion req and debits its
+// source asset, under the store's lock.
+func (s *Server) buildConversion(st *store, req *StablecoinConversionRequest) (any, *Problem, *apiError) {
 	amount := decimal.RequireFromString(req.Amount)
 	if p := st.lackOfFunds(req.ProfileID, req.SourceAsset, amount, "conversion"); p != nil {
-		st.mu.Unlock()
-		writeProblem(w, p)
-		return
+		return nil, p, nil
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	c := &StablecoinConversion{
@@ -371,9 +408,7 @@ func (s *Server) handleCreateConversion(w http.ResponseWriter, r *http.Request, 
 	if st.moveBalance(req.ProfileID, req.SourceAsset, amount.Neg()) {
 		st.conversionDebits[c.ID] = amount
 	}
-	out := cloneConversion(c)
-	st.mu.Unlock()
-	s.answerPost(w, r, http.StatusCreated, out)
+	return cloneConversion(c), nil, nil
 }
 
 // cloneConversion is a copy of c that shares nothing with it.

@@ -73,7 +73,10 @@ type lyingRow struct {
 
 // lyingRows are the rows of the lying-service suite, by resource type:
 // every resource on the money core (registry.MoneyCore). Each lie is
-// applied to the row's body of moneyResources.
+// applied to the row's body of moneyResources. A money flow checks every
+// argument of its table alike (flow.differences), which
+// TestFlowAnswersChecked covers field by field: its rows here are a few
+// lies through the CLI.
 var lyingRows = map[string]lyingRow{
 	"platform_crypto_withdrawal": {lies: []lyingAnswer{
 		{field: "amount", value: "250", want: `amount: requested "0.5", answered "250"`},
@@ -100,28 +103,17 @@ var lyingRows = map[string]lyingRow{
 	}},
 	"platform_fiat_withdrawal": {lies: []lyingAnswer{
 		{field: "amount", value: "2500", want: `amount: requested "1250.5", answered "2500"`},
-		{field: "asset", value: "EUR", want: `asset: requested "USD", answered "EUR"`},
 		{field: "fiat_account_id", value: "fa-attacker", want: `fiat_account_id: requested "` + testPayeeAccount + `", answered "fa-attacker"`},
-		{field: "profile_id", value: "prof-2", want: `profile_id: requested "prof-1", answered "prof-2"`},
-		{field: "metadata", value: map[string]string{"purpose": "other"}, want: `metadata: requested {purpose="core"}, answered {purpose="other"}`},
-		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
 		{field: "type", value: "CRYPTO_WITHDRAWAL", want: `type: "CRYPTO_WITHDRAWAL", not WIRE_WITHDRAWAL or`},
-		{field: "direction", value: "CREDIT", want: `direction: "CREDIT", not DEBIT`},
 	}},
 	"platform_internal_transfer": {lies: []lyingAnswer{
 		{field: "amount", value: "5000", want: `amount: requested "500", answered "5000"`},
-		{field: "asset", value: "BTC", want: `asset: requested "USD", answered "BTC"`},
 		{field: "profile_id", value: "prof-9", want: `from_profile_id: requested "prof-1", answered "prof-9"`},
-		{field: "metadata", value: map[string]string{"purpose": "other"}, want: `metadata: requested {purpose="core"}, answered {purpose="other"}`},
-		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
 		{field: "type", value: "INTERNAL_TRANSFER_CREDIT", want: `type: "INTERNAL_TRANSFER_CREDIT", not INTERNAL_TRANSFER_DEBIT`},
 	}},
 	"platform_stablecoin_conversion": {lies: []lyingAnswer{
 		{field: "amount", value: "10000", want: `amount: requested "1000", answered "10000"`},
-		{field: "source_asset", value: "PYUSD", want: `source_asset: requested "USD", answered "PYUSD"`},
 		{field: "target_asset", value: "PYUSD", want: `target_asset: requested "USDC", answered "PYUSD"`},
-		{field: "profile_id", value: "prof-2", want: `profile_id: requested "prof-1", answered "prof-2"`},
-		{field: "metadata", value: map[string]string{"purpose": "other"}, want: `metadata: requested {purpose="core"}, answered {purpose="other"}`},
 		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
 	}},
 	"platform_fiat_account": {lookupFirst: true, lies: []lyingAnswer{

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -264,5 +266,80 @@ func TestMoneyFlowTables(t *testing.T) {
 	}
 	if n != 3 {
 		t.Errorf("%d money flows registered, want 3", n)
+	}
+}
+
+// TestFlowAnswersChecked: each money flow compares every argument its
+// answer reports with the request: an answer equal to the request has no
+// difference, and each answered field changed alone is named; metadata, an
+// object of another kind and an unusable id too.
+func TestFlowAnswersChecked(t *testing.T) {
+	str := func(s string) *string { return &s }
+	meta := types.MapValueMust(types.StringType, map[string]attr.Value{"purpose": types.StringValue("core")})
+	t.Run("fiat_withdrawal", func(t *testing.T) {
+		checkFlowAnswers(t, &fiatWithdrawalFlow, fiatWithdrawalArgs{ProfileID: types.StringValue("prof-1"),
+			FiatAccountID: types.StringValue("fa-1"), Asset: types.StringValue("USD"), Amount: types.StringValue("10"),
+			Total: types.StringValue("10.5"), Memo: types.StringValue("m"), IdentityID: types.StringValue("i"),
+			AccountID: types.StringValue("a"), Metadata: meta},
+			func(r client.FiatWithdrawalRequest) *client.Transfer {
+				return &client.Transfer{ID: "0c0ffee0-0000-4000-8000-000000000001", ProfileID: r.ProfileID,
+					FiatAccountID: str(r.FiatAccountID), Asset: r.Asset, Amount: r.Amount, Total: r.Total,
+					Memo: str(r.Memo), RefID: str(r.RefID), IdentityID: str(r.IdentityID), AccountID: str(r.AccountID),
+					Metadata: maps.Clone(r.Metadata), Type: client.TransferTypeWireWithdrawal, Direction: "DEBIT"}
+			})
+	})
+	t.Run("internal_transfer", func(t *testing.T) {
+		checkFlowAnswers(t, &internalTransferFlow, internalTransferArgs{FromProfileID: types.StringValue("prof-1"),
+			ToProfileID: types.StringValue("prof-2"), Asset: types.StringValue("USD"), Amount: types.StringValue("10"),
+			IdentityID: types.StringValue("i"), AccountID: types.StringValue("a"), Metadata: meta},
+			func(r client.InternalTransferRequest) *internalTransfer {
+				return &internalTransfer{Transfer: client.Transfer{ID: "0c0ffee0-0000-4000-8000-000000000002",
+					ProfileID: r.FromProfileID, Asset: r.Asset, Amount: r.Amount, RefID: str(r.RefID),
+					IdentityID: str(r.IdentityID), AccountID: str(r.AccountID), Metadata: maps.Clone(r.Metadata),
+					Type: client.TransferTypeInternalDebit, Direction: "DEBIT"},
+					credit: &client.Transfer{ProfileID: r.ToProfileID}}
+			})
+	})
+	t.Run("stablecoin_conversion", func(t *testing.T) {
+		checkFlowAnswers(t, &stablecoinConversionFlow, stablecoinConversionArgs{ProfileID: types.StringValue("prof-1"),
+			SourceAsset: types.StringValue("USD"), TargetAsset: types.StringValue("USDC"), Amount: types.StringValue("10"),
+			RecipientProfileID: types.StringValue("prof-2"), IdentityID: types.StringValue("i"),
+			AccountID: types.StringValue("a"), Metadata: meta},
+			func(r client.StablecoinConversionRequest) *client.StablecoinConversion {
+				return &client.StablecoinConversion{ID: str("0c0ffee0-0000-4000-8000-000000000003"),
+					ProfileID: str(r.ProfileID), SourceAsset: str(r.SourceAsset), TargetAsset: str(r.TargetAsset),
+					Amount: str(r.Amount), RecipientProfileID: str(r.RecipientProfileID), RefID: str(r.RefID),
+					IdentityID: str(r.IdentityID), AccountID: str(r.AccountID), Metadata: maps.Clone(r.Metadata)}
+			})
+	})
+}
+
+// checkFlowAnswers checks the answers of f to the request of a (see
+// TestFlowAnswersChecked); answer is the truthful answer to a request.
+func checkFlowAnswers[A, O, R any](t *testing.T, f *flow[A, O, R], a A, answer func(R) *O) {
+	t.Helper()
+	body, err := f.request(t.Context(), a, "ref-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := f.differences(body, answer(body)); len(d) > 0 {
+		t.Fatalf("a truthful answer differs: %v", d)
+	}
+	for _, arg := range f.args {
+		obj := answer(body)
+		p := arg.got(obj)
+		if p == nil {
+			t.Errorf("%s: the truthful answer does not report it", arg.name)
+			continue
+		}
+		*p = "lie-" + *p
+		if d := f.differences(body, obj); len(d) != 1 || !strings.HasPrefix(d[0], arg.name+": ") {
+			t.Errorf("%s answered otherwise: differences %v, want one naming it", arg.name, d)
+		}
+	}
+	obj := answer(body)
+	f.gotMetadata(obj)["purpose"] = "other"
+	if d := f.differences(body, obj); len(d) != 1 || !strings.HasPrefix(d[0], "metadata") {
+		t.Errorf("metadata answered otherwise: differences %v", d)
 	}
 }

@@ -27,6 +27,15 @@ func planBenchArguments(tb testing.TB, typeName string, i int) map[string]any {
 		}
 	case "platform_fiat_deposit_instructions":
 		return map[string]any{"profile_id": "bench-profile", "fiat_network": "WIRE", "metadata": run}
+	case "platform_fiat_withdrawal":
+		return map[string]any{"profile_id": "bench-profile", "fiat_account_id": registry.PayeeFiatAccount,
+			"asset": "USD", "amount": "10", "metadata": run}
+	case "platform_internal_transfer":
+		return map[string]any{"from_profile_id": "bench-profile", "to_profile_id": "bench-savings", "asset": "USD",
+			"amount": "10", "metadata": run}
+	case "platform_stablecoin_conversion":
+		return map[string]any{"profile_id": "bench-profile", "source_asset": "USD", "target_asset": "USDC",
+			"amount": "10", "metadata": run}
 	case "platform_crypto_destination_address":
 		return map[string]any{"crypto_network": "ETHEREUM", "address": fmt.Sprintf("0x%040x", i), "nickname": fmt.Sprintf("bench-%d", i)}
 	case "platform_fiat_account":

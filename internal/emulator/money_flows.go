@@ -46,15 +46,29 @@ var conversionAssets = []string{"USD", "USDC", "PYUSD"}
 // fiatWithdrawalFee is the fee of every fiat withdrawal.
 var fiatWithdrawalFee = decimal.Zero
 
-// validateAmountOrTotal checks that exactly one of amount and total is
-// given, of the spec's pattern and above zero.
-func validateAmountOrTotal(amount, total string) *apiError {
+// oneFigure checks that exactly one of amount and total is given, of the
+// spec's pattern.
+func oneFigure(amount, total string) *apiError {
 	switch {
 	case amount != "" && total != "":
 		return errInvalid("amount", "exactly one of amount or total must be given, not both")
 	case amount == "" && total == "":
 		return errInvalid("amount", "exactly one of amount or total must be given")
-	case amount != "":
+	case amount != "" && !decimalPattern.MatchString(amount):
+		return errInvalid("amount", "must match ^[0-9]*\\.?[0-9]+$")
+	case total != "" && !decimalPattern.MatchString(total):
+		return errInvalid("total", "must match ^[0-9]*\\.?[0-9]+$")
+	}
+	return nil
+}
+
+// validateAmountOrTotal checks that exactly one of amount and total is
+// given, of the spec's pattern and above zero.
+func validateAmountOrTotal(amount, total string) *apiError {
+	if e := oneFigure(amount, total); e != nil {
+		return e
+	}
+	if amount != "" {
 		return positiveDecimal("amount", amount)
 	}
 	return positiveDecimal("total", total)

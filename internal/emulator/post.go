@@ -111,15 +111,8 @@ func validateWithdrawal(req *CryptoWithdrawalRequest) *apiError {
 	if e := oneOf("crypto_network", req.CryptoNetwork, cryptoNetworks); e != nil {
 		return e
 	}
-	switch {
-	case req.Amount != "" && req.Total != "":
-		return errInvalid("amount", "exactly one of amount or total must be given, not both")
-	case req.Amount == "" && req.Total == "":
-		return errInvalid("amount", "exactly one of amount or total must be given")
-	case req.Amount != "" && !decimalPattern.MatchString(req.Amount):
-		return errInvalid("amount", "must match ^[0-9]*\\.?[0-9]+$")
-	case req.Total != "" && !decimalPattern.MatchString(req.Total):
-		return errInvalid("total", "must match ^[0-9]*\\.?[0-9]+$")
+	if e := oneFigure(req.Amount, req.Total); e != nil {
+		return e
 	}
 	if e := validateMetadata(req.Metadata); e != nil {
 		return e

@@ -208,10 +208,11 @@ func (f *flow[A, O, R]) fromObject(m *shapedState[A], obj *O, diags *diag.Diagno
 		m.computed[moneyAttribute] = money
 	}
 	if f.failed != nil && f.failed(obj) {
-		diags.AddWarning(f.kind.words.title+" failed at the service",
+		status := shown(f.kind.status(obj))
+		diags.AddWarning(f.kind.words.title+" "+status,
 			fmt.Sprintf("The service reports the %s %s as %s: the money did not move. It stays in the state as "+
-				"recorded; to make it again, give it a new ref_id (or change an argument), which plans a new one.",
-				f.kind.words.noun, f.kind.shownID(obj), shown(f.kind.status(obj))))
+				"recorded and is never made again on its own; to make it again on purpose, give it a new ref_id "+
+				"(or change an argument), which plans a new one.", f.kind.words.noun, f.kind.shownID(obj), status))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -341,5 +342,30 @@ func checkFlowAnswers[A, O, R any](t *testing.T, f *flow[A, O, R], a A, answer f
 	f.gotMetadata(obj)["purpose"] = "other"
 	if d := f.differences(body, obj); len(d) != 1 || !strings.HasPrefix(d[0], "metadata") {
 		t.Errorf("metadata answered otherwise: differences %v", d)
+	}
+}
+
+// TestFlowStatusWithoutMovement: a refresh that finds a flow FAILED (or a
+// conversion CANCELLED) warns that the money did not move and keeps its
+// arguments; any other status says nothing.
+func TestFlowStatusWithoutMovement(t *testing.T) {
+	refresh := func(status string) (shapedState[fiatWithdrawalArgs], diag.Diagnostics) {
+		var diags diag.Diagnostics
+		m := shapedState[fiatWithdrawalArgs]{args: fiatWithdrawalArgs{ProfileID: types.StringValue("prof-1"),
+			Amount: types.StringValue("10")}, computed: map[string]attr.Value{}}
+		ref := "r-1"
+		fiatWithdrawalFlow.fromObject(&m, &client.Transfer{ID: "0c0ffee0-0000-4000-8000-000000000009",
+			ProfileID: "prof-1", Amount: "10", Total: "10", Asset: "USD", Status: status, RefID: &ref}, &diags)
+		return m, diags
+	}
+	m, diags := refresh(client.TransferStatusFailed)
+	if len(diags) != 1 || diags[0].Summary() != "Fiat withdrawal FAILED" || !strings.Contains(diags[0].Detail(), "the money did not move") {
+		t.Errorf("a FAILED withdrawal: %v, want one warning that the money did not move", diags)
+	}
+	if m.args.Amount.ValueString() != "10" || m.args.RefID.ValueString() != "r-1" {
+		t.Errorf("arguments after the refresh: %+v", m.args)
+	}
+	if _, diags = refresh(client.TransferStatusCompleted); len(diags) != 0 {
+		t.Errorf("a COMPLETED withdrawal: %v, want nothing", diags)
 	}
 }

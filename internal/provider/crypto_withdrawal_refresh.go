@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -59,13 +58,7 @@ func importedTransferDifferences(id string, t *client.Transfer) []string {
 	if t.ID != id {
 		d = append(d, fmt.Sprintf("id: asked %q, answered %q", id, shown(t.ID)))
 	}
-	if t.Type != client.TransferTypeCryptoWithdr {
-		d = append(d, fmt.Sprintf("type: %q, not %s", shown(t.Type), client.TransferTypeCryptoWithdr))
-	}
-	if !strings.EqualFold(t.Direction, "DEBIT") {
-		d = append(d, fmt.Sprintf("direction: %q, not DEBIT", shown(t.Direction)))
-	}
-	return d
+	return append(d, transferOfTypes(client.TransferTypeCryptoWithdr)(t)...)
 }
 
 // adopt fills every argument and attribute of an imported withdrawal from

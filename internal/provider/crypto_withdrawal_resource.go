@@ -59,9 +59,7 @@ var withdrawalType = moneyType[cryptoWithdrawalArgs, *client.Transfer, client.Cr
 		})
 	},
 
-	get: func(ctx context.Context, c *client.Client, id string) (*client.Transfer, error) {
-		return c.GetTransfer(ctx, id)
-	},
+	get:       getTransfer,
 	readScope: client.ScopeReadTransfer,
 	recorded: func(ctx context.Context, m shapedState[cryptoWithdrawalArgs], t *client.Transfer) []string {
 		body, _ := m.args.request(ctx, m.args.RefID.ValueString())

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -49,14 +48,7 @@ func (a cryptoWithdrawalArgs) summary() string {
 // withdrawalKind is how the core reads crypto withdrawals: transfers,
 // looked up at plan by ref_id through List Transfers (scope
 // transfer:read_transfer).
-var withdrawalKind = moneyKind[*client.Transfer]{
-	words:       withdrawalWords,
-	id:          func(t *client.Transfer) string { return t.ID },
-	createdAt:   func(t *client.Transfer) time.Time { return t.CreatedAt },
-	describe:    transferSummary,
-	lookup:      lookupWithdrawal,
-	lookupScope: client.ScopeReadTransfer,
-}
+var withdrawalKind = transferKind(withdrawalWords, client.TransferTypeCryptoWithdr)
 
 // transferSummary describes a transfer in a few words, its text as it
 // may be shown (see shown).
@@ -78,22 +70,6 @@ func transferSummary(t *client.Transfer) string {
 		what += " (memo " + *t.Memo + ")"
 	}
 	return shown(what + " from profile " + t.ProfileID)
-}
-
-// lookupWithdrawal finds the crypto withdrawal made with refID. The answer
-// is not trusted to have applied the filters: only a withdrawal with that
-// ref_id counts.
-func lookupWithdrawal(ctx context.Context, c *client.Client, refID string) (*client.Transfer, bool, error) {
-	q := client.ListTransfersQuery{RefIDs: []string{refID}, Types: []string{client.TransferTypeCryptoWithdr}, MaxItems: 100}
-	for t, err := range c.Transfers(ctx, q) {
-		if err != nil {
-			return nil, false, err
-		}
-		if deref(t.RefID) == refID && t.Type == client.TransferTypeCryptoWithdr {
-			return t, true, nil
-		}
-	}
-	return nil, false, nil
 }
 
 // deref is *p, or "" for nil.

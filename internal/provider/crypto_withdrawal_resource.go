@@ -78,11 +78,7 @@ var withdrawalType = moneyType[cryptoWithdrawalArgs, *client.Transfer, client.Cr
 		// follows it (status, crypto_tx_hash, updated_at, fee and the
 		// like); no argument changes, and the manifest stays as the plan
 		// that made it saw it.
-		money, planned := m.computed[moneyAttribute]
-		m.computed = withdrawalTransferShape.attrValues(t, diags)
-		if planned {
-			m.computed[moneyAttribute] = money
-		}
+		followAnswer(m, withdrawalTransferShape.attrValues(t, diags))
 		warnFailed(*m, t, diags)
 	},
 	adopt: func(_ context.Context, m *shapedState[cryptoWithdrawalArgs], t *client.Transfer, diags *diag.Diagnostics) {
@@ -402,10 +398,5 @@ func (m *cryptoWithdrawalModel) fromTransfer(t *client.Transfer, diags *diag.Dia
 	a.IdentityID = keepOr(a.IdentityID, stringValue(t.IdentityID))
 	a.AccountID = keepOr(a.AccountID, stringValue(t.AccountID))
 	a.BalanceAsset = keepOr(a.BalanceAsset, stringValue(t.BalanceAsset))
-	money, planned := m.computed[moneyAttribute]
-	m.computed = withdrawalTransferShape.attrValues(t, diags)
-	if planned {
-		// The manifest is as the plan that made or recorded it saw it.
-		m.computed[moneyAttribute] = money
-	}
+	followAnswer((*shapedState[cryptoWithdrawalArgs])(m), withdrawalTransferShape.attrValues(t, diags))
 }

@@ -202,11 +202,7 @@ func (f *flow[A, O, R]) fromObject(m *shapedState[A], obj *O, diags *diag.Diagno
 	if md := f.metadata(&m.args); md.IsNull() || md.IsUnknown() {
 		*md = stringMapValue(f.gotMetadata(obj))
 	}
-	money, planned := m.computed[moneyAttribute]
-	m.computed = f.computed.attrValues(obj, diags)
-	if planned {
-		m.computed[moneyAttribute] = money
-	}
+	followAnswer(m, f.computed.attrValues(obj, diags))
 	if f.failed != nil && f.failed(obj) {
 		status := shown(f.kind.status(obj))
 		diags.AddWarning(f.kind.words.title+" "+status,

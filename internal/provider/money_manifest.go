@@ -108,3 +108,15 @@ func withSends(v attr.Value, sent bool) attr.Value {
 func setMoney(ctx context.Context, plan *tfsdk.Plan, m moneyOf, diags *diag.Diagnostics) {
 	diags.Append(plan.SetAttribute(ctx, path.Root(moneyAttribute), m.value(diags))...)
 }
+
+// followAnswer sets the computed attributes of m to those of an answered
+// object, computed, but keeps the manifest as the plan that made (or
+// recorded) the object saw it: an answer never rewrites what a reviewed
+// plan said would move.
+func followAnswer[A any](m *shapedState[A], computed map[string]attr.Value) {
+	money, planned := m.computed[moneyAttribute]
+	m.computed = computed
+	if planned {
+		m.computed[moneyAttribute] = money
+	}
+}

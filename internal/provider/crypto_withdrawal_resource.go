@@ -378,10 +378,7 @@ func recordsApplyOnly(ctx context.Context, req resource.ModifyPlanRequest, resp 
 // withdrawalMovement is what the withdrawal of a moves: its amount, or its
 // total when it sets total, to its destination address.
 func withdrawalMovement(a cryptoWithdrawalArgs) movement {
-	amount, figure := a.Amount, "amount"
-	if amount.IsNull() {
-		amount, figure = a.Total, "total"
-	}
+	amount, figure := moneyFigure(a.Amount, a.Total)
 	return movement{kind: moneyKindCryptoWithdrawal, asset: a.Asset, amount: amount, figureName: figure,
 		from: a.ProfileID, to: a.DestinationAddress, address: a.DestinationAddress, network: a.CryptoNetwork,
 		identity: a.IdentityID, fiatAccount: types.StringNull(), limitTypes: []string{client.TransferTypeCryptoWithdr},

@@ -197,7 +197,7 @@ type withdrawalGuard struct {
 	// sent sums what this process sent (or is sending), by ref_id.
 	sent runTally
 	// limits (by transfer type) and prices are read once per process.
-	limits sync.Map // transfer type -> *limitsEntry
+	limits readOnce[[]*client.TransferLimit] // by transfer type
 	// The address book is read once per process.
 	bookOnce sync.Once
 	book     []client.CryptoDestinationAddress
@@ -205,10 +205,10 @@ type withdrawalGuard struct {
 	prices   sync.Map // market -> *priceEntry
 	// fiatAccounts are the fiat accounts read for approved_destinations_only,
 	// once per process.
-	fiatAccounts sync.Map // id -> *fiatAccountEntry
+	fiatAccounts readOnce[string] // status, by fiat account id
 	// balances are the profiles' balances read for check_balances, once per
 	// profile per process.
-	balances sync.Map // profile id -> *balancesEntry
+	balances readOnce[[]client.ProfileBalance] // by profile id
 	// judging is the tally the rules are judged against, while run is
 	// held (see judge).
 	judging *runTally
@@ -529,12 +529,7 @@ func checkApprovedDestination(ctx context.Context, g *withdrawalGuard, data *pro
 	}
 	book, err := g.addressBook(ctx, data.client)
 	if err != nil {
-		why := err.Error()
-		if scopeRefused(err) {
-			why = fmt.Sprintf("reading it needs the OAuth scope %s; have it granted to the client credentials (and, "+
-				"if the provider's scopes argument pins the token's scopes, include it there): %s",
-				client.ScopeReadCryptoDestinationAddress, err)
-		}
+		why := unreadable(err, "it", client.ScopeReadCryptoDestinationAddress)
 		return guardFindings{unchecked: []string{"the service's withdrawal address book could not be read: " + why + "."}}
 	}
 	var elsewhere, notApproved []string
@@ -574,42 +569,27 @@ func checkApprovedDestination(ctx context.Context, g *withdrawalGuard, data *pro
 // service (GET /transfer/fiat-accounts/{id}, once per account per
 // process).
 func checkApprovedFiatAccount(ctx context.Context, g *withdrawalGuard, data *providerData, w guardedWithdrawal) guardFindings {
-	v, _ := g.fiatAccounts.LoadOrStore(w.fiatAccount, &fiatAccountEntry{})
-	e, _ := v.(*fiatAccountEntry)
-	e.once.Do(func() {
+	status, err := g.fiatAccounts.get(w.fiatAccount, func() (string, error) {
 		a, err := data.client.GetFiatAccount(ctx, w.fiatAccount)
 		switch {
 		case err != nil:
-			e.err = err
+			return "", err
 		case deref(a.ID) != w.fiatAccount:
-			e.err = fmt.Errorf("the service answered the read of fiat account %s with the account %s",
+			return "", fmt.Errorf("the service answered the read of fiat account %s with the account %s",
 				w.fiatAccount, shown(deref(a.ID)))
-		default:
-			e.status = deref(a.AccountStatus())
 		}
+		return deref(a.AccountStatus()), nil
 	})
 	switch {
-	case e.err != nil:
-		why := e.err.Error()
-		if scopeRefused(e.err) {
-			why = fmt.Sprintf("reading it needs the OAuth scope %s; have it granted to the client credentials (and, "+
-				"if the provider's scopes argument pins the token's scopes, include it there): %s",
-				client.ScopeReadFiatAccount, e.err)
-		}
+	case err != nil:
+		why := unreadable(err, "it", client.ScopeReadFiatAccount)
 		return guardFindings{unchecked: []string{"the fiat account " + shown(w.fiatAccount) + " could not be read: " + why + "."}}
-	case e.status != fiatAccountApproved:
+	case status != fiatAccountApproved:
 		return guardFindings{breaches: []string{fmt.Sprintf("approved_destinations_only: the fiat account %s is %s at "+
 			"the service, not APPROVED. The service's review approves it; plan again once it has.",
-			shown(w.fiatAccount), shown(e.status))}}
+			shown(w.fiatAccount), shown(status))}}
 	}
 	return guardFindings{}
-}
-
-// fiatAccountEntry is one fiat account's status, read once.
-type fiatAccountEntry struct {
-	once   sync.Once
-	status string
-	err    error
 }
 
 // sameAddress compares addresses exactly, except the hexadecimal 0x
@@ -631,6 +611,36 @@ func (g *withdrawalGuard) addressBook(ctx context.Context, c *client.Client) ([]
 		tflog.Debug(ctx, "address book read for the withdrawal guard", map[string]any{"addresses": len(g.book)})
 	})
 	return g.book, g.bookErr
+}
+
+// unreadable says why a read of the guard failed: err, and, when the
+// credentials lack its scope, which scope it (or them) needs.
+func unreadable(err error, it, scope string) string {
+	if !scopeRefused(err) {
+		return err.Error()
+	}
+	return fmt.Sprintf("reading %s needs the OAuth scope %s; have it granted to the client credentials (and, if the "+
+		"provider's scopes argument pins the token's scopes, include it there): %s", it, scope, err)
+}
+
+// readOnce holds values read once per key per process, with the error of
+// each read: what the guards read of the service (fiat accounts, limits by
+// transfer type, balances by profile).
+type readOnce[V any] struct{ m sync.Map }
+
+// readEntry is one key's read.
+type readEntry[V any] struct {
+	once sync.Once
+	v    V
+	err  error
+}
+
+// get is the value of key, read by read the first time it is asked for.
+func (r *readOnce[V]) get(key string, read func() (V, error)) (V, error) {
+	v, _ := r.m.LoadOrStore(key, &readEntry[V]{})
+	e, _ := v.(*readEntry[V])
+	e.once.Do(func() { e.v, e.err = read() })
+	return e.v, e.err
 }
 
 func shownRef(refID string) string {
@@ -716,13 +726,6 @@ func (t *runTally) others(key string) map[string]decimal.Decimal {
 	return out
 }
 
-// balancesEntry is one profile's balances, read once.
-type balancesEntry struct {
-	once     sync.Once
-	balances []client.ProfileBalance
-	err      error
-}
-
 // checkBalances: what the run sends from w's profile in its asset, w
 // included, is at most the profile's available balance.
 func checkBalances(ctx context.Context, g *withdrawalGuard, data *providerData, w guardedWithdrawal, _ map[string]decimal.Decimal) guardFindings {
@@ -732,25 +735,19 @@ func checkBalances(ctx context.Context, g *withdrawalGuard, data *providerData, 
 	if w.profile == "" {
 		return guardFindings{unchecked: []string{"check_balances: the profile the money leaves is not known."}}
 	}
-	v, _ := g.balances.LoadOrStore(w.profile, &balancesEntry{})
-	e, _ := v.(*balancesEntry)
-	e.once.Do(func() {
-		e.balances, e.err = data.client.GetProfileBalances(ctx, w.profile)
+	balances, err := g.balances.get(w.profile, func() ([]client.ProfileBalance, error) {
+		b, err := data.client.GetProfileBalances(ctx, w.profile)
 		tflog.Debug(ctx, "balances read for the withdrawal guard", map[string]any{"profile_id": w.profile,
-			"balances": len(e.balances)})
+			"balances": len(b)})
+		return b, err
 	})
-	if e.err != nil {
-		why := e.err.Error()
-		if scopeRefused(e.err) {
-			why = fmt.Sprintf("reading them needs the OAuth scope %s; have it granted to the client credentials (and, "+
-				"if the provider's scopes argument pins the token's scopes, include it there): %s",
-				client.ScopeReadBalances, e.err)
-		}
+	if err != nil {
+		why := unreadable(err, "them", client.ScopeReadBalances)
 		return guardFindings{unchecked: []string{fmt.Sprintf("check_balances: the balances of profile %s could not be "+
 			"read: %s.", shown(w.profile), why)}}
 	}
 	available, held := decimal.Zero, ""
-	for _, b := range e.balances {
+	for _, b := range balances {
 		if strings.EqualFold(b.Asset, w.assetKey) {
 			d, ok := parseAmount(b.Available)
 			if !ok {
@@ -787,12 +784,7 @@ func checkServiceLimits(ctx context.Context, g *withdrawalGuard, data *providerD
 	var f guardFindings
 	limits, err := g.serviceLimits(ctx, data.client, w.limitTypes)
 	if err != nil {
-		why := err.Error()
-		if scopeRefused(err) {
-			why = fmt.Sprintf("reading them needs the OAuth scope %s; have it granted to the client credentials (and, "+
-				"if the provider's scopes argument pins the token's scopes, include it there): %s",
-				client.ScopeReadTransferLimit, err)
-		}
+		why := unreadable(err, "them", client.ScopeReadTransferLimit)
 		f.unchecked = append(f.unchecked, "The service's transfer limits could not be read, so no withdrawal of this "+
 			"plan was compared with them: "+why+".")
 		return f
@@ -856,13 +848,6 @@ func periodText(seconds string) string {
 	return "over " + seconds + " seconds"
 }
 
-// limitsEntry is the service's limits of one transfer type, read once.
-type limitsEntry struct {
-	once   sync.Once
-	limits []*client.TransferLimit
-	err    error
-}
-
 // serviceLimits reads the limits of each of the transfer types once per
 // process: those that bound a movement of these types (a limit that names
 // no transfer type bounds every one). No types: no transfer limit applies.
@@ -870,25 +855,24 @@ func (g *withdrawalGuard) serviceLimits(ctx context.Context, c *client.Client, t
 	var out []*client.TransferLimit
 	seen := map[string]bool{}
 	for _, typ := range transferTypes {
-		v, _ := g.limits.LoadOrStore(typ, &limitsEntry{})
-		e, _ := v.(*limitsEntry)
-		e.once.Do(func() {
+		limits, err := g.limits.get(typ, func() ([]*client.TransferLimit, error) {
+			var limits []*client.TransferLimit
 			for l, err := range c.TransferLimits(ctx, typ) {
 				if err != nil {
-					e.err = err
-					return
+					return nil, err
 				}
 				if slices.Contains(l.TransferTypes, typ) || len(l.TransferTypes) == 0 {
-					e.limits = append(e.limits, l)
+					limits = append(limits, l)
 				}
 			}
 			tflog.Debug(ctx, "transfer limits read for the withdrawal guard", map[string]any{
-				"transfer_type": typ, "limits": len(e.limits)})
+				"transfer_type": typ, "limits": len(limits)})
+			return limits, nil
 		})
-		if e.err != nil {
-			return nil, e.err
+		if err != nil {
+			return nil, err
 		}
-		for _, l := range e.limits {
+		for _, l := range limits {
 			key := l.RuleID + "\x00" + l.LimitAsset + "\x00" + l.PeriodSeconds
 			if !seen[key] {
 				seen[key] = true

@@ -128,16 +128,8 @@ func (a *cryptoWithdrawalAction) ModifyPlan(ctx context.Context, req action.Modi
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !req.Config.Raw.IsFullyKnown() {
-		guardUnknown(ctx, a.data, "platform_crypto_withdrawal action", withdrawalMovement(args), &resp.Diagnostics)
-		return
-	}
-	refID := knownString(args.RefID)
-	key := "action\x00" + refID
-	if refID == "" {
-		key = "action\x00" + a.data.newID()
-	}
-	guardWithdrawal(ctx, a.data, withdrawalMovement(args).guarded(key, refID, "platform_crypto_withdrawal action"), &resp.Diagnostics)
+	guardInvocation(ctx, a.data, withdrawalMovement(args), args.RefID, req.Config.Raw.IsFullyKnown(),
+		"platform_crypto_withdrawal action", &resp.Diagnostics)
 }
 
 func (a *cryptoWithdrawalAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -97,21 +98,31 @@ func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.Modify
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	m := a.f.moves(args)
-	refuseUnapprovedFiatAccount(a.data, m, a.via(), &resp.Diagnostics)
-	if !req.Config.Raw.IsFullyKnown() {
-		guardUnknown(ctx, a.data, a.via(), m, &resp.Diagnostics)
+	guardInvocation(ctx, a.data, a.f.moves(args), *a.t.refID(&args), req.Config.Raw.IsFullyKnown(), a.via(),
+		&resp.Diagnostics)
+}
+
+// guardInvocation is the plan of an action's invocation that moves m with
+// the configured refID, for every money action: a fiat account not
+// approved is refused; the guards judge it when its configuration is
+// known (counted in max_run_total under its ref_id, or as an invocation of
+// its own when it has none), and otherwise warn that they judge it at
+// send.
+func guardInvocation(ctx context.Context, data *providerData, m movement, refID types.String, known bool, via string, diags *diag.Diagnostics) {
+	refuseUnapprovedFiatAccount(data, m, via, diags)
+	if !known {
+		guardUnknown(ctx, data, via, m, diags)
 		return
 	}
-	if !a.data.guard.active() {
+	if !data.guard.active() {
 		return
 	}
-	refID := knownString(*a.t.refID(&args))
-	key := "action\x00" + refID
-	if refID == "" {
-		key = "action\x00" + a.data.newID()
+	ref := knownString(refID)
+	key := "action\x00" + ref
+	if ref == "" {
+		key = "action\x00" + data.newID()
 	}
-	guardWithdrawal(ctx, a.data, m.guarded(key, refID, a.via()), &resp.Diagnostics)
+	guardWithdrawal(ctx, data, m.guarded(key, ref, via), diags)
 }
 
 func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {

@@ -145,11 +145,7 @@ func (f *flow[A, O, R]) request(ctx context.Context, a A, refID string) (R, erro
 	for _, arg := range f.args {
 		*arg.req(&r) = knownString(*arg.arg(&a))
 	}
-	for _, arg := range f.args {
-		if arg.name == "ref_id" {
-			*arg.req(&r) = refID
-		}
-	}
+	*f.refIDArg().req(&r) = refID
 	m := *f.metadata(&a)
 	if !m.IsNull() && !m.IsUnknown() {
 		md := map[string]string{}
@@ -215,11 +211,9 @@ func (f *flow[A, O, R]) fromObject(m *shapedState[A], obj *O, diags *diag.Diagno
 // declare is the money-core declaration of f.
 func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 	w := f.kind.words
-	var refIDArg, firstRequired flowArg[A, R, *O]
+	refIDArg := f.refIDArg()
+	var firstRequired flowArg[A, R, *O]
 	for _, a := range f.args {
-		if a.name == "ref_id" {
-			refIDArg = a
-		}
 		if a.required && firstRequired.arg == nil {
 			firstRequired = a
 		}
@@ -355,15 +349,18 @@ func flowDescription(w createWords) string {
 		"`identity`); an object of another kind is refused, and nothing is sent.", w.noun, w.noun)
 }
 
-// refIDOf is the ref_id obj was made with.
-func (f *flow[A, O, R]) refIDOf(obj *O) string {
+// refIDArg is the ref_id argument of f (flowRefID): every flow has one.
+func (f *flow[A, O, R]) refIDArg() flowArg[A, R, *O] {
 	for _, a := range f.args {
 		if a.name == "ref_id" {
-			return deref(a.got(obj))
+			return a
 		}
 	}
-	return ""
+	panic("money flow " + f.kind.words.resourceType + " declares no ref_id argument")
 }
+
+// refIDOf is the ref_id obj was made with.
+func (f *flow[A, O, R]) refIDOf(obj *O) string { return deref(f.refIDArg().got(obj)) }
 
 // flowModel is the state of an object of a flow, as a list result writes
 // it.

@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,8 +9,9 @@ import (
 
 // Profiles: the balances of a profile (GET /profiles/{id}/balances).
 
-// ScopeReadBalances is the scope of Get Profile Balances.
-const ScopeReadBalances = "profile:read_balances"
+// ScopeReadBalances is the scope of List Profile Balances, as published:
+// the scope of every profile read.
+const ScopeReadBalances = "funding:read_profile"
 
 // PathProfiles is the path of the profiles.
 const PathProfiles = "/profiles"
@@ -24,8 +24,8 @@ type ProfileBalance struct {
 	Trading   string `json:"trading"`
 }
 
-// GetProfileBalances reads the balances of the profile id. The answer is
-// an object whose balances list them, or the list itself: both are read.
+// GetProfileBalances reads the balances of the profile id (List Profile
+// Balances): the answer's items.
 func (c *Client) GetProfileBalances(ctx context.Context, id string) ([]ProfileBalance, error) {
 	p, err := idPath(PathProfiles, id)
 	if err != nil {
@@ -39,26 +39,19 @@ func (c *Client) GetProfileBalances(ctx context.Context, id string) ([]ProfileBa
 	return decodeProfileBalances(body)
 }
 
-// decodeProfileBalances decodes the answer of Get Profile Balances: every
-// balance needs an asset.
+// decodeProfileBalances decodes the answer of List Profile Balances,
+// {"items": [...]}: every balance needs an asset.
 func decodeProfileBalances(body []byte) ([]ProfileBalance, error) {
-	var out []ProfileBalance
-	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
-		if err := decodeJSON(body, &out); err != nil {
-			return nil, fmt.Errorf("GET profile balances: decoding response: %w", err)
-		}
-	} else {
-		var wrapped struct {
-			Balances *[]ProfileBalance `json:"balances"`
-		}
-		if err := decodeJSON(body, &wrapped); err != nil {
-			return nil, fmt.Errorf("GET profile balances: decoding response: %w", err)
-		}
-		if wrapped.Balances == nil {
-			return nil, errors.New("GET profile balances: the response has no balances")
-		}
-		out = *wrapped.Balances
+	var answer struct {
+		Items *[]ProfileBalance `json:"items"`
 	}
+	if err := decodeJSON(body, &answer); err != nil {
+		return nil, fmt.Errorf("GET profile balances: decoding response: %w", err)
+	}
+	if answer.Items == nil {
+		return nil, errors.New("GET profile balances: the response has no items")
+	}
+	out := *answer.Items
 	for i, b := range out {
 		if b.Asset == "" {
 			return nil, fmt.Errorf("GET profile balances: balance %d has no asset", i)

@@ -10,11 +10,14 @@ func TestDecodeProfileBalances(t *testing.T) {
 		name, body, err string
 		n               int
 	}{
-		{name: "object", body: `{"balances":[{"asset":"USD","available":"10.5","trading":"0"}]}`, n: 1},
-		{name: "list", body: `[{"asset":"USD","available":"10.5","trading":"0"},{"asset":"BTC","available":"1","trading":"0.1"}]`, n: 2},
-		{name: "empty", body: `{"balances":[]}`, n: 0},
-		{name: "no balances", body: `{}`, err: "the response has no balances"},
-		{name: "no asset", body: `{"balances":[{"available":"1"}]}`, err: "balance 0 has no asset"},
+		{name: "items", body: `{"items":[{"asset":"USD","available":"10.5","trading":"0"},{"asset":"BTC","available":"1","trading":"0.1"}]}`, n: 2},
+		{name: "empty", body: `{"items":[]}`, n: 0},
+		{name: "no items", body: `{}`, err: "the response has no items"},
+		// The envelope of an earlier reading of the service, and a bare
+		// list, are not the published answer.
+		{name: "balances envelope", body: `{"balances":[{"asset":"USD","available":"10.5","trading":"0"}]}`, err: "the response has no items"},
+		{name: "bare list", body: `[{"asset":"USD","available":"10.5","trading":"0"}]`, err: "decoding response"},
+		{name: "no asset", body: `{"items":[{"available":"1"}]}`, err: "balance 0 has no asset"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := decodeProfileBalances([]byte(c.body))

@@ -132,17 +132,17 @@ type ProfileBalance struct {
 
 // ProfileBalances is the answer of GET /profiles/{id}/balances.
 type ProfileBalances struct {
-	Balances []ProfileBalance `json:"balances"`
+	Items []ProfileBalance `json:"items"`
 }
 
 // handleGetProfileBalances answers the balances set for the profile id
 // (SetBalance), by asset; trading is always "0". A profile without any
 // balance set answers an empty list: the emulator knows every profile id.
 func (s *Server) handleGetProfileBalances(w http.ResponseWriter, _ *http.Request, id string) {
-	out := ProfileBalances{Balances: []ProfileBalance{}}
+	out := ProfileBalances{Items: []ProfileBalance{}}
 	for _, b := range s.Balances() {
 		if b.ProfileID == id {
-			out.Balances = append(out.Balances, ProfileBalance{Asset: b.Asset, Available: b.Available, Trading: "0"})
+			out.Items = append(out.Items, ProfileBalance{Asset: b.Asset, Available: b.Available, Trading: "0"})
 		}
 	}
 	writeJSON(w, http.StatusOK, out)

@@ -100,7 +100,7 @@ func (s *Server) handleCreateDepositAddress(w http.ResponseWriter, r *http.Reque
 		st.addressByRef[req.RefID] = len(st.createdAddresses) - 1
 	}
 	st.mu.Unlock()
-	s.answerPost(w, r, http.StatusOK, d)
+	s.answerPost(w, r, d)
 }
 
 // seededRefPrefix starts the ref_id of seeded deposit addresses: the n-th

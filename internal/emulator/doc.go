@@ -62,8 +62,9 @@
 //
 // # Create operations
 //
-//   - The withdrawal and instructions POSTs answer 201 with the created
-//     object (deposit addresses: see below). Without ref_id every
+//   - The create POSTs answer 200 with the created object, as the
+//     reference publishes them; under the seed profile, 201 (the spec does
+//     not show the status) (deposit addresses: see below). Without ref_id every
 //     POST creates a new object. ref_ids of withdrawals and of deposit
 //     instructions are separate namespaces.
 //   - A crypto withdrawal whose ref_id is already used answers, by default
@@ -93,12 +94,12 @@
 //     are accepted and not echoed.
 //   - Fiat deposit instructions: identity_id defaults to an id derived from
 //     profile_id; routing_number_type defaults to ABA and is ignored for
-//     networks other than WIRE. fiat_account_owner and metadata appear both
-//     at the top level and inside fiat_network_instructions, as in the
-//     spec's example. For DBS_ACT, CUBIX, SCB and RTP the instructions are
-//     under the lower-case network name (dbs_act, cubix, scb, rtp) with the
-//     fields account_number, account_name, bank_name, bank_code and
-//     reference (equal to memo_id); see LocalInstructions. A SWIFT wire
+//     networks other than WIRE. fiat_account_owner and metadata are at the
+//     top level, as the reference has them; under the seed profile they
+//     appear inside fiat_network_instructions too, as in the spec's
+//     example. DBS_ACT, CUBIX, SCB and RTP are under the lower-case network
+//     name in the reference's shapes (dbs_act and scb: account_number;
+//     cubix: account_id; rtp: account_number and routing_details). A SWIFT wire
 //     also names its correspondent bank in
 //     wire.intermediary_routing_details.
 //   - Crypto deposit addresses (POST /transfer/deposit-addresses, scope
@@ -301,8 +302,8 @@
 //   - Fiat deposit instructions of DBS_ACT, CUBIX, SCB and RTP, and
 //     wire.intermediary_routing_details, are published (spec: "Instruction
 //     shapes for fiat networks other than WIRE: not shown"). The emulator
-//     sends its own shape for the other networks (LocalInstructions, see
-//     Create operations) and, for SWIFT wires, intermediary_routing_details
+//     sends the reference's shapes for the other networks (see Create
+//     operations) and, for SWIFT wires, intermediary_routing_details
 //     shaped like routing_details (a fixed correspondent bank); clients
 //     keep whatever the service sends.
 //   - Errors are RFC 7807 problems ({type, title, status, detail, meta},
@@ -456,9 +457,9 @@
 //     debited (nothing when no balance was set as it was made).
 //     A transfer that FAILED gives nothing back: SetTransferStatus moves no
 //     balance.
-//   - GET /profiles/{id}/balances (scope profile:read_balances, a name the
-//     excerpt does not show either) answers {"balances": [{"asset": "USD",
-//     "available": "10", "trading": "0"}]}: the balances set for the
+//   - GET /profiles/{id}/balances (scope funding:read_profile, as
+//     published) answers {"items": [{"asset": "USD", "available": "10",
+//     "trading": "0"}]}: the balances set for the
 //     profile, by asset in upper case, trading always "0"; a profile with
 //     none answers an empty list, never 404.
 //   - Server.Transfers returns every transfer made through the API, of

@@ -46,7 +46,8 @@ var AllScopes = []string{
 	"transfer:write_fiat_withdrawal",
 	"transfer:write_internal_transfer",
 	"conversion:write_conversion_stablecoin",
-	"profile:read_balances",
+	"funding:read_profile",
+	"transfer:write_sandbox_fiat_deposit",
 }
 
 // ClientCredentials is one OAuth client known to the emulator.
@@ -128,12 +129,29 @@ type Options struct {
 	// is already used; default ReplayConflict, as the API reference
 	// publishes it.
 	WithdrawalReplay ReplayAnswer
+	// Profile is the service the emulator stands for: ProfileReference
+	// (the default), the operations of the published reference it has
+	// (Routes(false)), or ProfileSeed, only those the seed's api-spec.md
+	// describes (Routes(true)); any other path under /v2 is a 404, and a
+	// path it serves with another method a 405.
+	Profile string
+	// Observe, when set, sees every request under /v2 and the emulator's
+	// own answer to it (before any answer fault changes it), once it is
+	// answered: the contract tests hold both against the published
+	// reference.
+	Observe func(Exchange)
 	// LogLevel is how much is written to Log; default LogOff (an emulator
 	// started in process is quiet). cmd/platform-emulator logs at LogInfo.
 	LogLevel LogLevel
 	// Log receives one line per request (see LogLevel); nil logs nothing.
 	Log io.Writer
 }
+
+// The services an emulator can stand for (Options.Profile).
+const (
+	ProfileReference = "reference"
+	ProfileSeed      = "seed"
+)
 
 // ReplayAnswer is how a create whose ref_id is already used is answered.
 type ReplayAnswer int

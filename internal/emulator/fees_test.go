@@ -90,10 +90,10 @@ func TestAdminTransfers(t *testing.T) {
 	}
 	w := validWithdrawal()
 	w["ref_id"] = "adm-1"
-	e.wantStatus(e.post(withdrawalsPath, w), http.StatusCreated)
+	e.wantStatus(e.post(withdrawalsPath, w), http.StatusOK)
 	e.wantStatus(e.post(withdrawalsPath, w), http.StatusConflict)
 	w["ref_id"] = "adm-2"
-	e.wantStatus(e.post(withdrawalsPath, w), http.StatusCreated)
+	e.wantStatus(e.post(withdrawalsPath, w), http.StatusOK)
 	e.call(http.MethodGet, "/admin/transfers?ref_id=adm-1", "", nil).decode(t, &got)
 	if got.Count != 1 || len(got.Transfers) != 1 || *got.Transfers[0].RefID != "adm-1" {
 		t.Errorf("ref_id adm-1: %+v", got)

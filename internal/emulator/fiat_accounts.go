@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"regexp"
 	"strings"
@@ -22,17 +23,6 @@ var mailingAddressPattern = regexp.MustCompile(`^[0-9A-Za-z /?:().,&'+-]+$`)
 
 // maxAddressPart is the maxLength of every part of a MailingAddress.
 const maxAddressPart = 35
-
-// fiatAccountRoute is the operation of method on /transfer/fiat-accounts/{id}.
-func (s *Server) fiatAccountRoute(method string) route {
-	switch method {
-	case http.MethodPut:
-		return route{http.MethodPut, scopeWriteFiatAccount, s.handleUpdateFiatAccount, ""}
-	case http.MethodDelete:
-		return route{http.MethodDelete, scopeWriteFiatAccount, s.handleDeleteFiatAccount, ""}
-	}
-	return route{http.MethodGet, scopeReadFiatAccount, s.handleGetFiatAccount, ""}
-}
 
 func validateAddress(field string, a *Address, need bool) *apiError {
 	if a == nil {
@@ -146,18 +136,6 @@ func validateNetworkInstructions(n *FiatAccountNetworkInstructions) *apiError {
 	return nil
 }
 
-// stringMetadata is m as the free-form metadata of an account.
-func stringMetadata(m map[string]string) map[string]any {
-	if len(m) == 0 {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
 // handleCreateFiatAccount creates an account with status PENDING. The API
 // reference publishes no replay answer for this create: a repeated ref_id
 // makes another account (see doc.go).
@@ -183,7 +161,7 @@ func (s *Server) handleCreateFiatAccount(w http.ResponseWriter, r *http.Request,
 		FiatAccountOwner:        req.FiatAccountOwner,
 		FiatNetworkInstructions: req.FiatNetworkInstructions,
 		Status:                  "PENDING",
-		Metadata:                stringMetadata(req.Metadata),
+		Metadata:                maps.Clone(req.Metadata),
 		CreatedAt:               now,
 		UpdatedAt:               now,
 	}
@@ -191,7 +169,7 @@ func (s *Server) handleCreateFiatAccount(w http.ResponseWriter, r *http.Request,
 	st.accountByID[a.ID] = a
 	out := cloneAccount(a)
 	st.mu.Unlock()
-	s.answerPost(w, r, http.StatusOK, out)
+	s.answerPost(w, r, out)
 }
 
 // cloneAccount is a deep copy of a, through JSON.
@@ -212,15 +190,18 @@ func maskTail(n string) string {
 }
 
 // maskedAccount is an account as List Fiat Accounts shows it: the account
-// numbers cut to their last four digits, the owner's name and address
-// left out.
+// numbers cut to their last four digits, the owner's name left out and
+// the owner's address cut to its country (the reference requires a wire's
+// owner address).
 func maskedAccount(a *FiatAccount) FiatAccount {
 	out := cloneAccount(a)
 	out.FiatAccountOwner = &FiatAccountOwner{}
 	if n := out.FiatNetworkInstructions; n != nil {
 		if n.Wire != nil {
 			n.Wire.AccountNumber = maskTail(n.Wire.AccountNumber)
-			n.Wire.FiatAccountOwnerAddress = nil
+			if addr := n.Wire.FiatAccountOwnerAddress; addr != nil {
+				n.Wire.FiatAccountOwnerAddress = &Address{Country: addr.Country}
+			}
 		}
 		if n.DBSAct != nil {
 			n.DBSAct.AccountNumber = maskTail(n.DBSAct.AccountNumber)
@@ -414,7 +395,7 @@ func bankAddressOf(r *UpdateRoutingDetails) *Address {
 }
 
 // newKeys counts the keys of add that m does not have.
-func newKeys(m map[string]any, add map[string]string) int {
+func newKeys(m, add map[string]string) int {
 	n := 0
 	for k := range add {
 		if _, ok := m[k]; !ok {
@@ -473,7 +454,7 @@ func (s *Server) handleUpdateFiatAccount(w http.ResponseWriter, r *http.Request,
 			continue
 		}
 		if a.Metadata == nil {
-			a.Metadata = map[string]any{}
+			a.Metadata = map[string]string{}
 		}
 		a.Metadata[k] = v
 	}

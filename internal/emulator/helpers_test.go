@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/platform/terraform-provider-platform/internal/contract"
 )
 
 // env is a started emulator plus a token with every scope.
@@ -26,6 +28,7 @@ func newEnv(t testing.TB, opts Options) *env {
 	if opts.SubscriptionInterval == 0 {
 		opts.SubscriptionInterval = -1
 	}
+	checkAnswers(t, &opts)
 	s := StartTest(t, opts)
 	e := &env{t: t, s: s}
 	e.token = e.tokenFor("")
@@ -76,7 +79,7 @@ func (r response) decode(t testing.TB, v any) {
 // gives the code, its detail the message and meta.field the field.
 func (r response) errBody(t testing.TB) ErrorBody {
 	t.Helper()
-	if ct := r.header.Get("Content-Type"); ct != "application/problem+json" {
+	if !r.isProblem() {
 		var b ErrorBody
 		r.decode(t, &b)
 		return b
@@ -156,3 +159,42 @@ type atomicTime struct {
 func (a *atomicTime) set(t time.Time) { a.mu.Lock(); a.t = t; a.mu.Unlock() }
 
 func (a *atomicTime) get() time.Time { a.mu.Lock(); defer a.mu.Unlock(); return a.t }
+
+// checkAnswers holds every answer of the emulator of opts to an operation
+// of the published reference against the reference (internal/contract):
+// the test fails on a violation. The requests are not checked: these tests
+// send what the reference does not have on purpose. An emulator made to
+// answer outside the reference (Options.FiatAccountStatusNested,
+// Options.ErrorBodyCodeMessage, the seed profile) is not checked.
+func checkAnswers(t testing.TB, opts *Options) {
+	t.Helper()
+	if opts.FiatAccountStatusNested || opts.ErrorBodyCodeMessage || opts.Profile == ProfileSeed {
+		return
+	}
+	chk, err := contract.NewChecker(false, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Observe = func(ex Exchange) { chk.Observe(contract.Exchange(ex)) }
+	t.Cleanup(func() {
+		for _, v := range chk.Violations() {
+			t.Errorf("outside the published reference: %s", v)
+		}
+	})
+}
+
+// isProblem reports whether the answer is a problem: application/problem+json,
+// or application/json where the reference publishes the problem so (a body
+// with a type).
+func (r response) isProblem() bool {
+	switch r.header.Get("Content-Type") {
+	case "application/problem+json":
+		return true
+	case "application/json":
+		var p struct {
+			Type *string `json:"type"`
+		}
+		return json.Unmarshal(r.body, &p) == nil && p.Type != nil
+	}
+	return false
+}

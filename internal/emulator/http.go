@@ -2,13 +2,13 @@ package emulator
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -17,13 +17,11 @@ import (
 
 // Paths of the HTTP API, relative to the server root.
 const (
-	pathWithdrawals       = "/v2/transfer/crypto-withdrawals"
-	pathInstructions      = "/v2/transfer/fiat-deposit-instructions"
-	pathFiatAccounts      = "/v2/transfer/fiat-accounts"
-	pathDepositAddresses  = "/v2/transfer/deposit-addresses"
-	pathRewardClaims      = "/v2/rewards/claims"
-	pathConversionsPrefix = "/v2/conversion/stablecoins/"
-	pathProfilesPrefix    = "/v2/profiles/"
+	pathWithdrawals      = "/v2/transfer/crypto-withdrawals"
+	pathInstructions     = "/v2/transfer/fiat-deposit-instructions"
+	pathFiatAccounts     = "/v2/transfer/fiat-accounts"
+	pathDepositAddresses = "/v2/transfer/deposit-addresses"
+	pathRewardClaims     = "/v2/rewards/claims"
 )
 
 // Scopes of the HTTP operations.
@@ -37,7 +35,11 @@ const (
 	scopeWriteDepositAddr  = "transfer:write_deposit_address"
 	scopeReadClaims        = "rewards:read_claims"
 	scopeReadConversion    = "conversion:read_conversion_stablecoin"
-	scopeReadBalances      = "profile:read_balances"
+	// scopeReadProfile is the scope of the profile reads, and of the
+	// sandbox deposit to a profile, as the reference publishes them.
+	scopeReadProfile = "funding:read_profile"
+	// scopeWriteSandboxFiatDeposit is the scope of a sandbox fiat deposit.
+	scopeWriteSandboxFiatDeposit = "transfer:write_sandbox_fiat_deposit"
 )
 
 // maxBodyBytes caps request bodies.
@@ -118,8 +120,26 @@ func writeError(w http.ResponseWriter, e *apiError) {
 	if e.body.Field != "" {
 		p.Meta = map[string]any{"field": e.body.Field}
 	}
+	writeProblem(w, &p)
+}
+
+// problemWriter carries the statuses whose problem the operation answers
+// as application/json (apiRoute.jsonProblems).
+type problemWriter struct {
+	http.ResponseWriter
+	json []int
+}
+
+// writeProblem answers p, as application/problem+json or, where the
+// reference publishes the operation's problem of that status so,
+// application/json.
+func writeProblem(w http.ResponseWriter, p *Problem) {
+	ct := "application/problem+json"
+	if pw, ok := w.(problemWriter); ok && slices.Contains(pw.json, p.Status) {
+		ct = "application/json"
+	}
 	b, _ := json.Marshal(p)
-	writeBody(w, e.status, "application/problem+json", b)
+	writeBody(w, p.Status, ct, b)
 }
 
 // codeMessageWriter marks the responses of a server whose errors are
@@ -152,83 +172,13 @@ func (s *Server) registerHTTP(mux *http.ServeMux) {
 	})
 }
 
-// route is one operation of the HTTP API.
-type route struct {
-	method  string
-	scope   string
-	handler func(w http.ResponseWriter, r *http.Request, id string)
-	// allow is the Allow header of a 405 on the path, when the path has
-	// more methods than method.
-	allow string
-}
-
-// routeFor finds the operation of path; id is the path parameter, if any.
-func (s *Server) routeFor(method, path string) (rt route, id string, ok bool) {
-	switch path {
-	case pathWithdrawals:
-		return route{http.MethodPost, scopeWriteWithdrawal, s.handleCreateWithdrawal, ""}, "", true
-	case pathFiatWithdrawals:
-		return route{http.MethodPost, scopeWriteFiatWithdraw, s.handleCreateFiatWithdrawal, ""}, "", true
-	case pathInternalTransfers:
-		return route{http.MethodPost, scopeWriteInternal, s.handleCreateInternalTransfer, ""}, "", true
-	case pathConversions:
-		return route{http.MethodPost, scopeWriteConversion, s.handleCreateConversion, ""}, "", true
-	case pathInstructions:
-		if method == http.MethodGet {
-			return route{http.MethodGet, scopeReadInstructions, s.handleListInstructions, ""}, "", true
-		}
-		return route{http.MethodPost, scopeWriteInstructions, s.handleCreateInstructions, ""}, "", true
-	case pathTransfers:
-		return route{http.MethodGet, scopeReadTransfer, s.handleListTransfers, ""}, "", true
-	case pathFiatAccounts:
-		if method == http.MethodPost {
-			return route{http.MethodPost, scopeWriteFiatAccount, s.handleCreateFiatAccount, ""}, "", true
-		}
-		return route{http.MethodGet, scopeReadFiatAccount, s.handleListFiatAccounts, ""}, "", true
-	case pathDepositAddresses:
-		if method == http.MethodPost {
-			return route{http.MethodPost, scopeWriteDepositAddr, s.handleCreateDepositAddress, ""}, "", true
-		}
-		return route{http.MethodGet, scopeReadDepositAddr, s.handleListDepositAddresses, ""}, "", true
-	case pathRewardClaims:
-		return route{http.MethodGet, scopeReadClaims, s.handleListRewardClaims, ""}, "", true
-	case pathTransferLimits:
-		return route{http.MethodGet, scopeReadLimits, s.handleListTransferLimits, ""}, "", true
-	case pathWithdrawalFee:
-		return route{http.MethodPost, scopeWriteFeeQuote, s.handleCreateWithdrawalFee, ""}, "", true
-	case pathDestinationAddress:
-		return route{http.MethodPut, scopeWriteDestinationAddress, s.handlePutDestinationAddress, ""}, "", true
-	case pathDestinationAddresses:
-		return route{http.MethodGet, scopeReadDestinationAddress, s.handleListDestinationAddresses, ""}, "", true
-	}
-	if rest, found := strings.CutPrefix(path, pathMarketsPrefix); found {
-		if market, ok := strings.CutSuffix(rest, "/ticker"); ok && market != "" && !strings.Contains(market, "/") {
-			// A public operation: no token needed.
-			return route{http.MethodGet, "", s.handleGetTicker, ""}, market, true
-		}
-	}
-	if id, found := strings.CutPrefix(path, pathInstructions+"/"); found && id != "" && !strings.Contains(id, "/") {
-		return route{http.MethodGet, scopeReadInstructions, s.handleGetInstructions, ""}, id, true
-	}
-	if id, found := strings.CutPrefix(path, pathFiatAccounts+"/"); found && id != "" && !strings.Contains(id, "/") {
-		return s.fiatAccountRoute(method), id, true
-	}
-	if id, found := strings.CutPrefix(path, pathTransfers+"/"); found && id != "" && !strings.Contains(id, "/") {
-		return route{http.MethodGet, scopeReadTransfer, s.handleGetTransfer, ""}, id, true
-	}
-	if id, found := strings.CutPrefix(path, pathConversionsPrefix); found && id != "" && !strings.Contains(id, "/") {
-		return s.conversionRoute(method), id, true
-	}
-	if rest, found := strings.CutPrefix(path, pathProfilesPrefix); found {
-		if id, ok := strings.CutSuffix(rest, "/balances"); ok && id != "" && !strings.Contains(id, "/") {
-			return route{http.MethodGet, scopeReadBalances, s.handleGetProfileBalances, ""}, id, true
-		}
-	}
-	return route{}, "", false
-}
-
 // serveV2 serves every path under /v2: faults, routing, authorization.
 func (s *Server) serveV2(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Observe != nil {
+		var done func()
+		w, r, done = s.observe(w, r)
+		defer done()
+	}
 	if s.opts.ErrorBodyCodeMessage {
 		w = codeMessageWriter{w}
 	}
@@ -254,21 +204,24 @@ func (s *Server) serveV2(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &apiError{status: f.status, body: ErrorBody{Code: code, Message: "the service is temporarily unable to answer"}})
 		return
 	}
-	rt, id, ok := s.routeFor(r.Method, r.URL.Path)
-	if !ok {
+	rt, id, allow, found := s.routeFor(r.Method, r.URL.Path)
+	if !found {
 		writeError(w, errNotFound("no such path: "+r.URL.Path))
 		return
 	}
-	if r.Method != rt.method {
-		w.Header().Set("Allow", cmp.Or(rt.allow, rt.method))
-		writeError(w, &apiError{status: http.StatusMethodNotAllowed, body: ErrorBody{Code: "METHOD_NOT_ALLOWED", Message: r.Method + " is not allowed on " + r.URL.Path + "; use " + rt.method}})
+	if allow != nil {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeError(w, &apiError{status: http.StatusMethodNotAllowed, body: ErrorBody{Code: "METHOD_NOT_ALLOWED", Message: r.Method + " is not allowed on " + r.URL.Path + "; use " + strings.Join(allow, " or ")}})
 		return
 	}
-	if err := s.authorize(r, rt.scope); rt.scope != "" && err != nil {
-		s.fail(w, err, rt.scope)
+	if _, codeMessage := w.(codeMessageWriter); !codeMessage && len(rt.jsonProblems) > 0 {
+		w = problemWriter{w, rt.jsonProblems}
+	}
+	if err := s.authorize(r, rt.Scope); rt.Scope != "" && err != nil {
+		s.fail(w, err, rt.Scope)
 		return
 	}
-	rt.handler(w, r, id)
+	rt.handler(s, w, r, id)
 }
 
 // decodeBody decodes the JSON body of r into v, strictly.
@@ -331,9 +284,15 @@ func jsonKind(k string) string {
 }
 
 // answerPost writes the answer of a processed POST, applying the
-// accept-then-fail and accept-then-hang faults.
-func (s *Server) answerPost(w http.ResponseWriter, r *http.Request, status int, v any) {
+// accept-then-fail and accept-then-hang faults: 200, as the reference
+// publishes it, or 201 under the seed profile (whose spec does not show the
+// status of a create), so that the provider is seen to take either.
+func (s *Server) answerPost(w http.ResponseWriter, r *http.Request, v any) {
 	if s.acceptFaults(w, r) {
+		status := http.StatusOK
+		if s.opts.Profile == ProfileSeed {
+			status = http.StatusCreated
+		}
 		writeJSON(w, status, v)
 	}
 }

@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -444,10 +443,4 @@ func (s *Server) handleGetTicker(w http.ResponseWriter, _ *http.Request, market 
 		}
 	}
 	writeError(w, errNotFound("market "+market+" not found"))
-}
-
-// writeProblem answers p.
-func writeProblem(w http.ResponseWriter, p *Problem) {
-	b, _ := json.Marshal(p)
-	writeBody(w, p.Status, "application/problem+json", b)
 }

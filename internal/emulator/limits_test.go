@@ -31,7 +31,7 @@ func TestTransferLimits(t *testing.T) {
 
 	// 1.5 ETH at 3500 USD spends 5250 of the daily limit.
 	w := validWithdrawal()
-	e.wantStatus(e.post(pathWithdrawals, w), http.StatusCreated)
+	e.wantStatus(e.post(pathWithdrawals, w), http.StatusOK)
 	e.get(pathTransferLimits+"?transfer_type=CRYPTO_WITHDRAWAL").decode(t, &page)
 	if page.Items[0].Remaining != "4750" || page.Items[1].Remaining != "2" {
 		t.Fatalf("after a withdrawal %+v", page.Items)
@@ -78,7 +78,7 @@ func TestFeeQuotes(t *testing.T) {
 	w["fee_id"], w["ref_id"] = q.ID, "with-fee"
 	var tr Transfer
 	r = e.post(pathWithdrawals, w)
-	e.wantStatus(r, http.StatusCreated)
+	e.wantStatus(r, http.StatusOK)
 	r.decode(t, &tr)
 	if tr.Fee != "0.002" || tr.Total != "1.502" {
 		t.Errorf("withdrawal with the quote: fee %s total %s", tr.Fee, tr.Total)

@@ -90,7 +90,7 @@ func TestRequestLog_noSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = resp.Body.Close()
-	e.wantStatus(e.post(withdrawalsPath, validWithdrawal()), http.StatusCreated)
+	e.wantStatus(e.post(withdrawalsPath, validWithdrawal()), http.StatusOK)
 
 	out := log.String()
 	wantLine(t, log, "/oauth2/token", "status=200", `query="client_secret=REDACTED"`, "request_id=req-")

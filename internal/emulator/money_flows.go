@@ -199,6 +199,10 @@ func (st *store) addTransfer(t Transfer, request string) *transferRecord {
 type createOp[Req any] struct {
 	// what names the object in the detail of the already-exists answer.
 	what string
+	// bare answers a ref_id already used with the 409 the reference
+	// publishes for the operation, which does not carry the object (an
+	// internal transfer's: "Transfer with ref_id already exists").
+	bare bool
 	// validate checks the decoded body, before the store's lock is taken.
 	validate func(*Req) *apiError
 	// refID is the request's ref_id ("" when none).
@@ -233,6 +237,10 @@ func serveCreate[Req any](s *Server, w http.ResponseWriter, r *http.Request, op 
 	if ref := op.refID(&req); ref != "" {
 		if prev, ok := op.earlier(st, ref); ok {
 			st.mu.Unlock()
+			if op.bare {
+				s.answerBareConflict(w, r, op.what)
+				return
+			}
 			s.answerAlreadyExists(w, r, op.what, ref, prev)
 			return
 		}
@@ -245,7 +253,7 @@ func serveCreate[Req any](s *Server, w http.ResponseWriter, r *http.Request, op 
 	case p != nil:
 		writeProblem(w, p)
 	default:
-		s.answerPost(w, r, http.StatusCreated, out)
+		s.answerPost(w, r, out)
 	}
 }
 
@@ -316,7 +324,8 @@ func (s *Server) buildFiatWithdrawal(st *store, req *FiatWithdrawalRequest) (any
 
 func (s *Server) handleCreateInternalTransfer(w http.ResponseWriter, r *http.Request, _ string) {
 	serveCreate(s, w, r, createOp[InternalTransferRequest]{
-		what:     "transfer",
+		what:     "Transfer",
+		bare:     true,
 		validate: validateInternalTransfer,
 		refID:    func(req *InternalTransferRequest) string { return req.RefID },
 		earlier: func(st *store, refID string) (any, bool) {
@@ -460,15 +469,6 @@ func (st *store) conversion(id string) (StablecoinConversion, bool) {
 
 func conversionNotFound(id string) *apiError {
 	return errNotFound("stablecoin conversion " + id + " not found")
-}
-
-// conversionRoute is the operation of method on
-// /conversion/stablecoins/{id}: Get, or Cancel with DELETE.
-func (s *Server) conversionRoute(method string) route {
-	if method == http.MethodDelete {
-		return route{method: http.MethodDelete, scope: scopeWriteConversion, handler: s.handleCancelConversion, allow: "GET, DELETE"}
-	}
-	return route{method: http.MethodGet, scope: scopeReadConversion, handler: s.handleGetConversion, allow: "GET, DELETE"}
 }
 
 // handleCancelConversion cancels a CREATED conversion made through the

@@ -145,8 +145,7 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 	}
 	if typ, detail, ok := s.Faults.takeRefusal(); ok {
 		noteFault(r, "refuse-withdrawal")
-		b, _ := json.Marshal(Problem{Type: problemTypeBase + typ, Title: "Forbidden", Status: http.StatusForbidden, Detail: detail})
-		writeBody(w, http.StatusForbidden, "application/problem+json", b)
+		writeProblem(w, &Problem{Type: problemTypeBase + typ, Title: "Forbidden", Status: http.StatusForbidden, Detail: detail})
 		return
 	}
 	if req.Amount != "" && !decimal.RequireFromString(req.Amount).IsPositive() {
@@ -229,7 +228,7 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 	}
 	st.moveBalance(req.ProfileID, debitAsset, debit.Neg())
 	st.mu.Unlock()
-	s.answerPost(w, r, http.StatusCreated, t)
+	s.answerPost(w, r, t)
 }
 
 // withdrawalFigures are the amount, total and fee of a new withdrawal: the
@@ -348,7 +347,12 @@ func (s *Server) handleCreateInstructions(w http.ResponseWriter, r *http.Request
 	}
 	owner := &FiatAccountOwner{PersonDetails: personFor(st.seed, identity)}
 	memo := st.newMemoID()
-	fni := &FiatNetworkInstructions{FiatAccountOwner: owner, Metadata: req.Metadata}
+	fni := &FiatNetworkInstructions{}
+	if s.opts.Profile == ProfileSeed {
+		// The seed's example response repeats them here; the reference
+		// has them at the top level only.
+		fni.FiatAccountOwner, fni.Metadata = owner, req.Metadata
+	}
 	if req.FiatNetwork == "WIRE" {
 		rt := req.RoutingNumberType
 		if rt == "" {
@@ -382,22 +386,20 @@ func (s *Server) handleCreateInstructions(w http.ResponseWriter, r *http.Request
 			IntermediaryRoutingDetails: intermediary,
 		}
 	} else {
-		local := &LocalInstructions{
-			AccountNumber: st.created.digits(10),
-			AccountName:   "Platform Client Funds",
-			BankName:      localBanks[req.FiatNetwork],
-			BankCode:      st.created.digits(6),
-			Reference:     memo,
-		}
+		// The reference's shapes of the other networks.
+		account := st.created.digits(10)
 		switch req.FiatNetwork {
 		case "DBS_ACT":
-			fni.DBSAct = local
+			fni.DBSAct = &AccountNumberInstructions{AccountNumber: account}
 		case "CUBIX":
-			fni.Cubix = local
+			fni.Cubix = &CubixInstructions{AccountID: derivedUUID(st.seed, "cubix", memo)}
 		case "SCB":
-			fni.SCB = local
+			fni.SCB = &AccountNumberInstructions{AccountNumber: account}
 		default:
-			fni.RTP = local
+			bankAddr := receivingBankAddress
+			fni.RTP = &RTPInstructions{AccountNumber: account, RoutingDetails: &RTPRoutingDetails{
+				RoutingNumber: "0" + st.created.digits(8), BankName: localBanks[req.FiatNetwork], BankAddress: &bankAddr,
+			}}
 		}
 	}
 	fdi := FiatDepositInstructions{
@@ -412,7 +414,7 @@ func (s *Server) handleCreateInstructions(w http.ResponseWriter, r *http.Request
 		RefID:                   optional(req.RefID),
 		FiatAccountOwner:        owner,
 		Metadata:                req.Metadata,
-		CustomerID:              &st.customerID,
+		CustomerID:              s.seedCustomerID(),
 	}
 	rec := &instructionsRecord{fdi: fdi, request: key}
 	st.instructions = append(st.instructions, rec)
@@ -421,7 +423,7 @@ func (s *Server) handleCreateInstructions(w http.ResponseWriter, r *http.Request
 		st.instrByRef[req.RefID] = rec
 	}
 	st.mu.Unlock()
-	s.answerPost(w, r, http.StatusCreated, fdi)
+	s.answerPost(w, r, fdi)
 }
 
 // problemTypeBase prefixes the type of the emulator's problem bodies.
@@ -437,17 +439,31 @@ type Problem struct {
 	Meta   map[string]any `json:"meta,omitempty"`
 }
 
+// answerBareConflict answers a POST whose ref_id was used before with the
+// 409 the reference publishes for an internal transfer: the problem alone,
+// "<what> with ref_id already exists", without the object. The
+// accept-then-fail and accept-then-hang faults apply to it.
+func (s *Server) answerBareConflict(w http.ResponseWriter, r *http.Request, what string) {
+	p := &Problem{
+		Type: problemTypeBase + "already-exists", Title: "Already exists", Status: http.StatusConflict,
+		Detail: what + " with ref_id already exists",
+	}
+	if s.acceptFaults(w, r) {
+		writeProblem(w, p)
+	}
+}
+
 // answerAlreadyExists answers a POST whose ref_id was used before with 409
 // and the object made with it in meta.existing. The accept-then-fail and
 // accept-then-hang faults apply to it as to any answer of a POST.
 func (s *Server) answerAlreadyExists(w http.ResponseWriter, r *http.Request, what, refID string, existing any) {
-	b, _ := json.Marshal(Problem{
+	p := &Problem{
 		Type: problemTypeBase + "already-exists", Title: "Already Exists", Status: http.StatusConflict,
 		Detail: what + " already exists with ref_id '" + refID + "'",
 		Meta:   map[string]any{"existing": existing},
-	})
+	}
 	if s.acceptFaults(w, r) {
-		writeBody(w, http.StatusConflict, "application/problem+json", b)
+		writeProblem(w, p)
 	}
 }
 
@@ -462,5 +478,16 @@ func (s *Server) answerReplay(w http.ResponseWriter, r *http.Request, refID, use
 		}})
 		return
 	}
-	s.answerPost(w, r, http.StatusOK, original)
+	s.answerPost(w, r, original)
+}
+
+// seedCustomerID is the customer_id of fiat deposit instructions: the
+// seed's example response carries one, the reference's schema has none,
+// so only the seed profile answers it.
+func (s *Server) seedCustomerID() *string {
+	if s.opts.Profile != ProfileSeed {
+		return nil
+	}
+	id := s.data.customerID
+	return &id
 }

@@ -223,22 +223,28 @@ func seedFiatAccounts(seed int64, n int) []FiatAccount {
 			wire.RoutingDetails.RoutingNumberType = "SWIFT"
 			wire.RoutingDetails.RoutingNumber = "EXMP" + "US" + strings.ToUpper(g.base58(2)) + "XXX"
 		}
+		// The reference requires both addresses: an account drawn without
+		// one has a fixed one, drawn from nothing, so that the other rows
+		// stay as they were.
+		wire.FiatAccountOwnerAddress = fixedAddress
 		if g.chance(75) {
 			wire.FiatAccountOwnerAddress = g.address()
 		}
+		wire.RoutingDetails.BankAddress = fixedAddress
 		if g.chance(60) {
 			wire.RoutingDetails.BankAddress = g.address()
 		}
 		switch g.intn(4) {
 		case 0:
 		case 1:
-			wire.Metadata = map[string]any{"nickname": "Operating account " + strconv.Itoa(i+1)}
+			wire.Metadata = map[string]string{"nickname": "Operating account " + strconv.Itoa(i+1)}
 		case 2:
-			wire.Metadata = map[string]any{"verified": g.chance(50), "tier": float64(1 + g.intn(3))}
+			wire.Metadata = map[string]string{"verified": strconv.FormatBool(g.chance(50)), "tier": strconv.Itoa(1 + g.intn(3))}
 		default:
-			wire.Metadata = map[string]any{
-				"source": "onboarding",
-				"review": map[string]any{"score": float64(g.intn(100)), "tags": []any{"kyc", "wire"}},
+			wire.Metadata = map[string]string{
+				"source":       "onboarding",
+				"review_score": strconv.Itoa(g.intn(100)),
+				"review_tags":  "kyc,wire",
 			}
 		}
 		a.FiatNetworkInstructions = &FiatAccountNetworkInstructions{Wire: wire}
@@ -246,6 +252,9 @@ func seedFiatAccounts(seed int64, n int) []FiatAccount {
 	}
 	return out
 }
+
+// fixedAddress is the address of a seeded fiat account drawn without one.
+var fixedAddress = &Address{Country: "US", Address1: "1 Example Way", City: "Springfield", Province: "IL", ZipCode: "62701"}
 
 // seedDepositAddresses generates n deposit addresses in creation order.
 func seedDepositAddresses(seed int64, n int, customerID string) []DepositAddress {
@@ -264,7 +273,6 @@ func seedDepositAddresses(seed int64, n int, customerID string) []DepositAddress
 	}
 	networks := []string{"BITCOIN", "ETHEREUM", "SOLANA", "BASE", "POLYGON_POS", "ARBITRUM_ONE", "LITECOIN", "STELLAR"}
 	evm := []string{"ETHEREUM", "BASE", "POLYGON_POS", "ARBITRUM_ONE", "INK", "XLAYER"}
-	targets := []string{"USD", "USDC", "PYUSD"}
 	out := make([]DepositAddress, n)
 	for i := range out {
 		d := &out[i]
@@ -288,8 +296,10 @@ func seedDepositAddresses(seed int64, n int, customerID string) []DepositAddress
 				break
 			}
 		}
+		// Required by the reference, of its two values.
+		d.ConversionTargetAsset = ptr("NO_CONVERSION")
 		if g.chance(30) {
-			d.ConversionTargetAsset = ptr(g.pick(targets))
+			d.ConversionTargetAsset = ptr("USD")
 		}
 		if g.chance(60) {
 			d.Metadata = map[string]string{"label": "address " + strconv.Itoa(i+1)}

@@ -100,7 +100,7 @@ func seedTransfers(seed int64, n int, customerID string) []Transfer {
 		t.NotionalValue = &notional
 		t.AutoConversion = map[string]any{}
 		if t.Status == "FAILED" {
-			t.StatusDetails = map[string]any{"reason": "rejected by the network"}
+			t.StatusDetails = failedDetails(t.DestinationAddress)
 		}
 		if g.chance(40) {
 			t.Metadata = map[string]string{"batch": "batch-" + strconv.Itoa(i%7)}
@@ -129,7 +129,7 @@ func (s *Server) SetTransferStatus(id, status, txHash string) bool {
 		r.t.SecondaryStatus = nil
 		r.t.StatusDetails = nil
 		if status == "FAILED" {
-			r.t.StatusDetails = map[string]any{"reason": "rejected by the network"}
+			r.t.StatusDetails = failedDetails(r.t.DestinationAddress)
 		}
 		return true
 	}
@@ -264,4 +264,14 @@ func encodeItem(cache *jsonCache, i int, v any) []byte {
 		return []byte("null")
 	}
 	return b
+}
+
+// failedDetails are the status_details of a FAILED transfer, of a shape
+// the reference publishes (invalid_destination_address).
+func failedDetails(address *string) map[string]any {
+	d := map[string]any{"message": "the destination address cannot receive the asset"}
+	if address != nil {
+		d["destination_address"] = *address
+	}
+	return map[string]any{"invalid_destination_address": d}
 }

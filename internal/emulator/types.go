@@ -164,61 +164,49 @@ type InstitutionDetails struct {
 	Name string `json:"name"`
 }
 
-// FiatAccountOwner holds the owner's details. PersonDetails is sent as null
-// when unknown; InstitutionDetails only when the owner is an institution.
+// FiatAccountOwner holds the owner's details: PersonDetails of a person,
+// InstitutionDetails of an institution; the other is left out (the spec
+// shows a null person_details, which the reference does not admit).
 type FiatAccountOwner struct {
-	PersonDetails      *PersonDetails      `json:"person_details"`
+	PersonDetails      *PersonDetails      `json:"person_details,omitempty"`
 	InstitutionDetails *InstitutionDetails `json:"institution_details,omitempty"`
 }
 
-// RoutingDetails describes how to route a wire. BankAddress is sent as null
-// when unknown.
+// RoutingDetails describes how to route a wire. BankAddress is required by
+// the reference; one that is not known is left out, never null.
 type RoutingDetails struct {
 	RoutingNumberType string   `json:"routing_number_type"`
 	RoutingNumber     string   `json:"routing_number"`
 	BankName          string   `json:"bank_name"`
-	BankAddress       *Address `json:"bank_address"`
+	BankAddress       *Address `json:"bank_address,omitempty"`
 }
 
 // WireInstructions are the WIRE instructions of a deposit instruction set or
 // of a fiat account. Status and Metadata are set on fiat accounts only.
-// FiatAccountOwnerAddress is sent as null when unknown.
+// FiatAccountOwnerAddress is required by the reference; one that is not
+// known is left out, never null.
 type WireInstructions struct {
 	AccountNumber           string          `json:"account_number"`
-	FiatAccountOwnerAddress *Address        `json:"fiat_account_owner_address"`
+	FiatAccountOwnerAddress *Address        `json:"fiat_account_owner_address,omitempty"`
 	RoutingDetails          *RoutingDetails `json:"routing_details"`
 	// IntermediaryRoutingDetails is the correspondent bank of a SWIFT
 	// wire (API reference; the spec does not show it).
-	IntermediaryRoutingDetails *RoutingDetails `json:"intermediary_routing_details,omitempty"`
-	Status                     string          `json:"status,omitempty"`
-	Metadata                   map[string]any  `json:"metadata,omitempty"`
-}
-
-// LocalInstructions are the emulator's shape for the fiat networks other
-// than WIRE (DBS_ACT, CUBIX, SCB, RTP), whose shape the spec does not show.
-// They sit under the lower-case network name in fiat_network_instructions,
-// for example fiat_network_instructions.rtp.
-type LocalInstructions struct {
-	AccountNumber string `json:"account_number"`
-	AccountName   string `json:"account_name"`
-	BankName      string `json:"bank_name"`
-	// BankCode is a routing, SWIFT or clearing code of the receiving bank.
-	BankCode string `json:"bank_code"`
-	// Reference must be quoted with the deposit; it equals memo_id.
-	Reference string `json:"reference"`
+	IntermediaryRoutingDetails *RoutingDetails   `json:"intermediary_routing_details,omitempty"`
+	Status                     string            `json:"status,omitempty"`
+	Metadata                   map[string]string `json:"metadata,omitempty"`
 }
 
 // FiatNetworkInstructions holds the instructions of one fiat network. Like
 // the spec's example response it also carries fiat_account_owner and
 // metadata.
 type FiatNetworkInstructions struct {
-	Wire             *WireInstructions  `json:"wire,omitempty"`
-	DBSAct           *LocalInstructions `json:"dbs_act,omitempty"`
-	Cubix            *LocalInstructions `json:"cubix,omitempty"`
-	SCB              *LocalInstructions `json:"scb,omitempty"`
-	RTP              *LocalInstructions `json:"rtp,omitempty"`
-	FiatAccountOwner *FiatAccountOwner  `json:"fiat_account_owner,omitempty"`
-	Metadata         map[string]string  `json:"metadata,omitempty"`
+	Wire             *WireInstructions          `json:"wire,omitempty"`
+	DBSAct           *AccountNumberInstructions `json:"dbs_act,omitempty"`
+	Cubix            *CubixInstructions         `json:"cubix,omitempty"`
+	SCB              *AccountNumberInstructions `json:"scb,omitempty"`
+	RTP              *RTPInstructions           `json:"rtp,omitempty"`
+	FiatAccountOwner *FiatAccountOwner          `json:"fiat_account_owner,omitempty"`
+	Metadata         map[string]string          `json:"metadata,omitempty"`
 }
 
 // FiatDepositInstructions is the response of Create and Get Fiat Deposit
@@ -243,7 +231,7 @@ type FiatDepositInstructions struct {
 // Fiat Account have the one network they were made with (API reference:
 // wire, cbit, dbs_act, cubix, scb, rtp).
 type FiatAccountNetworkInstructions struct {
-	Wire   *WireInstructions          `json:"wire"`
+	Wire   *WireInstructions          `json:"wire,omitempty"`
 	Cbit   *CbitInstructions          `json:"cbit,omitempty"`
 	DBSAct *AccountNumberInstructions `json:"dbs_act,omitempty"`
 	Cubix  *CubixInstructions         `json:"cubix,omitempty"`
@@ -324,10 +312,10 @@ type FiatAccount struct {
 	// Status (PENDING, APPROVED, REJECTED) and Metadata are at the top
 	// level of the item in the API reference; only its example nests them
 	// under wire (Options.FiatAccountStatusNested).
-	Status    string         `json:"status,omitempty"`
-	Metadata  map[string]any `json:"metadata,omitempty"`
-	CreatedAt time.Time      `json:"created_at"`
-	UpdatedAt time.Time      `json:"updated_at"`
+	Status    string            `json:"status,omitempty"`
+	Metadata  map[string]string `json:"metadata,omitempty"`
+	CreatedAt time.Time         `json:"created_at"`
+	UpdatedAt time.Time         `json:"updated_at"`
 	// Deleted accounts are listed only with include_deleted=true. Not sent.
 	Deleted bool `json:"-"`
 }
@@ -341,8 +329,8 @@ type DepositAddress struct {
 	RefID         *string `json:"ref_id,omitempty"`
 	CryptoNetwork string  `json:"crypto_network"`
 	Address       string  `json:"address"`
-	// ConversionTargetAsset is always present in the API reference: null
-	// when deposits are not converted.
+	// ConversionTargetAsset is NO_CONVERSION when deposits are not
+	// converted: the reference requires it, with no null.
 	ConversionTargetAsset    *string           `json:"conversion_target_asset"`
 	CompatibleCryptoNetworks []string          `json:"compatible_crypto_networks"`
 	Metadata                 map[string]string `json:"metadata,omitempty"`

@@ -59,6 +59,7 @@ func Main(releaseVersion string) {
 
 // config is what the flags set.
 type config struct {
+	profile                                                   string
 	addr                                                      string
 	allowRemote                                               bool
 	seed                                                      int64
@@ -108,6 +109,8 @@ func newFlags(out io.Writer) (*flag.FlagSet, *config) {
 	fs.StringVar(&c.logLevel, "log-level", "info", "what is logged on stderr: off, error (5xx answers and dropped connections), "+
 		"info (one line per request: method, path, status, ref_id, fault) or debug (also the query, remote address and request id); "+
 		"never a header, a token or a secret")
+	fs.StringVar(&c.profile, "profile", emulator.ProfileReference, "the service to stand for: reference (the operations of the published API reference the emulator has) "+
+		"or seed (only those of the seed's interface; every other path is a 404)")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
 		_, _ = io.WriteString(out, usageHeader)
@@ -157,7 +160,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	if c.profile != emulator.ProfileReference && c.profile != emulator.ProfileSeed {
+		return fmt.Errorf("-profile %q: want %s or %s", c.profile, emulator.ProfileReference, emulator.ProfileSeed)
+	}
 	s := emulator.New(emulator.Options{
+		Profile:               c.profile,
 		Seed:                  c.seed,
 		FiatAccounts:          c.fiatAccounts,
 		DepositAddresses:      c.depositAddresses,

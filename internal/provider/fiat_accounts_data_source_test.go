@@ -34,14 +34,14 @@ func addressKnown(a *emulator.Address) knownvalue.Check {
 	})
 }
 
-func anyMapKnown(tb testing.TB, m map[string]any) knownvalue.Check {
+func anyMapKnown[V any](tb testing.TB, m map[string]V) knownvalue.Check {
 	tb.Helper()
 	if len(m) == 0 {
 		return knownvalue.Null()
 	}
 	out := map[string]knownvalue.Check{}
 	for k, v := range m {
-		if s, ok := v.(string); ok {
+		if s, ok := any(v).(string); ok {
 			out[k] = knownvalue.StringExact(s)
 			continue
 		}

@@ -526,12 +526,43 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 	if prior, ok := c.existing(err); ok {
 		return c.replayed(ctx, prior, served.Last())
 	}
+	if errors.Is(err, client.ErrConflict) && c.kind.lookup != nil && c.data != nil {
+		// A 409 that does not carry the object (the reference's answer to
+		// a reused ref_id of an internal transfer): the object is found
+		// by its ref_id, and judged as a replay answer.
+		return c.conflicted(ctx, err)
+	}
 	if createOutcomeUnknown(err, w.path) {
 		tflog.Warn(ctx, w.noun+" not confirmed", map[string]any{"ref_id": c.refID, "error": err.Error()})
 		return createResult[T]{outcome: outcomeUnconfirmed, err: err}, diags
 	}
 	summary, detail := refusal(w, err, c.refID)
 	diags.AddError(failure(summary, err), detail)
+	return createResult[T]{}, diags
+}
+
+// conflicted sorts a 409 that does not carry the object made earlier with
+// the ref_id: it looks the ref_id up (afresh: the plan may have looked
+// before the earlier request was made) and judges what it finds as a
+// replay answer. What cannot be found is refused: the service says the
+// ref_id is used, and nothing is sent again under it.
+func (c createRun[T]) conflicted(ctx context.Context, conflict error) (createResult[T], diag.Diagnostics) {
+	var diags diag.Diagnostics
+	w := c.kind.words
+	lctx, served := client.WithServedAt(ctx)
+	prior, found, err := c.kind.lookup(lctx, c.data.client, c.refID)
+	if err == nil && found {
+		return c.replayed(ctx, prior, served.Last())
+	}
+	why := "no " + w.noun + " is listed under it"
+	if err != nil {
+		why = "looking it up failed: " + err.Error()
+	}
+	diags.AddError(failure("ref_id "+c.refID+" already used", conflict),
+		fmt.Sprintf("The service reports that ref_id %s is already used (%s), and %s, so the provider cannot "+
+			"tell whether it is this request.\n\nNothing was %s, and nothing is sent again under this ref_id. "+
+			"Apply again to look it up again (reading it needs the OAuth scope %s); to %s a new %s, give it "+
+			"another ref_id.", c.refID, conflict, why, w.made, c.kind.lookupScope, verbOf(w.made), w.noun))
 	return createResult[T]{}, diags
 }
 

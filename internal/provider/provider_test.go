@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/contract"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
@@ -57,12 +58,39 @@ func newAccEnv(t *testing.T, opts emulator.Options) *accEnv {
 		}
 		return &accEnv{providerBlock: `provider "platform" {}` + "\n"}
 	}
+	checkContract(t, &opts)
 	emu := emulator.New(opts)
 	if err := emu.Start("127.0.0.1:0"); err != nil {
 		t.Fatalf("starting emulator: %v", err)
 	}
 	t.Cleanup(emu.Close)
 	return &accEnv{emu: emu, providerBlock: emulatorProviderBlock(emu, "")}
+}
+
+// checkContract holds every request the provider sends to the emulator of
+// opts, and every answer of the emulator, against the published reference
+// (internal/contract); the test fails on a violation. An emulator made to
+// answer outside the reference on purpose (the seed's service among them)
+// has only its requests checked.
+func checkContract(t testing.TB, opts *emulator.Options) {
+	t.Helper()
+	faithful := !opts.FiatAccountStatusNested && !opts.ErrorBodyCodeMessage && opts.Profile != emulator.ProfileSeed
+	chk, err := contract.NewChecker(true, faithful)
+	if err != nil {
+		t.Fatal(err)
+	}
+	observe := opts.Observe
+	opts.Observe = func(ex emulator.Exchange) {
+		chk.Observe(contract.Exchange(ex))
+		if observe != nil {
+			observe(ex)
+		}
+	}
+	t.Cleanup(func() {
+		for _, v := range chk.Violations() {
+			t.Errorf("outside the published reference: %s", v)
+		}
+	})
 }
 
 // emulatorProviderBlock is a provider block for emu with the default

@@ -155,7 +155,9 @@ resource "platform_fiat_deposit_instructions" "rtp" {
 				}
 				want := fdis[0].FiatNetworkInstructions.RTP
 				rtp := got["rtp"]
-				if rtp["account_number"] != want.AccountNumber || rtp["bank_name"] != want.BankName || rtp["reference"] != want.Reference {
+				routing, _ := rtp["routing_details"].(map[string]any)
+				if rtp["account_number"] != want.AccountNumber || routing["routing_number"] != want.RoutingDetails.RoutingNumber ||
+					routing["bank_name"] != want.RoutingDetails.BankName {
 					return fmt.Errorf("rtp instructions %v, the service sent %+v", rtp, want)
 				}
 				return nil

@@ -301,6 +301,7 @@ type frontedEmulator struct {
 // request first and passes it on by calling next.
 func startFrontedEmulator(tb testing.TB, opts emulator.Options, front func(w http.ResponseWriter, r *http.Request, next http.Handler)) *frontedEmulator {
 	tb.Helper()
+	checkContract(tb, &opts)
 	emu := emulator.New(opts)
 	h := emu.Handler()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { front(w, r, h) }))

@@ -1,0 +1,107 @@
+package emulator
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+)
+
+// Exchange is one request under /v2 and the emulator's answer to it
+// (Options.Observe).
+type Exchange struct {
+	Method        string
+	URL           *url.URL
+	RequestHeader http.Header
+	RequestBody   []byte
+	Status        int
+	Header        http.Header
+	Body          []byte
+	// Faults are the faults applied to the answer (see the request log):
+	// such an answer is the fault's, not the emulator's own.
+	Faults []string
+	// Scopes are the scopes of the request's bearer token, nil when the
+	// emulator did not issue it or it has expired.
+	Scopes []string
+}
+
+// recorder keeps a copy of an answer.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (w *recorder) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *recorder) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	w.body.Write(b)
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *recorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// observe records the request r and its answer through w; done hands
+// them to Options.Observe. A request whose connection is dropped before
+// an answer is not observed.
+func (s *Server) observe(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, *http.Request, func()) {
+	var body []byte
+	if r.Body != nil {
+		body, _ = io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+		_ = r.Body.Close()
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	note, ok := r.Context().Value(noteKey{}).(*requestNote)
+	if !ok {
+		note = &requestNote{}
+		r = r.WithContext(context.WithValue(r.Context(), noteKey{}, note))
+	}
+	rec := &recorder{ResponseWriter: w}
+	method, u, header := r.Method, *r.URL, r.Header.Clone()
+	return rec, r, func() {
+		if rec.status == 0 {
+			return
+		}
+		var faults []string
+		if f := note.fault(); f != "" {
+			faults = strings.Split(f, ",")
+		}
+		s.opts.Observe(Exchange{
+			Method: method, URL: &u, RequestHeader: header, RequestBody: body,
+			Status: rec.status, Header: rec.Header().Clone(), Body: rec.body.Bytes(),
+			Faults: faults, Scopes: s.tokenScopes(header.Get("Authorization")),
+		})
+	}
+}
+
+// tokenScopes are the scopes of the bearer token of an Authorization
+// header, sorted; nil when the emulator does not know it.
+func (s *Server) tokenScopes(authorization string) []string {
+	tok, ok := strings.CutPrefix(authorization, "Bearer ")
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	info := s.tokens[tok]
+	if info == nil {
+		return nil
+	}
+	out := make([]string, 0, len(info.scopes))
+	for sc := range info.scopes {
+		out = append(out, sc)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -67,26 +67,23 @@ func checkInstructionsMatchEmulator(emu *emulator.Server, addr string, n int) re
 				"identity_id": f.IdentityID,
 				"status":      f.Status,
 				"memo_id":     f.MemoID,
-				"customer_id": emu.CustomerID(),
-				"fiat_account_owner.person_details.first_name":                           f.FiatAccountOwner.PersonDetails.FirstName,
-				"fiat_account_owner.person_details.last_name":                            f.FiatAccountOwner.PersonDetails.LastName,
-				"fiat_network_instructions.wire.account_number":                          w.AccountNumber,
-				"fiat_network_instructions.wire.fiat_account_owner_address.city":         w.FiatAccountOwnerAddress.City,
-				"fiat_network_instructions.wire.fiat_account_owner_address.zip_code":     w.FiatAccountOwnerAddress.ZipCode,
-				"fiat_network_instructions.wire.routing_details.routing_number":          w.RoutingDetails.RoutingNumber,
-				"fiat_network_instructions.wire.routing_details.routing_number_type":     w.RoutingDetails.RoutingNumberType,
-				"fiat_network_instructions.wire.routing_details.bank_name":               w.RoutingDetails.BankName,
-				"fiat_network_instructions.wire.routing_details.bank_address.address1":   w.RoutingDetails.BankAddress.Address1,
-				"fiat_network_instructions.wire.routing_details.bank_address.country":    w.RoutingDetails.BankAddress.Country,
-				"fiat_network_instructions.fiat_account_owner.person_details.last_name":  f.FiatNetworkInstructions.FiatAccountOwner.PersonDetails.LastName,
-				"fiat_network_instructions.wire.routing_details.bank_address.province":   w.RoutingDetails.BankAddress.Province,
-				"fiat_network_instructions.wire.fiat_account_owner_address.country":      w.FiatAccountOwnerAddress.Country,
-				"fiat_network_instructions.wire.fiat_account_owner_address.address1":     w.FiatAccountOwnerAddress.Address1,
-				"fiat_network_instructions.wire.routing_details.bank_address.zip_code":   w.RoutingDetails.BankAddress.ZipCode,
-				"fiat_network_instructions.wire.routing_details.bank_address.city":       w.RoutingDetails.BankAddress.City,
-				"fiat_network_instructions.wire.fiat_account_owner_address.province":     w.FiatAccountOwnerAddress.Province,
-				"fiat_network_instructions.fiat_account_owner.person_details.first_name": f.FiatNetworkInstructions.FiatAccountOwner.PersonDetails.FirstName,
-				"fiat_network_instructions.wire.routing_details.bank_address.address2":   w.RoutingDetails.BankAddress.Address2,
+				"fiat_account_owner.person_details.first_name":                         f.FiatAccountOwner.PersonDetails.FirstName,
+				"fiat_account_owner.person_details.last_name":                          f.FiatAccountOwner.PersonDetails.LastName,
+				"fiat_network_instructions.wire.account_number":                        w.AccountNumber,
+				"fiat_network_instructions.wire.fiat_account_owner_address.city":       w.FiatAccountOwnerAddress.City,
+				"fiat_network_instructions.wire.fiat_account_owner_address.zip_code":   w.FiatAccountOwnerAddress.ZipCode,
+				"fiat_network_instructions.wire.routing_details.routing_number":        w.RoutingDetails.RoutingNumber,
+				"fiat_network_instructions.wire.routing_details.routing_number_type":   w.RoutingDetails.RoutingNumberType,
+				"fiat_network_instructions.wire.routing_details.bank_name":             w.RoutingDetails.BankName,
+				"fiat_network_instructions.wire.routing_details.bank_address.address1": w.RoutingDetails.BankAddress.Address1,
+				"fiat_network_instructions.wire.routing_details.bank_address.country":  w.RoutingDetails.BankAddress.Country,
+				"fiat_network_instructions.wire.routing_details.bank_address.province": w.RoutingDetails.BankAddress.Province,
+				"fiat_network_instructions.wire.fiat_account_owner_address.country":    w.FiatAccountOwnerAddress.Country,
+				"fiat_network_instructions.wire.fiat_account_owner_address.address1":   w.FiatAccountOwnerAddress.Address1,
+				"fiat_network_instructions.wire.routing_details.bank_address.zip_code": w.RoutingDetails.BankAddress.ZipCode,
+				"fiat_network_instructions.wire.routing_details.bank_address.city":     w.RoutingDetails.BankAddress.City,
+				"fiat_network_instructions.wire.fiat_account_owner_address.province":   w.FiatAccountOwnerAddress.Province,
+				"fiat_network_instructions.wire.routing_details.bank_address.address2": w.RoutingDetails.BankAddress.Address2,
 				"created_at": f.CreatedAt.Format("2006-01-02T15:04:05.999999999Z07:00"),
 			}
 			if f.RefID != nil {
@@ -99,6 +96,13 @@ func checkInstructionsMatchEmulator(emu *emulator.Server, addr string, n int) re
 				}
 				if got != v {
 					return fmt.Errorf("%s.%s = %q, emulator has %q", addr, attr, got, v)
+				}
+			}
+			// What the reference's answer does not carry (the seed's
+			// example does: TestAccSeedService) is null.
+			for _, attr := range []string{"customer_id", "fiat_network_instructions.fiat_account_owner.person_details.first_name"} {
+				if got, err := stateAttr(s, addr, attr); err == nil && got != "" {
+					return fmt.Errorf("%s.%s = %q, the service sent none", addr, attr, got)
 				}
 			}
 			return nil

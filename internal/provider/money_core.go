@@ -535,6 +535,69 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 	return createResult[T]{}, diags
 }
 
+// recordFound records the object the plan found under the ref_id, for a
+// plan that said applying records it and sends nothing (money.sends =
+// false): it looks the ref_id up again, as the plan did, and adopts the
+// object when it is still this request and judgeEarlier still accepts it.
+// Nothing is ever sent: when the lookup fails, finds nothing, or finds an
+// object the plan would not have recorded, the apply fails, saying so,
+// instead of sending what the reviewed plan said it would not.
+func (c createRun[T]) recordFound(ctx context.Context) (createResult[T], diag.Diagnostics) {
+	var diags diag.Diagnostics
+	w := c.kind.words
+	planned := fmt.Sprintf("The plan found %s under ref_id %s at the service, and said that applying records it "+
+		"and %s nothing (money.sends = false).", withArticle(w.noun), c.refID, verbOf(w.made)+"s")
+	var (
+		prior    *T
+		servedAt time.Time
+		err      error
+	)
+	if c.kind.lookup == nil || c.data == nil {
+		err = errors.New("the service offers no lookup of " + w.plural + " by ref_id")
+	} else {
+		prior, servedAt, err = lookupOnce(ctx, c.data, c.kind, c.refID)
+	}
+	switch {
+	case err != nil:
+		tflog.Warn(ctx, "looking up the ref_id the plan found failed; nothing sent", map[string]any{
+			"ref_id": c.refID, "error": err.Error(),
+		})
+		diags.AddError(failure(w.title+" not recorded: ref_id not looked up", err),
+			fmt.Sprintf("%s Looking the ref_id up again to record it failed: %s.\n\nNothing was %s and nothing was "+
+				"recorded. Apply again once the service can be asked (looking ref_ids up needs the OAuth scope %s), "+
+				"or plan again.", planned, err, w.made, c.kind.lookupScope))
+		return createResult[T]{}, diags
+	case prior == nil:
+		tflog.Warn(ctx, "the object the plan found under the ref_id is no longer found; nothing sent", map[string]any{
+			"ref_id": c.refID,
+		})
+		diags.AddAttributeError(path.Root("ref_id"), fmt.Sprintf("%s the plan found is no longer found", w.title),
+			fmt.Sprintf("%s Looking the ref_id up again at apply found no %s under it.\n\nNothing was %s and "+
+				"nothing was recorded: applying never %s what the reviewed plan said it would not. Plan again; the "+
+				"new plan says whether applying %s it.", planned, w.noun, w.made, verbOf(w.made)+"s",
+				verbOf(w.made)+"s"))
+		return createResult[T]{}, diags
+	}
+	id := c.kind.shownID(*prior)
+	if d := c.differences(*prior); len(d) > 0 {
+		diags.AddAttributeError(path.Root("ref_id"), "ref_id "+c.refID+" already used by another "+w.noun,
+			fmt.Sprintf("%s The service now reports that ref_id %s is used by %s %s, which is not this request:\n%s"+
+				"\n\nNothing was %s and nothing was recorded. To %s this %s, give it a ref_id of its own; if %s %s "+
+				"is the one you meant, change the arguments to match it, or import it.", planned, c.refID, w.noun, id,
+				bulletList(d), w.made, verbOf(w.made), w.noun, w.noun, id))
+		return createResult[T]{}, diags
+	}
+	if !c.judgeEarlier(*prior, servedAt, &diags) {
+		return createResult[T]{}, diags
+	}
+	tflog.Info(ctx, w.noun+" the plan found recorded; nothing sent", map[string]any{"ref_id": c.refID, "id": id})
+	diags.AddWarning(fmt.Sprintf("%s %s recorded, not %s", w.title, id, w.made),
+		fmt.Sprintf("%s Applying recorded %s %s (%s) and %s nothing; the state now holds it. To %s the same %s once "+
+			"more on purpose, give it a new ref_id.", planned, w.noun, id, c.why(*prior, servedAt), w.made,
+			verbOf(w.made), w.noun))
+	return createResult[T]{outcome: outcomeAdopted, obj: *prior}, diags
+}
+
 // replayedAnswer reports whether a 2xx answer carries an object made
 // before this request (the spec's replay answer: the original object
 // again): its created_at precedes the answer's Date (or, without one, the

@@ -247,10 +247,8 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 			diags.AddWarning(w.title+" not checked at plan",
 				fmt.Sprintf("The plan could not ask the service whether it already holds a %s under the ref_id "+
 					"of each new one: %s.\n\nNothing is wrong with the plan, but it cannot say in advance whether "+
-					"applying makes a new %s or finds one made earlier: the apply decides, by the same rule. "+
-					"Looking ref_ids up needs the OAuth scope %s; have it granted to the client credentials (and, if "+
-					"the provider's scopes argument pins the token's scopes, include it there).",
-					w.noun, err, w.noun, k.lookupScope))
+					"applying makes a new %s or finds one made earlier: the apply decides, by the same rule. %s",
+					w.noun, err, w.noun, lookupHint(err, k.lookupScope)))
 		})
 		return types.BoolValue(true)
 	case found == nil:
@@ -492,10 +490,8 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 			diags.AddError(failure(w.title+" not "+w.made+": ref_id not looked up", err),
 				fmt.Sprintf("Before it sends a %s, the provider looks its ref_id %s up, because the service does "+
 					"not say when a request with a ref_id it already processed is sent again: an earlier attempt "+
-					"may have made it. The lookup failed: %s.\n\nNothing was %s. Looking ref_ids up needs the "+
-					"OAuth scope %s; have it granted to the client credentials (and, if the provider's scopes "+
-					"argument pins the token's scopes, include it there), then apply again: the retry sends the "+
-					"same ref_id.", w.noun, c.refID, err, w.made, c.kind.lookupScope))
+					"may have made it. The lookup failed: %s.\n\nNothing was %s. %s Then apply again: the retry "+
+					"sends the same ref_id.", w.noun, c.refID, err, w.made, lookupHint(err, c.kind.lookupScope)))
 			return createResult[T]{}, diags
 		case prior != nil:
 			return c.replayed(ctx, *prior, servedAt)
@@ -564,8 +560,7 @@ func (c createRun[T]) recordFound(ctx context.Context) (createResult[T], diag.Di
 		})
 		diags.AddError(failure(w.title+" not recorded: ref_id not looked up", err),
 			fmt.Sprintf("%s Looking the ref_id up again to record it failed: %s.\n\nNothing was %s and nothing was "+
-				"recorded. Apply again once the service can be asked (looking ref_ids up needs the OAuth scope %s), "+
-				"or plan again.", planned, err, w.made, c.kind.lookupScope))
+				"recorded. %s Then apply again, or plan again.", planned, err, w.made, lookupHint(err, c.kind.lookupScope)))
 		return createResult[T]{}, diags
 	case prior == nil:
 		tflog.Warn(ctx, "the object the plan found under the ref_id is no longer found; nothing sent", map[string]any{
@@ -1082,6 +1077,18 @@ func withArticle(noun string) string {
 		return "an " + noun
 	}
 	return "a " + noun
+}
+
+// lookupHint says what to do about a lookup of ref_ids that failed with
+// err: have its scope granted when the credentials may not make it;
+// otherwise check the configuration and the service (an address where the
+// service has no such operation is named in err), never a scope.
+func lookupHint(err error, scope string) string {
+	if scopeRefused(err) {
+		return fmt.Sprintf("Looking ref_ids up needs the OAuth scope %s; have it granted to the client credentials "+
+			"(and, if the provider's scopes argument pins the token's scopes, include it there).", scope)
+	}
+	return "Check the provider configuration (base_url) and the service's availability."
 }
 
 // scopeRefused reports whether err means that the credentials may not make

@@ -166,7 +166,7 @@ func TestProviderConfigureErrors(t *testing.T) {
 			[]string{`base_url (from the provider block or ` + EnvBaseURL + `)`, "/v2", "it has no path", srv.URL}},
 		{"base_url of another version", with("base_url", str("https://api.example.com/v1")), nil, "base_url", "Invalid base_url",
 			[]string{EnvBaseURL, "version segment /v2", `its path is "/v1"`, "https://api.example.com/v2"}},
-		{"base_url under /v2", with("base_url", str(srv.URL + "/v2/transfer")), nil, "base_url", "Invalid base_url",
+		{"base_url under /v2", with("base_url", str(srv.URL+"/v2/transfer")), nil, "base_url", "Invalid base_url",
 			[]string{EnvBaseURL, `its path is "/v2/transfer"`}},
 		{"base_url without /v2 from env", with("base_url", null), map[string]string{EnvBaseURL: srv.URL + "/api/"}, "base_url",
 			"Invalid base_url", []string{EnvBaseURL, `its path is "/api"`}},

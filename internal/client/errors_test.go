@@ -155,7 +155,7 @@ func TestNotFoundOrNoSuchOperation(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			notFound, noOp := tc.want == ErrNotFound, tc.want == ErrNoSuchOperation
+			notFound, noOp := errors.Is(tc.want, ErrNotFound), errors.Is(tc.want, ErrNoSuchOperation)
 			if errors.Is(err, ErrNotFound) != notFound || IsNotFound(err) != notFound {
 				t.Errorf("ErrNotFound = %v, want %v: %v", errors.Is(err, ErrNotFound), notFound, err)
 			}

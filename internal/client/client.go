@@ -542,6 +542,9 @@ func (c *Client) tokenError(scope string, err error) error {
 		ae.Message = cleanText(c.scrub(re.ErrorDescription), maxMessageLen)
 		ae.Scope = scope
 		ae.token = true
+		// No object is asked of the token endpoint: a 404 there is always
+		// an address that issues no tokens.
+		ae.objectNotFound = false
 		return fmt.Errorf("obtaining an access token for scope %q: %w", scope, ae)
 	}
 	var redirect *RedirectError

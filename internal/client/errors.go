@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,6 +24,12 @@ var (
 	ErrValidation   = errors.New("validation failed")
 	ErrRateLimited  = errors.New("rate limited")
 	ErrServer       = errors.New("server error")
+	// ErrNoSuchOperation is an answer saying the service has no operation
+	// at the request's method and URL: a 405, or a 404 whose body is not
+	// the service's not-found problem (see APIError.ObjectNotFound). It is
+	// never "the object is gone": most often base_url (or auth_url) points
+	// at the wrong address.
+	ErrNoSuchOperation = errors.New("no such operation")
 )
 
 // maxMessageLen caps the server message kept in an APIError, maxCodeLen
@@ -52,8 +59,14 @@ type APIError struct {
 	// Existing is the object a 409 answer reports as already made with the
 	// request's ref_id (the problem body's meta.existing), or nil.
 	Existing json.RawMessage
+	// URL is the absolute address the request was sent to, without its
+	// query or any user information; "" when unknown.
+	URL string
 
 	token bool
+	// objectNotFound: a 404 whose body is the service's not-found problem
+	// (see notFoundBody); any other 404 is ErrNoSuchOperation.
+	objectNotFound bool
 	// throttled: a 429 without Retry-After.
 	throttled bool
 }
@@ -82,6 +95,9 @@ func (e *APIError) Error() string {
 		fmt.Fprintf(&b, " (request id %s)", e.RequestID)
 	}
 	switch {
+	case e.NoSuchOperation():
+		b.WriteString("; ")
+		b.WriteString(e.noSuchOperationHint())
 	case e.Status == http.StatusForbidden && !e.permissionCause():
 		// A 403 that names another cause (insufficient-funds, an expired
 		// fee quote): what the body says is the whole story.
@@ -101,6 +117,50 @@ func (e *APIError) Error() string {
 	}
 	return b.String()
 }
+
+// noSuchOperationHint says that nothing answers the request's method and
+// URL, and which setting to check.
+func (e *APIError) noSuchOperationHint() string {
+	where := cmp.Or(e.URL, e.Path)
+	setting := "base_url (PLATFORM_BASE_URL, the API's address ending in /v2)"
+	if e.token {
+		where = e.Path
+		setting = "auth_url (PLATFORM_AUTH_URL)"
+	}
+	return fmt.Sprintf("the service has no operation %s %s at this address: check %s", e.Method, where, setting)
+}
+
+// NoSuchOperation reports whether e says the service has no operation at
+// the request's method and URL: a 405, or a 404 whose body is not the
+// service's not-found problem (a route the service does not have, a proxy's
+// or another server's 404). Such an answer never means that an object is
+// gone.
+func (e *APIError) NoSuchOperation() bool {
+	return e.Status == http.StatusMethodNotAllowed || (e.Status == http.StatusNotFound && !e.objectNotFound)
+}
+
+// ObjectNotFound reports whether e is the service's answer that the object
+// asked for does not exist: a 404 whose body is the not-found problem of
+// the API reference ({"type": "about:blank", "title": "Not Found",
+// "status": 404, ...}, or a problem type ending in /problems/not-found) or
+// an error body {"code": "NOT_FOUND", ...}. Only such an answer matches
+// ErrNotFound.
+func (e *APIError) ObjectNotFound() bool {
+	return e.Status == http.StatusNotFound && e.objectNotFound
+}
+
+// IsNoSuchOperation reports whether err is an answer saying the service has
+// no operation at the request's method and URL (see
+// APIError.NoSuchOperation).
+func IsNoSuchOperation(err error) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && ae.NoSuchOperation()
+}
+
+// IsNotFound reports whether err is the service's answer that the object
+// asked for does not exist (see APIError.ObjectNotFound), or an error of
+// the client matching ErrNotFound.
+func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
 
 // OAuthInvalidScope is the token endpoint's error code of a scope the
 // client may not have (RFC 6749, section 5.2).
@@ -122,8 +182,9 @@ func (e *APIError) ScopeRefused() bool {
 // CredentialsRejected reports whether e is the token endpoint refusing the
 // client credentials: any 4xx of it but invalid_scope (invalid_client, a
 // bare 401, invalid_grant, unauthorized_client, a 403 without a code).
+// A 404 or 405 of the token endpoint is not: nothing there issues tokens.
 func (e *APIError) CredentialsRejected() bool {
-	return e.token && e.Status >= 400 && e.Status < 500 && e.Code != OAuthInvalidScope
+	return e.token && e.Status >= 400 && e.Status < 500 && e.Code != OAuthInvalidScope && !e.NoSuchOperation()
 }
 
 // ScopeRefused reports whether err is a refused scope (see
@@ -167,13 +228,23 @@ func (e *APIError) permissionCause() bool {
 	return strings.Contains(msg, "scope") || strings.Contains(msg, "permission")
 }
 
-// Unwrap returns the sentinel error of the status, or nil.
-func (e *APIError) Unwrap() error { return sentinelFor(e.Status) }
+// Unwrap returns the sentinel error of the answer, or nil.
+func (e *APIError) Unwrap() error { return e.sentinel() }
 
-// Is reports whether target is the sentinel of the status.
+// Is reports whether target is the sentinel of the answer.
 func (e *APIError) Is(target error) bool {
-	s := sentinelFor(e.Status)
+	s := e.sentinel()
 	return s != nil && target == s
+}
+
+// sentinel is the sentinel of the answer: that of its status, except that a
+// 404 is ErrNotFound only when its body is the service's not-found problem,
+// and ErrNoSuchOperation otherwise.
+func (e *APIError) sentinel() error {
+	if e.NoSuchOperation() {
+		return ErrNoSuchOperation
+	}
+	return sentinelFor(e.Status)
 }
 
 func sentinelFor(status int) error {
@@ -227,7 +298,52 @@ func newAPIError(method, path string, status int, h http.Header, body []byte) *A
 	if status == http.StatusConflict {
 		ae.Existing = existingFrom(body)
 	}
+	if status == http.StatusNotFound {
+		ae.objectNotFound = notFoundBody(h.Get("Content-Type"), body)
+	}
 	return ae
+}
+
+// notFoundBody reports whether the body of a 404 is the service's answer
+// that an object does not exist, as opposed to a route it does not have:
+// an RFC 7807 problem of status 404 whose type is about:blank (or absent)
+// with the title "Not Found", as every 404 of the API reference is
+// (components/examples/Problem_not_found), or whose type ends in
+// /problems/not-found; or an error body whose code is NOT_FOUND (the
+// emulator's {code, message} bodies). An empty body, an HTML page, plain
+// text or any other JSON is not.
+func notFoundBody(contentType string, body []byte) bool {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' || looksLikeHTML(contentType, trimmed) {
+		return false
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil || dec.More() {
+		return false
+	}
+	if code, ok := m["code"].(string); ok {
+		return strings.EqualFold(strings.ReplaceAll(code, "-", "_"), "NOT_FOUND")
+	}
+	status, hasStatus := m["status"]
+	if hasStatus {
+		if n, ok := status.(json.Number); !ok || n.String() != "404" {
+			return false
+		}
+	}
+	title, _ := m["title"].(string)
+	typ, hasType := m["type"]
+	t, isString := typ.(string)
+	switch {
+	case hasType && !isString:
+		return false
+	case !hasType || t == "about:blank":
+		return hasStatus && strings.EqualFold(strings.TrimSpace(title), "Not Found")
+	}
+	t = strings.ToLower(strings.TrimRight(t, "/"))
+	return (hasStatus || title != "") &&
+		(strings.HasSuffix(t, "/problems/not-found") || strings.HasSuffix(t, "/problems/not_found"))
 }
 
 // Keys searched, in order, for the message, the code and the request id of

@@ -8,7 +8,7 @@ import (
 )
 
 func TestErrorMapping(t *testing.T) {
-	sentinels := []error{ErrNotFound, ErrUnauthorized, ErrForbidden, ErrConflict, ErrValidation, ErrRateLimited, ErrServer}
+	sentinels := []error{ErrNotFound, ErrNoSuchOperation, ErrUnauthorized, ErrForbidden, ErrConflict, ErrValidation, ErrRateLimited, ErrServer}
 	tests := []struct {
 		name        string
 		status      int
@@ -18,7 +18,7 @@ func TestErrorMapping(t *testing.T) {
 		want        error
 		wantMsg     string // exact Error() of the operation below
 	}{
-		{"404 message", 404, "application/json", `{"message":"instructions not found"}`, nil, ErrNotFound,
+		{"404 not-found problem", 404, "application/json", `{"type":"about:blank","title":"Not Found","status":404,"detail":"instructions not found"}`, nil, ErrNotFound,
 			"POST /transfer/crypto-withdrawals: 404 Not Found: instructions not found"},
 		{"409 with code and request id", 409, "application/json", `{"code":"DUPLICATE","message":"ref_id already used","request_id":"abc"}`, nil, ErrConflict,
 			"POST /transfer/crypto-withdrawals: 409 Conflict: DUPLICATE: ref_id already used (request id abc)"},
@@ -58,8 +58,10 @@ func TestErrorMapping(t *testing.T) {
 			"POST /transfer/crypto-withdrawals: 500 Internal Server Error"},
 		{"500 json string", 500, "application/json", `"database unavailable"`, nil, ErrServer,
 			"POST /transfer/crypto-withdrawals: 500 Internal Server Error: database unavailable"},
-		{"405 no sentinel", 405, "application/json", `{"message":"nope"}`, nil, nil,
-			"POST /transfer/crypto-withdrawals: 405 Method Not Allowed: nope"},
+		{"405 no such operation", 405, "application/json", `{"message":"nope"}`, nil, ErrNoSuchOperation,
+			"POST /transfer/crypto-withdrawals: 405 Method Not Allowed: nope; the service has no operation " +
+				"POST {server}/v2/transfer/crypto-withdrawals at this address: check base_url (PLATFORM_BASE_URL, " +
+				"the API's address ending in /v2)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -81,8 +83,8 @@ func TestErrorMapping(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			if err.Error() != tc.wantMsg {
-				t.Errorf("Error() = %q\nwant      %q", err, tc.wantMsg)
+			if want := strings.ReplaceAll(tc.wantMsg, "{server}", f.srv.URL); err.Error() != want {
+				t.Errorf("Error() = %q\nwant      %q", err, want)
 			}
 			for _, s := range sentinels {
 				if got, want := errors.Is(err, s), tc.want != nil && errors.Is(s, tc.want); got != want {
@@ -94,6 +96,109 @@ func TestErrorMapping(t *testing.T) {
 				t.Errorf("APIError = %#v", ae)
 			}
 		})
+	}
+}
+
+// TestNotFoundOrNoSuchOperation: a 404 is "this object does not exist"
+// (ErrNotFound) only when its body is the service's not-found problem;
+// every other 404, and every 405, says that nothing answers the method and
+// URL (ErrNoSuchOperation), with the URL and the setting to check.
+func TestNotFoundOrNoSuchOperation(t *testing.T) {
+	tests := []struct {
+		name        string
+		status      int
+		contentType string
+		body        string
+		want        error
+	}{
+		{"reference problem", 404, "application/json",
+			`{"type":"about:blank","title":"Not Found","status":404,"detail":"transfer not found"}`, ErrNotFound},
+		{"reference problem, problem+json", 404, "application/problem+json",
+			`{"type":"about:blank","title":"Not Found","status":404,"detail":"profile not found: b7b77d82"}`, ErrNotFound},
+		{"reference problem without detail", 404, "application/json",
+			`{"status":404,"title":"Not Found","type":"about:blank"}`, ErrNotFound},
+		{"problem type not-found", 404, "application/problem+json",
+			`{"type":"https://api.platform.example/problems/not-found","title":"Not Found","status":404,"detail":"transfer x not found"}`, ErrNotFound},
+		{"code NOT_FOUND", 404, "application/json", `{"code":"NOT_FOUND","message":"transfer x not found"}`, ErrNotFound},
+		{"plain message", 404, "application/json", `{"message":"no route matches GET /v2/transfer/transfers/t-1"}`, ErrNoSuchOperation},
+		{"another code", 404, "application/json", `{"code":"NO_ROUTE","message":"unknown path"}`, ErrNoSuchOperation},
+		{"problem of another type", 404, "application/problem+json",
+			`{"type":"https://gateway.example/problems/no-route","title":"Not Found","status":404}`, ErrNoSuchOperation},
+		{"about:blank with another title", 404, "application/json",
+			`{"type":"about:blank","title":"No Route","status":404}`, ErrNoSuchOperation},
+		{"problem of another status", 404, "application/json",
+			`{"type":"about:blank","title":"Not Found","status":400}`, ErrNoSuchOperation},
+		{"title alone", 404, "application/json", `{"title":"Not Found"}`, ErrNoSuchOperation},
+		{"error key", 404, "application/json", `{"error":"Not Found"}`, ErrNoSuchOperation},
+		{"plain text", 404, "text/plain", "404 page not found\n", ErrNoSuchOperation},
+		{"HTML", 404, "text/html", "<html><body><h1>Not Found</h1></body></html>", ErrNoSuchOperation},
+		{"empty", 404, "", "", ErrNoSuchOperation},
+		{"JSON array", 404, "application/json", `[{"code":"NOT_FOUND"}]`, ErrNoSuchOperation},
+		{"405 with the not-found problem", 405, "application/json",
+			`{"type":"about:blank","title":"Not Found","status":404}`, ErrNoSuchOperation},
+		{"405 empty", 405, "", "", ErrNoSuchOperation},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t)
+			f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
+				if tc.contentType != "" {
+					w.Header().Set("Content-Type", tc.contentType)
+				} else {
+					w.Header()["Content-Type"] = nil
+				}
+				w.WriteHeader(tc.status)
+				_, _ = w.Write([]byte(tc.body))
+			}
+			c, _ := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 0 })
+			_, err := c.GetTransfer(t.Context(), "t-1")
+			if err == nil {
+				t.Fatal("no error")
+			}
+			notFound, noOp := errors.Is(tc.want, ErrNotFound), errors.Is(tc.want, ErrNoSuchOperation)
+			if errors.Is(err, ErrNotFound) != notFound || IsNotFound(err) != notFound {
+				t.Errorf("ErrNotFound = %v, want %v: %v", errors.Is(err, ErrNotFound), notFound, err)
+			}
+			if errors.Is(err, ErrNoSuchOperation) != noOp || IsNoSuchOperation(err) != noOp {
+				t.Errorf("ErrNoSuchOperation = %v, want %v: %v", errors.Is(err, ErrNoSuchOperation), noOp, err)
+			}
+			msg := err.Error()
+			hint := "the service has no operation GET " + f.srv.URL + "/v2/transfer/transfers/t-1 at this address: check base_url (PLATFORM_BASE_URL"
+			if strings.Contains(msg, hint) != noOp {
+				t.Errorf("Error() = %q; naming the URL and base_url: %v", msg, noOp)
+			}
+			for _, wrong := range []string{"scope", "deleted", "gone"} {
+				if strings.Contains(strings.ToLower(msg), wrong) {
+					t.Errorf("Error() = %q mentions %q", msg, wrong)
+				}
+			}
+		})
+	}
+}
+
+// TestNoSuchOperationURLWithoutSecrets: the URL an error names has no query
+// and no user information.
+func TestNoSuchOperationURLWithoutSecrets(t *testing.T) {
+	if got := addressOf("https://user:pw@api.example/v1/transfer/transfers?ref_ids=a&ids=b#x"); got != "https://api.example/v1/transfer/transfers" {
+		t.Errorf("addressOf = %q", got)
+	}
+}
+
+// TestTokenEndpointNoSuchOperation: a 404 of the token endpoint is an
+// address that issues no tokens (check auth_url), never rejected
+// credentials, whatever its body.
+func TestTokenEndpointNoSuchOperation(t *testing.T) {
+	f := newFake(t)
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.AuthURL = f.srv.URL + "/nowhere"; cfg.MaxRetries = 0 })
+	_, err := c.GetTransfer(t.Context(), "t-1")
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if !IsNoSuchOperation(err) || CredentialsRejected(err) || errors.Is(err, ErrNotFound) {
+		t.Errorf("token 404: no such operation %v, credentials rejected %v: %v", IsNoSuchOperation(err), CredentialsRejected(err), err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "POST "+f.srv.URL+"/nowhere/oauth2/token at this address: check auth_url (PLATFORM_AUTH_URL)") {
+		t.Errorf("Error() = %q", msg)
 	}
 }
 

@@ -66,6 +66,7 @@ func FuzzAPIError(f *testing.F) {
 		body   string
 	}{
 		{404, "application/json", `{"message":"not found"}`},
+		{404, "application/json", `{"type":"about:blank","title":"Not Found","status":404,"detail":"x"}`},
 		{409, "application/json", `{"error":{"code":"X","message":"dup"},"request_id":"r"}`},
 		{400, "application/json", `{"errors":[{"field":"a","message":"b"},"c",1,null]}`},
 		{401, "application/json", `{"error":"invalid_token","error_description":"expired"}`},
@@ -97,11 +98,14 @@ func FuzzAPIError(f *testing.F) {
 		if strings.ContainsAny(e.Message, "\n\r\x00") {
 			t.Fatalf("message holds control characters: %q", e.Message)
 		}
-		if s := sentinelFor(status); s != nil && !errors.Is(e, s) {
+		if s := sentinelFor(status); s != nil && status != http.StatusNotFound && !errors.Is(e, s) {
 			t.Fatalf("status %d does not match its sentinel", status)
 		}
-		if errors.Is(e, ErrNotFound) != (status == http.StatusNotFound) {
+		if errors.Is(e, ErrNotFound) != (status == http.StatusNotFound && notFoundBody(ct, body)) {
 			t.Fatalf("status %d: ErrNotFound match is wrong", status)
+		}
+		if status == http.StatusNotFound && errors.Is(e, ErrNotFound) == errors.Is(e, ErrNoSuchOperation) {
+			t.Fatalf("a 404 is exactly one of ErrNotFound and ErrNoSuchOperation")
 		}
 	})
 }

@@ -115,9 +115,23 @@ func TestInternalTransferAgainstEmulator(t *testing.T) {
 	if n != 2 {
 		t.Errorf("%d transfers in the group, want 2", n)
 	}
+	// The reference's replay answer is a 409 without the transfer: a
+	// conflict, found by its ref_id.
 	_, err = c.CreateInternalTransfer(ctx, req)
-	if existing, ok := client.ExistingTransfer(err); !ok || existing.ID != debit.ID {
-		t.Errorf("replay: %v", err)
+	if _, ok := client.ExistingTransfer(err); ok || !errors.Is(err, client.ErrConflict) {
+		t.Errorf("replay: %v, want a 409 without the transfer", err)
+	}
+	found := 0
+	for tr, err := range c.Transfers(ctx, client.ListTransfersQuery{RefIDs: []string{"it-1"}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.ID == debit.ID {
+			found++
+		}
+	}
+	if found != 1 {
+		t.Errorf("the debit side found %d times by its ref_id, want once", found)
 	}
 	emu.SetBalance("a", "USDC", "1")
 	req.RefID = "it-2"

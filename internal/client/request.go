@@ -73,7 +73,7 @@ func (c *Client) do(ctx context.Context, cl call) ([]byte, error) {
 			return nil, err
 		}
 		noteServedAt(ctx, resp)
-		return c.finish(cl, resp, attempts, "")
+		return c.finish(cl, target, resp, attempts, "")
 	}
 	for renewed := false; ; renewed = true {
 		tok, entry, err := c.token(ctx, cl.scope)
@@ -93,12 +93,13 @@ func (c *Client) do(ctx context.Context, cl call) ([]byte, error) {
 			c.invalidate(ctx, entry, tok.AccessToken)
 			continue
 		}
-		return c.finish(cl, resp, attempts, tok.AccessToken)
+		return c.finish(cl, target, resp, attempts, tok.AccessToken)
 	}
 }
 
-// finish reads the answer of cl: the body of a 2xx, or an *APIError.
-func (c *Client) finish(cl call, resp *http.Response, attempts int, token string) ([]byte, error) {
+// finish reads the answer of cl, sent to target: the body of a 2xx, or an
+// *APIError.
+func (c *Client) finish(cl call, target string, resp *http.Response, attempts int, token string) ([]byte, error) {
 	defer resp.Body.Close()
 	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 		body, err := readBody(resp.Body, maxResponseBytes)
@@ -114,6 +115,7 @@ func (c *Client) finish(cl call, resp *http.Response, attempts int, token string
 	body = []byte(c.scrub(string(body)))
 	ae := newAPIError(cl.method, cl.path, resp.StatusCode, resp.Header, body)
 	ae.Scope = cl.scope
+	ae.URL = addressOf(target)
 	ae.throttled = throttledForMinutes(resp)
 	ae.Message = scrubSecret(c.scrub(ae.Message), token)
 	ae.Code = scrubSecret(c.scrub(ae.Code), token)
@@ -121,6 +123,21 @@ func (c *Client) finish(cl call, resp *http.Response, attempts int, token string
 		ae.Attempts = attempts
 	}
 	return nil, ae
+}
+
+// addressOf is target without its query, fragment or user information:
+// what an error may show of the address a request was sent to.
+func addressOf(target string) string {
+	u, err := url.Parse(target)
+	if err != nil {
+		return ""
+	}
+	u.User = nil
+	u.RawQuery = ""
+	u.ForceQuery = false
+	u.Fragment = ""
+	u.RawFragment = ""
+	return u.String()
 }
 
 // isRetryableStatus reports whether status is one the client retries.

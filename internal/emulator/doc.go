@@ -12,8 +12,11 @@
 //
 //   - base_url is http://host/v2; every HTTP operation, including
 //     GET /v2/rewards/claims, is served under /v2.
-//   - An unknown path answers 404 and a known path with another method 405
-//     (with an Allow header), both with the error body below.
+//   - An unknown path answers 404 with {"message": "no route matches GET
+//     /v2/x"} (Content-Type application/json, whatever the error body
+//     option), which is not the not-found problem of an unknown id (see
+//     Errors); a known path with another method answers 405 (with an Allow
+//     header) with the error body below.
 //   - The order of checks is: faults, path (404), method (405), bearer token
 //     (401), scope (403), request validation (400), then the operation.
 //
@@ -41,7 +44,8 @@
 //     WWW-Authenticate: Bearer error="invalid_token").
 //   - 403 PERMISSION_DENIED: the token lacks the operation's scope; the
 //     message names the scope.
-//   - 404 NOT_FOUND: unknown path or id.
+//   - 404 NOT_FOUND: unknown id (an unknown path answers the other 404 of
+//     Paths and routing).
 //   - 405 METHOD_NOT_ALLOWED, 415 UNSUPPORTED_MEDIA_TYPE (a POST whose
 //     Content-Type is not application/json).
 //   - 409 CONFLICT: a ref_id of deposit instructions reused with a
@@ -314,6 +318,14 @@
 //     example, type .../problems/insufficient-funds: a 403 is not only a
 //     missing scope. Options.ErrorBodyCodeMessage answers {code, message,
 //     field} instead, which clients read just as well.
+//   - A path the service does not have answers 404 with a body that is
+//     not the not-found problem: {"message": "no route matches GET
+//     /v2/x"}, Content-Type application/json (spec: not shown; the
+//     reference documents 404 only as the problem {"type": "about:blank",
+//     "title": "Not Found", "status": 404, ...} of an object that does not
+//     exist). Clients take only that problem (or, under
+//     Options.ErrorBodyCodeMessage, the code NOT_FOUND) for a missing
+//     object, and any other 404 for an address without that operation.
 //   - Rate limits: per endpoint and IP address, averaged over 5 minutes,
 //     the token endpoint 1 request/s, crypto withdrawals 20/s, everything
 //     else 50/s; a 429 throttles the address for 5 minutes (spec: "Rate

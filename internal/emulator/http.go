@@ -167,9 +167,17 @@ func (s *Server) fail(w http.ResponseWriter, err error, scope string) {
 
 func (s *Server) registerHTTP(mux *http.ServeMux) {
 	mux.HandleFunc("/v2/", s.serveV2)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, errNotFound("no such path: "+r.URL.Path))
-	})
+	mux.HandleFunc("/", writeNoRoute)
+}
+
+// writeNoRoute answers a request for a path the service does not have: 404
+// with {"message": "no route matches GET /v2/x"}, Content-Type
+// application/json, under every error body option. It is not the
+// not-found problem the service answers for an object that does not exist,
+// so a client can tell a wrong address from a missing object.
+func writeNoRoute(w http.ResponseWriter, r *http.Request) {
+	b, _ := json.Marshal(map[string]string{"message": "no route matches " + r.Method + " " + r.URL.Path})
+	writeRawJSON(w, http.StatusNotFound, b)
 }
 
 // serveV2 serves every path under /v2: faults, routing, authorization.
@@ -206,7 +214,7 @@ func (s *Server) serveV2(w http.ResponseWriter, r *http.Request) {
 	}
 	rt, id, allow, found := s.routeFor(r.Method, r.URL.Path)
 	if !found {
-		writeError(w, errNotFound("no such path: "+r.URL.Path))
+		writeNoRoute(w, r)
 		return
 	}
 	if allow != nil {

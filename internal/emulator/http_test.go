@@ -85,12 +85,28 @@ func TestExpiryByClock(t *testing.T) {
 
 func TestRouting(t *testing.T) {
 	e := newEnv(t, Options{})
-	for _, p := range []string{"/nope", "/v2", "/v2/transfer", "/v2/transfer/fiat-accounts/x", "/v2/conversion/stablecoins/", "/v3/transfer/fiat-accounts"} {
-		r := e.get(p)
-		e.wantStatus(r, http.StatusNotFound)
-		if b := r.errBody(t); b.Code != "NOT_FOUND" {
-			t.Errorf("%s: code %q", p, b.Code)
+	// A path the service does not have: 404, and not the not-found problem
+	// of an object, under either error body.
+	for _, opts := range []Options{{}, {ErrorBodyCodeMessage: true}} {
+		e := newEnv(t, opts)
+		for _, p := range []string{"/nope", "/v2/", "/v2/transfer", "/v2/conversion/stablecoins/", "/v3/transfer/fiat-accounts"} {
+			r := e.get(p)
+			e.wantStatus(r, http.StatusNotFound)
+			if ct := r.header.Get("Content-Type"); ct != "application/json" {
+				t.Errorf("%s: Content-Type %q", p, ct)
+			}
+			var b map[string]any
+			r.decode(t, &b)
+			if want := "no route matches GET " + p; len(b) != 1 || b["message"] != want {
+				t.Errorf("%s: body %s, want only the message %q", p, r.body, want)
+			}
 		}
+	}
+	// An unknown id of a path it has: the not-found problem.
+	r404 := e.get("/v2/transfer/fiat-accounts/x")
+	e.wantStatus(r404, http.StatusNotFound)
+	if b := r404.errBody(t); b.Code != "NOT_FOUND" {
+		t.Errorf("unknown id: code %q", b.Code)
 	}
 	r := e.call(http.MethodPatch, "/v2/transfer/fiat-accounts", e.token, map[string]any{})
 	e.wantStatus(r, http.StatusMethodNotAllowed)

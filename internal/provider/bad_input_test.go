@@ -439,6 +439,8 @@ func configureBadInputs() []badInput {
 		p(`base_url = "http://api.example.com/v2"`, "base_url", `Invalid base_url.*base_url \(from the provider block or PLATFORM_BASE_URL\).*https`),
 		p(`base_url = "not a url"`, "base_url", `Invalid base_url.*PLATFORM_BASE_URL`),
 		p(`base_url = "https://127.0.0.1/v2#frag"`, "base_url", `Invalid base_url.*fragment`),
+		p(`base_url = "https://api.example.com"`, "base_url", `Invalid base_url.*PLATFORM_BASE_URL.*version segment /v2.*it has no path`),
+		p(`base_url = "https://api.example.com/v1"`, "base_url", `Invalid base_url.*PLATFORM_BASE_URL.*version segment /v2.*its path is "/v1"`),
 		p(`auth_url = "ftp://127.0.0.1"`, "auth_url", `Invalid auth_url.*PLATFORM_AUTH_URL`),
 		p(`auth_url = "https://user:pass@auth.example.com"`, "auth_url", `Invalid auth_url.*user`),
 		p(`ws_url = "ws://stream.example.com/ws"`, "ws_url", `Invalid ws_url.*PLATFORM_WS_URL.*wss`),

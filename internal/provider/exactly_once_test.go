@@ -223,9 +223,19 @@ func TestAccExactlyOnce_killedMidApply(t *testing.T) {
 				t.Fatalf("after the kill the plan shows ref_id %v, the killed run sent %s", got, sent.RefID)
 			}
 		}
+		posts := emu.Counters.Requests(res.post)
 		r = w.mustRun(0, "apply", "retry.tfplan")
 		warning := res.words.title + " was " + res.words.made + " earlier, not " + res.words.made + " again"
-		if slices.Contains(row.replayWarns, replay) && !strings.Contains(r.output(), warning) {
+		warns := slices.Contains(row.replayWarns, replay)
+		if _, moves := moneyKinds[res.typ]; moves && !res.noPlanLookup {
+			// The plan found it (money.sends = false): the apply records
+			// it and sends no create, whatever the service's replay answer.
+			warning, warns = res.words.title+" "+sent.ID+" recorded, not "+res.words.made, true
+			if n := emu.Counters.Requests(res.post) - posts; n != 0 {
+				t.Errorf("the apply of a plan that found the object sent %d creates, want none", n)
+			}
+		}
+		if warns && !strings.Contains(r.output(), warning) {
 			t.Errorf("apply does not warn %q:\n%s", warning, r.output())
 		}
 		checkStateHoldsObject(t, w, res, onlyObject(t, emu, res))

@@ -356,6 +356,11 @@ func (r streamRead) diagnose(err error) (summary, detail string) {
 		se *stream.ServerError
 	)
 	switch {
+	case re.phase == phaseToken && !scopeRefused(re.err):
+		// The address or the credentials, not the scope: the error says which.
+		return "Unable to get an access token for the stream",
+			fmt.Sprintf("%s needs an access token with the OAuth scope %s, and requesting it failed: %s.",
+				r.dataSource, stream.Scope, re.err)
 	case re.phase == phaseToken:
 		return "Unable to get an access token for the stream",
 			fmt.Sprintf("%s needs an access token with the OAuth scope %s, and requesting it failed: %s. "+

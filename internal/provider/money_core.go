@@ -247,10 +247,8 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 			diags.AddWarning(w.title+" not checked at plan",
 				fmt.Sprintf("The plan could not ask the service whether it already holds a %s under the ref_id "+
 					"of each new one: %s.\n\nNothing is wrong with the plan, but it cannot say in advance whether "+
-					"applying makes a new %s or finds one made earlier: the apply decides, by the same rule. "+
-					"Looking ref_ids up needs the OAuth scope %s; have it granted to the client credentials (and, if "+
-					"the provider's scopes argument pins the token's scopes, include it there).",
-					w.noun, err, w.noun, k.lookupScope))
+					"applying makes a new %s or finds one made earlier: the apply decides, by the same rule. %s",
+					w.noun, err, w.noun, lookupHint(err, k.lookupScope)))
 		})
 		return types.BoolValue(true)
 	case found == nil:
@@ -483,6 +481,16 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 		// The plan of this process looked it up a moment ago, if it could.
 		prior, servedAt, err := lookupOnce(ctx, c.data, c.kind, c.refID)
 		switch {
+		case client.IsNoSuchOperation(err):
+			// The service has no list to look in (the seed's has none of
+			// deposit instructions): its promise that the ref_id is the
+			// key of idempotence is what protects the request.
+			c.data.warnOnce("no lookup:"+w.kind, func() {
+				diags.AddWarning(w.title+" sent without looking its ref_id up",
+					fmt.Sprintf("The service has no operation to look %s up by ref_id (%s). The provider sends "+
+						"each request with its ref_id, which the service takes as the key of idempotence: a request "+
+						"sent again under it makes nothing new.", w.plural, err))
+			})
 		case err != nil:
 			// The lookup is this kind's only protection against making
 			// a second object: without it, nothing is sent.
@@ -492,10 +500,8 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 			diags.AddError(failure(w.title+" not "+w.made+": ref_id not looked up", err),
 				fmt.Sprintf("Before it sends a %s, the provider looks its ref_id %s up, because the service does "+
 					"not say when a request with a ref_id it already processed is sent again: an earlier attempt "+
-					"may have made it. The lookup failed: %s.\n\nNothing was %s. Looking ref_ids up needs the "+
-					"OAuth scope %s; have it granted to the client credentials (and, if the provider's scopes "+
-					"argument pins the token's scopes, include it there), then apply again: the retry sends the "+
-					"same ref_id.", w.noun, c.refID, err, w.made, c.kind.lookupScope))
+					"may have made it. The lookup failed: %s.\n\nNothing was %s. %s Then apply again: the retry "+
+					"sends the same ref_id.", w.noun, c.refID, err, w.made, lookupHint(err, c.kind.lookupScope)))
 			return createResult[T]{}, diags
 		case prior != nil:
 			return c.replayed(ctx, *prior, servedAt)
@@ -564,6 +570,68 @@ func (c createRun[T]) conflicted(ctx context.Context, conflict error) (createRes
 			"Apply again to look it up again (reading it needs the OAuth scope %s); to %s a new %s, give it "+
 			"another ref_id.", c.refID, conflict, why, w.made, c.kind.lookupScope, verbOf(w.made), w.noun))
 	return createResult[T]{}, diags
+}
+
+// recordFound records the object the plan found under the ref_id, for a
+// plan that said applying records it and sends nothing (money.sends =
+// false): it looks the ref_id up again, as the plan did, and adopts the
+// object when it is still this request and judgeEarlier still accepts it.
+// Nothing is ever sent: when the lookup fails, finds nothing, or finds an
+// object the plan would not have recorded, the apply fails, saying so,
+// instead of sending what the reviewed plan said it would not.
+func (c createRun[T]) recordFound(ctx context.Context) (createResult[T], diag.Diagnostics) {
+	var diags diag.Diagnostics
+	w := c.kind.words
+	planned := fmt.Sprintf("The plan found %s under ref_id %s at the service, and said that applying records it "+
+		"and %s nothing (money.sends = false).", withArticle(w.noun), c.refID, verbOf(w.made)+"s")
+	var (
+		prior    *T
+		servedAt time.Time
+		err      error
+	)
+	if c.kind.lookup == nil || c.data == nil {
+		err = errors.New("the service offers no lookup of " + w.plural + " by ref_id")
+	} else {
+		prior, servedAt, err = lookupOnce(ctx, c.data, c.kind, c.refID)
+	}
+	switch {
+	case err != nil:
+		tflog.Warn(ctx, "looking up the ref_id the plan found failed; nothing sent", map[string]any{
+			"ref_id": c.refID, "error": err.Error(),
+		})
+		diags.AddError(failure(w.title+" not recorded: ref_id not looked up", err),
+			fmt.Sprintf("%s Looking the ref_id up again to record it failed: %s.\n\nNothing was %s and nothing was "+
+				"recorded. %s Then apply again, or plan again.", planned, err, w.made, lookupHint(err, c.kind.lookupScope)))
+		return createResult[T]{}, diags
+	case prior == nil:
+		tflog.Warn(ctx, "the object the plan found under the ref_id is no longer found; nothing sent", map[string]any{
+			"ref_id": c.refID,
+		})
+		diags.AddAttributeError(path.Root("ref_id"), fmt.Sprintf("%s the plan found is no longer found", w.title),
+			fmt.Sprintf("%s Looking the ref_id up again at apply found no %s under it.\n\nNothing was %s and "+
+				"nothing was recorded: applying never %s what the reviewed plan said it would not. Plan again; the "+
+				"new plan says whether applying %s it.", planned, w.noun, w.made, verbOf(w.made)+"s",
+				verbOf(w.made)+"s"))
+		return createResult[T]{}, diags
+	}
+	id := c.kind.shownID(*prior)
+	if d := c.differences(*prior); len(d) > 0 {
+		diags.AddAttributeError(path.Root("ref_id"), "ref_id "+c.refID+" already used by another "+w.noun,
+			fmt.Sprintf("%s The service now reports that ref_id %s is used by %s %s, which is not this request:\n%s"+
+				"\n\nNothing was %s and nothing was recorded. To %s this %s, give it a ref_id of its own; if %s %s "+
+				"is the one you meant, change the arguments to match it, or import it.", planned, c.refID, w.noun, id,
+				bulletList(d), w.made, verbOf(w.made), w.noun, w.noun, id))
+		return createResult[T]{}, diags
+	}
+	if !c.judgeEarlier(*prior, servedAt, &diags) {
+		return createResult[T]{}, diags
+	}
+	tflog.Info(ctx, w.noun+" the plan found recorded; nothing sent", map[string]any{"ref_id": c.refID, "id": id})
+	diags.AddWarning(fmt.Sprintf("%s %s recorded, not %s", w.title, id, w.made),
+		fmt.Sprintf("%s Applying recorded %s %s (%s) and %s nothing; the state now holds it. To %s the same %s once "+
+			"more on purpose, give it a new ref_id.", planned, w.noun, id, c.why(*prior, servedAt), w.made,
+			verbOf(w.made), w.noun))
+	return createResult[T]{outcome: outcomeAdopted, obj: *prior}, diags
 }
 
 // replayedAnswer reports whether a 2xx answer carries an object made
@@ -1050,6 +1118,22 @@ func withArticle(noun string) string {
 		return "an " + noun
 	}
 	return "a " + noun
+}
+
+// lookupHint says what to do about a lookup of ref_ids that failed with
+// err: have its scope granted when the credentials may not make it;
+// otherwise check the configuration and the service (an address where the
+// service has no such operation is named in err), never a scope.
+func lookupHint(err error, scope string) string {
+	if scopeRefused(err) {
+		return fmt.Sprintf("Looking ref_ids up needs the OAuth scope %s; have it granted to the client credentials "+
+			"(and, if the provider's scopes argument pins the token's scopes, include it there).", scope)
+	}
+	if client.IsNoSuchOperation(err) {
+		return "If base_url is right, this service offers no such lookup, and the request relies on its ref_id, the " +
+			"service's key of idempotence."
+	}
+	return "Check the provider configuration (base_url) and the service's availability."
 }
 
 // scopeRefused reports whether err means that the credentials may not make

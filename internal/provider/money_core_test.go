@@ -1,6 +1,9 @@
 package provider
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -517,4 +520,156 @@ func TestAccMoneyCore_upgradeFromPreviousRelease(t *testing.T) {
 			t.Errorf("state holds instructions %v, want %s", st["id"], ids[upgradeInstructionsID])
 		}
 	})
+}
+
+// TestAccMoneyCore_sendsFalseSendsNothing: a money movement whose
+// configured ref_id the plan found at the service (money.sends = false) is
+// recorded at apply with no create sent: the emulator counts no POST from
+// that apply, the state holds the object, and the next plan is empty. When
+// the object can no longer be found at apply, nothing is sent either.
+func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
+	resources := moneyResources()
+	for _, typ := range mapKeys(resources) {
+		res := resources[typ]
+		if _, moves := moneyKinds[typ]; !moves || res.noPlanLookup {
+			// No manifest, or a plan that cannot find the ref_id: never
+			// sends = false.
+			continue
+		}
+		t.Run(res.name, func(t *testing.T) {
+			t.Parallel()
+			emu := startCore(t, emulator.Options{})
+			body := withLast(res.body, "  ref_id = \"found-1\"\n")
+			first := newCLIWorkdir(t)
+			first.write(emulatorProviderBlock(emu, ""), body)
+			first.mustRun(0, "apply", "-auto-approve")
+			obj := onlyObject(t, emu, res)
+
+			// Another state declares it under the same ref_id: the plan
+			// finds it and says that applying sends nothing.
+			w := newCLIWorkdir(t)
+			w.write(emulatorProviderBlock(emu, ""), body)
+			w.mustRun(0, "plan", "-out=found.tfplan")
+			if m := plannedMoney(t, w, "found.tfplan", res.addr); m["sends"] != false || m["ref_id"] != "found-1" {
+				t.Fatalf("planned money = %v, want sends false and ref_id found-1", m)
+			}
+			r := w.mustRun(0, "apply", "found.tfplan")
+			mustContain(t, "apply", r.output(), "recorded, not "+res.words.made)
+			if n := emu.Counters.Requests(res.post); n != 1 {
+				t.Errorf("%d creates reached the emulator, want 1 (the first state's; none from the apply that records it)", n)
+			}
+			checkStateHoldsObject(t, w, res, obj)
+			w.mustRun(0, "plan", "-detailed-exitcode")
+			checkObjects(t, emu, res, 1)
+
+			// Gone from the service's answers between the plan and its
+			// apply: nothing is sent, nothing recorded.
+			gone := newCLIWorkdir(t)
+			gone.write(emulatorProviderBlock(emu, ""), body)
+			gone.mustRun(0, "plan", "-out=found.tfplan")
+			emu.HideObject(obj.ID, true)
+			gone.mustRun(1, "apply", "found.tfplan")
+			emu.HideObject(obj.ID, false)
+			if n := emu.Counters.Requests(res.post); n != 1 {
+				t.Errorf("%d creates reached the emulator after the object was hidden, want 1", n)
+			}
+			if r := gone.run("state", "list"); strings.Contains(r.stdout, res.addr) {
+				t.Errorf("%s entered the state:\n%s", res.addr, r.stdout)
+			}
+		})
+	}
+}
+
+// moneyKinds are the resource types with a money manifest, by money.kind.
+var moneyKinds = map[string]string{
+	"platform_crypto_withdrawal":     moneyKindCryptoWithdrawal,
+	"platform_fiat_withdrawal":       moneyKindFiatWithdrawal,
+	"platform_internal_transfer":     moneyKindInternalTransfer,
+	"platform_stablecoin_conversion": moneyKindStablecoinConversion,
+}
+
+// plannedMoney reads the planned money manifest of addr from a saved plan.
+func plannedMoney(t *testing.T, w *cliWorkdir, planFile, addr string) map[string]any {
+	t.Helper()
+	r := w.mustRun(0, "show", "-json", planFile)
+	var doc struct {
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				After map[string]any `json:"after"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("show -json %s: %v", planFile, err)
+	}
+	for _, rc := range doc.ResourceChanges {
+		if rc.Address == addr {
+			m, _ := rc.Change.After["money"].(map[string]any)
+			return m
+		}
+	}
+	t.Fatalf("%s is not in the plan %s", addr, planFile)
+	return nil
+}
+
+// TestRecordFoundSendsNothing: the apply of a plan that found the ref_id
+// (money.sends = false) records the object the lookup finds again when it
+// is the same request, and otherwise fails; it never sends.
+func TestRecordFoundSendsNothing(t *testing.T) {
+	ref := "ref-1"
+	found := &client.Transfer{ID: "t-1", RefID: &ref, Amount: "0.5", Asset: "BTC", ProfileID: "prof-1"}
+	other := &client.Transfer{ID: "t-2", RefID: &ref, Amount: "0.7", Asset: "BTC", ProfileID: "prof-1"}
+	tests := []struct {
+		name    string
+		obj     *client.Transfer
+		err     error
+		adopted bool
+		want    string
+	}{
+		{"the same request", found, nil, true, "Crypto withdrawal t-1 recorded, not sent"},
+		{"no longer found", nil, nil, false, "Crypto withdrawal the plan found is no longer found"},
+		{"another request", other, nil, false, "ref_id ref-1 already used by another crypto withdrawal"},
+		{"the lookup fails", nil, errors.New("GET /transfer/transfers: 503 Service Unavailable"), false,
+			"Crypto withdrawal not recorded: ref_id not looked up"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			k := withdrawalKind
+			lookups := 0
+			k.lookup = func(context.Context, *client.Client, string) (*client.Transfer, bool, error) {
+				lookups++
+				return tc.obj, tc.obj != nil, tc.err
+			}
+			res, diags := createRun[*client.Transfer]{
+				kind: k, refID: "ref-1", now: time.Now, data: &providerData{},
+				send: func(context.Context) (*client.Transfer, error) {
+					t.Fatal("a create was sent")
+					return nil, nil
+				},
+				differences: func(obj *client.Transfer) []string {
+					if obj.Amount != "0.5" {
+						return []string{"amount: requested 0.5, answered " + obj.Amount}
+					}
+					return nil
+				},
+			}.recordFound(t.Context())
+			if lookups != 1 {
+				t.Errorf("%d lookups, want 1", lookups)
+			}
+			if got := res.outcome == outcomeAdopted; got != tc.adopted || diags.HasError() == tc.adopted {
+				t.Fatalf("outcome %v, diagnostics %v", res.outcome, diags)
+			}
+			if tc.adopted && res.obj != found {
+				t.Errorf("recorded %v, want the object found", res.obj)
+			}
+			var text []string
+			for _, d := range diags {
+				text = append(text, d.Summary()+": "+d.Detail())
+			}
+			if all := strings.Join(text, "\n"); !strings.Contains(all, tc.want) || !strings.Contains(all, "money.sends = false") {
+				t.Errorf("diagnostics do not say %q and the plan's money.sends:\n%s", tc.want, all)
+			}
+		})
+	}
 }

@@ -398,6 +398,15 @@ func (r *moneyCoreResource[A, T, R]) Create(ctx context.Context, req resource.Cr
 	if !ok || resp.Diagnostics.HasError() {
 		return
 	}
+	if t.moves != nil && recordsOnly(plan.computed[moneyAttribute]) {
+		// The plan found the ref_id at the service and said that applying
+		// records that object and sends nothing (money.sends = false):
+		// no create is sent, whatever the service holds now.
+		res, diags := r.recordFound(ctx, a, refID, derived)
+		resp.Diagnostics.Append(diags...)
+		r.record(ctx, plan, refID, res, resp)
+		return
+	}
 	for range maxSuccessorRefIDs {
 		res, diags := r.sendOnce(ctx, a, refID, derived)
 		if res.superseded {
@@ -431,6 +440,30 @@ func (r *moneyCoreResource[A, T, R]) sendOnce(ctx context.Context, a A, refID st
 	w := r.t.kind.words
 	tflog.Info(ctx, "creating "+w.noun, map[string]any{"ref_id": refID})
 	return r.t.sendMoney(ctx, r.data, a, refID, derived, r.data.attempts.has(w.kind, refID), w.resourceType)
+}
+
+// recordFound records the object the plan found under refID, sending
+// nothing (see createRun.recordFound).
+func (r *moneyCoreResource[A, T, R]) recordFound(ctx context.Context, a A, refID string, derived bool) (createResult[T], diag.Diagnostics) {
+	t := r.t
+	w := t.kind.words
+	tflog.Info(ctx, "recording the "+w.noun+" the plan found; sending nothing", map[string]any{"ref_id": refID})
+	body, err := t.request(ctx, a, refID)
+	if err != nil {
+		var diags diag.Diagnostics
+		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
+		return createResult[T]{}, diags
+	}
+	return createRun[T]{
+		kind:        t.kind,
+		refID:       refID,
+		derived:     derived,
+		recorded:    r.data.attempts.has(w.kind, refID),
+		window:      r.data.recoveryWindow,
+		now:         r.data.clock(),
+		differences: func(obj T) []string { return t.differences(body, obj) },
+		data:        r.data,
+	}.recordFound(ctx)
 }
 
 // record writes the state of a create's outcome: the object confirmed or
@@ -545,6 +578,16 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 		})
 	case errors.Is(err, client.ErrNotFound):
 		return r.event(ctx, t.refresh.gone, "gone", *m, diags, func() message { return t.say.gone(*m) })
+	case client.IsNoSuchOperation(err):
+		// A service without this read (the seed's has no read of
+		// transfers): the object is neither gone nor refused; what the
+		// state holds is what the service answered when it was made.
+		return r.event(ctx, t.refresh.scopeRefused, "no read", *m, diags, func() message {
+			return message{w.title + " not refreshed",
+				fmt.Sprintf("The service has no operation to read the %s at this address (%s). %s If base_url is "+
+					"right, this service does not offer that read, and the state keeps what it answered when each "+
+					"was made.", w.plural, err, t.say.notRefreshed)}
+		})
 	case err != nil:
 		diags.AddError(failure("Reading the "+w.noun+" failed", err),
 			fmt.Sprintf("Reading the %s %s failed: %s.\n\nNothing was %s. Check the provider configuration and the "+

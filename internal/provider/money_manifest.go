@@ -104,6 +104,18 @@ func withSends(v attr.Value, sent bool) attr.Value {
 	return out
 }
 
+// recordsOnly reports whether the manifest v says that applying records
+// the object the plan found under its ref_id and sends nothing: its sends
+// is known and false.
+func recordsOnly(v attr.Value) bool {
+	obj, ok := v.(basetypes.ObjectValue)
+	if !ok || obj.IsNull() || obj.IsUnknown() {
+		return false
+	}
+	sends, ok := obj.Attributes()["sends"].(basetypes.BoolValue)
+	return ok && !sends.IsNull() && !sends.IsUnknown() && !sends.ValueBool()
+}
+
 // setMoney sets the planned manifest.
 func setMoney(ctx context.Context, plan *tfsdk.Plan, m moneyOf, diags *diag.Diagnostics) {
 	diags.Append(plan.SetAttribute(ctx, path.Root(moneyAttribute), m.value(diags))...)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -174,7 +175,9 @@ func (p *platformProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			"base_url": schema.StringAttribute{
 				MarkdownDescription: "Base URL of the HTTP API, including the `/v2` version segment, for example " +
 					"`https://api.example.com/v2`. Environment variable `" + EnvBaseURL + "`. Must be `https://` " +
-					"unless the host is loopback, without a query string or fragment.",
+					"unless the host is loopback, without a query string or fragment. Its path must be `/v2` (a " +
+					"trailing slash is allowed; behind a gateway, a prefix before it too): any other address is " +
+					"refused when the provider is configured, before any request.",
 				Optional: true,
 			},
 			"auth_url": schema.StringAttribute{
@@ -250,7 +253,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 		{attr: "client_secret", env: EnvClientSecret, value: m.ClientSecret, dst: &cfg.ClientSecret,
 			required: "an OAuth 2.0 client secret"},
 		{attr: "base_url", env: EnvBaseURL, value: m.BaseURL, dst: &cfg.BaseURL,
-			required: "the base URL of the HTTP API", schemes: []string{"https", "http"}},
+			required: "the base URL of the HTTP API", schemes: []string{"https", "http"}, version: apiVersionSegment},
 		{attr: "auth_url", env: EnvAuthURL, value: m.AuthURL, dst: &cfg.AuthURL,
 			required: "the base URL of the OAuth 2.0 server", schemes: []string{"https", "http"}},
 		{attr: "ws_url", env: EnvWSURL, value: m.WSURL, dst: &wsURL, schemes: []string{"wss", "ws"}},
@@ -316,7 +319,14 @@ type stringSetting struct {
 	required string
 	// schemes, when set, makes the value a URL with one of these schemes.
 	schemes []string
+	// version, when set, is the last segment the URL's path must have:
+	// the API's version.
+	version string
 }
+
+// apiVersionSegment is the version of the API that base_url addresses: its
+// path is /v2 (or ends in /v2, behind a gateway that adds a prefix).
+const apiVersionSegment = "v2"
 
 // raw is the configured value, or the environment variable's when the
 // argument is unset.
@@ -365,7 +375,36 @@ func (s stringSetting) check(diags *diag.Diagnostics) {
 		}
 		diags.AddAttributeError(path.Root(s.attr), "Invalid "+s.attr,
 			fmt.Sprintf("%s (from the provider block or %s): %s.", s.attr, s.env, strings.TrimSuffix(msg, ".")))
+		return
 	}
+	s.checkVersion(diags)
+}
+
+// checkVersion refuses a URL whose path does not end in the segment
+// s.version: every operation of the API is under it, so any other path
+// answers every request with 404 (a route the service does not have).
+func (s stringSetting) checkVersion(diags *diag.Diagnostics) {
+	if s.version == "" {
+		return
+	}
+	u, err := url.Parse(*s.dst)
+	if err != nil {
+		return
+	}
+	p := strings.TrimRight(u.Path, "/")
+	if p == "/"+s.version || strings.HasSuffix(p, "/"+s.version) {
+		return
+	}
+	got := fmt.Sprintf("its path is %q", p)
+	if p == "" {
+		got = "it has no path"
+	}
+	diags.AddAttributeError(path.Root(s.attr), "Invalid "+s.attr,
+		fmt.Sprintf("%s (from the provider block or %s) must be the address of the API including its version "+
+			"segment /%s, such as https://api.example.com/%s (a trailing slash is allowed), but %s: %s. Every "+
+			"operation of the service is under /%s, so no request to this address could reach one. Set %s (or %s) "+
+			"to the API's address ending in /%s.", s.attr, s.env, s.version, s.version, got, *s.dst, s.version,
+			s.attr, s.env, s.version))
 }
 
 // configScopes is the scopes argument, or PLATFORM_SCOPES (comma- or

@@ -105,6 +105,24 @@ func TestProviderConfigureBlockOverridesEnvironment(t *testing.T) {
 	}
 }
 
+// TestProviderConfigureBaseURLVersion: base_url's path is /v2, with or
+// without a trailing slash, or ends in /v2 behind a gateway's prefix.
+func TestProviderConfigureBaseURLVersion(t *testing.T) {
+	srv, n := countingServer(t)
+	for _, base := range []string{srv.URL + "/v2", srv.URL + "/v2/", srv.URL + "/gateway/platform/v2"} {
+		clearEnv(t)
+		resp := configureWith(t, map[string]tftypes.Value{
+			"client_id": str("id"), "client_secret": str("secret"), "base_url": str(base), "auth_url": str(srv.URL),
+		})
+		if resp.Diagnostics.HasError() {
+			t.Errorf("base_url %q refused: %v", base, resp.Diagnostics)
+		}
+	}
+	if got := n.Load(); got != 0 {
+		t.Errorf("Configure sent %d requests, want 0", got)
+	}
+}
+
 func TestProviderConfigureErrors(t *testing.T) {
 	srv, n := countingServer(t)
 	good := map[string]tftypes.Value{
@@ -144,6 +162,14 @@ func TestProviderConfigureErrors(t *testing.T) {
 		{"plain http to a remote auth_url", with("auth_url", str("http://auth.example.com")), nil, "auth_url", "Invalid auth_url", []string{EnvAuthURL, "https"}},
 		{"plain ws to a remote ws_url", with("ws_url", str("ws://stream.example.com")), nil, "ws_url", "Invalid ws_url", []string{EnvWSURL, "wss"}},
 		{"wrong scheme", with("base_url", str("ftp://127.0.0.1/v2")), nil, "base_url", "Invalid base_url", []string{EnvBaseURL}},
+		{"base_url without a path", with("base_url", str(srv.URL)), nil, "base_url", "Invalid base_url",
+			[]string{`base_url (from the provider block or ` + EnvBaseURL + `)`, "/v2", "it has no path", srv.URL}},
+		{"base_url of another version", with("base_url", str("https://api.example.com/v1")), nil, "base_url", "Invalid base_url",
+			[]string{EnvBaseURL, "version segment /v2", `its path is "/v1"`, "https://api.example.com/v2"}},
+		{"base_url under /v2", with("base_url", str(srv.URL+"/v2/transfer")), nil, "base_url", "Invalid base_url",
+			[]string{EnvBaseURL, `its path is "/v2/transfer"`}},
+		{"base_url without /v2 from env", with("base_url", null), map[string]string{EnvBaseURL: srv.URL + "/api/"}, "base_url",
+			"Invalid base_url", []string{EnvBaseURL, `its path is "/api"`}},
 		{"not a URL", with("auth_url", str("::not a url")), nil, "auth_url", "Invalid auth_url", []string{EnvAuthURL}},
 		{"malformed request_timeout from env", good, map[string]string{EnvRequestTimeout: "soon"}, "request_timeout", "Invalid request_timeout", []string{EnvRequestTimeout, `"soon"`}},
 		{"malformed max_retries from env", good, map[string]string{EnvMaxRetries: "many"}, "max_retries", "Invalid max_retries", []string{EnvMaxRetries, `"many"`}},

@@ -835,3 +835,70 @@ func TestReliability_streamDroppedBeforeTopOfBook(t *testing.T) {
 	}()
 	goleak.VerifyNone(t, ignore)
 }
+
+// TestAccReliability_noSuchOperationKeepsState: a 404 that is not the
+// service's not-found problem (a gateway or server without the route, here
+// a plain-text 404) is an error naming the method and URL, on refresh and
+// on destroy: a fiat account and deposit instructions in the state stay
+// there, never taken for deleted, and no message speaks of a scope.
+func TestAccReliability_noSuchOperationKeepsState(t *testing.T) {
+	t.Parallel()
+	var noRoute sync.Map // method -> true
+	fe := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if _, on := noRoute.Load(r.Method); on && strings.HasPrefix(r.URL.Path, "/v2/transfer/fiat-") {
+			http.Error(w, "404 page not found", http.StatusNotFound)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+	w := newCLIWorkdir(t)
+	w.write(fe.providerBlock(""), faBody+fdiConfig(""))
+	w.mustRun(0, "apply", "-auto-approve")
+	account := stateOf(t, w, "platform_fiat_account.test")["id"]
+	instructions := stateOf(t, w, "platform_fiat_deposit_instructions.test")["id"]
+	addrs := []string{"platform_fiat_account.test", "platform_fiat_deposit_instructions.test"}
+	kept := func(what string) {
+		t.Helper()
+		r := w.mustRun(0, "state", "list")
+		for _, a := range addrs {
+			if !strings.Contains(r.stdout, a) {
+				t.Errorf("after %s, %s left the state:\n%s", what, a, r.stdout)
+			}
+		}
+	}
+	noWrongWords := func(what, out string) {
+		t.Helper()
+		for _, wrong := range []string{"no longer", "removed from the Terraform state", "deleted", "OAuth scope", "already gone"} {
+			if strings.Contains(out, wrong) {
+				t.Errorf("%s says %q:\n%s", what, wrong, out)
+			}
+		}
+	}
+
+	noRoute.Store(http.MethodGet, true)
+	out := flatOutput(w.mustRun(1, "apply", "-refresh-only", "-auto-approve").output())
+	for _, want := range []string{
+		fmt.Sprintf("GET %s/v2/transfer/fiat-accounts/%s", fe.srv.URL, account),
+		fmt.Sprintf("GET %s/v2/transfer/fiat-deposit-instructions/%s", fe.srv.URL, instructions),
+		"404 Not Found", "the service has no operation", "check base_url",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the refresh does not say %q:\n%s", want, out)
+		}
+	}
+	noWrongWords("the refresh", out)
+	kept("a refresh answered 404 without the not-found problem")
+
+	noRoute.Store(http.MethodDelete, true)
+	out = flatOutput(w.mustRun(1, "destroy", "-refresh=false", "-target=platform_fiat_account.test", "-auto-approve").output())
+	if want := fmt.Sprintf("DELETE %s/v2/transfer/fiat-accounts/%s", fe.srv.URL, account); !strings.Contains(out, want) {
+		t.Errorf("the destroy does not say %q:\n%s", want, out)
+	}
+	noWrongWords("the destroy", out)
+	if r := w.mustRun(0, "state", "list"); !strings.Contains(r.stdout, "platform_fiat_account.test") {
+		t.Errorf("after a DELETE answered 404 without the not-found problem, the account left the state:\n%s", r.stdout)
+	}
+
+	noRoute.Clear()
+	w.mustRun(0, "plan", "-detailed-exitcode")
+}

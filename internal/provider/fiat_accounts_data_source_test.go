@@ -155,14 +155,8 @@ func TestAccFiatAccounts_filters(t *testing.T) {
 		want := map[string]func(a emulator.FiatAccount) bool{
 			"first":     func(emulator.FiatAccount) bool { return true },
 			"no person": func(a emulator.FiatAccount) bool { return a.FiatAccountOwner.PersonDetails == nil },
-			"no owner address": func(a emulator.FiatAccount) bool {
-				return a.FiatNetworkInstructions.Wire.FiatAccountOwnerAddress == nil
-			},
-			"no bank address": func(a emulator.FiatAccount) bool {
-				return a.FiatNetworkInstructions.Wire.RoutingDetails.BankAddress == nil
-			},
-			"nested metadata": func(a emulator.FiatAccount) bool {
-				_, ok := a.Metadata["review"]
+			"metadata of three pairs": func(a emulator.FiatAccount) bool {
+				_, ok := a.Metadata["review_score"]
 				return ok
 			},
 			"empty address2": func(a emulator.FiatAccount) bool {

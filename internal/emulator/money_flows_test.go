@@ -276,7 +276,7 @@ func TestInternalTransfer(t *testing.T) {
 		t.Errorf("replay answer %s, want the reference's", again.body)
 	}
 	var found struct{ Items []Transfer }
-	e.get(pathTransfers + "?ref_ids=" + url.QueryEscape(body["ref_id"].(string))).decode(t, &found) //nolint:forcetypeassert // Test body.
+	e.get(pathTransfers+"?ref_ids="+url.QueryEscape(body["ref_id"].(string))).decode(t, &found) //nolint:forcetypeassert // Test body.
 	if len(found.Items) != 2 || found.Items[0].GroupID == nil {
 		t.Errorf("transfers under the ref_id: %+v, want both sides", found.Items)
 	}

@@ -31,13 +31,24 @@ func rewriteAnswerFields(t *testing.T, w http.ResponseWriter, r *http.Request, n
 		t.Errorf("decoding the emulator's answer: %v", err)
 		return
 	}
-	obj := doc
+	objs := []map[string]any{doc}
 	if meta, ok := doc["meta"].(map[string]any); ok {
-		obj, _ = meta["existing"].(map[string]any)
+		existing, _ := meta["existing"].(map[string]any)
+		objs = []map[string]any{existing}
 	}
-	for field, value := range fields {
-		if obj != nil {
-			obj[field] = value
+	if items, ok := doc["items"].([]any); ok {
+		objs = objs[:0]
+		for _, it := range items {
+			if obj, ok := it.(map[string]any); ok {
+				objs = append(objs, obj)
+			}
+		}
+	}
+	for _, obj := range objs {
+		for field, value := range fields {
+			if obj != nil {
+				obj[field] = value
+			}
 		}
 	}
 	b, _ := json.Marshal(doc)

@@ -58,6 +58,11 @@ var withdrawalType = moneyType[cryptoWithdrawalArgs, *client.Transfer, client.Cr
 			args: a, refID: refID, derived: derived, recorded: data.attempts.has(withdrawalWords.kind, refID),
 		})
 	},
+	found: func(a cryptoWithdrawalArgs, res createResult[*client.Transfer], diags *diag.Diagnostics) {
+		if maxFee := knownString(a.MaxFee); maxFee != "" {
+			checkChargedFee(res, nil, maxFee, diags)
+		}
+	},
 
 	get:       getTransfer,
 	readScope: client.ScopeReadTransfer,

@@ -136,6 +136,10 @@ type moneyType[A, T, R any] struct {
 	// send, when set, sends the create of a instead of post (a
 	// withdrawal's guards and fee run in it, shared with its action).
 	send func(ctx context.Context, data *providerData, a A, refID string, derived bool) (createResult[T], diag.Diagnostics)
+	// found, when set, checks an object of a recorded without sending
+	// (money.sends = false) as send checks one it adopts (a withdrawal's
+	// charged fee against max_fee); an error still records it.
+	found func(a A, res createResult[T], diags *diag.Diagnostics)
 
 	// get reads the object by id: client.ErrNotFound when the service
 	// does not know it, errAnotherObject when it answers another one.
@@ -454,7 +458,7 @@ func (r *moneyCoreResource[A, T, R]) recordFound(ctx context.Context, a A, refID
 		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
 		return createResult[T]{}, diags
 	}
-	return createRun[T]{
+	res, diags := createRun[T]{
 		kind:        t.kind,
 		refID:       refID,
 		derived:     derived,
@@ -464,6 +468,10 @@ func (r *moneyCoreResource[A, T, R]) recordFound(ctx context.Context, a A, refID
 		differences: func(obj T) []string { return t.differences(body, obj) },
 		data:        r.data,
 	}.recordFound(ctx)
+	if res.outcome == outcomeAdopted && t.found != nil {
+		t.found(a, res, &diags)
+	}
+	return res, diags
 }
 
 // record writes the state of a create's outcome: the object confirmed or

@@ -32,8 +32,8 @@ const (
 	cwPostKey       = "POST /v2/transfer/crypto-withdrawals"
 	uuidPattern     = `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`
 	cwDestination   = "bc1qexample0destination0address"
-	cwBeneficiary   = `jsonencode({ name = "Ada Lovelace", country = "GB" })`
-	cwBeneficiaryJS = `{"country":"GB","name":"Ada Lovelace"}`
+	cwBeneficiary   = `jsonencode({ person_details = { first_name = "Ada", last_name = "Lovelace" } })`
+	cwBeneficiaryJS = `{"person_details":{"first_name":"Ada","last_name":"Lovelace"}}`
 )
 
 // cwConfig is a platform_crypto_withdrawal "test" of BTC with the given

@@ -586,10 +586,12 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 		})
 	case errors.Is(err, client.ErrNotFound):
 		return r.event(ctx, t.refresh.gone, "gone", *m, diags, func() message { return t.say.gone(*m) })
-	case client.IsNoSuchOperation(err):
-		// A service without this read (the seed's has no read of
-		// transfers): the object is neither gone nor refused; what the
-		// state holds is what the service answered when it was made.
+	case client.IsNoSuchOperation(err) && t.refresh.gone == keepWithWarning:
+		// A money movement, whose read only follows its status, at a
+		// service without that read (the seed's has no read of
+		// transfers): the movement is neither gone nor refused; what the
+		// state holds is what the service answered when it was made. Any
+		// other object's read is needed: the error below names the URL.
 		return r.event(ctx, t.refresh.scopeRefused, "no read", *m, diags, func() message {
 			return message{w.title + " not refreshed",
 				fmt.Sprintf("The service has no operation to read the %s at this address (%s). %s If base_url is "+

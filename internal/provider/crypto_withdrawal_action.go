@@ -33,6 +33,10 @@ type cryptoWithdrawalAction struct {
 	data *providerData
 }
 
+// MovesMoney: each invocation is a crypto withdrawal (see
+// registry.MoneyMover).
+func (a *cryptoWithdrawalAction) MovesMoney() string { return moneyKindCryptoWithdrawal }
+
 func (a *cryptoWithdrawalAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_crypto_withdrawal"
 }

@@ -39,6 +39,13 @@ func (a *moneyAction[A, O, R]) Metadata(_ context.Context, req action.MetadataRe
 	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(a.f.kind.words.resourceType, "platform")
 }
 
+// MovesMoney is the money.kind of what each invocation moves (see
+// registry.MoneyMover).
+func (a *moneyAction[A, O, R]) MovesMoney() string {
+	var args A
+	return a.f.moves(args).kind
+}
+
 // via names the action in messages.
 func (a *moneyAction[A, O, R]) via() string { return a.f.kind.words.resourceType + " action" }
 

@@ -222,6 +222,17 @@ func newMoneyResource[A, T, R any](t *moneyType[A, T, R]) resource.Resource {
 // knows the resources on the money core by it.
 func (r *moneyCoreResource[A, T, R]) MoneyCoreKind() string { return r.t.kind.words.kind }
 
+// MovesMoney is the money.kind of what the resource's objects move, ""
+// for a type that moves none: the registry, and the test that the shipped
+// policy knows every type, know the money types by it.
+func (r *moneyCoreResource[A, T, R]) MovesMoney() string {
+	if r.t.moves == nil {
+		return ""
+	}
+	var a A
+	return r.t.moves(a).kind
+}
+
 func (r *moneyCoreResource[A, T, R]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(r.t.kind.words.resourceType, "platform")
 }

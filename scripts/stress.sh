@@ -46,6 +46,6 @@ for ((i = 0; i < load; i++)); do
 	loops+=($!)
 done
 
-echo "go test -count=$count ${args[*]} $pkgs with GOMAXPROCS=1 and $load busy loops"
+echo "go test -count=$count${args[*]:+ ${args[*]}} $pkgs, with GOMAXPROCS=1 and $load busy loops"
 env -u TF_ACC GOMAXPROCS=1 go test -count="$count" -timeout "$timeout" -json "${args[@]}" "${pkglist[@]}" |
 	"$tmp/stresscount" -count "$count"

@@ -21,8 +21,9 @@ import (
 const maxRetryAfter = 5 * time.Minute
 
 // maxRetryWait bounds the time one request may spend waiting between its
-// attempts, whatever max_retries and the servers' Retry-After ask: a
-// request whose next wait would pass it is not retried again.
+// attempts, whatever max_retries and the servers' Retry-After ask: the wait
+// that would pass it is cut to what is left, and the attempt after it is
+// the last.
 const maxRetryWait = 10 * time.Minute
 
 // call describes one API operation.

@@ -304,7 +304,8 @@ func TestWithdrawalDifferences(t *testing.T) {
 }
 
 // An answer with a million-digit amount is refused without being parsed:
-// comparing it takes no time, and the difference names the cap.
+// the difference names the cap. Comparing it takes milliseconds; the bound
+// is seconds, so that a busy machine does not fail it.
 func TestWithdrawalDifferencesHugeAmount(t *testing.T) {
 	req := client.CryptoWithdrawalRequest{ProfileID: "p", DestinationAddress: "d", Asset: "BTC", CryptoNetwork: "BITCOIN", Amount: "0.5"}
 	network, dest, huge := "BITCOIN", "d", "1"+strings.Repeat("0", 1_000_000)
@@ -314,7 +315,7 @@ func TestWithdrawalDifferencesHugeAmount(t *testing.T) {
 	}
 	start := time.Now()
 	d := strings.Join(withdrawalDifferences(req, answer), "\n")
-	if took := time.Since(start); took > 500*time.Millisecond {
+	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("comparing took %v", took)
 	}
 	if !strings.Contains(d, "not a non-negative decimal of at most 64 characters") || !strings.Contains(d, "(1000001 characters)") {

@@ -27,6 +27,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"github.com/platform/terraform-provider-platform/internal/exchange"
 )
 
 //go:embed openapi.json
@@ -204,22 +206,7 @@ func scopesOf(op *openapi3.Operation) []string {
 }
 
 // Exchange is one request and its answer, as a server saw them.
-type Exchange struct {
-	Method string
-	// URL is the request's URL; its path starts with /v2.
-	URL           *url.URL
-	RequestHeader http.Header
-	RequestBody   []byte
-	Status        int
-	Header        http.Header
-	Body          []byte
-	// Faults are the faults a test made the server apply to the answer;
-	// an answer with a fault is not checked.
-	Faults []string
-	// Scopes are the scopes of the request's bearer token, as the server
-	// granted them; nil when it had none it knew.
-	Scopes []string
-}
+type Exchange = exchange.Exchange
 
 // CheckRequest returns what is wrong with the request of ex: an operation
 // the reference does not have, a parameter it does not have, a parameter

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func exchange(method, target, body string, status int, answer string, scopes ...string) Exchange {
+func newExchange(method, target, body string, status int, answer string, scopes ...string) Exchange {
 	u, _ := url.Parse(target)
 	return Exchange{
 		Method: method, URL: u,
@@ -31,14 +31,14 @@ func TestCheckerCatchesDrift(t *testing.T) {
 		t.Fatal(err)
 	}
 	const internal = `{"ref_id":"r","from_profile_id":"a","to_profile_id":"b","asset":"BTC","amount":"1"}`
-	good := exchange(http.MethodPost, "/v2/transfer/internal", internal, 200, transfer, "transfer:write_internal_transfer")
+	good := newExchange(http.MethodPost, "/v2/transfer/internal", internal, 200, transfer, "transfer:write_internal_transfer")
 	if err := ref.CheckRequest(good); err != nil {
 		t.Fatalf("a request of the reference: %v", err)
 	}
 	if err := ref.CheckResponse(good); err != nil {
 		t.Fatalf("an answer of the reference: %v", err)
 	}
-	balances := exchange(http.MethodGet, "/v2/profiles/p/balances", "", 200, `{"items":[{"asset":"BTC","available":"1","trading":"0"}]}`, "funding:read_profile")
+	balances := newExchange(http.MethodGet, "/v2/profiles/p/balances", "", 200, `{"items":[{"asset":"BTC","available":"1","trading":"0"}]}`, "funding:read_profile")
 	if err := ref.CheckRequest(balances); err != nil {
 		t.Fatalf("balances: %v", err)
 	}
@@ -52,13 +52,13 @@ func TestCheckerCatchesDrift(t *testing.T) {
 		response bool
 		want     string
 	}{
-		{"wrong scope", exchange(http.MethodGet, "/v2/profiles/p/balances", "", 200, "", "profile:read_balances"), false, "hold none of the operation's [funding:read_profile]"},
-		{"query parameter it does not have", exchange(http.MethodGet, "/v2/transfer/transfers?ref_id=x", "", 200, "", "transfer:read_transfer"), false, "query parameters the operation does not have: ref_id"},
-		{"body field it does not have", exchange(http.MethodPost, "/v2/transfer/internal", strings.Replace(internal, `"amount"`, `"amount_value"`, 1), 200, "", "transfer:write_internal_transfer"), false, "amount_value"},
-		{"operation it does not have", exchange(http.MethodGet, "/v2/transfer/internal", "", 200, "", "transfer:write_internal_transfer"), false, "not an operation of the reference"},
-		{"renamed answer field", exchange(http.MethodPost, "/v2/transfer/internal", internal, 200, strings.Replace(transfer, `"fee"`, `"fees"`, 1)), true, "fee"},
-		{"balances envelope", exchange(http.MethodGet, "/v2/profiles/p/balances", "", 200, `{"balances":[{"asset":"BTC","available":"1","trading":"0"}]}`), true, "items"},
-		{"undocumented success status", exchange(http.MethodPost, "/v2/transfer/internal", internal, 201, transfer), true, "status 201 is not an answer"},
+		{"wrong scope", newExchange(http.MethodGet, "/v2/profiles/p/balances", "", 200, "", "profile:read_balances"), false, "hold none of the operation's [funding:read_profile]"},
+		{"query parameter it does not have", newExchange(http.MethodGet, "/v2/transfer/transfers?ref_id=x", "", 200, "", "transfer:read_transfer"), false, "query parameters the operation does not have: ref_id"},
+		{"body field it does not have", newExchange(http.MethodPost, "/v2/transfer/internal", strings.Replace(internal, `"amount"`, `"amount_value"`, 1), 200, "", "transfer:write_internal_transfer"), false, "amount_value"},
+		{"operation it does not have", newExchange(http.MethodGet, "/v2/transfer/internal", "", 200, "", "transfer:write_internal_transfer"), false, "not an operation of the reference"},
+		{"renamed answer field", newExchange(http.MethodPost, "/v2/transfer/internal", internal, 200, strings.Replace(transfer, `"fee"`, `"fees"`, 1)), true, "fee"},
+		{"balances envelope", newExchange(http.MethodGet, "/v2/profiles/p/balances", "", 200, `{"balances":[{"asset":"BTC","available":"1","trading":"0"}]}`), true, "items"},
+		{"undocumented success status", newExchange(http.MethodPost, "/v2/transfer/internal", internal, 201, transfer), true, "status 201 is not an answer"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			check := ref.CheckRequest
@@ -80,10 +80,10 @@ func TestCheckerKeepsEachViolationOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad := exchange(http.MethodGet, "/v2/transfer/transfers?ref_id=x", "", 200, `{"items":[]}`, "transfer:read_transfer")
+	bad := newExchange(http.MethodGet, "/v2/transfer/transfers?ref_id=x", "", 200, `{"items":[]}`, "transfer:read_transfer")
 	chk.Observe(bad)
 	chk.Observe(bad)
-	faulted := exchange(http.MethodPost, "/v2/transfer/internal", `{"from_profile_id":"a","to_profile_id":"b","asset":"BTC","amount":"1"}`, 200, `{}`, "transfer:write_internal_transfer")
+	faulted := newExchange(http.MethodPost, "/v2/transfer/internal", `{"from_profile_id":"a","to_profile_id":"b","asset":"BTC","amount":"1"}`, 200, `{}`, "transfer:write_internal_transfer")
 	faulted.Faults = []string{"accept-then-fail"}
 	chk.Observe(faulted)
 	if v := chk.Violations(); len(v) != 1 || !strings.Contains(v[0], "ref_id") {

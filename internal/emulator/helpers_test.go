@@ -175,7 +175,7 @@ func checkAnswers(t testing.TB, opts *Options) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.Observe = func(ex Exchange) { chk.Observe(contract.Exchange(ex)) }
+	opts.Observe = func(ex Exchange) { chk.Observe(ex) }
 	t.Cleanup(func() {
 		for _, v := range chk.Violations() {
 			t.Errorf("outside the published reference: %s", v)

@@ -5,52 +5,27 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/platform/terraform-provider-platform/internal/exchange"
 )
 
 // Exchange is one request under /v2 and the emulator's answer to it
-// (Options.Observe).
-type Exchange struct {
-	Method        string
-	URL           *url.URL
-	RequestHeader http.Header
-	RequestBody   []byte
-	Status        int
-	Header        http.Header
-	Body          []byte
-	// Faults are the faults applied to the answer (see the request log):
-	// such an answer is the fault's, not the emulator's own.
-	Faults []string
-	// Scopes are the scopes of the request's bearer token, nil when the
-	// emulator did not issue it or it has expired.
-	Scopes []string
-}
+// (Options.Observe): Faults are the faults applied to the answer (see the
+// request log), Scopes those of the request's bearer token.
+type Exchange = exchange.Exchange
 
-// recorder keeps a copy of an answer.
+// recorder keeps a copy of an answer, and its status (statusWriter).
 type recorder struct {
-	http.ResponseWriter
-	status int
-	body   bytes.Buffer
-}
-
-func (w *recorder) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-	w.ResponseWriter.WriteHeader(status)
+	*statusWriter
+	body bytes.Buffer
 }
 
 func (w *recorder) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
 	w.body.Write(b)
-	return w.ResponseWriter.Write(b)
+	return w.statusWriter.Write(b)
 }
-
-func (w *recorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // observe records the request r and its answer through w; done hands
 // them to Options.Observe. A request whose connection is dropped before
@@ -67,7 +42,7 @@ func (s *Server) observe(w http.ResponseWriter, r *http.Request) (http.ResponseW
 		note = &requestNote{}
 		r = r.WithContext(context.WithValue(r.Context(), noteKey{}, note))
 	}
-	rec := &recorder{ResponseWriter: w}
+	rec := &recorder{statusWriter: &statusWriter{ResponseWriter: w}}
 	method, u, header := r.Method, *r.URL, r.Header.Clone()
 	return rec, r, func() {
 		if rec.status == 0 {

@@ -81,7 +81,7 @@ func checkContract(t testing.TB, opts *emulator.Options) {
 	}
 	observe := opts.Observe
 	opts.Observe = func(ex emulator.Exchange) {
-		chk.Observe(contract.Exchange(ex))
+		chk.Observe(ex)
 		if observe != nil {
 			observe(ex)
 		}

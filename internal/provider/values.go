@@ -144,6 +144,27 @@ func shown(s string) string {
 	return b.String()
 }
 
+// escapedText is a server-supplied string that the provider only records
+// and shows (a transaction hash the service follows from the chain), with
+// every rune that must not reach a terminal escaped as shown does, whole:
+// a plan or an output never carries an escape sequence from the service.
+func escapedText(s *string) *string {
+	if s == nil || !strings.ContainsFunc(*s, unsafeRune) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range *s {
+		if unsafeRune(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	out := b.String()
+	return &out
+}
+
 // unsafeRune reports whether r must not reach a terminal as it is: a
 // control character, a line or paragraph separator, a bidirectional
 // override, or a format character such as a zero-width space or joiner.

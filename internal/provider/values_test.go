@@ -19,3 +19,22 @@ func TestShownEscapesInvisibleCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapedText: a transaction hash the service answers with an escape
+// sequence, a bell or a bidirectional override reaches the state escaped;
+// an ordinary one is kept as it is.
+func TestEscapedText(t *testing.T) {
+	for in, want := range map[string]string{
+		"0xabc":                   "0xabc",
+		"0xabc\x1b[2K\x07":        `0xabc\x1b[2K\a`,
+		"\u202e0xabc":             `\u202e0xabc`,
+		"line\nbreak\u200bhidden": `line\nbreak\u200bhidden`,
+	} {
+		if got := escapedText(&in); got == nil || *got != want {
+			t.Errorf("escapedText(%q) = %v, want %q", in, got, want)
+		}
+	}
+	if escapedText(nil) != nil {
+		t.Error("escapedText(nil) is not nil")
+	}
+}

@@ -362,12 +362,13 @@ func TestAccCryptoWithdrawal_retriedAfterTimeout(t *testing.T) {
 	env.needMoneyMovement(t)
 	emu := env.emu
 	// The first attempt is processed and then held past the request
-	// timeout: the client gives up on it and retries with the same ref_id.
+	// timeout (seconds, so that only the held attempt reaches it on a busy
+	// machine): the client gives up on it and retries with the same ref_id.
 	emu.Faults.AcceptThenHang(1, 30*time.Second)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: emulatorProviderBlock(emu, "  request_timeout = \"300ms\"\n") + cwConfig(`  amount = "0.5"`),
+			Config: emulatorProviderBlock(emu, "  request_timeout = \"3s\"\n") + cwConfig(`  amount = "0.5"`),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				checkTransfers(emu, 1),
 				checkRequests(emu, cwPostKey, 2, "%d withdrawal POSTs, want 2 (one timed out, one retry)"),

@@ -158,12 +158,9 @@ type Client struct {
 	retryWaitMax time.Duration
 	log          Logger
 
-	// backoff computes the wait before retry attempt n (0-based) given the
-	// last response (nil after a network error). Tests replace it.
-	backoff func(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration
-	// retryBudget bounds the time one request waits between its attempts
-	// (maxRetryWait; tests shorten it).
-	retryBudget time.Duration
+	// clock is the time a Retry-After date is read against and the
+	// waits between attempts pass on (realClock; tests give a fake one).
+	clock clock
 
 	mu     sync.Mutex
 	tokens map[string]*tokenEntry
@@ -260,8 +257,7 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Logger != nil {
 		c.log = &scrubLogger{next: cfg.Logger, scrubber: c.scrubber}
 	}
-	c.backoff = defaultBackoff
-	c.retryBudget = maxRetryWait
+	c.clock = realClock{}
 	c.httpClient = &http.Client{
 		Transport:     &loggingTransport{base: baseTransport, log: c.log, userAgent: cfg.UserAgent, scrub: c.scrub},
 		Timeout:       cfg.RequestTimeout,

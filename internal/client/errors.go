@@ -597,8 +597,8 @@ func looksLikeHTML(contentType string, trimmed []byte) bool {
 		strings.Contains(head, "<head") || strings.Contains(head, "<body")
 }
 
-// cleanText collapses whitespace, drops control and invalid characters and
-// caps s at n runes.
+// cleanText collapses whitespace, drops control, bidirectional, format
+// (zero-width) and invalid characters, and caps s at n runes.
 func cleanText(s string, n int) string {
 	if s == "" {
 		return ""
@@ -614,7 +614,7 @@ func cleanText(s string, n int) string {
 			space = b.Len() > 0
 			continue
 		}
-		if unicode.IsControl(r) {
+		if invisible(r) {
 			continue
 		}
 		if space && count+1 >= n || count >= n {
@@ -630,4 +630,12 @@ func cleanText(s string, n int) string {
 		count++
 	}
 	return b.String()
+}
+
+// invisible reports whether r must not reach a terminal from the service's
+// text: a control character (ESC, BEL, ...), a bidirectional control that
+// reorders what follows, or a format character such as a zero-width space
+// or joiner that hides what is shown.
+func invisible(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || unicode.Is(unicode.Cf, r)
 }

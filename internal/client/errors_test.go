@@ -239,3 +239,15 @@ func TestAPIErrorWithoutStatusText(t *testing.T) {
 		t.Errorf("Error() = %q", e.Error())
 	}
 }
+
+// The service's text reaches the terminal without control, bidirectional
+// or zero-width characters: none of them can hide or reorder what a
+// diagnostic shows.
+func TestCleanTextDropsInvisibleCharacters(t *testing.T) {
+	for _, r := range []rune{'\x1b', '\a', '\u202e', '\u2066', '\u200e', '\u200b', '\u200d', '\u2060', '\ufeff', '\u00ad'} {
+		in := "amount " + string(r) + "exceeds"
+		if got := cleanText(in, 100); got != "amount exceeds" {
+			t.Errorf("cleanText(%q) = %q, want %q", in, got, "amount exceeds")
+		}
+	}
+}

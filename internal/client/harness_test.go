@@ -186,7 +186,8 @@ func (l *captureLogger) withMsg(msg string) []logEntry {
 }
 
 // newTestClient returns a client of f with fast retries, a capturing
-// logger and waits computed by the real backoff but not slept.
+// logger and a fake clock (clockOf): the waits between attempts are those
+// the backoff computes, recorded and not slept.
 func newTestClient(t *testing.T, f *fakeService, mutate func(*Config)) (*Client, *captureLogger) {
 	t.Helper()
 	logs := &captureLogger{}
@@ -211,22 +212,56 @@ func newTestClient(t *testing.T, f *fakeService, mutate func(*Config)) (*Client,
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
+	c.clock = newFakeClock()
 	return c, logs
 }
 
-// recordWaits replaces the sleep of c's retries: it records the wait the
-// real backoff computes and waits only a millisecond.
-func recordWaits(c *Client) *[]time.Duration {
-	var mu sync.Mutex
-	waits := &[]time.Duration{}
-	c.backoff = func(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
-		d := defaultBackoff(minWait, maxWait, attempt, resp)
-		mu.Lock()
-		*waits = append(*waits, d)
-		mu.Unlock()
-		return time.Millisecond
+// fakeClock stands still but for the waits between attempts, by which it
+// moves at once; it records them.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	paused []time.Duration
+}
+
+// fakeEpoch is where a fake clock starts: a whole second, so that an HTTP
+// date (whole seconds) a test derives from it loses nothing.
+var fakeEpoch = time.Date(2030, time.January, 2, 3, 4, 5, 0, time.UTC)
+
+func newFakeClock() *fakeClock { return &fakeClock{now: fakeEpoch} }
+
+func (f *fakeClock) Now() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.now
+}
+
+func (f *fakeClock) pause(d time.Duration) time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.now = f.now.Add(d)
+	f.paused = append(f.paused, d)
+	return 0
+}
+
+// waits returns the waits between attempts so far, in order.
+func (f *fakeClock) waits() []time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]time.Duration(nil), f.paused...)
+}
+
+// elapsed is how far the clock moved since it started.
+func (f *fakeClock) elapsed() time.Duration { return f.Now().Sub(fakeEpoch) }
+
+// clockOf returns the fake clock newTestClient gave c.
+func clockOf(t *testing.T, c *Client) *fakeClock {
+	t.Helper()
+	clk, ok := c.clock.(*fakeClock)
+	if !ok {
+		t.Fatalf("the client runs on %T, not a fake clock", c.clock)
 	}
-	return waits
+	return clk
 }
 
 const transferJSON = `{"id":"t-1","customer_id":"c-1","profile_id":"p-1","amount":"1.5","total":"1.6","fee":"0.1",

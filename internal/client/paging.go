@@ -166,15 +166,16 @@ type ListLimits struct {
 }
 
 // The default ceilings of a list read: room for the largest honest lists
-// (two million items; a million reward claims in pages of 100), far below
-// what exhausts a machine.
+// (a million reward claims in pages of 100), and a size a CI runner can
+// hold, with the state Terraform builds of it.
 const (
 	DefaultMaxListItems  = 2_000_000
 	DefaultMaxListPages  = 25_000
 	DefaultMaxEmptyPages = 20
-	// DefaultMaxListBytes is four times what the longest honest list
-	// (two million items) takes.
-	DefaultMaxListBytes int64 = 4 << 30
+	// DefaultMaxListBytes bounds the answers of one list read at 512
+	// MiB, a size a CI runner can hold with the state Terraform builds of
+	// them (documented with max_items).
+	DefaultMaxListBytes int64 = 512 << 20
 	// maxItemBytes bounds the size of one item of a page (on average over
 	// the page): no object of the service comes near it.
 	maxItemBytes = 1 << 20

@@ -362,3 +362,11 @@ func TestPagingByteCeiling(t *testing.T) {
 		t.Errorf("%d pages requested, want 11 (the eleventh passes the ceiling)", n)
 	}
 }
+
+// A list read holds at most 512 MiB of answers by default (the figure
+// max_items documents): a size a CI runner can hold.
+func TestPagingDefaultByteCeiling(t *testing.T) {
+	if got := (ListLimits{}).withDefaults().MaxBytes; got <= 0 || got > 512<<20 {
+		t.Errorf("the default byte ceiling of a list read is %d bytes, want at most 512 MiB", got)
+	}
+}

@@ -21,8 +21,9 @@ import (
 const maxRetryAfter = 5 * time.Minute
 
 // maxRetryWait bounds the time one request may spend waiting between its
-// attempts, whatever max_retries and the servers' Retry-After ask: a
-// request whose next wait would pass it is not retried again.
+// attempts, whatever max_retries and the servers' Retry-After ask: the wait
+// that would pass it is cut to what is left, and the attempt after it is
+// the last.
 const maxRetryWait = 10 * time.Minute
 
 // call describes one API operation.
@@ -203,7 +204,7 @@ func (c *Client) send(ctx context.Context, cl call, target, token string) (*http
 				return false, nil
 			}
 			reason = retryReason(resp, err, token, c.secret)
-			if waited >= c.retryBudget {
+			if waited >= maxRetryWait {
 				c.logf(ctx, LevelWarn, "not retrying: the request has waited as long as its retries may", map[string]any{
 					"method": cl.method, "path": cl.path, "reason": reason, "waited_ms": waited.Milliseconds(),
 				})
@@ -221,7 +222,7 @@ func (c *Client) send(ctx context.Context, cl call, target, token string) (*http
 			return true, nil
 		},
 		Backoff: func(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
-			wait := min(c.backoff(minWait, maxWait, attempt, resp), c.retryBudget-waited)
+			wait := min(backoff(c.clock.Now(), minWait, maxWait, attempt, resp), maxRetryWait-waited)
 			waited += wait
 			c.logf(ctx, LevelWarn, "retrying request", map[string]any{
 				"method":       cl.method,
@@ -231,7 +232,7 @@ func (c *Client) send(ctx context.Context, cl call, target, token string) (*http
 				"reason":       reason,
 				"wait_ms":      wait.Milliseconds(),
 			})
-			return wait
+			return c.clock.pause(wait)
 		},
 	}
 	if c.log != nil {
@@ -275,12 +276,13 @@ func retryReason(resp *http.Response, err error, token, secret string) string {
 	return "unknown"
 }
 
-// defaultBackoff waits as long as a Retry-After header asks (seconds or an
-// HTTP date, at most maxRetryAfter); otherwise it backs off exponentially
-// from minWait, with jitter, never beyond maxWait.
-func defaultBackoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+// backoff is the wait before retry attempt n (0-based) given the last
+// response (nil after a network error): as long as a Retry-After header
+// asks (seconds, or an HTTP date read against now; at most maxRetryAfter);
+// otherwise exponential from minWait, with jitter, never beyond maxWait.
+func backoff(now time.Time, minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), now); ok {
 			return min(d, maxRetryAfter)
 		}
 	}

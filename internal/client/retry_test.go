@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -30,39 +31,38 @@ func hangUp(t *testing.T, w http.ResponseWriter) {
 	_ = conn.Close()
 }
 
+// TestRetryAfterIsHonoured: the wait after a 429 is the one its
+// Retry-After asks, a date read against the client's clock (a fake one,
+// which only the waits move).
 func TestRetryAfterIsHonoured(t *testing.T) {
 	tests := []struct {
 		name   string
-		header func() string
-		min    time.Duration
-		max    time.Duration
+		header func(now time.Time) string
+		want   time.Duration
 	}{
-		{"seconds", func() string { return "7" }, 7 * time.Second, 7 * time.Second},
-		{"http date", func() string { return time.Now().Add(30 * time.Second).UTC().Format(http.TimeFormat) }, 28 * time.Second, 30 * time.Second},
-		{"past date", func() string { return "Mon, 02 Jan 2006 15:04:05 GMT" }, 0, 0},
-		{"capped", func() string { return "86400" }, maxRetryAfter, maxRetryAfter},
+		{"seconds", func(time.Time) string { return "7" }, 7 * time.Second},
+		{"http date", func(now time.Time) string { return now.Add(30 * time.Second).Format(http.TimeFormat) }, 30 * time.Second},
+		{"past date", func(time.Time) string { return "Mon, 02 Jan 2006 15:04:05 GMT" }, 0},
+		{"capped", func(time.Time) string { return "86400" }, maxRetryAfter},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t)
+			c, logs := newTestClient(t, f, nil)
+			clk := clockOf(t, c)
 			f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
 				if n == 1 {
-					w.Header().Set("Retry-After", tc.header())
+					w.Header().Set("Retry-After", tc.header(clk.Now()))
 					writeJSON(w, http.StatusTooManyRequests, `{"message":"slow down"}`)
 					return
 				}
 				okHandler(w, r, n, req)
 			}
-			c, logs := newTestClient(t, f, nil)
-			waits := recordWaits(c)
 			if _, err := c.GetFiatDepositInstructions(t.Context(), "fdi-1"); err != nil {
 				t.Fatal(err)
 			}
-			if len(*waits) != 1 {
-				t.Fatalf("waits = %v, want one", *waits)
-			}
-			if w := (*waits)[0]; w < tc.min || w > tc.max {
-				t.Errorf("wait = %v, want within [%v, %v]", w, tc.min, tc.max)
+			if waits := clk.waits(); len(waits) != 1 || waits[0] != tc.want {
+				t.Errorf("waits = %v, want one of %v", waits, tc.want)
 			}
 			if n := len(f.apiRequests()); n != 2 {
 				t.Errorf("attempts = %d, want 2", n)
@@ -92,7 +92,6 @@ func TestRetryOnServerErrorsThenSuccess(t *testing.T) {
 		}
 	}
 	c, logs := newTestClient(t, f, nil)
-	waits := recordWaits(c)
 	if err := drain(c.FiatAccounts(t.Context(), ListFiatAccountsQuery{})); err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +99,11 @@ func TestRetryOnServerErrorsThenSuccess(t *testing.T) {
 		t.Errorf("attempts = %d, want 3", n)
 	}
 	// Exponential backoff with jitter within [min, max] = [1ms, 5ms].
-	for i, w := range *waits {
+	waits := clockOf(t, c).waits()
+	if len(waits) != 2 {
+		t.Errorf("waits = %v, want two", waits)
+	}
+	for i, w := range waits {
 		if w < time.Millisecond || w > 5*time.Millisecond {
 			t.Errorf("wait %d = %v outside the configured bounds", i, w)
 		}
@@ -211,6 +214,10 @@ func TestPostWithRefIDRetriedWithIdenticalBody(t *testing.T) {
 	}
 }
 
+// TestHangingPostWithRefIDTimesOutAndIsRetried: an attempt held past the
+// request timeout is retried with the same body. The timeout is the real
+// one of net/http, long enough that only the held attempt ever reaches it
+// on a busy machine.
 func TestHangingPostWithRefIDTimesOutAndIsRetried(t *testing.T) {
 	f := newFake(t)
 	release := make(chan struct{})
@@ -225,7 +232,7 @@ func TestHangingPostWithRefIDTimesOutAndIsRetried(t *testing.T) {
 		}
 		okHandler(w, r, n, req)
 	}
-	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.RequestTimeout = 300 * time.Millisecond })
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.RequestTimeout = time.Second })
 	if _, err := c.CreateFiatDepositInstructions(t.Context(), FiatDepositInstructionsRequest{ProfileID: "p", FiatNetwork: "WIRE", RefID: "ref-1"}); err != nil {
 		t.Fatal(err)
 	}
@@ -350,28 +357,31 @@ func TestTooManyRequestsWithoutRetryAfterFailsFast(t *testing.T) {
 	}
 }
 
-// A server that keeps answering 503 (or asks to retry after minutes) cannot
+// A server that keeps answering 503 and asks to retry after minutes cannot
 // hold a request past its retry budget, however many retries max_retries
-// allows: the waits between attempts add up to the budget at most.
+// allows: on the client's clock (a fake one, which the waits move), the
+// waits add up to maxRetryWait exactly, the last one cut to what is left.
 func TestRetryWaitsWithinBudget(t *testing.T) {
 	f := newFake(t)
 	f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
-		w.Header().Set("Retry-After", "300")
+		w.Header().Set("Retry-After", "250")
 		writeJSON(w, http.StatusServiceUnavailable, `{"message":"down"}`)
 	}
 	c, logs := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 100 })
-	c.backoff = func(time.Duration, time.Duration, int, *http.Response) time.Duration { return 10 * time.Millisecond }
-	c.retryBudget = 35 * time.Millisecond
-	start := time.Now()
+	clk := clockOf(t, c)
 	err := drain(c.FiatAccounts(t.Context(), ListFiatAccountsQuery{}))
 	if err == nil {
 		t.Fatal("the list succeeded against a server that only answers 503")
 	}
-	if n := len(f.apiRequests()); n != 5 {
-		t.Errorf("attempts = %d, want 5 (waits of 10, 10, 10 and the 5 ms left of the budget)", n)
+	want := []time.Duration{250 * time.Second, 250 * time.Second, 100 * time.Second}
+	if got := clk.waits(); !slices.Equal(got, want) {
+		t.Errorf("waits = %v, want %v (twice the Retry-After, then the rest of the %v budget)", got, want, maxRetryWait)
 	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("the request took %v", d)
+	if d := clk.elapsed(); d != maxRetryWait {
+		t.Errorf("the request waited %v between its attempts, want %v", d, maxRetryWait)
+	}
+	if n := len(f.apiRequests()); n != 4 {
+		t.Errorf("attempts = %d, want 4", n)
 	}
 	if len(logs.withMsg("not retrying: the request has waited as long as its retries may")) != 1 {
 		t.Errorf("the end of the budget is not logged once")

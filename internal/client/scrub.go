@@ -57,9 +57,13 @@ func secretSpellings(secret string) []string {
 			}
 		}
 	}
-	// Escaped twice (a gateway that escapes an escaped form), as HTML text,
-	// and in hexadecimal.
-	add(url.QueryEscape(q))
+	// Escaped again and again (a gateway that escapes an escaped form, a
+	// JSON string holding a JSON document, a query of a query), up to
+	// maxEscapes times, in every mix of query and JSON escaping; as HTML
+	// text, and in hexadecimal.
+	for _, e := range escapings(secret) {
+		add(e)
+	}
 	add(html.EscapeString(secret))
 	add(htmlNumericEntities(secret))
 	add(hex.EncodeToString([]byte(secret)))
@@ -71,6 +75,48 @@ func secretSpellings(secret string) []string {
 	// Longest first, so that a spelling that contains another goes whole.
 	sortByLengthDesc(out)
 	return out
+}
+
+// maxEscapes is how many times over an escaped spelling of a secret is
+// scrubbed: three query escapes, or a JSON escape of a JSON escape of a
+// query escape, and any other mix.
+const maxEscapes = 3
+
+// escapings are the spellings of s escaped one to maxEscapes times, each
+// time as a query (with + or %20 for a space) or as the content of a JSON
+// string (with or without HTML escaping).
+func escapings(s string) []string {
+	seen := map[string]bool{s: true}
+	var out []string
+	layer := []string{s}
+	for range maxEscapes {
+		var next []string
+		for _, v := range layer {
+			q := url.QueryEscape(v)
+			for _, e := range []string{q, strings.ReplaceAll(q, "+", "%20"), jsonContent(v, true), jsonContent(v, false)} {
+				if e != "" && !seen[e] {
+					seen[e] = true
+					next = append(next, e)
+				}
+			}
+		}
+		out = append(out, next...)
+		layer = next
+	}
+	return out
+}
+
+// jsonContent is s as the content of a JSON string (without its quotes),
+// with or without HTML escaping.
+func jsonContent(s string, escapeHTML bool) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(escapeHTML)
+	if enc.Encode(s) != nil {
+		return ""
+	}
+	b := bytes.TrimSpace(buf.Bytes())
+	return string(b[1 : len(b)-1])
 }
 
 // minBase64Core is the shortest base64 fragment scrubbed on its own: a

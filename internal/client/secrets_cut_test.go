@@ -3,6 +3,7 @@ package client
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"html"
 	"net/http"
@@ -126,6 +127,8 @@ func TestSecretSpellingsScrubbed(t *testing.T) {
 	}
 	for name, spelled := range map[string]string{
 		"escaped twice":      url.QueryEscape(q),
+		"escaped thrice":     url.QueryEscape(url.QueryEscape(q)),
+		"json twice":         jsonTwice(secret),
 		"html":               html.EscapeString(secret),
 		"html entities":      entities.String(),
 		"hex":                hex.EncodeToString([]byte(secret)),
@@ -154,6 +157,14 @@ func TestSecretSpellingsScrubbed(t *testing.T) {
 			}
 		}
 	}
+}
+
+// jsonTwice is s as the content of a JSON string that is itself the
+// content of a JSON string: a JSON document quoted in another.
+func jsonTwice(s string) string {
+	once, _ := json.Marshal(s)
+	twice, _ := json.Marshal(string(once[1 : len(once)-1]))
+	return string(twice[1 : len(twice)-1])
 }
 
 // issuedTokens are the access tokens f issued.

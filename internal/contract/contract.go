@@ -286,7 +286,7 @@ func (r *Reference) route(ex Exchange) (*http.Request, *routers.Route, map[strin
 		return nil, nil, nil, err
 	}
 	u.RawQuery = ex.URL.RawQuery
-	req, err := http.NewRequest(ex.Method, u.String(), bytes.NewReader(ex.RequestBody))
+	req, err := http.NewRequestWithContext(context.Background(), ex.Method, u.String(), bytes.NewReader(ex.RequestBody))
 	if err != nil {
 		return nil, nil, nil, err
 	}

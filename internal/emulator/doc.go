@@ -12,6 +12,23 @@
 //
 //   - base_url is http://host/v2; every HTTP operation, including
 //     GET /v2/rewards/claims, is served under /v2.
+//   - The operations served are one table (Routes): each is an operation
+//     of the published reference, with its scope (held against the
+//     reference by TestRoutesAreOperationsOfTheReference). Under the seed
+//     profile (Options.Profile, -profile seed) only the seven operations of
+//     the seed's spec are served: a list of deposit instructions is a 405,
+//     transfers, balances and the money flows are 404s.
+//   - The sandbox operations of the reference are served:
+//     POST /sandbox/profiles/{profile_id}/deposit (scope funding:read_profile)
+//     credits the profile in the asset and answers {"activity_id": uuid};
+//     POST /sandbox/fiat-deposits (scope transfer:write_sandbox_fiat_deposit)
+//     credits the profile of the instructions whose memo_id it quotes, in
+//     USD, and answers {}; an unknown memo_id is a 400. A credit sets a
+//     balance that was not set (see Balances).
+//   - Where the reference publishes an operation's problem of a status as
+//     application/json rather than application/problem+json (fiat
+//     accounts, deposit instructions, fiat withdrawals' 400 and 404,
+//     stablecoin conversions), the emulator answers it so.
 //   - An unknown path answers 404 with {"message": "no route matches GET
 //     /v2/x"} (Content-Type application/json, whatever the error body
 //     option), which is not the not-found problem of an unknown id (see

@@ -308,7 +308,7 @@ func (s *Server) Start(addr string) error {
 	}
 	s.listener = l
 	s.httpSrv = &http.Server{
-		Handler:           s.Handler(),
+		Handler:           guardHostAndOrigin(s.Handler(), l.Addr()),
 		ReadHeaderTimeout: 10 * time.Second,
 		ConnState: func(_ net.Conn, st http.ConnState) {
 			if st == http.StateNew {

@@ -71,6 +71,7 @@ type config struct {
 	rateLimits                                                string
 	logLevel                                                  string
 	version                                                   bool
+	clientID, clientSecret                                    string
 }
 
 // usageHeader opens the -h text; every flag follows with its default.
@@ -115,6 +116,9 @@ func newFlags(out io.Writer) (*flag.FlagSet, *config) {
 		"never a header, a token or a secret")
 	fs.StringVar(&c.profile, "profile", emulator.ProfileReference, "the service to stand for: reference (the operations of the published API reference the emulator has) "+
 		"or seed (only those of the seed's interface; every other path is a 404)")
+	fs.StringVar(&c.clientID, "client-id", emulator.DefaultClientID, "client_id the token endpoint accepts")
+	fs.StringVar(&c.clientSecret, "client-secret", emulator.DefaultClientSecret, "client_secret the token endpoint "+
+		"accepts with -client-id; another value than the default is written to -env-file and never printed")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
 		_, _ = io.WriteString(out, usageHeader)
@@ -158,6 +162,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if remote != nil && !c.allowRemote {
 		return remote
 	}
+	if c.clientID == "" || c.clientSecret == "" {
+		return errors.New("-client-id and -client-secret must not be empty")
+	}
 	for name, v := range map[string]int{"fiat-accounts": c.fiatAccounts, "deposit-addresses": c.depositAddresses, "reward-claims": c.rewardClaims, "stablecoin-conversions": c.conversions} {
 		if v < 0 {
 			return fmt.Errorf("-%s must not be negative", name)
@@ -184,6 +191,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		SubscriptionInterval:  subscriptionInterval(c.subEvery),
 		LogLevel:              level,
 		Log:                   stderr,
+		Clients:               map[string]emulator.ClientCredentials{c.clientID: {Secret: c.clientSecret}},
 	})
 	if err := s.Start(c.addr); err != nil {
 		return err
@@ -193,9 +201,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		warnNoAuthentication(stderr, s.Addr())
 	}
 
-	env := settings(s)
+	env := settings(s, c.clientID, c.clientSecret)
 	_, _ = fmt.Fprintln(stdout, Name+" "+versionString()+" listening on "+s.Addr())
 	for _, kv := range env {
+		if kv[0] == "PLATFORM_CLIENT_SECRET" && kv[1] != emulator.DefaultClientSecret {
+			kv[1] = "(set by -client-secret, written to -env-file only)"
+		}
 		_, _ = fmt.Fprintln(stdout, "  "+kv[0]+"="+kv[1])
 	}
 	_, _ = fmt.Fprintln(stdout, "  admin API (no authentication; see the guide \"Testing with the emulator\"):")
@@ -242,14 +253,15 @@ func checkLoopback(addr string) error {
 	return errors.New("-addr must be a loopback address (127.0.0.1, ::1 or localhost); use -allow-non-loopback to override")
 }
 
-// settings are the PLATFORM_* values printed and written to the env file.
-func settings(s *emulator.Server) [][2]string {
+// settings are the PLATFORM_* values printed and written to the env file,
+// with the client credentials the emulator accepts.
+func settings(s *emulator.Server, clientID, clientSecret string) [][2]string {
 	env := [][2]string{
 		{"PLATFORM_BASE_URL", s.BaseURL()},
 		{"PLATFORM_AUTH_URL", s.AuthURL()},
 		{"PLATFORM_WS_URL", s.WSURL()},
-		{"PLATFORM_CLIENT_ID", emulator.DefaultClientID},
-		{"PLATFORM_CLIENT_SECRET", emulator.DefaultClientSecret},
+		{"PLATFORM_CLIENT_ID", clientID},
+		{"PLATFORM_CLIENT_SECRET", clientSecret},
 	}
 	if c := s.StablecoinConversions(); len(c) > 0 {
 		env = append(env, [2]string{"PLATFORM_DEMO_CONVERSION_ID", c[0].ID}, [2]string{"PLATFORM_DEMO_PROFILE_ID", c[0].ProfileID})

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -92,6 +93,7 @@ func TestBadFlagsRefused(t *testing.T) {
 		{[]string{"-log-level", "loud"}, "-log-level: unknown log level \"loud\""},
 		{[]string{"-withdrawal-replay", "maybe"}, "-withdrawal-replay"},
 		{[]string{"-fiat-accounts", "-1"}, "-fiat-accounts must not be negative"},
+		{[]string{"-client-secret", ""}, "-client-id and -client-secret must not be empty"},
 		{[]string{"extra"}, "unexpected argument"},
 	} {
 		err := run(t.Context(), tc.args, io.Discard, io.Discard)
@@ -195,5 +197,43 @@ func TestCommandLogs(t *testing.T) {
 	}
 	if quiet.String() != "" {
 		t.Errorf("-log-level off logged:\n%s", quiet.String())
+	}
+}
+
+// The client credentials the emulator accepts are set by -client-id and
+// -client-secret: the token endpoint grants a token for them only, the env
+// file carries them, and a secret of one's own is never printed.
+func TestClientCredentialsFlags(t *testing.T) {
+	var stdout syncBuffer
+	const secret = "ci-secret-4b1d"
+	env := started(t, &stdout, io.Discard, "-addr", "127.0.0.1:0", "-log-level", "off", "-client-id", "ci-client",
+		"-client-secret", secret)
+	if env["PLATFORM_CLIENT_ID"] != "ci-client" || env["PLATFORM_CLIENT_SECRET"] != secret {
+		t.Errorf("env file credentials %q, %q; want ci-client and the secret", env["PLATFORM_CLIENT_ID"],
+			env["PLATFORM_CLIENT_SECRET"])
+	}
+	if strings.Contains(stdout.String(), secret) {
+		t.Errorf("the banner prints the secret:\n%s", stdout.String())
+	}
+	token := func(id, secret string) int {
+		form := url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}}
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, env["PLATFORM_AUTH_URL"]+"/oauth2/token",
+			strings.NewReader(form.Encode()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := token("ci-client", secret); got != http.StatusOK {
+		t.Errorf("a token for the configured credentials: %d, want 200", got)
+	}
+	if got := token(emulator.DefaultClientID, emulator.DefaultClientSecret); got == http.StatusOK {
+		t.Errorf("a token for the default credentials: %d, want a refusal", got)
 	}
 }

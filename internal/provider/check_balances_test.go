@@ -90,7 +90,7 @@ func TestWithdrawalGuard_checkBalancesFailsClosed(t *testing.T) {
 	move := func(profile, asset string) guardedWithdrawal {
 		return fiatWithdrawalArgs{ProfileID: types.StringValue(profile), Asset: types.StringValue(asset),
 			Amount: types.StringValue("10"), FiatAccountID: types.StringValue(testPayeeAccount)}.
-			moves().guarded(profile+asset, profile+asset, "platform_fiat_withdrawal")
+			moves().guarded(profile+asset, "platform_fiat_withdrawal")
 	}
 	for _, c := range []struct {
 		name, clientID, secret, profile, asset, want string
@@ -160,4 +160,170 @@ data "platform_profile_balances" "empty" {
 			},
 		}},
 	})
+}
+
+// sharedRefMoves are three movements of 600 USD from prof-1, one of each
+// kind that debits USD, all with the ref_id payroll-11: the service keeps
+// each kind's ref_ids apart, so they are three movements.
+func sharedRefMoves() []guardedWithdrawal {
+	ref := types.StringValue("payroll-11")
+	usd, amount, prof := types.StringValue("USD"), types.StringValue("600"), types.StringValue("prof-1")
+	return []guardedWithdrawal{
+		fiatWithdrawalArgs{ProfileID: prof, FiatAccountID: types.StringValue(testPayeeAccount), Asset: usd,
+			Amount: amount, Total: types.StringNull(), RefID: ref}.moves().guarded("payroll-11", "platform_fiat_withdrawal"),
+		internalTransferArgs{FromProfileID: prof, ToProfileID: types.StringValue("prof-2"), Asset: usd, Amount: amount,
+			RefID: ref}.moves().guarded("payroll-11", "platform_internal_transfer"),
+		stablecoinConversionArgs{ProfileID: prof, SourceAsset: usd, TargetAsset: types.StringValue("USDG"),
+			Amount: amount, RecipientProfileID: types.StringNull(), RefID: ref}.moves().
+			guarded("payroll-11", "platform_stablecoin_conversion"),
+	}
+}
+
+// TestWithdrawalGuard_kindsSharingRefID: a fiat withdrawal, an internal
+// transfer and a stablecoin conversion with one ref_id are three
+// movements for every guard, at plan and at send: under max_run_total
+// 1000 USD, and against a balance of 1000 USD, the first of 600 passes and
+// the two others are refused; under max_amount 500 USD, each is.
+func TestWithdrawalGuard_kindsSharingRefID(t *testing.T) {
+	emu := startCore(t, emulator.Options{})
+	emu.SetBalance("prof-1", "USD", "1000")
+	for _, c := range []struct {
+		name    string
+		guard   func() *withdrawalGuard
+		refused []bool
+		want    string
+	}{
+		{"max_amount", func() *withdrawalGuard {
+			return &withdrawalGuard{maxAmount: capsOf("max_amount", map[string]string{"USD": "500"})}
+		}, []bool{true, true, true}, "max_amount of USD is 500"},
+		{"max_run_total", func() *withdrawalGuard {
+			return &withdrawalGuard{maxRunTotal: capsOf("max_run_total", map[string]string{"USD": "1000"})}
+		}, []bool{false, true, true}, "600 USD is already planned or sent in this run by other withdrawals, and this " +
+			"one asks 600 more (1200 in all)"},
+		{"check_balances", func() *withdrawalGuard { return &withdrawalGuard{checkBalances: true} },
+			[]bool{false, true, true}, "check_balances: profile prof-1 has 1000 USD available; 600 USD is already " +
+				"planned or sent from it in this run, and this one asks 600 more (1200 in all, 200 short)."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, at := range []string{"plan", "send"} {
+				data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, c.guard())
+				for i, w := range sharedRefMoves() {
+					var d diag.Diagnostics
+					if at == "plan" {
+						guardWithdrawal(t.Context(), data, w, &d)
+					} else {
+						d = guardSend(t.Context(), data, w)
+					}
+					switch {
+					case d.HasError() != c.refused[i]:
+						t.Errorf("at %s, the %s: refused %v, want %v: %v", at, w.resourceType, d.HasError(), c.refused[i], d)
+					case c.refused[i] && !strings.Contains(flatOutput(fmt.Sprint(d)), c.want):
+						t.Errorf("at %s, the %s is refused without saying %q: %v", at, w.resourceType, c.want, d)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestWithdrawalGuard_checkBalancesOfBalanceAsset: check_balances compares
+// a crypto withdrawal that sets balance_asset with the balance of that
+// asset, and counts it with the other movements that debit it.
+func TestWithdrawalGuard_checkBalancesOfBalanceAsset(t *testing.T) {
+	emu := startCore(t, emulator.Options{})
+	emu.SetBalance("prof-1", "USD", "100")
+	withdrawal := func(amount string) guardedWithdrawal {
+		a := cryptoWithdrawalArgs{ProfileID: types.StringValue("prof-1"), DestinationAddress: types.StringValue("0xabc"),
+			Asset: types.StringValue("USDG"), CryptoNetwork: types.StringValue("ETHEREUM"), BalanceAsset: types.StringValue("USD"),
+			Amount: types.StringValue(amount), Total: types.StringNull(), IdentityID: types.StringNull()}
+		return withdrawalMovement(a).guarded("w-"+amount, "platform_crypto_withdrawal")
+	}
+	data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, &withdrawalGuard{checkBalances: true})
+	var d diag.Diagnostics
+	if guardWithdrawal(t.Context(), data, withdrawal("60"), &d); d.HasError() {
+		t.Fatalf("60 USDG debited from 100 USD refused: %v", d)
+	}
+	guardWithdrawal(t.Context(), data, withdrawal("50"), &d)
+	want := "check_balances: profile prof-1 has 100 USD available; 60 USD is already planned or sent from it in this " +
+		"run, and this one asks 50 more (this one is 50 USDG debited from the USD balance, its balance_asset) (110 in " +
+		"all, 10 short)."
+	if !d.HasError() || !strings.Contains(flatOutput(fmt.Sprint(d)), want) {
+		t.Errorf("a second withdrawal debited from USD: %v, want an error saying %q", d, want)
+	}
+}
+
+// TestWithdrawalGuard_checkBalancesAssetListedTwice: a balance answer that
+// lists one asset twice refuses the movement, whichever entry comes first.
+func TestWithdrawalGuard_checkBalancesAssetListedTwice(t *testing.T) {
+	for _, order := range [][]string{{"1000", "0"}, {"0", "1000"}} {
+		g := &withdrawalGuard{checkBalances: true}
+		_, _ = g.balances.get("prof-1", func() ([]client.ProfileBalance, error) {
+			return []client.ProfileBalance{{Asset: "USD", Available: order[0]}, {Asset: "usd", Available: order[1]}}, nil
+		})
+		var d diag.Diagnostics
+		guardWithdrawal(t.Context(), &providerData{guard: g}, sharedRefMoves()[0], &d)
+		want := "the service lists the balance of USD in profile prof-1 more than once"
+		if !d.HasError() || !strings.Contains(fmt.Sprint(d), want) {
+			t.Errorf("balances %v: %v, want an error saying %q", order, d, want)
+		}
+	}
+}
+
+// sharedRefBody is a fiat withdrawal and a stablecoin conversion of 600 USD
+// each from prof-1, with one ref_id.
+const sharedRefBody = `
+resource "platform_fiat_withdrawal" "payout" {
+  profile_id      = "prof-1"
+  fiat_account_id = "` + testPayeeAccount + `"
+  asset           = "USD"
+  amount          = "600"
+  ref_id          = "payroll-11"
+}
+
+resource "platform_stablecoin_conversion" "convert" {
+  profile_id   = "prof-1"
+  source_asset = "USD"
+  target_asset = "USDC"
+  amount       = "600"
+  ref_id       = "payroll-11"
+}
+`
+
+// TestAccGuards_kindsSharingRefID: through the CLI, a fiat withdrawal and
+// a conversion sharing one ref_id are two movements: refused at plan under
+// max_run_total and under check_balances, with the figures and without
+// one POST; within the guards both are made.
+func TestAccGuards_kindsSharingRefID(t *testing.T) {
+	t.Parallel()
+	emu := startCore(t, emulator.Options{})
+	emu.SetBalance("prof-1", "USD", "1000")
+	w := newCLIWorkdir(t)
+	for _, c := range []struct{ guard, want string }{
+		{"max_run_total = { USD = \"1000\" }", "600 USD is already planned or sent in this run by other withdrawals, " +
+			"and this one asks 600 more (1200 in all)."},
+		{"check_balances = true", "check_balances: profile prof-1 has 1000 USD available; 600 USD is already planned " +
+			"or sent from it in this run, and this one asks 600 more (1200 in all, 200 short)."},
+	} {
+		w.write(emulatorProviderBlock(emu, "  withdrawal_guard {\n    "+c.guard+"\n  }\n"), sharedRefBody)
+		emu.Counters.Reset()
+		if out := flatOutput(w.mustRun(1, "plan").output()); !strings.Contains(out, c.want) {
+			t.Errorf("under %s, the plan does not say %q:\n%s", c.guard, c.want, out)
+		}
+		for _, key := range []string{fwPostKey, scPostKey} {
+			if n := emu.Counters.Requests(key); n != 0 {
+				t.Errorf("%d %s after the plan refused under %s, want 0", n, key, c.guard)
+			}
+		}
+	}
+
+	emu.SetBalance("prof-1", "USD", "1200")
+	w.write(emulatorProviderBlock(emu, "  withdrawal_guard {\n    max_run_total = { USD = \"1200\" }\n"+
+		"    check_balances = true\n  }\n"), sharedRefBody)
+	w.mustRun(0, "apply", "-auto-approve")
+	if n := emu.Counters.Requests(fwPostKey) + emu.Counters.Requests(scPostKey); n != 2 {
+		t.Errorf("%d POSTs of the fiat withdrawal and the conversion, want 2", n)
+	}
+	if got, _ := emu.Balance("prof-1", "USD"); got != "0" {
+		t.Errorf("prof-1 holds %s USD after both, want 0", got)
+	}
 }

@@ -33,6 +33,10 @@ type cryptoWithdrawalAction struct {
 	data *providerData
 }
 
+// MovesMoney: each invocation is a crypto withdrawal (see
+// registry.MoneyMover).
+func (a *cryptoWithdrawalAction) MovesMoney() string { return moneyKindCryptoWithdrawal }
+
 func (a *cryptoWithdrawalAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_crypto_withdrawal"
 }
@@ -117,8 +121,9 @@ func (a *cryptoWithdrawalAction) Configure(_ context.Context, req action.Configu
 }
 
 // ModifyPlan passes the invocation through the provider's withdrawal_guard
-// (withdrawal_guard.go): it counts in the plan's max_run_total, keyed by
-// its configured ref_id, or as an invocation of its own when it has none.
+// (withdrawal_guard.go): it counts in the plan's max_run_total as an
+// invocation of a crypto withdrawal with its configured ref_id, or as an
+// invocation of its own when it has none.
 func (a *cryptoWithdrawalAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
 	if a.data == nil || !a.data.guard.active() {
 		return

@@ -330,7 +330,7 @@ func TestCryptoWithdrawalAction_invoke(t *testing.T) {
 			inv := h.invoke(t, baseArgs(cwaArgs{
 				"memo":        "invoice 42",
 				"metadata":    map[string]string{"invoice": "42"},
-				"beneficiary": `{"name":"Ada Lovelace","country":"GB"}`,
+				"beneficiary": `{"person_details":{"first_name":"Ada","last_name":"Lovelace"}}`,
 			}))
 			if got := h.generated(); len(got) != 1 {
 				t.Fatalf("generated ref_ids = %v, want one", got)

@@ -98,9 +98,11 @@ func TestAccCryptoWithdrawal_maxFeeChargedFee(t *testing.T) {
 			lie.Store(true)
 			fe := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
 				// The overcharge shows in the create's answer and in every
-				// read of the transfer, as a service that made it would.
+				// read of the transfer, by id or in a list (the lookup of its
+				// ref_id), as a service that made it would.
 				post := r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, client.PathCryptoWithdrawals)
-				read := r.Method == http.MethodGet && strings.Contains(r.URL.Path, client.PathTransfers+"/")
+				read := r.Method == http.MethodGet && (strings.Contains(r.URL.Path, client.PathTransfers+"/") ||
+					strings.HasSuffix(r.URL.Path, client.PathTransfers))
 				if (!post && !read) || !lie.Load() {
 					next.ServeHTTP(w, r)
 					return

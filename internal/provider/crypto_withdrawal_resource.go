@@ -58,6 +58,11 @@ var withdrawalType = moneyType[cryptoWithdrawalArgs, *client.Transfer, client.Cr
 			args: a, refID: refID, derived: derived, recorded: data.attempts.has(withdrawalWords.kind, refID),
 		})
 	},
+	found: func(a cryptoWithdrawalArgs, res createResult[*client.Transfer], diags *diag.Diagnostics) {
+		if maxFee := knownString(a.MaxFee); maxFee != "" {
+			checkChargedFee(res, nil, maxFee, diags)
+		}
+	},
 
 	get:       getTransfer,
 	readScope: client.ScopeReadTransfer,
@@ -380,7 +385,7 @@ func recordsApplyOnly(ctx context.Context, req resource.ModifyPlanRequest, resp 
 func withdrawalMovement(a cryptoWithdrawalArgs) movement {
 	amount, figure := moneyFigure(a.Amount, a.Total)
 	return movement{kind: moneyKindCryptoWithdrawal, asset: a.Asset, amount: amount, figureName: figure,
-		from: a.ProfileID, to: a.DestinationAddress, address: a.DestinationAddress, network: a.CryptoNetwork,
+		from: a.ProfileID, debits: a.BalanceAsset, to: a.DestinationAddress, address: a.DestinationAddress, network: a.CryptoNetwork,
 		identity: a.IdentityID, fiatAccount: types.StringNull(), limitTypes: []string{client.TransferTypeCryptoWithdr},
 		what: a.summary()}
 }

@@ -32,8 +32,8 @@ const (
 	cwPostKey       = "POST /v2/transfer/crypto-withdrawals"
 	uuidPattern     = `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`
 	cwDestination   = "bc1qexample0destination0address"
-	cwBeneficiary   = `jsonencode({ name = "Ada Lovelace", country = "GB" })`
-	cwBeneficiaryJS = `{"country":"GB","name":"Ada Lovelace"}`
+	cwBeneficiary   = `jsonencode({ person_details = { first_name = "Ada", last_name = "Lovelace" } })`
+	cwBeneficiaryJS = `{"person_details":{"first_name":"Ada","last_name":"Lovelace"}}`
 )
 
 // cwConfig is a platform_crypto_withdrawal "test" of BTC with the given
@@ -419,8 +419,11 @@ func TestAccCryptoWithdrawal_unknownOutcomeRetriedWithSameRefID(t *testing.T) {
 						if ref, _ := stateAttr(s, cwAddr, "ref_id"); ref != sentRef {
 							return fmt.Errorf("state ref_id %q, want %q", ref, sentRef)
 						}
-						if n := emu.Counters.Requests(cwPostKey); n != 3 {
-							return fmt.Errorf("%d withdrawal POSTs, want 3 (2 unconfirmed, 1 replayed)", n)
+						// The retry's plan found the transfer under the ref_id
+						// (money.sends = false): its apply records it and sends
+						// nothing.
+						if n := emu.Counters.Requests(cwPostKey); n != 2 {
+							return fmt.Errorf("%d withdrawal POSTs, want 2 (2 unconfirmed, none from the apply that records it)", n)
 						}
 						return nil
 					},

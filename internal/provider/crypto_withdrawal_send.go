@@ -131,8 +131,9 @@ func sendCryptoWithdrawal(ctx context.Context, data *providerData, s withdrawalS
 
 // checkChargedFee compares the fee the service charged a withdrawal sent
 // under max_fee with max_fee and, when this send made it, with the quote
-// it carried: a service that ignored the fee_id (or answered a fee it
-// cannot justify) fails the apply loudly. The transfer was sent: it is
+// it carried (quote is nil for a transfer recorded without sending): a
+// service that ignored the fee_id (or answered a fee it cannot justify)
+// fails the apply loudly. The transfer was sent: it is
 // recorded all the same, and the error names the difference.
 func checkChargedFee(res createResult[*client.Transfer], quote *client.CryptoWithdrawalFee, maxFee string, diags *diag.Diagnostics) {
 	t := res.obj
@@ -146,7 +147,7 @@ func checkChargedFee(res createResult[*client.Transfer], quote *client.CryptoWit
 	case fee.GreaterThan(limit):
 		problem = fmt.Sprintf("the service charged the fee %s %s, %s above max_fee %s", fee, t.Asset,
 			fee.Sub(limit), limit)
-	case res.outcome == outcomeConfirmed && !decimalEqual(t.Fee, quote.Fee):
+	case res.outcome == outcomeConfirmed && quote != nil && !decimalEqual(t.Fee, quote.Fee):
 		problem = fmt.Sprintf("the service charged the fee %s %s, not the guaranteed fee %s of the quote %s it "+
 			"was sent with (a difference of %s)", fee, t.Asset, quote.Fee, quote.ID, differenceOf(t.Fee, quote.Fee))
 	default:

@@ -46,3 +46,18 @@ func (a fiatWithdrawalArgs) moves() movement {
 		from: a.ProfileID, to: a.FiatAccountID, fiatAccount: a.FiatAccountID, address: null, network: null,
 		identity: null, limitTypes: client.FiatWithdrawalTransferTypes, what: a.summary()}
 }
+
+// fiatWithdrawalFee says what the fee of the withdrawal t is, when it
+// charged one: nothing in the request bounds a fiat withdrawal's fee (the
+// service quotes none), so the provider can only check that amount plus
+// fee is total, and says what was charged.
+func fiatWithdrawalFee(t *client.Transfer) []string {
+	fee, ok := parseAmount(t.Fee)
+	if !ok || !fee.IsPositive() {
+		return nil
+	}
+	return []string{fmt.Sprintf("fee: the service charged a fee of %s %s: %s %s debited from profile %s for %s %s "+
+		"paid to the fiat account. The service quotes no fee of a fiat withdrawal before it is sent, so nothing "+
+		"bounds it; if it is not what you expected, check the withdrawal with the service.", t.Fee, t.Asset, t.Total,
+		t.Asset, t.ProfileID, t.Amount, t.Asset)}
+}

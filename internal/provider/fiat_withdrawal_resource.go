@@ -127,6 +127,8 @@ var fiatWithdrawalFlow = flow[fiatWithdrawalArgs, client.Transfer, client.FiatWi
 		return d
 	},
 	failed:       transferFailed,
+	invariants:   func(_ client.FiatWithdrawalRequest, t *client.Transfer) []string { return transferFigures(t) },
+	unverified:   fiatWithdrawalFee,
 	irreversible: "the service has no endpoint to cancel or reverse a fiat withdrawal, and it stays sent.",
 	validators:   []resource.ConfigValidator{precisionWarning{}},
 }

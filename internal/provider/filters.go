@@ -236,7 +236,10 @@ func maxItemsFilter[Q any](field func(*Q) *int) listFilter[Q] {
 		name: "max_items",
 		attr: int64Attribute{
 			md: "Stop after this many items (a positive number). Paging stops as soon as " +
-				"they are read, and the last page asks for no more than needed. Unset reads every matching item.",
+				"they are read, and the last page asks for no more than needed. Unset reads every matching item, " +
+				fmt.Sprintf("up to %d items or %d MiB of the service's answers: a longer list fails, saying which "+
+					"ceiling it reached, so that a read never holds more than a CI runner can.",
+					client.DefaultMaxListItems, client.DefaultMaxListBytes>>20),
 			validators: []validator.Int64{int64validator.AtLeast(1)},
 		},
 		read: func(ctx context.Context, cfg tfsdk.Config, p path.Path, q *Q, diags *diag.Diagnostics) bool {

@@ -415,11 +415,11 @@ func TestWithdrawalGuard_failsClosed(t *testing.T) {
 		{"5.0000", "btc", "this withdrawal asks 5 btc"},
 	} {
 		var d diag.Diagnostics
-		guardWithdrawal(t.Context(), data, withdrawalMovement(args(c.amount, c.asset)).guarded("k", "k", "platform_crypto_withdrawal"), &d)
+		guardWithdrawal(t.Context(), data, withdrawalMovement(args(c.amount, c.asset)).guarded("k", "platform_crypto_withdrawal"), &d)
 		if !d.HasError() || !strings.Contains(fmt.Sprint(d), c.want) {
 			t.Errorf("amount %q of %q: %v, want an error saying %q", c.amount, c.asset, d, c.want)
 		}
-		if d = guardSend(t.Context(), data, withdrawalMovement(args(c.amount, c.asset)).guarded("k", "k", "platform_crypto_withdrawal")); !d.HasError() {
+		if d = guardSend(t.Context(), data, withdrawalMovement(args(c.amount, c.asset)).guarded("k", "platform_crypto_withdrawal")); !d.HasError() {
 			t.Errorf("amount %q of %q passed the guard at send", c.amount, c.asset)
 		}
 	}

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -137,4 +138,40 @@ func existingInternalTransfer(err error) (*internalTransfer, bool) {
 		return nil, false
 	}
 	return &internalTransfer{Transfer: *t}, true
+}
+
+// internalTransferInvariants lists how the transfer t breaks what an
+// answer to req must keep: the figures of its debit side, and, where the
+// service lists it, a credit side of the requested asset and amount with
+// a usable id.
+func internalTransferInvariants(req client.InternalTransferRequest, t *internalTransfer) []string {
+	d := transferFigures(&t.Transfer)
+	c := t.credit
+	if c == nil {
+		return d
+	}
+	d = differ(d, "credit side asset", req.Asset, &c.Asset, strings.EqualFold)
+	d = differ(d, "credit side amount", req.Amount, &c.Amount, decimalEqual)
+	if why := unusableID(c.ID); why != "" {
+		d = append(d, "credit side id: answered "+why)
+	}
+	return d
+}
+
+// internalTransferUnverified says what of t could not be checked: a credit
+// side the service does not list (its profile, asset, amount and status),
+// or one whose status says the money did not arrive.
+func internalTransferUnverified(t *internalTransfer) []string {
+	c := t.credit
+	switch {
+	case c == nil:
+		return []string{"credit side: the service does not list it (yet), so the receiving profile, the asset, " +
+			"the amount and the status of the credit were not checked; a refresh checks them once it is listed, " +
+			"and credit_transfer_id stays null until then."}
+	case transferFailed(c) && !transferFailed(&t.Transfer):
+		return []string{fmt.Sprintf("credit side %s: status %s while the debit %s is %s: the service reports that "+
+			"the money left profile %s but did not reach profile %s. Check the transfer with the service.",
+			shown(c.ID), shown(c.Status), shown(t.ID), shown(t.Status), shown(t.ProfileID), shown(c.ProfileID))}
+	}
+	return nil
 }

@@ -116,7 +116,9 @@ var internalTransferFlow = flow[internalTransferArgs, internalTransfer, client.I
 	ofKind: func(t *internalTransfer) []string {
 		return transferOfTypes(client.TransferTypeInternalDebit)(&t.Transfer)
 	},
-	failed: func(t *internalTransfer) bool { return transferFailed(&t.Transfer) },
+	failed:     func(t *internalTransfer) bool { return transferFailed(&t.Transfer) },
+	invariants: internalTransferInvariants,
+	unverified: internalTransferUnverified,
 	irreversible: "the service has no endpoint to cancel or reverse an internal transfer; to move the money back, " +
 		"declare a transfer the other way.",
 	validators: []resource.ConfigValidator{precisionWarning{}},

@@ -39,6 +39,13 @@ func (a *moneyAction[A, O, R]) Metadata(_ context.Context, req action.MetadataRe
 	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(a.f.kind.words.resourceType, "platform")
 }
 
+// MovesMoney is the money.kind of what each invocation moves (see
+// registry.MoneyMover).
+func (a *moneyAction[A, O, R]) MovesMoney() string {
+	var args A
+	return a.f.moves(args).kind
+}
+
 // via names the action in messages.
 func (a *moneyAction[A, O, R]) via() string { return a.f.kind.words.resourceType + " action" }
 
@@ -87,8 +94,8 @@ func (a *moneyAction[A, O, R]) Configure(_ context.Context, req action.Configure
 }
 
 // ModifyPlan passes the invocation through the provider's withdrawal_guard:
-// it counts in the plan's max_run_total, keyed by its configured ref_id, or
-// as an invocation of its own when it has none.
+// it counts in the plan's max_run_total as an invocation of its kind with
+// its configured ref_id, or as an invocation of its own when it has none.
 func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
 	if a.data == nil {
 		return
@@ -105,9 +112,9 @@ func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.Modify
 // guardInvocation is the plan of an action's invocation that moves m with
 // the configured refID, for every money action: a fiat account not
 // approved is refused; the guards judge it when its configuration is
-// known (counted in max_run_total under its ref_id, or as an invocation of
-// its own when it has none), and otherwise warn that they judge it at
-// send.
+// known (counted in max_run_total as an invocation of its kind with its
+// ref_id, or as an invocation of its own when it has none), and otherwise
+// warn that they judge it at send.
 func guardInvocation(ctx context.Context, data *providerData, m movement, refID types.String, known bool, via string, diags *diag.Diagnostics) {
 	refuseUnapprovedFiatAccount(data, m, via, diags)
 	if !known {
@@ -118,11 +125,13 @@ func guardInvocation(ctx context.Context, data *providerData, m movement, refID 
 		return
 	}
 	ref := knownString(refID)
-	key := "action\x00" + ref
+	w := m.guarded(ref, via)
+	invocation := ref
 	if ref == "" {
-		key = "action\x00" + data.newID()
+		invocation = data.newID()
 	}
-	guardWithdrawal(ctx, data, m.guarded(key, ref, via), diags)
+	w.key = movementKey("invocation of "+m.kind, invocation, w)
+	guardWithdrawal(ctx, data, w, diags)
 }
 
 func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {

@@ -87,6 +87,14 @@ type flow[A, O, R any] struct {
 	unlisted func(obj *O) string
 	// failed reports an answered status that means the money did not move.
 	failed func(obj *O) bool
+	// invariants lists how obj breaks what an answer to body must keep
+	// beyond its arguments (amount plus fee is total; the credit side of an
+	// internal transfer), checked with them on every answer.
+	invariants func(body R, obj *O) []string
+	// unverified says what of obj the provider could not check (a credit
+	// side the service does not list yet, a fee nothing bounded): warned
+	// of when the object is made or adopted, never recorded in silence.
+	unverified func(obj *O) []string
 	// irreversible says, in a sentence, why a destroy only forgets.
 	irreversible string
 	// validators are the configuration validators.
@@ -158,12 +166,20 @@ func (f *flow[A, O, R]) request(ctx context.Context, a A, refID string) (R, erro
 }
 
 // differences lists how obj differs from the request body: every field
-// the request sets must come back equal (decimals by value), the object
-// must be of this flow, and its id usable.
+// the request sets must come back equal (decimals by value), an optional
+// argument it leaves unset must come back absent (unless the argument
+// records the service's answer), the object must be of this flow and keep
+// its invariants, and its id must be usable.
 func (f *flow[A, O, R]) differences(body R, obj *O) []string {
 	var out []string
 	for _, arg := range f.args {
 		requested := *arg.req(&body)
+		if arg.got != nil && requested == "" && !arg.recordsAnswer {
+			if got := arg.got(obj); got != nil && *got != "" {
+				out = append(out, fmt.Sprintf("%s: requested none, answered %q", arg.name, shown(*got)))
+			}
+			continue
+		}
 		if arg.got == nil || requested == "" || (arg.mayBeUnreported && arg.got(obj) == nil) {
 			continue
 		}
@@ -177,6 +193,9 @@ func (f *flow[A, O, R]) differences(body R, obj *O) []string {
 		out = append(out, m)
 	}
 	out = append(out, f.ofKind(obj)...)
+	if f.invariants != nil {
+		out = append(out, f.invariants(body, obj)...)
+	}
 	if why := unusableID(f.kind.id(obj)); why != "" {
 		out = append(out, "id: answered "+why)
 	}
@@ -205,6 +224,19 @@ func (f *flow[A, O, R]) fromObject(m *shapedState[A], obj *O, diags *diag.Diagno
 			fmt.Sprintf("The service reports the %s %s as %s: the money did not move. It stays in the state as "+
 				"recorded and is never made again on its own; to make it again on purpose, give it a new ref_id "+
 				"(or change an argument), which plans a new one.", f.kind.words.noun, f.kind.shownID(obj), status))
+	}
+}
+
+// warnUnverified warns of what of obj the provider could not check.
+func (f *flow[A, O, R]) warnUnverified(obj *O, diags *diag.Diagnostics) {
+	if f.unverified == nil {
+		return
+	}
+	if u := f.unverified(obj); len(u) > 0 {
+		diags.AddWarning(f.kind.words.title+" recorded with parts not checked",
+			fmt.Sprintf("The service's answer for the %s %s was compared with the request, but these parts of it "+
+				"could not be checked, and are recorded as the service answered them:\n%s", f.kind.words.noun,
+				f.kind.shownID(obj), bulletList(u)))
 	}
 }
 
@@ -246,6 +278,7 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 		},
 		created: func(_ context.Context, m *shapedState[A], obj *O, outcome createOutcome, diags *diag.Diagnostics) {
 			f.fromObject(m, obj, diags)
+			f.warnUnverified(obj, diags)
 			m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed)
 		},
 		refreshed: func(_ context.Context, m *shapedState[A], obj *O, diags *diag.Diagnostics) {
@@ -253,6 +286,7 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 		},
 		adopt: func(_ context.Context, m *shapedState[A], obj *O, diags *diag.Diagnostics) {
 			f.fromObject(m, obj, diags)
+			f.warnUnverified(obj, diags)
 		},
 		// A money movement keeps its state whatever a refresh finds:
 		// forgetting it would plan to move the money again.

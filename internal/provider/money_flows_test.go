@@ -3,6 +3,7 @@ package provider
 import (
 	"encoding/json"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -298,7 +299,8 @@ func TestFlowAnswersChecked(t *testing.T) {
 					ProfileID: r.FromProfileID, Asset: r.Asset, Amount: r.Amount, RefID: str(r.RefID),
 					IdentityID: str(r.IdentityID), AccountID: str(r.AccountID), Metadata: maps.Clone(r.Metadata),
 					Type: client.TransferTypeInternalDebit, Direction: "DEBIT"},
-					credit: &client.Transfer{ProfileID: r.ToProfileID}}
+					credit: &client.Transfer{ID: "0c0ffee0-0000-4000-8000-000000000012", ProfileID: r.ToProfileID,
+						Asset: r.Asset, Amount: r.Amount, Type: client.TransferTypeInternalCredit, Direction: "CREDIT"}}
 			})
 	})
 	t.Run("stablecoin_conversion", func(t *testing.T) {
@@ -342,6 +344,108 @@ func checkFlowAnswers[A, O, R any](t *testing.T, f *flow[A, O, R], a A, answer f
 	f.gotMetadata(obj)["purpose"] = "other"
 	if d := f.differences(body, obj); len(d) != 1 || !strings.HasPrefix(d[0], "metadata") {
 		t.Errorf("metadata answered otherwise: differences %v", d)
+	}
+}
+
+// TestFlowAnswerInvariants: beyond its arguments, an answer is checked
+// against every invariant of its object and every optional argument the
+// request left unset; what cannot be checked is said when it is recorded.
+func TestFlowAnswerInvariants(t *testing.T) {
+	str := func(s string) *string { return &s }
+	fwBody := client.FiatWithdrawalRequest{ProfileID: "prof-1", FiatAccountID: "fa-1", Asset: "USD", Amount: "50",
+		RefID: "r"}
+	fw := func(fee, total string) *client.Transfer {
+		return &client.Transfer{ID: "0c0ffee0-0000-4000-8000-000000000021", ProfileID: "prof-1", FiatAccountID: str("fa-1"),
+			Asset: "USD", Amount: "50", Fee: fee, Total: total, RefID: str("r"), Type: client.TransferTypeWireWithdrawal,
+			Direction: "DEBIT"}
+	}
+	itBody := client.InternalTransferRequest{FromProfileID: "prof-1", ToProfileID: "prof-2", Asset: "BTC", Amount: "1",
+		RefID: "r"}
+	it := func(creditAmount, creditAsset, creditStatus string) *internalTransfer {
+		return &internalTransfer{Transfer: client.Transfer{ID: "0c0ffee0-0000-4000-8000-000000000022", ProfileID: "prof-1",
+			Asset: "BTC", Amount: "1", Fee: "0", Total: "1", RefID: str("r"), Type: client.TransferTypeInternalDebit,
+			Direction: "DEBIT", Status: "COMPLETED"},
+			credit: &client.Transfer{ID: "0c0ffee0-0000-4000-8000-000000000023", ProfileID: "prof-2", Asset: creditAsset,
+				Amount: creditAmount, Status: creditStatus, Type: client.TransferTypeInternalCredit, Direction: "CREDIT"}}
+	}
+	scBody := client.StablecoinConversionRequest{ProfileID: "prof-1", SourceAsset: "USD", TargetAsset: "USDC",
+		Amount: "10", RefID: "r"}
+	sc := func(recipient *string) *client.StablecoinConversion {
+		return &client.StablecoinConversion{ID: str("0c0ffee0-0000-4000-8000-000000000024"), ProfileID: str("prof-1"),
+			SourceAsset: str("USD"), TargetAsset: str("USDC"), Amount: str("10"), RefID: str("r"),
+			RecipientProfileID: recipient}
+	}
+	for _, c := range []struct {
+		name string
+		got  []string
+		want string
+	}{
+		{"fiat withdrawal, fee and total that do not add up", fiatWithdrawalFlow.differences(fwBody, fw("1", "5000")),
+			"total: answered 5000, but amount 50 plus fee 1 is 51"},
+		{"fiat withdrawal, a fee that is not a decimal", fiatWithdrawalFlow.differences(fwBody, fw("-1", "49")),
+			"fee: answered \"-1\", not a non-negative decimal"},
+		{"fiat withdrawal, a memo it did not request", fiatWithdrawalFlow.differences(fwBody, func() *client.Transfer {
+			t := fw("0", "50")
+			t.Memo = str("pay to someone else")
+			return t
+		}()), `memo: requested none, answered "pay to someone else"`},
+		{"internal transfer, a credit of another amount", internalTransferFlow.differences(itBody, it("0.01", "BTC", "COMPLETED")),
+			`credit side amount: requested "1", answered "0.01"`},
+		{"internal transfer, a credit of another asset", internalTransferFlow.differences(itBody, it("1", "ETH", "COMPLETED")),
+			`credit side asset: requested "BTC", answered "ETH"`},
+		{"conversion, a recipient it did not request", stablecoinConversionFlow.differences(scBody, sc(str("prof-9"))),
+			`recipient_profile_id: requested none, answered "prof-9"`},
+	} {
+		if !slices.ContainsFunc(c.got, func(d string) bool { return strings.HasPrefix(d, c.want) }) {
+			t.Errorf("%s: differences %q, want one saying %q", c.name, c.got, c.want)
+		}
+	}
+	for name, d := range map[string][]string{
+		"fiat withdrawal":   fiatWithdrawalFlow.differences(fwBody, fw("0", "50")),
+		"internal transfer": internalTransferFlow.differences(itBody, it("1.0", "btc", "COMPLETED")),
+		"conversion":        stablecoinConversionFlow.differences(scBody, sc(nil)),
+	} {
+		if len(d) > 0 {
+			t.Errorf("%s: a truthful answer differs: %q", name, d)
+		}
+	}
+
+	// What cannot be checked is said when it is recorded.
+	warned := func(warn func(*diag.Diagnostics)) string {
+		var diags diag.Diagnostics
+		warn(&diags)
+		if diags.HasError() || len(diags) > 1 {
+			t.Errorf("diagnostics %v, want at most one warning", diags)
+		}
+		if len(diags) == 0 {
+			return ""
+		}
+		return diags[0].Summary() + ": " + flatOutput(diags[0].Detail())
+	}
+	noCredit := it("1", "BTC", "COMPLETED")
+	noCredit.credit = nil
+	for _, c := range []struct {
+		name, got, want string
+	}{
+		{"fiat withdrawal with a fee", warned(func(d *diag.Diagnostics) { fiatWithdrawalFlow.warnUnverified(fw("4950", "5000"), d) }),
+			"the service charged a fee of 4950 USD: 5000 USD debited from profile prof-1 for 50 USD paid"},
+		{"internal transfer, credit not listed", warned(func(d *diag.Diagnostics) { internalTransferFlow.warnUnverified(noCredit, d) }),
+			"credit side: the service does not list it (yet), so the receiving profile, the asset, the amount and " +
+				"the status of the credit were not checked"},
+		{"internal transfer, credit FAILED", warned(func(d *diag.Diagnostics) {
+			internalTransferFlow.warnUnverified(it("1", "BTC", client.TransferStatusFailed), d)
+		}), "status FAILED while the debit 0c0ffee0-0000-4000-8000-000000000022 is COMPLETED"},
+		{"fiat withdrawal without a fee", warned(func(d *diag.Diagnostics) { fiatWithdrawalFlow.warnUnverified(fw("0", "50"), d) }), ""},
+		{"internal transfer, credit listed", warned(func(d *diag.Diagnostics) {
+			internalTransferFlow.warnUnverified(it("1", "BTC", "COMPLETED"), d)
+		}), ""},
+	} {
+		switch {
+		case c.want == "" && c.got != "":
+			t.Errorf("%s: warned %q, want nothing", c.name, c.got)
+		case !strings.Contains(c.got, c.want):
+			t.Errorf("%s: warned %q, want %q", c.name, c.got, c.want)
+		}
 	}
 }
 

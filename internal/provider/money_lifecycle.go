@@ -136,6 +136,10 @@ type moneyType[A, T, R any] struct {
 	// send, when set, sends the create of a instead of post (a
 	// withdrawal's guards and fee run in it, shared with its action).
 	send func(ctx context.Context, data *providerData, a A, refID string, derived bool) (createResult[T], diag.Diagnostics)
+	// found, when set, checks an object of a recorded without sending
+	// (money.sends = false) as send checks one it adopts (a withdrawal's
+	// charged fee against max_fee); an error still records it.
+	found func(a A, res createResult[T], diags *diag.Diagnostics)
 
 	// get reads the object by id: client.ErrNotFound when the service
 	// does not know it, errAnotherObject when it answers another one.
@@ -217,6 +221,17 @@ func newMoneyResource[A, T, R any](t *moneyType[A, T, R]) resource.Resource {
 // MoneyCoreKind names the kind of the resource's ref_ids: the registry
 // knows the resources on the money core by it.
 func (r *moneyCoreResource[A, T, R]) MoneyCoreKind() string { return r.t.kind.words.kind }
+
+// MovesMoney is the money.kind of what the resource's objects move, ""
+// for a type that moves none: the registry, and the test that the shipped
+// policy knows every type, know the money types by it.
+func (r *moneyCoreResource[A, T, R]) MovesMoney() string {
+	if r.t.moves == nil {
+		return ""
+	}
+	var a A
+	return r.t.moves(a).kind
+}
 
 func (r *moneyCoreResource[A, T, R]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(r.t.kind.words.resourceType, "platform")
@@ -454,7 +469,7 @@ func (r *moneyCoreResource[A, T, R]) recordFound(ctx context.Context, a A, refID
 		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
 		return createResult[T]{}, diags
 	}
-	return createRun[T]{
+	res, diags := createRun[T]{
 		kind:        t.kind,
 		refID:       refID,
 		derived:     derived,
@@ -464,6 +479,10 @@ func (r *moneyCoreResource[A, T, R]) recordFound(ctx context.Context, a A, refID
 		differences: func(obj T) []string { return t.differences(body, obj) },
 		data:        r.data,
 	}.recordFound(ctx)
+	if res.outcome == outcomeAdopted && t.found != nil {
+		t.found(a, res, &diags)
+	}
+	return res, diags
 }
 
 // record writes the state of a create's outcome: the object confirmed or
@@ -578,10 +597,12 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 		})
 	case errors.Is(err, client.ErrNotFound):
 		return r.event(ctx, t.refresh.gone, "gone", *m, diags, func() message { return t.say.gone(*m) })
-	case client.IsNoSuchOperation(err):
-		// A service without this read (the seed's has no read of
-		// transfers): the object is neither gone nor refused; what the
-		// state holds is what the service answered when it was made.
+	case client.IsNoSuchOperation(err) && t.refresh.gone == keepWithWarning:
+		// A money movement, whose read only follows its status, at a
+		// service without that read (the seed's has no read of
+		// transfers): the movement is neither gone nor refused; what the
+		// state holds is what the service answered when it was made. Any
+		// other object's read is needed: the error below names the URL.
 		return r.event(ctx, t.refresh.scopeRefused, "no read", *m, diags, func() message {
 			return message{w.title + " not refreshed",
 				fmt.Sprintf("The service has no operation to read the %s at this address (%s). %s If base_url is "+

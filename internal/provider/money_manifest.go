@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -29,8 +30,15 @@ const (
 	moneyKindStablecoinConversion = "stablecoin_conversion"
 )
 
+// moneyVersion is money.version, the version of the manifest's schema,
+// which the shipped policy checks (policies/platform/money.rego,
+// manifest_versions). A change of what a field means, or a field a policy
+// must read to judge a movement, takes the next version.
+const moneyVersion = 1
+
 // moneyAttrTypes are the types of the manifest's fields.
 var moneyAttrTypes = map[string]attr.Type{
+	"version":         types.Int64Type,
 	"kind":            types.StringType,
 	"asset":           types.StringType,
 	"amount":          types.StringType,
@@ -53,6 +61,9 @@ func moneySchema() schema.SingleNestedAttribute {
 			"or created by an earlier version. A part is unknown only when what it comes from is known only at " +
 			"apply.",
 		Attributes: map[string]schema.Attribute{
+			"version": schema.Int64Attribute{Computed: true, MarkdownDescription: fmt.Sprintf("The version of the "+
+				"manifest's schema, `%d`: a policy reads the manifests of the versions it knows and refuses the others "+
+				"(null in a state written before it was set).", moneyVersion)},
 			"kind": str("The kind of money movement: `" + moneyKindCryptoWithdrawal + "`, `" + moneyKindFiatWithdrawal +
 				"`, `" + moneyKindInternalTransfer + "` or `" + moneyKindStablecoinConversion + "`."),
 			"asset":           str("The asset that leaves the profile, as configured (a conversion's `source_asset`)."),
@@ -81,7 +92,7 @@ type moneyOf struct {
 // value is m as the attribute's object.
 func (m moneyOf) value(diags *diag.Diagnostics) types.Object {
 	obj, d := types.ObjectValue(moneyAttrTypes, map[string]attr.Value{
-		"kind": types.StringValue(m.kind), "asset": m.asset, "amount": m.amount, "from_profile_id": m.from,
+		"version": types.Int64Value(moneyVersion), "kind": types.StringValue(m.kind), "asset": m.asset, "amount": m.amount, "from_profile_id": m.from,
 		"to": m.to, "ref_id": m.ref, "sends": m.sends,
 	})
 	diags.Append(d...)

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -30,6 +31,9 @@ type movement struct {
 	// from is the profile the money leaves, to where it goes (an address,
 	// a fiat account id, a profile id).
 	from, to types.String
+	// debits is the asset of from's balance that is debited when it is not
+	// asset (a crypto withdrawal's balance_asset); null or unknown: asset.
+	debits types.String
 	// Where it goes for approved_destinations_only: a crypto address on a
 	// network (for an identity), or a fiat account. Both null: the money
 	// stays within the customer's own profiles.
@@ -47,10 +51,11 @@ func (m movement) manifest(ref types.String, sends types.Bool) moneyOf {
 	return moneyOf{kind: m.kind, asset: m.asset, amount: m.amount, from: m.from, to: m.to, ref: ref, sends: sends}
 }
 
-// guarded is what the guards see of m, sent with refID and keyed by key in
-// the run's tally; via names what sends it in messages.
-func (m movement) guarded(key, refID, via string) guardedWithdrawal {
-	w := guardedWithdrawal{key: key, refID: refID, asset: knownString(m.asset), figureName: m.figureName,
+// guarded is what the guards see of m, sent with refID; via names what
+// sends it in messages. It is counted in the run's tally by its kind and
+// refID (movementKey); an invocation, by its own (guardInvocation).
+func (m movement) guarded(refID, via string) guardedWithdrawal {
+	w := guardedWithdrawal{refID: refID, asset: knownString(m.asset), figureName: m.figureName,
 		what: m.what, resourceType: via, destination: knownString(m.address), network: knownString(m.network),
 		identity: knownString(m.identity), fiatAccount: knownString(m.fiatAccount), limitTypes: m.limitTypes,
 		profile: knownString(m.from)}
@@ -61,7 +66,23 @@ func (m movement) guarded(key, refID, via string) guardedWithdrawal {
 	w.figure, w.figureOK = parseAmount(w.raw)
 	w.figureOK = w.figureOK && w.figure.IsPositive()
 	w.assetKey, _ = assetKey(w.asset)
+	w.debit, w.debitKey = w.asset, w.assetKey
+	if d := knownString(m.debits); d != "" {
+		w.debit, w.debitKey = d, ""
+		w.debitKey, _ = assetKey(d)
+	}
+	w.key = movementKey(m.kind, refID, w)
 	return w
+}
+
+// movementKey is what a movement is counted by in the run's tally: the
+// kind and the ref_id of what the service makes once (its ref_ids are kept
+// apart by kind), or the invocation, with the profile, assets and figure it
+// moves, so that planning one object twice counts it once, and two
+// movements (of two kinds, or two declarations of one ref_id that differ)
+// are never folded into one.
+func movementKey(kind, ref string, w guardedWithdrawal) string {
+	return strings.Join([]string{kind, ref, w.profile, w.assetKey, w.debitKey, w.figure.String()}, "\x00")
 }
 
 // planMovement follows the core's plan of a new object of t whose
@@ -70,7 +91,7 @@ func (t *moneyType[A, T, R]) planMovement(ctx context.Context, data *providerDat
 	m := t.moves(a)
 	setMoney(ctx, &resp.Plan, m.manifest(types.StringValue(refID), sends), &resp.Diagnostics)
 	refuseUnapprovedFiatAccount(data, m, t.kind.words.resourceType, &resp.Diagnostics)
-	guardWithdrawal(ctx, data, m.guarded(refID, refID, t.kind.words.resourceType), &resp.Diagnostics)
+	guardWithdrawal(ctx, data, m.guarded(refID, t.kind.words.resourceType), &resp.Diagnostics)
 }
 
 // planUnknownMovement plans a new object of t an argument of which is
@@ -98,7 +119,7 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, 
 	if t.moves != nil {
 		m := t.moves(a)
 		refuseUnapprovedFiatAccount(data, m, via, &diags)
-		if diags.Append(guardSend(ctx, data, m.guarded(refID, refID, via))...); diags.HasError() {
+		if diags.Append(guardSend(ctx, data, m.guarded(refID, via))...); diags.HasError() {
 			return createResult[T]{}, diags
 		}
 	}

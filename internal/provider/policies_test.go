@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/tester"
@@ -17,6 +20,7 @@ import (
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
+	"github.com/platform/terraform-provider-platform/internal/registry"
 )
 
 // policiesDir holds the policies shipped with the provider, their tests
@@ -376,7 +380,197 @@ func TestPolicies(t *testing.T) {
 		}
 		passed++
 	}
-	if passed < 9 {
-		t.Errorf("%d policy tests passed, want every one of at least 9", passed)
+	if passed < 21 {
+		t.Errorf("%d policy tests passed, want every one of at least 21", passed)
+	}
+}
+
+var (
+	_ registry.MoneyMover = (*moneyCoreResource[cryptoWithdrawalArgs, *client.Transfer, client.CryptoWithdrawalRequest])(nil)
+	_ registry.MoneyMover = (*moneyAction[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest])(nil)
+	_ registry.MoneyMover = (*cryptoWithdrawalAction)(nil)
+)
+
+// policyValue is data.platform.money.<name> of the shipped policy.
+func policyValue(t *testing.T, name string) any {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(policiesDir, "platform", "money.rego"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := rego.New(rego.Module("money.rego", string(src)), rego.Query("data.platform.money."+name)).Eval(t.Context())
+	if err != nil || len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		t.Fatalf("data.platform.money.%s: %v %v", name, rs, err)
+	}
+	return rs[0].Expressions[0].Value
+}
+
+// keysOf are the keys of a policy object, or the members of a policy set.
+func keysOf(v any) []string {
+	var out []string
+	switch v := v.(type) {
+	case map[string]any:
+		for k := range v {
+			out = append(out, k)
+		}
+	case []any:
+		for _, k := range v {
+			out = append(out, fmt.Sprint(k))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestPolicyKnowsEveryType derives the shipped policy's tables from the
+// provider's registry: every resource and action is in exactly the table
+// of what it moves (money_types with its money.kind, or non_money_types;
+// money_actions with its kind and arguments of its schema, or
+// non_money_actions), no table names a type the provider does not
+// register, a resource's schema has the money manifest exactly when it
+// moves money, and the policy reads the manifest's version. A new money
+// type or action fails here until the policy knows it.
+func TestPolicyKnowsEveryType(t *testing.T) {
+	types := registeredTypes(t)
+	moneyTypes, _ := policyValue(t, "money_types").(map[string]any)
+	moneyActions, _ := policyValue(t, "money_actions").(map[string]any)
+	tables := []registry.Table{
+		{Name: "money_types (policies/platform/money.rego)", Rows: keysOf(moneyTypes),
+			Concerns: func(ty registry.Type) bool { return ty.Kind == registry.Resource && ty.Money != "" }},
+		{Name: "non_money_types (policies/platform/money.rego)", Rows: keysOf(policyValue(t, "non_money_types")),
+			Concerns: func(ty registry.Type) bool { return ty.Kind == registry.Resource && ty.Money == "" }},
+		{Name: "money_actions (policies/platform/money.rego)", Rows: keysOf(moneyActions),
+			Concerns: func(ty registry.Type) bool { return ty.Kind == registry.Action && ty.Money != "" }},
+		{Name: "non_money_actions (policies/platform/money.rego)", Rows: keysOf(policyValue(t, "non_money_actions")),
+			Concerns: func(ty registry.Type) bool { return ty.Kind == registry.Action && ty.Money == "" }},
+	}
+	for _, m := range registry.Missing(types, tables...) {
+		t.Error(m)
+	}
+
+	p := newTestProvider()
+	resources := map[string]resource.Resource{}
+	for _, f := range p.Resources(t.Context()) {
+		r := f()
+		var meta resource.MetadataResponse
+		r.Metadata(t.Context(), resource.MetadataRequest{ProviderTypeName: "platform"}, &meta)
+		resources[meta.TypeName] = r
+	}
+	actions := map[string]action.Action{}
+	pa, _ := p.(provider.ProviderWithActions)
+	for _, f := range pa.Actions(t.Context()) {
+		a := f()
+		var meta action.MetadataResponse
+		a.Metadata(t.Context(), action.MetadataRequest{ProviderTypeName: "platform"}, &meta)
+		actions[meta.TypeName] = a
+	}
+	for _, ty := range types {
+		switch ty.Kind {
+		case registry.Resource:
+			var s resource.SchemaResponse
+			resources[ty.Name].Schema(t.Context(), resource.SchemaRequest{}, &s)
+			if _, manifest := s.Schema.Attributes[moneyAttribute]; manifest != (ty.Money != "") {
+				t.Errorf("resource %s: money attribute in its schema %v, moves money (MovesMoney) %q", ty.Name, manifest, ty.Money)
+			}
+			if got := moneyTypes[ty.Name]; ty.Money != "" && got != ty.Money {
+				t.Errorf("money_types of the policy has %s as %v, the provider moves %s", ty.Name, got, ty.Money)
+			}
+		case registry.Action:
+			row, _ := moneyActions[ty.Name].(map[string]any)
+			if ty.Money == "" || row == nil {
+				continue
+			}
+			if row["kind"] != ty.Money {
+				t.Errorf("money_actions of the policy has %s as %v, the provider moves %s", ty.Name, row["kind"], ty.Money)
+			}
+			var s action.SchemaResponse
+			actions[ty.Name].Schema(t.Context(), action.SchemaRequest{}, &s)
+			args := append([]string{"amount", fmt.Sprint(row["asset"])}, keysOf(row["to"])...)
+			for _, arg := range args {
+				if _, ok := s.Schema.Attributes[arg]; !ok {
+					t.Errorf("money_actions of the policy reads the argument %s of the action %s, which has none", arg, ty.Name)
+				}
+			}
+		}
+	}
+	if !slices.Contains(keysOf(policyValue(t, "manifest_versions")), fmt.Sprint(moneyVersion)) {
+		t.Errorf("the policy's manifest_versions %v do not include money.version %d", policyValue(t, "manifest_versions"),
+			moneyVersion)
+	}
+}
+
+// TestAccPolicies_whatCannotBeJudgedIsDenied: the shipped policy, run over
+// the plan JSON of a 5 BTC withdrawal under a cap of 1 BTC, denies it as
+// Terraform planned it, with its money removed or null (a provider release
+// from before the manifest), under a type name the policy has never heard
+// of, and beside an invocation of an action of the provider it does not
+// know; the plan of 0.5 BTC is not denied.
+func TestAccPolicies_whatCannotBeJudgedIsDenied(t *testing.T) {
+	t.Parallel()
+	emu := emulator.StartTest(t, emulator.Options{})
+	w := newCLIWorkdir(t)
+	plans := map[string][]byte{}
+	for _, amount := range []string{"0.5", "5"} {
+		w.write(emulatorProviderBlock(emu, ""), btcWithdrawal("big", amount, ""))
+		plans[amount] = planJSON(t, w)
+	}
+	plan := func(amount string) map[string]any {
+		var p map[string]any
+		if err := json.Unmarshal(plans[amount], &p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	oneBTC := map[string]any{"max_per_transfer": map[string]any{"BTC": "1"}, "max_plan_total": map[string]any{"BTC": "1"}}
+	if deny := evalPolicies(t, plan("0.5"), oneBTC); len(deny) > 0 {
+		t.Errorf("the plan of 0.5 BTC under a cap of 1 BTC is denied: %v", deny)
+	}
+	change := func(p map[string]any) map[string]any {
+		rcs, _ := p["resource_changes"].([]any)
+		if len(rcs) != 1 {
+			t.Fatalf("%d resource changes in the plan, want the withdrawal", len(rcs))
+		}
+		rc, _ := rcs[0].(map[string]any)
+		return rc
+	}
+	after := func(p map[string]any, part string) map[string]any {
+		c, _ := change(p)["change"].(map[string]any)
+		m, _ := c[part].(map[string]any)
+		return m
+	}
+	for _, c := range []struct {
+		name  string
+		edit  func(p map[string]any)
+		wants string
+	}{
+		{"as made", func(map[string]any) {}, "platform_crypto_withdrawal.big: sends 5 BTC, over max_per_transfer 1"},
+		{"money removed", func(p map[string]any) {
+			delete(after(p, "after"), "money")
+			delete(after(p, "after_unknown"), "money")
+		}, "without its money manifest (money is missing or null)"},
+		{"money null", func(p map[string]any) { after(p, "after")["money"] = nil },
+			"without its money manifest (money is missing or null)"},
+		{"unknown type", func(p map[string]any) { change(p)["type"] = "platform_crypto_payout" },
+			"sends 5 BTC, over max_per_transfer 1"},
+		{"unknown type without money", func(p map[string]any) {
+			change(p)["type"] = "platform_crypto_payout"
+			delete(after(p, "after"), "money")
+		}, "a type of the platform provider this policy does not know"},
+		{"unknown action", func(p map[string]any) {
+			p["resource_changes"] = []any{}
+			p["action_invocations"] = []any{map[string]any{
+				"address": "action.platform_crypto_withdrawal_batch.all", "type": "platform_crypto_withdrawal_batch",
+				"name": "all", "provider_name": "registry.terraform.io/platform/platform",
+				"config_values":  map[string]any{"profile_id": "prof-1", "asset": "BTC", "amount": "5"},
+				"config_unknown": map[string]any{},
+			}}
+		}, "an invocation of platform_crypto_withdrawal_batch, an action of the platform provider this policy does not know"},
+	} {
+		p := plan("5")
+		c.edit(p)
+		deny := evalPolicies(t, p, oneBTC)
+		if !strings.Contains(strings.Join(deny, "\n"), c.wants) {
+			t.Errorf("%s: the policy says %q, want %q", c.name, deny, c.wants)
+		}
 	}
 }

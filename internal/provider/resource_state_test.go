@@ -14,7 +14,8 @@ import (
 func TestClearUnknownComputed(t *testing.T) {
 	ctx := t.Context()
 	money, d := types.ObjectValue(moneyAttrTypes, map[string]attr.Value{
-		"kind": types.StringValue("crypto_withdrawal"), "asset": types.StringValue("BTC"), "amount": types.StringValue("0.5"),
+		"version": types.Int64Value(moneyVersion), "kind": types.StringValue("crypto_withdrawal"),
+		"asset": types.StringValue("BTC"), "amount": types.StringValue("0.5"),
 		"from_profile_id": types.StringValue("p"), "to": types.StringValue("bc1q"), "ref_id": types.StringUnknown(),
 		"sends": types.BoolUnknown(),
 	})

@@ -80,6 +80,14 @@ func (a *stablecoinConversionCancelAction) Invoke(ctx context.Context, req actio
 		resp.Diagnostics.AddAttributeError(path.Root("id"), "Stablecoin conversion cancel answered another conversion",
 			fmt.Sprintf("The service answered the cancel of %s with the conversion %s: check the conversion's status "+
 				"(data source platform_stablecoin_conversion) before invoking again.", shown(id), shown(deref(c.ID))))
+	case deref(c.Status) != stablecoinConversionCancelled:
+		// The service answered the cancel without a cancellation: never
+		// reported as one.
+		resp.Diagnostics.AddAttributeError(path.Root("id"), "Stablecoin conversion not reported cancelled",
+			fmt.Sprintf("The service answered the cancel of the conversion %s with the status %s, not %s: it is not "+
+				"reported as cancelled, and what it converted may have been (or may still be) settled. Check the "+
+				"conversion's status (data source platform_stablecoin_conversion) before invoking again.", shown(id),
+				quotedPrefix(shown(deref(c.Status))), stablecoinConversionCancelled))
 	default:
 		resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Stablecoin conversion %s: status %s.",
 			shown(id), shown(deref(c.Status)))})

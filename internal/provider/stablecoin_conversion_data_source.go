@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -76,6 +77,13 @@ func (d *stablecoinConversionDataSource) Read(ctx context.Context, req datasourc
 	case err != nil:
 		resp.Diagnostics.AddError(failure("Unable to read the stablecoin conversion", err),
 			fmt.Sprintf("Reading stablecoin conversion %q failed: %s", id.ValueString(), err))
+		return
+	}
+	if got := deref(c.ID); !strings.EqualFold(got, id.ValueString()) {
+		resp.Diagnostics.AddAttributeError(path.Root("id"), "Stablecoin conversion read answered another conversion",
+			fmt.Sprintf("The service answered the read of the conversion %q with the conversion %s: the provider "+
+				"does not record an answer it did not ask for. Nothing was read; check the id, and the service.",
+				id.ValueString(), quotedPrefix(shown(got))))
 		return
 	}
 	vals := stablecoinConversionShape.attrValues(c, &resp.Diagnostics)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
@@ -82,6 +84,31 @@ func transferOfTypes(types ...string) func(t *client.Transfer) []string {
 		}
 		return d
 	}
+}
+
+// transferFigures lists how the figures of the transfer t break its
+// invariant: where the service states its fee and its total, amount, fee
+// and total are non-negative decimals and amount plus fee is total.
+func transferFigures(t *client.Transfer) []string {
+	if t.Fee == "" || t.Total == "" {
+		return nil
+	}
+	var d []string
+	for _, f := range []struct{ name, v string }{{"amount", t.Amount}, {"fee", t.Fee}, {"total", t.Total}} {
+		if !nonNegativeDecimal(f.v) {
+			d = append(d, fmt.Sprintf("%s: answered %s, not a non-negative decimal of at most %d characters",
+				f.name, quotedPrefix(shown(f.v)), maxDecimalLength))
+		}
+	}
+	if len(d) > 0 {
+		return d
+	}
+	amount, fee, total := decimal.RequireFromString(t.Amount), decimal.RequireFromString(t.Fee), decimal.RequireFromString(t.Total)
+	if !amount.Add(fee).Equal(total) {
+		d = append(d, fmt.Sprintf("total: answered %s, but amount %s plus fee %s is %s", t.Total, t.Amount, t.Fee,
+			amount.Add(fee)))
+	}
+	return d
 }
 
 // transferKind is how the core reads the transfers of a money flow: by id

@@ -90,6 +90,13 @@ func (d *transferDataSource) Read(ctx context.Context, req datasource.ReadReques
 			resp.Diagnostics.AddAttributeError(path.Root("id"), failure(summary, err), detail)
 			return
 		}
+		if t.ID != id {
+			resp.Diagnostics.AddAttributeError(path.Root("id"), "Transfer read answered another transfer",
+				fmt.Sprintf("The service answered the read of the transfer %q with the transfer %s: the provider does "+
+					"not record an answer it did not ask for. Check the id, and the service.", id,
+					quotedPrefix(shown(t.ID))))
+			return
+		}
 	} else {
 		ref := knownString(ref)
 		var found []*client.Transfer
@@ -97,6 +104,13 @@ func (d *transferDataSource) Read(ctx context.Context, req datasource.ReadReques
 			if err != nil {
 				summary, detail := transferReadError(err, "ref_id", ref)
 				resp.Diagnostics.AddAttributeError(path.Root("ref_id"), failure(summary, err), detail)
+				return
+			}
+			if deref(tr.RefID) != ref {
+				resp.Diagnostics.AddAttributeError(path.Root("ref_id"), "Transfer list answered another ref_id",
+					fmt.Sprintf("The service answered the list of the transfers with ref_id %q with the transfer %s, "+
+						"whose ref_id is %s: the provider does not record an answer it did not ask for. Check the "+
+						"service.", ref, quotedPrefix(shown(tr.ID)), quotedPrefix(shown(deref(tr.RefID)))))
 				return
 			}
 			found = append(found, tr)

@@ -69,3 +69,38 @@ data "platform_transfer" "seeded" {
 		},
 	})
 }
+
+// TestAccDataSources_answerOfAnotherObject: the platform_transfer and
+// platform_stablecoin_conversion data sources compare the answer with the
+// id or ref_id they asked for, and refuse another object.
+func TestAccDataSources_answerOfAnotherObject(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{StablecoinConversions: 2})
+	env.needEmulator(t)
+	emu := env.emu
+	made := postWithdrawal(t, emu, "asked-for")
+	other := postWithdrawal(t, emu, "another")
+	emu.AnswerAnotherObject(made, other)
+	conversions := emu.StablecoinConversions()
+	emu.AnswerAnotherObject(conversions[0].ID, conversions[1].ID)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(`data "platform_transfer" "x" { id = "` + made + `" }`),
+				ExpectError: regexp.MustCompile(`(?s)Transfer read answered another transfer.*` +
+					errorRe(`the transfer "`+made+`" with the transfer "`+other+`"`).String()),
+			},
+			{
+				// The list answers a transfer of another ref_id.
+				PreConfig:   func() { emu.AnswerAnotherObject("asked-for", "another") },
+				Config:      env.config(`data "platform_transfer" "x" { ref_id = "asked-for" }`),
+				ExpectError: regexp.MustCompile(`(?s)Transfer list answered another ref_id.*` + errorRe(`ref_id "asked-for"`).String()),
+			},
+			{
+				Config: env.config(`data "platform_stablecoin_conversion" "x" { id = "` + conversions[0].ID + `" }`),
+				ExpectError: regexp.MustCompile(`(?s)Stablecoin conversion read answered another conversion.*` +
+					errorRe(`"`+conversions[1].ID+`"`).String()),
+			},
+		},
+	})
+}

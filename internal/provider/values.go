@@ -146,7 +146,8 @@ func shown(s string) string {
 
 // unsafeRune reports whether r must not reach a terminal as it is: a
 // control character, a line or paragraph separator, a bidirectional
-// override.
+// override, or a format character such as a zero-width space or joiner.
 func unsafeRune(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
+	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || unicode.Is(unicode.Cf, r) ||
+		r == '\u2028' || r == '\u2029'
 }

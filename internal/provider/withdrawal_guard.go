@@ -47,8 +47,12 @@ import (
 // The provider process serves one provider configuration's share of a
 // whole plan (or apply), every module and for_each instance alike, so the
 // figures of the run are summed in the process: what the plan creates
-// (runTally, keyed by the withdrawal's ref_id so that planning one object
-// twice counts it once) and, separately, what the process sends. Terraform
+// (runTally) and, separately, what the process sends. Each movement is
+// counted by what it is (movementKey): its kind and ref_id (the service
+// keeps each kind's ref_ids apart, so a fiat withdrawal, an internal
+// transfer and a conversion may share one), or its invocation, and what it
+// moves; planning one object twice counts it once, and no two movements
+// are ever folded into one. Terraform
 // runs one process per provider configuration: totals across aliases are
 // the plan's, for a policy over the plan JSON. The service's limits,
 // prices and address book are read once per process.
@@ -139,8 +143,9 @@ func withdrawalGuardSchema() schema.Block {
 					"again at send: the plan of a payroll the profile cannot fund fails with the figures, before " +
 					"anything is sent, instead of failing halfway through the apply. A withdrawal set by `amount` is " +
 					"compared by its amount: its fee is known only when it is sent, so leave room for it or set " +
-					"`total`. A balance that cannot be read, or that is not a decimal, refuses the movement; an asset " +
-					"the profile holds none of has nothing available. Default `false`; environment variable `" +
+					"`total`; one that sets `balance_asset` is compared with the balance of that asset. A balance that " +
+					"cannot be read, that is not a decimal or that the service lists twice refuses the movement; an " +
+					"asset the profile holds none of has nothing available. Default `false`; environment variable `" +
 					EnvCheckBalances + "` (`true` there cannot be switched off by a provider block).",
 				Optional: true,
 			},
@@ -194,7 +199,7 @@ type withdrawalGuard struct {
 	// sends (guardWithdrawal, guardSend).
 	run   sync.Mutex
 	tally runTally
-	// sent sums what this process sent (or is sending), by ref_id.
+	// sent sums what this process sent (or is sending), by movementKey.
 	sent runTally
 	// limits (by transfer type) and prices are read once per process.
 	limits readOnce[[]*client.TransferLimit] // by transfer type
@@ -324,7 +329,8 @@ func addCaps(caps guardCaps, pairs map[string]string, source string, p path.Path
 
 // guardedWithdrawal is what the guards see of one withdrawal.
 type guardedWithdrawal struct {
-	// key identifies it in the run's tally: the ref_id it is sent with.
+	// key identifies it in the run's tally (movementKey): its kind and the
+	// ref_id it is sent with, or its invocation, and what it moves.
 	key string
 	// refID is shown; "" when it is chosen at invocation.
 	refID string
@@ -344,8 +350,12 @@ type guardedWithdrawal struct {
 	// stays within the customer's own profiles.
 	destination, network, identity string
 	fiatAccount                    string
-	// profile is the profile the money leaves.
-	profile string
+	// profile is the profile the money leaves; debitKey the asset of its
+	// balance that is debited (the upper case of a crypto withdrawal's
+	// balance_asset, otherwise assetKey), "" when it is not an asset code.
+	profile  string
+	debit    string
+	debitKey string
 	// limitTypes are the transfer types whose service limits bound it.
 	limitTypes []string
 	// resourceType names the withdrawal's kind in messages.
@@ -461,7 +471,7 @@ func (g *withdrawalGuard) judge(ctx context.Context, data *providerData, w guard
 		}
 	}
 	if ok {
-		tally.add(w.key, w.profile, w.assetKey, w.figure)
+		tally.add(w)
 	}
 }
 
@@ -475,7 +485,7 @@ func guardUnknown(ctx context.Context, data *providerData, resourceType string, 
 	}
 	g := data.guard
 	if g.approvedOnly {
-		w := m.guarded("", "", resourceType)
+		w := m.guarded("", resourceType)
 		attr, which := "destination_address", "destination_address, crypto_network or identity_id"
 		hint := "an address of the book is: platform_crypto_destination_address.<name>.address"
 		if !m.fiatAccount.IsNull() {
@@ -678,35 +688,37 @@ func checkMaxRunTotal(_ context.Context, g *withdrawalGuard, _ *providerData, w 
 }
 
 // runTally sums the figures of the withdrawals of one plan, by asset,
-// keyed by ref_id; safe for concurrent use.
+// keyed by movementKey; safe for concurrent use.
 type runTally struct {
 	mu      sync.Mutex
 	figures map[string]tallied
 }
 
+// tallied is one movement of a tally: its figure in asset, and the
+// balance it debits (debit, an asset of profile).
 type tallied struct {
-	profile, asset string
-	figure         decimal.Decimal
+	profile, asset, debit string
+	figure                decimal.Decimal
 }
 
-// add records (or replaces) the figure of key, which leaves profile.
-func (t *runTally) add(key, profile, asset string, figure decimal.Decimal) {
+// add records the figure of w under its key.
+func (t *runTally) add(w guardedWithdrawal) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.figures == nil {
 		t.figures = map[string]tallied{}
 	}
-	t.figures[key] = tallied{profile: profile, asset: strings.ToUpper(asset), figure: figure}
+	t.figures[w.key] = tallied{profile: w.profile, asset: w.assetKey, debit: w.debitKey, figure: w.figure}
 }
 
-// othersFrom sums the figures of every key but key that leave profile in
-// asset (upper case).
-func (t *runTally) othersFrom(key, profile, asset string) decimal.Decimal {
+// othersFrom sums the figures of every key but key that debit the balance
+// of profile in debit (upper case).
+func (t *runTally) othersFrom(key, profile, debit string) decimal.Decimal {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	sum := decimal.Zero
 	for k, v := range t.figures {
-		if k != key && v.profile == profile && v.asset == asset {
+		if k != key && v.profile == profile && v.debit == debit {
 			sum = sum.Add(v.figure)
 		}
 	}
@@ -726,14 +738,20 @@ func (t *runTally) others(key string) map[string]decimal.Decimal {
 	return out
 }
 
-// checkBalances: what the run sends from w's profile in its asset, w
-// included, is at most the profile's available balance.
+// checkBalances: what the run debits from w's profile in the asset w
+// debits (its balance_asset, when a crypto withdrawal sets one), w
+// included, is at most the profile's available balance of that asset. An
+// answer that lists the asset twice cannot be judged.
 func checkBalances(ctx context.Context, g *withdrawalGuard, data *providerData, w guardedWithdrawal, _ map[string]decimal.Decimal) guardFindings {
 	if !g.checkBalances {
 		return guardFindings{}
 	}
-	if w.profile == "" {
+	switch {
+	case w.profile == "":
 		return guardFindings{unchecked: []string{"check_balances: the profile the money leaves is not known."}}
+	case w.debitKey == "":
+		return guardFindings{unchecked: []string{fmt.Sprintf("check_balances: the balance_asset %s it debits is not "+
+			"an asset code of 1 to 20 letters and digits such as USD.", quotedPrefix(w.debit))}}
 	}
 	balances, err := g.balances.get(w.profile, func() ([]client.ProfileBalance, error) {
 		b, err := data.client.GetProfileBalances(ctx, w.profile)
@@ -746,33 +764,45 @@ func checkBalances(ctx context.Context, g *withdrawalGuard, data *providerData, 
 		return guardFindings{unchecked: []string{fmt.Sprintf("check_balances: the balances of profile %s could not be "+
 			"read: %s.", shown(w.profile), why)}}
 	}
-	available, held := decimal.Zero, ""
+	asset := w.debitKey
+	available, held, listed := decimal.Zero, "", 0
 	for _, b := range balances {
-		if strings.EqualFold(b.Asset, w.assetKey) {
-			d, ok := parseAmount(b.Available)
-			if !ok {
-				return guardFindings{unchecked: []string{fmt.Sprintf("check_balances: the service answered the "+
-					"available balance %s of %s in profile %s, which is not a decimal.", quotedPrefix(shown(b.Available)),
-					w.assetKey, shown(w.profile))}}
-			}
-			available, held = d, b.Available
+		if !strings.EqualFold(b.Asset, asset) {
+			continue
 		}
+		if listed++; listed > 1 {
+			return guardFindings{unchecked: []string{fmt.Sprintf("check_balances: the service lists the balance of %s "+
+				"in profile %s more than once (%s, then %s available), so which one is available cannot be known.",
+				asset, shown(w.profile), quotedPrefix(shown(held)), quotedPrefix(shown(b.Available)))}}
+		}
+		d, ok := parseAmount(b.Available)
+		if !ok {
+			return guardFindings{unchecked: []string{fmt.Sprintf("check_balances: the service answered the "+
+				"available balance %s of %s in profile %s, which is not a decimal.", quotedPrefix(shown(b.Available)),
+				asset, shown(w.profile))}}
+		}
+		available, held = d, b.Available
 	}
 	before := decimal.Zero
 	if g.judging != nil {
-		before = g.judging.othersFrom(w.key, w.profile, w.assetKey)
+		before = g.judging.othersFrom(w.key, w.profile, asset)
 	}
 	total := before.Add(w.figure)
 	if total.LessThanOrEqual(available) {
 		return guardFindings{}
 	}
-	has := fmt.Sprintf("has %s %s available", held, w.assetKey)
-	if held == "" {
-		has = "holds no " + w.assetKey
+	has := fmt.Sprintf("has %s %s available", held, asset)
+	if listed == 0 {
+		has = "holds no " + asset
+	}
+	debits := ""
+	if asset != w.assetKey {
+		debits = fmt.Sprintf(" (this one is %s %s debited from the %s balance, its balance_asset)", w.figure,
+			w.assetKey, asset)
 	}
 	return guardFindings{breaches: []string{fmt.Sprintf("check_balances: profile %s %s; %s %s is already planned "+
-		"or sent from it in this run, and this one asks %s more (%s in all, %s short).", shown(w.profile), has,
-		before, w.assetKey, w.figure, total, total.Sub(available))}}
+		"or sent from it in this run, and this one asks %s more%s (%s in all, %s short).", shown(w.profile), has,
+		before, asset, w.figure, debits, total, total.Sub(available))}}
 }
 
 // checkServiceLimits compares w, and the run's total, with the service's

@@ -43,6 +43,9 @@ type Type struct {
 	// through the provider's money core: one that implements
 	// MoneyCoreResource.
 	MoneyCore bool
+	// Money is the money.kind of what a resource or an action moves
+	// (MoneyMover); "" for a type that moves none.
+	Money string
 }
 
 // MoneyCoreResource is implemented by a resource that creates its objects
@@ -52,6 +55,22 @@ type Type struct {
 // on the money core, and so which tables must have a row for it.
 type MoneyCoreResource interface {
 	MoneyCoreKind() string
+}
+
+// MoneyMover is implemented by a resource or an action that may move
+// money: MovesMoney is the money.kind of what it moves (crypto_withdrawal,
+// fiat_withdrawal, ...), or "" when it moves none. The shipped policy
+// (policies/platform/money.rego) must know every type by it.
+type MoneyMover interface {
+	MovesMoney() string
+}
+
+// movesMoney is the money.kind of what v moves, "" for none.
+func movesMoney(v any) string {
+	if m, ok := v.(MoneyMover); ok {
+		return m.MovesMoney()
+	}
+	return ""
 }
 
 // String is the type as its block names it: "data platform_transfers".
@@ -83,7 +102,7 @@ func Types(ctx context.Context, p provider.Provider) []Type {
 		var resp resource.MetadataResponse
 		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: prefix}, &resp)
 		_, money := r.(MoneyCoreResource)
-		types = append(types, Type{Kind: Resource, Name: resp.TypeName, MoneyCore: money})
+		types = append(types, Type{Kind: Resource, Name: resp.TypeName, MoneyCore: money, Money: movesMoney(r)})
 	}
 	for _, f := range p.DataSources(ctx) {
 		d := f()
@@ -109,9 +128,10 @@ func Types(ctx context.Context, p provider.Provider) []Type {
 	}
 	if pa, ok := p.(provider.ProviderWithActions); ok {
 		for _, f := range pa.Actions(ctx) {
+			a := f()
 			var resp action.MetadataResponse
-			f().Metadata(ctx, action.MetadataRequest{ProviderTypeName: prefix}, &resp)
-			types = append(types, Type{Kind: Action, Name: resp.TypeName})
+			a.Metadata(ctx, action.MetadataRequest{ProviderTypeName: prefix}, &resp)
+			types = append(types, Type{Kind: Action, Name: resp.TypeName, Money: movesMoney(a)})
 		}
 	}
 	slices.SortFunc(types, func(a, b Type) int {

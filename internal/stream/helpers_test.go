@@ -115,6 +115,13 @@ func fakeServer(t *testing.T, handle func(ws *websocket.Conn, stop <-chan struct
 	return "ws" + strings.TrimPrefix(srv.URL, "http")
 }
 
+// lateBy bounds from above how long a test lets pass for what must happen
+// at once (a refusal, a dropped connection noticed, a read ending at its
+// deadline): far less than what the test would wait otherwise (a read's
+// timeout of ten seconds, a flood that never ends), far more than a loaded
+// machine's scheduling delays.
+const lateBy = 5 * time.Second
+
 // waitFor polls cond until it holds or the deadline passes.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()

@@ -28,11 +28,11 @@ func newTestHub(t *testing.T, s *emulator.Server, opts HubOptions) (*Hub, *int) 
 }
 
 // TestHubSharesConnectionAndSubscriptions makes ten concurrent reads of
-// four (channel, market) pairs under the published subscription rate: they
-// open one connection and make one subscription per pair, and each read
-// gets a state of its own channel and market.
+// four (channel, market) pairs under the published subscription rate (one a
+// second): they open one connection and make one subscription per pair,
+// and each read gets a state of its own channel and market.
 func TestHubSharesConnectionAndSubscriptions(t *testing.T) {
-	s := emulator.StartTest(t, emulator.Options{SubscriptionInterval: 100 * time.Millisecond, BookInterval: 5 * time.Millisecond})
+	s := emulator.StartTest(t, emulator.Options{SubscriptionInterval: SubscriptionRate, BookInterval: 5 * time.Millisecond})
 	h, tokens := newTestHub(t, s, HubOptions{})
 	reads := []Channel{
 		{ChannelTopOfBook, "BTCUSD"}, {ChannelTopOfBook, "BTCUSD"}, {ChannelTopOfBook, "BTCUSD"},
@@ -71,7 +71,7 @@ func TestHubSharesConnectionAndSubscriptions(t *testing.T) {
 		t.Errorf("%d subscriptions at the emulator, %d subscribes sent; want 4 (one per channel and market)", n, sent)
 	}
 	// Each subscribe is sent once the one before is answered, so the later
-	// ones wait their turn unless the machine stalls for an interval.
+	// ones wait their turn unless the machine stalls for a second each time.
 	if n := s.SubscriptionWaits(); n < 1 {
 		t.Errorf("no subscribe waited its turn: the rate was not in effect")
 	}
@@ -192,19 +192,27 @@ func TestHubRefusedChannel(t *testing.T) {
 
 // TestHubTimeoutWaitingForTurn reads a second channel while the service
 // holds its subscribe under the subscription rate: the read ends with its
-// context, in the subscribe phase.
+// context, in the subscribe phase. The context ends once the service holds
+// the subscribe, whenever that is.
 func TestHubTimeoutWaitingForTurn(t *testing.T) {
 	s := emulator.StartTest(t, emulator.Options{SubscriptionInterval: time.Hour})
 	h, _ := newTestHub(t, s, HubOptions{})
 	if _, err := h.Read(t.Context(), Channel{ChannelTopOfBook, "BTCUSD"}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	_, err := h.Read(ctx, Channel{ChannelTopOfBook, "ETHUSD"})
+	read := make(chan error, 1)
+	go func() {
+		_, err := h.Read(ctx, Channel{ChannelTopOfBook, "ETHUSD"})
+		read <- err
+	}()
+	waitFor(t, "the service to hold the second subscribe", func() bool { return s.SubscriptionWaits() == 1 })
+	cancel()
+	err := <-read
 	var re *ReadError
-	if !errors.As(err, &re) || re.Phase != PhaseSubscribe || re.Ahead != 0 || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("read = %#v; want a subscribe-phase *ReadError wrapping the deadline", err)
+	if !errors.As(err, &re) || re.Phase != PhaseSubscribe || re.Ahead != 0 || !errors.Is(err, context.Canceled) {
+		t.Fatalf("read = %#v; want a subscribe-phase *ReadError wrapping the context's end", err)
 	}
 	if s.SubscriptionWaits() != 1 {
 		t.Errorf("%d subscribes waited their turn at the emulator, want 1", s.SubscriptionWaits())

@@ -16,6 +16,20 @@ package platform.money
 #   approved_destinations_only: true   destinations must be entries of
 #                                      platform_crypto_destination_address that
 #                                      the plan shows APPROVED
+#   non_money_types:   ["platform_x"]  resource types of this provider that the
+#   non_money_actions: ["platform_y"]  policy does not know, which you have
+#                                      checked move no money: their creates and
+#                                      invocations are allowed without a manifest
+#
+# What is judged is chosen by the manifest and by the provider, never by a
+# list of types alone: every create of a resource of this provider that
+# carries money is judged by its manifest, whatever its type; every
+# invocation of an action of this provider is judged by money_actions. A
+# create of a money type whose money is missing or null (a provider release
+# from before the manifest, a type that forgot it), a manifest of a version
+# this policy does not read, and a create or an invocation of a type or
+# action of this provider that the policy does not know are denied
+# (deny_unjudgeable): what the policy cannot judge, it refuses.
 #
 # Figures are decimal strings, compared exactly. Every rule fails closed: a
 # transfer whose amount, asset or destination the plan does not know is
@@ -24,12 +38,36 @@ default settings := {}
 
 settings := data.platform_policy
 
-# Resources whose type carries the money manifest.
+# The versions of the money manifest (money.version) this policy reads.
+manifest_versions := {1}
+
+# This provider: its registry address, and the prefix of its type names
+# (a mirror or a fork under another address keeps it).
+provider_addresses := {"registry.terraform.io/platform/platform"}
+
+type_prefix := "platform_"
+
+ours(x) if x.provider_name in provider_addresses
+
+ours(x) if startswith(x.type, type_prefix)
+
+# Resource types of this provider that move money, by money.kind: each
+# create of one must carry the manifest. (A Go test of the provider,
+# TestPolicyKnowsEveryType, derives these tables from the provider's
+# registry: a new type or action fails it until it is here.)
 money_types := {
-	"platform_crypto_withdrawal",
-	"platform_fiat_withdrawal",
-	"platform_internal_transfer",
-	"platform_stablecoin_conversion",
+	"platform_crypto_withdrawal": "crypto_withdrawal",
+	"platform_fiat_withdrawal": "fiat_withdrawal",
+	"platform_internal_transfer": "internal_transfer",
+	"platform_stablecoin_conversion": "stablecoin_conversion",
+}
+
+# Resource types of this provider that move no money.
+non_money_types := {
+	"platform_crypto_destination_address",
+	"platform_deposit_address",
+	"platform_fiat_account",
+	"platform_fiat_deposit_instructions",
 }
 
 # Actions of the provider that move money: the kind of each, and the
@@ -45,14 +83,70 @@ money_actions := {
 	},
 }
 
+# Actions of the provider that move no money out of a profile (a
+# cancelled conversion gives back what it took).
+non_money_actions := {"platform_stablecoin_conversion_cancel"}
+
+# creates: the creates of resources of this provider in the plan (a new
+# object or a replacement).
+creates contains rc if {
+	some rc in input.resource_changes
+	object.get(rc, "mode", "managed") == "managed"
+	ours(rc)
+	"create" in rc.change.actions
+}
+
+# carries_money: the create's manifest is there, known or not.
+carries_money(rc) if is_object(object.get(object.get(rc.change, "after", {}), "money", null))
+
+carries_money(rc) if object.get(object.get(rc.change, "after_unknown", {}), "money", false) == true
+
+invocations contains ai if {
+	some ai in object.get(input, "action_invocations", [])
+	ours(ai)
+}
+
+allowed_types := {t | some t in object.get(settings, "non_money_types", [])}
+
+allowed_actions := {t | some t in object.get(settings, "non_money_actions", [])}
+
+deny_unjudgeable contains msg if {
+	some rc in creates
+	money_types[rc.type]
+	not carries_money(rc)
+	msg := sprintf("%s: a create of %s, which moves money, without its money manifest (money is missing or null): the policy cannot judge it and refuses it; plan it with a release of the provider that sets money (0.2.0 or later)", [
+		rc.address, rc.type,
+	])
+}
+
+deny_unjudgeable contains msg if {
+	some rc in creates
+	not money_types[rc.type]
+	not rc.type in non_money_types
+	not rc.type in allowed_types
+	not carries_money(rc)
+	msg := sprintf(`%s: a create of %s, a type of the platform provider this policy does not know, without a money manifest: the policy cannot judge whether it moves money and refuses it; use the policy of the provider's release, or, if you have checked that %s moves no money, allow it with "non_money_types": ["%s"] in data.platform_policy`, [
+		rc.address, rc.type, rc.type, rc.type,
+	])
+}
+
+deny_unjudgeable contains msg if {
+	some ai in invocations
+	not money_actions[ai.type]
+	not ai.type in non_money_actions
+	not ai.type in allowed_actions
+	msg := sprintf(`%s: an invocation of %s, an action of the platform provider this policy does not know: the policy cannot judge whether it moves money and refuses it; use the policy of the provider's release, or, if you have checked that %s moves no money, allow it with "non_money_actions": ["%s"] in data.platform_policy`, [
+		ai.address, ai.type, ai.type, ai.type,
+	])
+}
+
 # transfers: every transfer the plan may send, as
 # {address, kind, asset, amount, to, network, sends, unknown}, where unknown
 # names the parts the plan does not know.
 transfers contains t if {
-	some rc in input.resource_changes
-	rc.type in money_types
-	"create" in rc.change.actions
-	money := object.get(rc.change.after, "money", {})
+	some rc in creates
+	carries_money(rc)
+	money := money_of(rc)
 	unknown_money := object.get(rc.change.after_unknown, "money", false)
 	t := {
 		"address": rc.address,
@@ -62,12 +156,19 @@ transfers contains t if {
 		"to": object.get(money, "to", null),
 		"network": object.get(rc.change.after, "crypto_network", null),
 		"sends": object.get(money, "sends", null),
+		"version": object.get(money, "version", null),
 		"unknown": unknown_parts(money, unknown_money),
 	}
 }
 
+# money_of: the create's manifest, {} when the plan knows none of it.
+money_of(rc) := m if {
+	m := object.get(rc.change.after, "money", null)
+	is_object(m)
+} else := {}
+
 transfers contains t if {
-	some ai in object.get(input, "action_invocations", [])
+	some ai in invocations
 	a := money_actions[ai.type]
 	cfg := object.get(ai, "config_values", {})
 	cu := object.get(ai, "config_unknown", {})
@@ -79,6 +180,7 @@ transfers contains t if {
 		"to": action_to(cfg, a.to),
 		"network": object.get(cfg, "crypto_network", null),
 		"sends": true,
+		"version": "action",
 		"unknown": {p | some p in ["asset", "amount", "to"]; action_unknown(cu, a, p)},
 	}
 }
@@ -128,25 +230,46 @@ units(s) := n if {
 	n := to_number(concat("", [parts[0], padded]))
 }
 
-# judged: a transfer whose figures the policies can read.
+# judged: a transfer whose figures the policies can read: an invocation
+# (read from its config by money_actions), or a manifest of a version the
+# policy reads.
 judged(t) if {
 	count(t.unknown) == 0
 	units(t.amount)
 	is_string(t.asset)
 	is_string(t.to)
+	readable_version(t.version)
 }
+
+readable_version("action")
+
+readable_version(v) if v in manifest_versions
 
 deny_unjudged contains msg if {
 	some t in sent
 	not judged(t)
-	msg := sprintf("%s: cannot be judged (unknown or unreadable: %s); a policy refuses what it cannot judge", [
-		t.address, concat(", ", sort(unjudged_parts(t))),
+	msg := sprintf("%s: cannot be judged (unknown or unreadable: %s); a policy refuses what it cannot judge%s", [
+		t.address, concat(", ", sort(unjudged_parts(t))), version_hint(t.version),
 	])
 }
 
 unjudged_parts(t) := t.unknown if count(t.unknown) > 0
 
-else := {"amount"}
+else := {p | some p in ["amount", "asset", "to", "version"]; unreadable(t, p)}
+
+unreadable(t, "amount") if not units(t.amount)
+
+unreadable(t, "asset") if not is_string(t.asset)
+
+unreadable(t, "to") if not is_string(t.to)
+
+unreadable(t, "version") if not readable_version(t.version)
+
+version_hint(v) := "" if readable_version(v)
+
+else := sprintf(" (money.version %v; this policy reads the versions %v: use the policy of the provider's release)", [
+	v, sort(manifest_versions),
+])
 
 # The plan's total by asset, in units, over every judged transfer it sends.
 total_units[asset] := sum([units(t.amount) | some t in sent; judged(t); upper(t.asset) == asset]) if {
@@ -233,4 +356,4 @@ decimal_of(digits) := whole if {
 ])
 
 # deny: every reason to refuse the plan.
-deny := ((deny_unjudged | deny_plan_total) | deny_per_transfer) | deny_destination
+deny := (((deny_unjudgeable | deny_unjudged) | deny_plan_total) | deny_per_transfer) | deny_destination

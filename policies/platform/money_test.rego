@@ -83,7 +83,7 @@ flows := {
 		"change": {
 			"actions": ["create"],
 			"after": {"money": {
-				"kind": "fiat_withdrawal", "asset": "USD", "amount": "1250.5",
+				"version": 1, "kind": "fiat_withdrawal", "asset": "USD", "amount": "1250.5",
 				"from_profile_id": "prof-1", "to": "fa-1", "ref_id": "r1", "sends": true,
 			}},
 			"after_unknown": {"money": {}},
@@ -118,4 +118,114 @@ test_conversion_goes_to_its_own_profile if {
 	some t in money.transfers with input as flows
 	t.kind == "stablecoin_conversion"
 	t.to == "prof-1"
+}
+
+# What the policy judges is chosen by the manifest and the provider: a plan
+# of one withdrawal of amount BTC as the provider plans it, and the ways a
+# plan could hide it, under a cap of 1 BTC.
+withdrawal_plan(amount) := {"resource_changes": [{
+	"address": "platform_crypto_withdrawal.big",
+	"mode": "managed",
+	"type": "platform_crypto_withdrawal",
+	"provider_name": "registry.terraform.io/platform/platform",
+	"change": {
+		"actions": ["create"],
+		"after": {"crypto_network": "BITCOIN", "money": {
+			"version": 1, "kind": "crypto_withdrawal", "asset": "BTC", "amount": amount,
+			"from_profile_id": "prof-1", "to": "bc1qbig", "ref_id": "big", "sends": true,
+		}},
+		"after_unknown": {"money": {}},
+	},
+}]}
+
+one_btc := {"max_per_transfer": {"BTC": "1"}, "max_plan_total": {"BTC": "1"}}
+
+deny_five_btc(plan) := msgs if {
+	msgs := money.deny with input as plan with data.platform_policy as one_btc
+}
+
+test_five_btc_denied if {
+	msgs := deny_five_btc(withdrawal_plan("5"))
+	msgs[`platform_crypto_withdrawal.big: sends 5 BTC, over max_per_transfer 1`]
+}
+
+test_half_btc_allowed if {
+	count(deny_five_btc(withdrawal_plan("0.5"))) == 0
+}
+
+test_money_removed_denied if {
+	plan := json.patch(withdrawal_plan("5"), [
+		{"op": "remove", "path": "/resource_changes/0/change/after/money"},
+		{"op": "remove", "path": "/resource_changes/0/change/after_unknown/money"},
+	])
+	msgs := deny_five_btc(plan)
+	msgs == {"platform_crypto_withdrawal.big: a create of platform_crypto_withdrawal, which moves money, without its money manifest (money is missing or null): the policy cannot judge it and refuses it; plan it with a release of the provider that sets money (0.2.0 or later)"}
+}
+
+test_money_null_denied if {
+	plan := json.patch(withdrawal_plan("5"), [{"op": "replace", "path": "/resource_changes/0/change/after/money", "value": null}])
+	some m in deny_five_btc(plan)
+	contains(m, "without its money manifest (money is missing or null)")
+}
+
+test_unknown_type_judged_by_its_manifest if {
+	plan := json.patch(withdrawal_plan("5"), [{"op": "replace", "path": "/resource_changes/0/type", "value": "platform_crypto_payout"}])
+	some m in deny_five_btc(plan)
+	contains(m, "sends 5 BTC, over max_per_transfer 1")
+}
+
+test_unknown_type_without_money_denied if {
+	plan := json.patch(withdrawal_plan("5"), [
+		{"op": "replace", "path": "/resource_changes/0/type", "value": "platform_crypto_payout"},
+		{"op": "remove", "path": "/resource_changes/0/change/after/money"},
+	])
+	some m in deny_five_btc(plan)
+	contains(m, "a create of platform_crypto_payout, a type of the platform provider this policy does not know")
+	contains(m, `allow it with "non_money_types": ["platform_crypto_payout"] in data.platform_policy`)
+}
+
+test_unknown_type_allowed_explicitly if {
+	plan := json.patch(withdrawal_plan("5"), [
+		{"op": "replace", "path": "/resource_changes/0/type", "value": "platform_profile"},
+		{"op": "remove", "path": "/resource_changes/0/change/after/money"},
+	])
+	count(money.deny) == 0 with input as plan with data.platform_policy as {"non_money_types": ["platform_profile"]}
+}
+
+test_a_known_money_type_cannot_be_allowed_without_money if {
+	plan := json.patch(withdrawal_plan("5"), [{"op": "remove", "path": "/resource_changes/0/change/after/money"}])
+	count(money.deny) == 1 with input as plan
+		with data.platform_policy as {"non_money_types": ["platform_crypto_withdrawal"]}
+}
+
+unknown_action := {"action_invocations": [{
+	"address": "action.platform_crypto_withdrawal_batch.all",
+	"type": "platform_crypto_withdrawal_batch",
+	"provider_name": "registry.terraform.io/platform/platform",
+	"config_values": {"profile_id": "prof-1", "asset": "BTC", "amount": "5"},
+	"config_unknown": {},
+}]}
+
+test_unknown_action_denied if {
+	msgs := deny_five_btc(unknown_action)
+	some m in msgs
+	startswith(m, "action.platform_crypto_withdrawal_batch.all: an invocation of platform_crypto_withdrawal_batch, an action of the platform provider this policy does not know")
+	contains(m, `"non_money_actions": ["platform_crypto_withdrawal_batch"]`)
+	count(money.deny) == 0 with input as unknown_action
+		with data.platform_policy as {"non_money_actions": ["platform_crypto_withdrawal_batch"]}
+}
+
+test_manifest_of_another_version_denied if {
+	plan := json.patch(withdrawal_plan("0.5"), [{"op": "replace", "path": "/resource_changes/0/change/after/money/version", "value": 2}])
+	msgs := deny_five_btc(plan)
+	msgs == {"platform_crypto_withdrawal.big: cannot be judged (unknown or unreadable: version); a policy refuses what it cannot judge (money.version 2; this policy reads the versions [1]: use the policy of the provider's release)"}
+}
+
+test_other_providers_are_not_judged if {
+	plan := {"resource_changes": [{
+		"address": "aws_instance.web", "mode": "managed", "type": "aws_instance",
+		"provider_name": "registry.terraform.io/hashicorp/aws",
+		"change": {"actions": ["create"], "after": {}, "after_unknown": {}},
+	}]}
+	count(deny_five_btc(plan)) == 0
 }

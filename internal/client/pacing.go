@@ -136,6 +136,9 @@ const (
 	// paceBurst is how much of the budgeted rate may go at once: one
 	// second's worth, at least one request.
 	paceBurst = time.Second
+	// paceSlowBurst bounds the burst of an endpoint slower than one
+	// request a second.
+	paceSlowBurst = 4
 	// maxPaceAhead bounds how far ahead a stored reservation may be: one
 	// further is not a queue but a damaged state, and is started afresh.
 	maxPaceAhead = 15 * time.Minute
@@ -144,11 +147,15 @@ const (
 // paceRate is the emission interval and burst tolerance of an endpoint
 // of the published rate perSecond under budget: the long-run rate is the
 // budgeted rate less paceMargin, and a quiet endpoint may send a second's
-// worth of the budgeted rate (at least one request) at once.
+// worth of the budgeted rate at once; a slow one (the token endpoint) a
+// few requests, as many as the margin holds over the published window, at
+// most paceSlowBurst: the tokens of a plan's scopes are not asked for
+// seconds apart.
 func paceRate(perSecond, budget float64) (interval, tolerance time.Duration) {
 	budgeted := perSecond * budget
 	interval = time.Duration(float64(time.Second) / (budgeted * (1 - paceMargin)))
-	burst := math.Max(1, math.Floor(budgeted*paceBurst.Seconds()))
+	slow := math.Min(paceSlowBurst, math.Floor(paceMargin*budgeted*PublishedRates.Window.Seconds()))
+	burst := math.Max(1, math.Max(math.Floor(budgeted*paceBurst.Seconds()), slow))
 	return interval, time.Duration(burst-1) * interval
 }
 

@@ -106,11 +106,25 @@ type Config struct {
 	HTTPClient *http.Client
 	// Logger receives request, retry and token logs. Nil means silent.
 	Logger Logger
+	// RateBudget is the share, in (0, 1], of each published rate limit
+	// (PublishedRates) the client paces its requests to, shared with the
+	// other clients of the process and the processes of the host. Zero
+	// means DefaultRateBudget.
+	RateBudget float64
+	// RateStateDir is the directory through which the processes of the
+	// host share the budget; empty means DefaultRateStateDir(). When it is
+	// unusable the process paces alone (see Client.RateStateError).
+	RateStateDir string
+	// Rates replaces PublishedRates; nil means PublishedRates.
+	Rates *RateTable
+	// pacingClock replaces the machine's clock of the pacing (tests).
+	pacingClock pacingClock
 }
 
 // ConfigError reports an invalid Config field. Field is the snake_case name
 // of the setting (client_id, client_secret, base_url, auth_url, ws_url,
-// scopes, request_timeout, max_retries, retry_wait_min, retry_wait_max).
+// scopes, request_timeout, max_retries, retry_wait_min, retry_wait_max,
+// rate_budget).
 type ConfigError struct {
 	Field string
 	Msg   string
@@ -131,6 +145,8 @@ type Client struct {
 	secret    string
 	pinned    []string
 	userAgent string
+	// pace paces every request to the rate budget (pacing.go).
+	pace *pacer
 
 	httpClient *http.Client
 	retryMax   int
@@ -205,6 +221,9 @@ func New(cfg Config) (*Client, error) {
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = DefaultUserAgent
 	}
+	if err := checkRateBudget(cfg.RateBudget); err != nil {
+		return nil, err
+	}
 
 	var baseTransport http.RoundTripper
 	if cfg.HTTPClient != nil && cfg.HTTPClient.Transport != nil {
@@ -244,6 +263,7 @@ func New(cfg Config) (*Client, error) {
 		Timeout:       cfg.RequestTimeout,
 		CheckRedirect: c.redirectError,
 	}
+	c.pace = newPacer(cfg, base, c.tokenURL, c.logf)
 	return c, nil
 }
 
@@ -494,6 +514,9 @@ func (c *Client) entryToken(ctx context.Context, e *tokenEntry, minValidity time
 		return e.tok, nil
 	}
 	c.logf(ctx, LevelDebug, "requesting access token", map[string]any{"scope": e.scope, "token_url": c.tokenURL})
+	if err := c.pace.wait(ctx, http.MethodPost, TokenPath, true); err != nil {
+		return nil, fmt.Errorf("access token for scope %q: %w", e.scope, err)
+	}
 	start := time.Now()
 	tok, err := e.cfg.Token(context.WithValue(ctx, oauth2.HTTPClient, c.httpClient))
 	if err != nil {

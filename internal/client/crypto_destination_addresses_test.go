@@ -13,6 +13,7 @@ func TestCryptoDestinationAddressesAgainstEmulator(t *testing.T) {
 	c, err := client.New(client.Config{
 		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
 		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
+		Rates: &emulatorRates, RateStateDir: t.TempDir(),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -202,6 +202,8 @@ func newTestClient(t *testing.T, f *fakeService, mutate func(*Config)) (*Client,
 		RequestTimeout: 5 * time.Second,
 		HTTPClient:     f.srv.Client(),
 		Logger:         logs,
+		RateStateDir:   t.TempDir(),
+		pacingClock:    newPaceClock(),
 	}
 	if mutate != nil {
 		mutate(&cfg)

@@ -18,6 +18,7 @@ func moneyEmulator(t *testing.T) (*emulator.Server, *client.Client) {
 	c, err := client.New(client.Config{
 		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
 		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
+		Rates: &emulatorRates, RateStateDir: t.TempDir(),
 		MaxRetries: 2, RetryWaitMin: 1, RetryWaitMax: 1,
 	})
 	if err != nil {

@@ -181,8 +181,14 @@ func (c *Client) send(ctx context.Context, cl call, target, token string) (*http
 		RetryWaitMax: c.retryWaitMax,
 		RetryMax:     retryMax,
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		// Every attempt waits for its turn in the rate budget (pacing.go);
+		// a wait cut short by ctx leaves the attempt to fail with ctx.
+		RequestLogHook: func(_ retryablehttp.Logger, r *http.Request, _ int) {
+			_ = c.pace.wait(r.Context(), cl.method, cl.path, false)
+		},
 		CheckRetry: func(ctx context.Context, resp *http.Response, err error) (bool, error) {
 			attempts++
+			c.noteThrottle(ctx, resp)
 			if ctx.Err() != nil {
 				return false, ctx.Err()
 			}

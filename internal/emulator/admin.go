@@ -66,6 +66,7 @@ func AdminRoutes() []string {
 		"POST /admin/instructions/{id}/deprecate", "DELETE /admin/instructions/{id}",
 		"POST /admin/objects/{id}/hide", "POST /admin/objects/{id}/answer-as",
 		"POST /admin/clock/advance", "POST /admin/expire-tokens",
+		"GET /admin/rate-limits", "PUT /admin/rate-limits",
 		"GET /admin/counters", "POST /admin/counters/reset",
 	}
 }
@@ -106,6 +107,23 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		}
 		s.Advance(time.Duration(body.Seconds) * time.Second)
 		writeJSON(w, http.StatusOK, map[string]string{"now": s.now().UTC().Format(time.RFC3339)})
+	})
+	mux.HandleFunc("GET /admin/rate-limits", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, s.RateLimitsState())
+	})
+	mux.HandleFunc("PUT /admin/rate-limits", func(w http.ResponseWriter, r *http.Request) {
+		var body RateLimitsState
+		if e := decodeBody(r, &body); e != nil {
+			writeError(w, e)
+			return
+		}
+		l, e := rateLimitsOf(body)
+		if e != nil {
+			writeError(w, e)
+			return
+		}
+		s.SetRateLimits(l)
+		writeJSON(w, http.StatusOK, s.RateLimitsState())
 	})
 	mux.HandleFunc("POST /admin/expire-tokens", func(w http.ResponseWriter, _ *http.Request) {
 		s.ExpireTokens()

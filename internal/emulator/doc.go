@@ -344,11 +344,15 @@
 //     Options.ErrorBodyCodeMessage, the code NOT_FOUND) for a missing
 //     object, and any other 404 for an address without that operation.
 //   - Rate limits: per endpoint and IP address, averaged over 5 minutes,
-//     the token endpoint 1 request/s, crypto withdrawals 20/s, everything
-//     else 50/s; a 429 throttles the address for 5 minutes (spec: "Rate
+//     the token endpoint 1 request/s, order books, recent executions,
+//     quote executions and identities 10/s, crypto withdrawals and
+//     internal transfers 20/s, every other endpoint 50/s; a 429 throttles the address for 5 minutes (spec: "Rate
 //     limits: not shown"). Faults.TooManyRequests with a negative wait
-//     answers 429 without Retry-After, as that throttle does; the emulator
-//     does not count requests itself.
+//     answers 429 without Retry-After, as that throttle does. The emulator
+//     counts requests only when asked (Options.RateLimits, -rate-limits,
+//     PUT /admin/rate-limits; see rate_limits.go): per endpoint and
+//     address, a breach answers 429 RESOURCE_EXHAUSTED without
+//     Retry-After and throttles every request from the address.
 //   - Markets have no dash: BTCUSD, ETHUSD, SOLUSD (spec: "params.market
 //     is a market identifier string"; the emulator served BTC-USD before).
 //   - A refused channel of a subscribe reply carries its code as a bare

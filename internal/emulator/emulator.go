@@ -145,6 +145,9 @@ type Options struct {
 	LogLevel LogLevel
 	// Log receives one line per request (see LogLevel); nil logs nothing.
 	Log io.Writer
+	// RateLimits, when set, enforces the published rate limits (see
+	// rate_limits.go; SetRateLimits changes them); nil does not count.
+	RateLimits *RateLimits
 }
 
 // The services an emulator can stand for (Options.Profile).
@@ -225,6 +228,8 @@ type Server struct {
 	defaultFee *decimal.Decimal
 	// rules are the transfer limits and the guaranteed fees (limits.go).
 	rules moneyRules
+	// rates enforce the published rate limits (rate_limits.go).
+	rates rateLimiter
 }
 
 // New builds an emulator; call Start or use Handler.
@@ -266,6 +271,7 @@ func New(opts Options) *Server {
 	}
 	s.data = newStore(opts)
 	s.ws = newWSHub(s)
+	s.SetRateLimits(opts.RateLimits)
 	if opts.TransferLimits > 0 {
 		_ = s.SetTransferLimits(seedLimits(opts.TransferLimits))
 	}
@@ -279,7 +285,7 @@ func (s *Server) Handler() http.Handler {
 	s.registerHTTP(mux)  // http.go: /v2/...
 	s.registerWS(mux)    // ws.go: /ws
 	s.registerAdmin(mux) // admin.go: /admin/...
-	return s.logRequests(s.countRequests(withRequestID(s.withDate(s.withAnswerFaults(mux)))))
+	return s.logRequests(s.countRequests(withRequestID(s.withDate(s.withRateLimits(s.withAnswerFaults(mux))))))
 }
 
 // withDate dates every answer by the emulator's clock (Options.Now), as

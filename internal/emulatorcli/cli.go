@@ -68,6 +68,7 @@ type config struct {
 	envFile                                                   string
 	replay                                                    string
 	subEvery                                                  time.Duration
+	rateLimits                                                string
 	logLevel                                                  string
 	version                                                   bool
 	clientID, clientSecret                                    string
@@ -107,6 +108,9 @@ func newFlags(out io.Writer) (*flag.FlagSet, *config) {
 		"conflict (409 with meta.existing, as published) or original (the original transfer with 200)")
 	fs.DurationVar(&c.subEvery, "subscription-interval", time.Second, "least time between two stream subscriptions "+
 		"from one IP address, as published (one per second); excess ones wait; 0 or less: no limit")
+	fs.StringVar(&c.rateLimits, "rate-limits", "off", "enforce the published rate limits: off, published (per endpoint and address, "+
+		"averaged over 5m; a breach throttles the address for 5m), or window=<duration>,throttle=<duration>,share=<0..1> "+
+		"scaled for tests (share: the part of each rate left to the client; the rest stands for the address's other traffic)")
 	fs.StringVar(&c.logLevel, "log-level", "info", "what is logged on stderr: off, error (5xx answers and dropped connections), "+
 		"info (one line per request: method, path, status, ref_id, fault) or debug (also the query, remote address and request id); "+
 		"never a header, a token or a secret")
@@ -170,7 +174,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.profile != emulator.ProfileReference && c.profile != emulator.ProfileSeed {
 		return fmt.Errorf("-profile %q: want %s or %s", c.profile, emulator.ProfileReference, emulator.ProfileSeed)
 	}
+	rateLimits, err := emulator.ParseRateLimits(c.rateLimits)
+	if err != nil {
+		return fmt.Errorf("-rate-limits: %w", err)
+	}
 	s := emulator.New(emulator.Options{
+		RateLimits:            rateLimits,
 		Profile:               c.profile,
 		Seed:                  c.seed,
 		FiatAccounts:          c.fiatAccounts,

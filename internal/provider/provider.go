@@ -2,9 +2,11 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"strconv"
@@ -72,6 +74,8 @@ type platformProvider struct {
 	now func() time.Time
 	// retryWaitMin/Max bound the client's backoff; tests shorten them.
 	retryWaitMin, retryWaitMax time.Duration
+	// rates replace the published rate limits; tests raise them.
+	rates *client.RateTable
 }
 
 // New returns a constructor of the provider for the given version.
@@ -92,6 +96,8 @@ type providerModel struct {
 	RequestTimeout timetypes.GoDuration `tfsdk:"request_timeout"`
 	MaxRetries     types.Int64          `tfsdk:"max_retries"`
 	RecoveryWindow timetypes.GoDuration `tfsdk:"recovery_window"`
+	RateBudget     types.Float64        `tfsdk:"rate_budget"`
+	RateStateDir   types.String         `tfsdk:"rate_state_dir"`
 	// WithdrawalGuard is the withdrawal_guard block (withdrawal_guard.go).
 	WithdrawalGuard types.Object `tfsdk:"withdrawal_guard"`
 }
@@ -237,6 +243,7 @@ func (p *platformProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			},
 		},
 	}
+	maps.Copy(resp.Schema.Attributes, rateSchema())
 }
 
 func (p *platformProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -257,6 +264,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 		{attr: "auth_url", env: EnvAuthURL, value: m.AuthURL, dst: &cfg.AuthURL,
 			required: "the base URL of the OAuth 2.0 server", schemes: []string{"https", "http"}},
 		{attr: "ws_url", env: EnvWSURL, value: m.WSURL, dst: &wsURL, schemes: []string{"wss", "ws"}},
+		{attr: "rate_state_dir", env: EnvRateStateDir, value: m.RateStateDir, dst: &cfg.RateStateDir},
 	}
 	for _, s := range settings {
 		s.read(diags)
@@ -271,6 +279,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	cfg.Scopes = configScopes(ctx, m.Scopes, diags)
 	cfg.RequestTimeout = configRequestTimeout(stringSetting{attr: "request_timeout", env: EnvRequestTimeout, value: m.RequestTimeout.StringValue}, diags)
 	cfg.MaxRetries = configMaxRetries(m.MaxRetries, diags)
+	cfg.RateBudget, cfg.Rates = configRateBudget(m.RateBudget, diags), p.rates
 	recoveryWindow := configRecoveryWindow(stringSetting{attr: "recovery_window", env: EnvRecoveryWindow,
 		value: m.RecoveryWindow.StringValue}, diags)
 	guard := configWithdrawalGuard(ctx, m.WithdrawalGuard, diags)
@@ -293,7 +302,9 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	tflog.Debug(ctx, "platform provider configured", map[string]any{
 		"base_url": cfg.BaseURL, "auth_url": cfg.AuthURL, "ws_url": wsURL, "pinned_scopes": cfg.Scopes,
 		"request_timeout": cfg.RequestTimeout.String(), "max_retries": cfg.MaxRetries,
+		"rate_budget": cfg.RateBudget, "rate_state_dir": cfg.RateStateDir,
 	})
+	warnRateState(c, cmp.Or(cfg.RateStateDir, client.DefaultRateStateDir()), diags)
 
 	data := &providerData{client: c, wsURL: wsURL, requestTimeout: cfg.RequestTimeout, newID: p.newID, now: p.now,
 		planned: &plannedRefIDs{}, recoveryWindow: recoveryWindow, guard: guard}

@@ -31,8 +31,15 @@ var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServe
 func newTestProvider() provider.Provider {
 	p := New("test")().(*platformProvider) //nolint:forcetypeassert // New always returns *platformProvider.
 	p.retryWaitMin, p.retryWaitMax = 5*time.Millisecond, 50*time.Millisecond
+	// The emulator of a test counts no requests: pacing at a thousand
+	// times the published rates costs the suite no time.
+	p.rates = &testRates
 	return p
 }
+
+// testRates are the rates the provider and the clients of the tests pace
+// to.
+var testRates = client.PublishedRates.Scaled(1000)
 
 // accEnv is the service an acceptance test runs against: an in-process
 // emulator on 127.0.0.1:0 by default, or the real service when
@@ -119,7 +126,7 @@ func emulatorClient(t *testing.T, emu *emulator.Server) *client.Client {
 	t.Helper()
 	c, err := client.New(client.Config{
 		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
-		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
+		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(), Rates: &testRates,
 	})
 	if err != nil {
 		t.Fatal(err)

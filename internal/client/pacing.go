@@ -1,0 +1,381 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultRateBudget is the share of each published rate limit a client
+// uses when Config.RateBudget is zero: the other half is left to whatever
+// else the host's address sends (the user's production traffic).
+const DefaultRateBudget = 0.5
+
+// RateClass is one class of endpoints and the rate the service publishes
+// for each of them: requests per second per IP address, averaged over the
+// table's window. Each endpoint of a class has that rate of its own.
+type RateClass struct {
+	Name      string
+	PerSecond float64
+	// Endpoints are "METHOD /path" patterns: {name} is one path segment,
+	// a trailing /... any number of them (none included), and the method *
+	// any method.
+	Endpoints []string
+}
+
+// RateTable is the service's published rate limits: the classes, and the
+// rate of every endpoint none of them names.
+type RateTable struct {
+	Classes []RateClass
+	// OtherPerSecond is the rate of every other endpoint.
+	OtherPerSecond float64
+	// Window is the window the service averages the rates over.
+	Window time.Duration
+}
+
+// PublishedRates are the service's published rate limits (the service's
+// rate-limit page): per endpoint and IP address, averaged over five
+// minutes; a breach answers 429 and throttles every request from the
+// address for five minutes.
+var PublishedRates = RateTable{
+	Classes: []RateClass{
+		{Name: "token endpoint", PerSecond: 1, Endpoints: []string{"POST " + TokenPath}},
+		{Name: "order books, recent executions, quote executions and identities", PerSecond: 10, Endpoints: []string{
+			"GET /markets/{market}/order-book",
+			"GET /markets/{market}/recent-executions",
+			"* /profiles/{profile_id}/quote-executions/...",
+			"* /identity/identities/...",
+		}},
+		{Name: "crypto withdrawals and internal transfers", PerSecond: 20, Endpoints: []string{
+			"POST " + PathCryptoWithdrawals,
+			"POST " + PathInternalTransfers,
+		}},
+	},
+	OtherPerSecond: 50,
+	Window:         5 * time.Minute,
+}
+
+// Scaled returns a copy of t whose rates are factor times t's: tests run
+// the provider many times faster than the service allows, against an
+// emulator that does not count.
+func (t RateTable) Scaled(factor float64) RateTable {
+	out := RateTable{OtherPerSecond: t.OtherPerSecond * factor, Window: t.Window}
+	for _, c := range t.Classes {
+		c.PerSecond *= factor
+		out.Classes = append(out.Classes, c)
+	}
+	return out
+}
+
+// rateOf is the published rate of the endpoint method path (a path under
+// the base URL, or TokenPath), the name of its class, and the pattern that
+// names the endpoint: the class's pattern, the template of the client's
+// operation (Operations), or, for a path the client does not know, the
+// method alone (every unknown endpoint shares one rate: never more than
+// one endpoint's).
+func (t RateTable) rateOf(method, path string) (perSecond float64, class, endpoint string) {
+	for _, c := range t.Classes {
+		for _, e := range c.Endpoints {
+			if endpointMatches(e, method, path) {
+				return c.PerSecond, c.Name, e
+			}
+		}
+	}
+	for _, op := range Operations {
+		if endpointMatches(op.Method+" "+op.Path, method, path) {
+			return t.OtherPerSecond, "other", op.Method + " " + op.Path
+		}
+	}
+	return t.OtherPerSecond, "other", method + " (other)"
+}
+
+// endpointMatches reports whether the request method path is of the
+// endpoint pattern e ("METHOD /path", see RateClass.Endpoints).
+func endpointMatches(e, method, path string) bool {
+	m, p, ok := strings.Cut(e, " ")
+	if !ok || (m != "*" && m != method) {
+		return false
+	}
+	ps, xs := strings.Split(p, "/"), strings.Split(strings.TrimRight(path, "/"), "/")
+	if n := len(ps); n > 0 && ps[n-1] == "..." {
+		ps = ps[:n-1]
+		if len(xs) < len(ps) {
+			return false
+		}
+		xs = xs[:len(ps)]
+	}
+	if len(ps) != len(xs) {
+		return false
+	}
+	for i, seg := range ps {
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			if xs[i] == "" {
+				return false
+			}
+			continue
+		}
+		if seg != xs[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Pacing constants: the share of the budget held back as a margin, and
+// the burst a quiet endpoint may send at once.
+const (
+	// paceMargin is held back from the budgeted rate, so that the burst
+	// and the clocks of the host's processes never take a window past
+	// the budget.
+	paceMargin = 0.05
+	// paceBurst is how much of the budgeted rate may go at once: one
+	// second's worth, at least one request.
+	paceBurst = time.Second
+	// paceSlowBurst bounds the burst of an endpoint slower than one
+	// request a second.
+	paceSlowBurst = 4
+	// maxPaceAhead bounds how far ahead a stored reservation may be: one
+	// further is not a queue but a damaged state, and is started afresh.
+	maxPaceAhead = 15 * time.Minute
+)
+
+// paceRate is the emission interval and burst tolerance of an endpoint
+// of the published rate perSecond under budget: the long-run rate is the
+// budgeted rate less paceMargin, and a quiet endpoint may send a second's
+// worth of the budgeted rate at once; a slow one (the token endpoint) a
+// few requests, as many as the margin holds over the published window, at
+// most paceSlowBurst: the tokens of a plan's scopes are not asked for
+// seconds apart.
+func paceRate(perSecond, budget float64) (interval, tolerance time.Duration) {
+	budgeted := perSecond * budget
+	interval = time.Duration(float64(time.Second) / (budgeted * (1 - paceMargin)))
+	slow := math.Min(paceSlowBurst, math.Floor(paceMargin*budgeted*PublishedRates.Window.Seconds()))
+	burst := math.Max(1, math.Max(math.Floor(budgeted*paceBurst.Seconds()), slow))
+	return interval, time.Duration(burst-1) * interval
+}
+
+// grant is the generic cell rate algorithm, as a reservation: a request
+// arriving at now (or when the throttle ends, if later) of an endpoint
+// whose theoretical arrival time is tat goes at the time returned, and the
+// endpoint's theoretical arrival time becomes next. A zero tat, or one
+// beyond maxPaceAhead (a damaged state), is a quiet endpoint; a throttle
+// beyond it is ignored.
+func grant(tat, now, throttledUntil time.Time, interval, tolerance time.Duration) (at, next time.Time) {
+	arrival := now
+	if throttledUntil.After(arrival) && !throttledUntil.After(now.Add(maxPaceAhead)) {
+		arrival = throttledUntil
+	}
+	if tat.After(now.Add(maxPaceAhead)) {
+		tat = time.Time{}
+	}
+	if tat.Before(arrival) {
+		tat = arrival
+	}
+	at = tat.Add(-tolerance)
+	if at.Before(arrival) {
+		at = arrival
+	}
+	return at, tat.Add(interval)
+}
+
+// pacingClock is what pacing reads the time from and waits on; tests give
+// a fake one.
+type pacingClock interface {
+	Now() time.Time
+	// Sleep waits d, or until ctx is done (its error).
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// wallClock is the machine's clock.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+func (wallClock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// pacer paces the requests of a client to its budget of the published
+// rates: each request reserves its turn in its endpoint's state (shared by
+// the host's processes through a rateStore) and waits for it.
+type pacer struct {
+	budget float64
+	table  RateTable
+	clock  pacingClock
+	store  rateStore
+	// storeErr says why the host's state is unusable (store then paces
+	// the process alone).
+	storeErr error
+	// apiHost and authHost are the hosts of the API and of the token
+	// endpoint: the states are the service's, not the client's.
+	apiHost, authHost string
+	log               func(ctx context.Context, level Level, msg string, fields map[string]any)
+	// warned is set once the unusable state directory was reported.
+	warned sync.Once
+}
+
+// endpointKey is the name of the state of the endpoint pattern of host.
+func endpointKey(host, endpoint string) string { return host + " " + endpoint }
+
+// throttleKey is the name of the throttle of host.
+func throttleKey(host string) string { return host + " throttle" }
+
+// wait waits for the turn of a request method path to the API (or, with
+// token, to the token endpoint), or until ctx is done.
+func (p *pacer) wait(ctx context.Context, method, path string, token bool) error {
+	if p == nil {
+		return nil
+	}
+	host := p.apiHost
+	if token {
+		host = p.authHost
+	}
+	perSecond, class, endpoint := p.table.rateOf(method, path)
+	interval, tolerance := paceRate(perSecond, p.budget)
+	now := p.clock.Now()
+	at, err := p.store.reserve(endpointKey(host, endpoint), throttleKey(p.apiHost), now, interval, tolerance)
+	if err == nil {
+		err = p.storeErr
+	}
+	if err != nil {
+		p.reportStore(ctx, err)
+	}
+	d := at.Sub(now)
+	if d <= 0 {
+		return nil
+	}
+	p.logf(ctx, LevelDebug, "pacing request to the rate budget", map[string]any{
+		"method": method, "path": path, "class": class, "wait_ms": d.Milliseconds(),
+		"rate_per_second": perSecond * p.budget,
+	})
+	if err := p.clock.Sleep(ctx, d); err != nil {
+		return fmt.Errorf("%s %s: waiting for its turn in the rate budget: %w", method, path, err)
+	}
+	return nil
+}
+
+// throttle holds every request of the budget until until: the service
+// answered 429 with a Retry-After.
+func (p *pacer) throttle(ctx context.Context, until time.Time) {
+	if p == nil {
+		return
+	}
+	if err := p.store.throttle(throttleKey(p.apiHost), until); err != nil {
+		p.reportStore(ctx, err)
+	}
+	p.logf(ctx, LevelWarn, "the service throttled this address: every request of the rate budget waits", map[string]any{
+		"until": until.UTC().Format(time.RFC3339), "wait_ms": until.Sub(p.clock.Now()).Milliseconds(),
+	})
+}
+
+// reportStore says once that the host's shared state is unusable and the
+// process paces alone.
+func (p *pacer) reportStore(ctx context.Context, err error) {
+	p.warned.Do(func() {
+		p.logf(ctx, LevelWarn, "the rate budget is not shared with the host's other processes: "+
+			"this process paces alone at its rate_budget", map[string]any{"error": err.Error()})
+	})
+}
+
+func (p *pacer) logf(ctx context.Context, level Level, msg string, fields map[string]any) {
+	if p.log != nil {
+		p.log(ctx, level, msg, fields)
+	}
+}
+
+// hostOf is the host:port a URL addresses (the port its scheme implies
+// when it gives none).
+func hostOf(u *url.URL) string {
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	if port == "" {
+		port = "443"
+		if u.Scheme == "http" {
+			port = "80"
+		}
+	}
+	return host + ":" + port
+}
+
+// newPacer is the pacer of a client of cfg (its RateBudget already
+// checked), whose API is at base and token endpoint at tokenURL.
+func newPacer(cfg Config, base *url.URL, tokenURL string, log func(context.Context, Level, string, map[string]any)) *pacer {
+	p := &pacer{budget: cfg.RateBudget, table: PublishedRates, clock: cfg.pacingClock, apiHost: hostOf(base), log: log}
+	if p.budget == 0 {
+		p.budget = DefaultRateBudget
+	}
+	if cfg.Rates != nil {
+		p.table = *cfg.Rates
+	}
+	if p.clock == nil {
+		p.clock = wallClock{}
+	}
+	p.authHost = p.apiHost
+	if u, err := url.Parse(tokenURL); err == nil {
+		p.authHost = hostOf(u)
+	}
+	dir := cfg.RateStateDir
+	if dir == "" {
+		dir = DefaultRateStateDir()
+	}
+	p.store, p.storeErr = hostStore(dir)
+	return p
+}
+
+// checkRateBudget checks Config.RateBudget: zero (the default) or a
+// number in (0, 1].
+func checkRateBudget(b float64) error {
+	if math.IsNaN(b) || b < 0 || b > 1 {
+		return &ConfigError{Field: "rate_budget", Msg: fmt.Sprintf("must be a number greater than 0 and at most 1 (the share of each published rate limit), got %v", b)}
+	}
+	return nil
+}
+
+// RateStateError says why the client does not share its rate budget with
+// the other processes of the host (its rate_state_dir is unusable), or is
+// nil when it does. Either way the client paces to its budget.
+func (c *Client) RateStateError() error {
+	if c.pace == nil {
+		return nil
+	}
+	return c.pace.storeErr
+}
+
+// RateBudget is the share of each published rate limit the client paces
+// its requests to.
+func (c *Client) RateBudget() float64 {
+	if c.pace == nil {
+		return 0
+	}
+	return c.pace.budget
+}
+
+// noteThrottle holds every request of the budget for as long as a 429's
+// Retry-After asks (at most maxRetryAfter): the service throttles the
+// address, not the request. A 429 without Retry-After is left to the
+// request, which fails at once (throttledForMinutes).
+func (c *Client) noteThrottle(ctx context.Context, resp *http.Response) {
+	if c.pace == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+		return
+	}
+	now := c.pace.clock.Now()
+	d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), now)
+	if !ok || d <= 0 {
+		return
+	}
+	c.pace.throttle(ctx, now.Add(min(d, maxRetryAfter)))
+}

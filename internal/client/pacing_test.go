@@ -1,0 +1,369 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// paceClock is a fake clock of the pacing: it stands still but for the
+// waits, by which it moves at once; it records them.
+type paceClock struct {
+	mu    sync.Mutex
+	now   time.Time
+	slept []time.Duration
+}
+
+var paceEpoch = time.Date(2030, time.March, 4, 5, 6, 7, 0, time.UTC)
+
+func newPaceClock() *paceClock { return &paceClock{now: paceEpoch} }
+
+func (c *paceClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *paceClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	c.slept = append(c.slept, d)
+	return nil
+}
+
+func (c *paceClock) set(now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = now
+}
+
+func (c *paceClock) waits() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.slept)
+}
+
+func (c *paceClock) total() time.Duration {
+	var sum time.Duration
+	for _, d := range c.waits() {
+		sum += d
+	}
+	return sum
+}
+
+// paceClockOf is the fake clock newTestClient gave c's pacing.
+func paceClockOf(t *testing.T, c *Client) *paceClock {
+	t.Helper()
+	clk, ok := c.pace.clock.(*paceClock)
+	if !ok {
+		t.Fatalf("the pacing runs on %T, not a fake clock", c.pace.clock)
+	}
+	return clk
+}
+
+// TestPublishedRatesByEndpoint: every endpoint takes the rate of its class
+// in the published table, and each endpoint of the client is paced apart
+// (its operation's template), an unknown one with every other unknown one.
+func TestPublishedRatesByEndpoint(t *testing.T) {
+	tests := []struct {
+		method, path string
+		rate         float64
+		endpoint     string
+	}{
+		{"POST", TokenPath, 1, "POST /oauth2/token"},
+		{"GET", "/markets/BTCUSD/order-book", 10, "GET /markets/{market}/order-book"},
+		{"GET", "/markets/BTCUSD/recent-executions", 10, "GET /markets/{market}/recent-executions"},
+		{"POST", "/profiles/p-1/quote-executions", 10, "* /profiles/{profile_id}/quote-executions/..."},
+		{"GET", "/profiles/p-1/quote-executions/q-1", 10, "* /profiles/{profile_id}/quote-executions/..."},
+		{"GET", "/identity/identities", 10, "* /identity/identities/..."},
+		{"PUT", "/identity/identities/i-1/documents", 10, "* /identity/identities/..."},
+		{"POST", PathCryptoWithdrawals, 20, "POST /transfer/crypto-withdrawals"},
+		{"POST", PathInternalTransfers, 20, "POST /transfer/internal"},
+		{"POST", PathFiatWithdrawals, 50, "POST /transfer/fiat-withdrawals"},
+		{"GET", PathTransfers, 50, "GET /transfer/transfers"},
+		{"GET", PathTransfers + "/t-1", 50, "GET /transfer/transfers/{id}"},
+		{"GET", PathTransfers + "/t%2F1", 50, "GET /transfer/transfers/{id}"},
+		{"GET", "/markets/BTCUSD/ticker", 50, "GET /markets/{market}/ticker"},
+		{"GET", "/profiles/p-1/balances", 50, "GET /profiles/{profile_id}/balances"},
+		{"GET", "/somewhere/else", 50, "GET (other)"},
+	}
+	for _, tc := range tests {
+		rate, _, endpoint := PublishedRates.rateOf(tc.method, tc.path)
+		if rate != tc.rate || endpoint != tc.endpoint {
+			t.Errorf("%s %s: rate %v of %q, want %v of %q", tc.method, tc.path, rate, endpoint, tc.rate, tc.endpoint)
+		}
+	}
+	if PublishedRates.Window != 5*time.Minute {
+		t.Errorf("window = %v, want the published 5 minutes", PublishedRates.Window)
+	}
+}
+
+// TestPaceRate: the long-run rate is the budgeted rate less the margin;
+// a quiet endpoint may send a second's worth of the budgeted rate at once,
+// the token endpoint what the margin holds over 5 minutes, at most 4.
+func TestPaceRate(t *testing.T) {
+	tests := []struct {
+		perSecond, budget float64
+		interval          time.Duration
+		burst             int
+	}{
+		{20, 0.5, perSecond(9.5), 10},
+		{20, 0.25, perSecond(4.75), 5},
+		{50, 0.5, perSecond(23.75), 25},
+		{1, 0.5, perSecond(0.475), 4},
+		{1, 0.25, perSecond(0.2375), 3},
+		{1, 0.05, perSecond(0.0475), 1},
+		{10, 1, perSecond(9.5), 10},
+	}
+	for _, tc := range tests {
+		interval, tolerance := paceRate(tc.perSecond, tc.budget)
+		if (interval-tc.interval).Abs() > time.Microsecond || tolerance != time.Duration(tc.burst-1)*interval {
+			t.Errorf("paceRate(%v, %v) = %v, %v; want %v and a burst of %d", tc.perSecond, tc.budget,
+				interval, tolerance, tc.interval, tc.burst)
+		}
+	}
+}
+
+// perSecond is the interval of rate r.
+func perSecond(r float64) time.Duration { return time.Duration(float64(time.Second) / r) }
+
+// TestGrantStaysWithinTheBudget: 1,000 withdrawals asked at once at a
+// quarter budget go a burst of 5, then one every 1/4.75 s; in every
+// window of 20 s or more they are at most a quarter of the published 20/s.
+func TestGrantStaysWithinTheBudget(t *testing.T) {
+	interval, tolerance := paceRate(20, 0.25)
+	var tat time.Time
+	ats := make([]time.Time, 1000)
+	for i := range ats {
+		ats[i], tat = grant(tat, paceEpoch, time.Time{}, interval, tolerance)
+	}
+	for i := range 5 {
+		if !ats[i].Equal(paceEpoch) {
+			t.Fatalf("request %d goes at +%v, want at once (burst of 5)", i, ats[i].Sub(paceEpoch))
+		}
+	}
+	if d := ats[5].Sub(paceEpoch); d != interval {
+		t.Errorf("request 5 goes at +%v, want +%v", d, interval)
+	}
+	if last := ats[999].Sub(paceEpoch); last != 995*interval {
+		t.Errorf("request 999 goes at +%v, want +%v", last, 995*interval)
+	}
+	for _, window := range []time.Duration{20 * time.Second, 30 * time.Second, 5 * time.Minute} {
+		limit := int(5 * window.Seconds())
+		for i := range ats {
+			n := 0
+			for j := i; j < len(ats) && ats[j].Sub(ats[i]) < window; j++ {
+				n++
+			}
+			if n > limit {
+				t.Fatalf("%d requests in the %v from request %d, more than %d", n, window, i, limit)
+			}
+		}
+	}
+}
+
+// TestGrantAfterQuietAndThrottle: an endpoint quiet for longer than its
+// burst takes starts afresh; a throttle holds a request until it ends; a
+// stored time beyond maxPaceAhead is a damaged state, not a queue.
+func TestGrantAfterQuietAndThrottle(t *testing.T) {
+	interval, tolerance := paceRate(20, 0.5)
+	at, next := grant(paceEpoch.Add(-time.Hour), paceEpoch, time.Time{}, interval, tolerance)
+	if !at.Equal(paceEpoch) || !next.Equal(paceEpoch.Add(interval)) {
+		t.Errorf("quiet endpoint: at +%v, next +%v", at.Sub(paceEpoch), next.Sub(paceEpoch))
+	}
+	until := paceEpoch.Add(30 * time.Second)
+	at, _ = grant(time.Time{}, paceEpoch, until, interval, tolerance)
+	if !at.Equal(until) {
+		t.Errorf("throttled: goes at +%v, want +30s", at.Sub(paceEpoch))
+	}
+	at, _ = grant(paceEpoch.Add(24*time.Hour), paceEpoch, paceEpoch.Add(24*time.Hour), interval, tolerance)
+	if !at.Equal(paceEpoch) {
+		t.Errorf("damaged state: goes at +%v, want at once", at.Sub(paceEpoch))
+	}
+}
+
+// TestClientPacesEveryRequest: the client's requests to one endpoint wait
+// their turns (a burst, then the interval), on its clock; another
+// endpoint has its own turns.
+func TestClientPacesEveryRequest(t *testing.T) {
+	f := newFake(t)
+	f.handler = okHandler
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.RateBudget = 0.25 })
+	clk := paceClockOf(t, c)
+	for range 20 {
+		if _, err := c.GetFiatDepositInstructions(t.Context(), "fdi-1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// GET .../{id}: 50/s × 0.25 = 12.5/s, a burst of 12, then every
+	// 1/11.875 s; the token endpoint's one request goes at once.
+	interval, _ := paceRate(50, 0.25)
+	if got, want := clk.total(), 8*interval; got != want {
+		t.Errorf("waited %v in all, want %v (8 intervals of %v)", got, want, interval)
+	}
+	if n := len(clk.waits()); n != 8 {
+		t.Errorf("%d waits, want 8", n)
+	}
+	// Another endpoint has turns of its own; its scope's token goes at
+	// once (the token endpoint's burst at 0.25 is 3), the fourth waits.
+	before := clk.total()
+	if _, err := c.GetStablecoinConversion(t.Context(), "sc-1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := clk.total() - before; got != 0 {
+		t.Errorf("the second endpoint waited %v", got)
+	}
+	for _, scopes := range [][]string{{ScopeReadTransfer}, {ScopeReadFiatAccount}} {
+		if _, err := c.Token(t.Context(), scopes[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tokenInterval, _ := paceRate(1, 0.25)
+	if got, want := clk.total()-before, tokenInterval-before; got != want {
+		t.Errorf("the fourth token waited %v, want %v", got, want)
+	}
+}
+
+// TestPacingWaitEndsWithTheContext: a request whose turn is far off ends
+// with its context, sending nothing; the machine's clock's wait too.
+func TestPacingWaitEndsWithTheContext(t *testing.T) {
+	f := newFake(t)
+	f.handler = okHandler
+	c, _ := newTestClient(t, f, nil)
+	c.pace.clock = blockingClock{}
+	if err := c.pace.store.throttle(throttleKey(c.pace.apiHost), paceEpoch.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.GetFiatDepositInstructions(ctx, "fdi-1")
+		done <- err
+	}()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the wait for a turn did not end with its context")
+	}
+	if n := len(f.apiRequests()); n != 0 {
+		t.Errorf("%d requests sent while throttled", n)
+	}
+
+	ctx, cancel = context.WithCancel(t.Context())
+	cancel()
+	if err := (wallClock{}).Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Errorf("wallClock.Sleep of a done context = %v", err)
+	}
+}
+
+// blockingClock is a clock at paceEpoch whose waits end only with their
+// context.
+type blockingClock struct{}
+
+func (blockingClock) Now() time.Time { return paceEpoch }
+func (blockingClock) Sleep(ctx context.Context, _ time.Duration) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// TestRetryAfterHoldsEveryRequest: a 429 with Retry-After holds every
+// request of the budget, not only its own retry, until it ends; a second
+// client sharing the state directory is held too.
+func TestRetryAfterHoldsEveryRequest(t *testing.T) {
+	f := newFake(t)
+	f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
+		if n == 1 {
+			w.Header().Set("Retry-After", "30")
+			writeJSON(w, http.StatusTooManyRequests, `{"message":"slow down"}`)
+			return
+		}
+		okHandler(w, r, n, req)
+	}
+	// No retries: the request that drew the 429 fails, and the throttle
+	// holds the next ones.
+	c, logs := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 0 })
+	clk := paceClockOf(t, c)
+	if _, err := c.GetFiatDepositInstructions(t.Context(), "fdi-1"); !errors.Is(err, ErrRateLimited) {
+		t.Fatalf("err = %v, want the 429", err)
+	}
+	if _, err := c.GetStablecoinConversion(t.Context(), "sc-1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := clk.waits(); !slices.Equal(got, []time.Duration{30 * time.Second}) {
+		t.Errorf("waits = %v, want the next request held 30s", got)
+	}
+	if len(logs.withMsg("the service throttled this address: every request of the rate budget waits")) != 1 {
+		t.Error("the throttle is not logged once")
+	}
+
+	until := clk.Now().Add(time.Minute)
+	if err := c.pace.store.throttle(throttleKey(c.pace.apiHost), until); err != nil {
+		t.Fatal(err)
+	}
+	other, _ := newTestClient(t, f, func(cfg *Config) { cfg.RateStateDir = stateDirOf(t, c) })
+	otherClk := paceClockOf(t, other)
+	otherClk.set(clk.Now())
+	if _, err := other.GetStablecoinConversion(t.Context(), "sc-1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := otherClk.total(); got != time.Minute {
+		t.Errorf("the other client waited %v, want the minute of the throttle", got)
+	}
+}
+
+// stateDirOf is the state directory of c's pacing.
+func stateDirOf(t *testing.T, c *Client) string {
+	t.Helper()
+	fs, ok := c.pace.store.(*fileStore)
+	if !ok {
+		t.Fatalf("the pacing keeps its state in %T", c.pace.store)
+	}
+	return fs.dir
+}
+
+// TestRateBudgetChecked: the budget is a number in (0, 1]; zero is the
+// default.
+func TestRateBudgetChecked(t *testing.T) {
+	for _, b := range []float64{-0.1, 1.01, 2} {
+		_, err := New(Config{ClientID: "id", ClientSecret: "secret", BaseURL: "http://127.0.0.1:1/v2",
+			AuthURL: "http://127.0.0.1:1", RateBudget: b, RateStateDir: t.TempDir()})
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Field != "rate_budget" {
+			t.Errorf("RateBudget %v: err = %v, want a ConfigError of rate_budget", b, err)
+		}
+	}
+	c, err := New(Config{ClientID: "id", ClientSecret: "secret", BaseURL: "http://127.0.0.1:1/v2",
+		AuthURL: "http://127.0.0.1:1", RateStateDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.RateBudget() != DefaultRateBudget {
+		t.Errorf("budget = %v, want the default %v", c.RateBudget(), DefaultRateBudget)
+	}
+}
+
+func TestHostOf(t *testing.T) {
+	for raw, want := range map[string]string{
+		"https://API.example.com/v2": "api.example.com:443",
+		"http://127.0.0.1:8080/v2":   "127.0.0.1:8080",
+		"http://localhost/v2":        "localhost:80",
+	} {
+		u, _ := url.Parse(raw)
+		if got := hostOf(u); got != want {
+			t.Errorf("hostOf(%s) = %s, want %s", raw, got, want)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+// Environment variables of the rate budget.
+const (
+	EnvRateBudget   = "PLATFORM_RATE_BUDGET"
+	EnvRateStateDir = "PLATFORM_RATE_STATE_DIR"
+)
+
+// rateSchema are the provider's arguments of the rate budget.
+func rateSchema() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"rate_budget": schema.Float64Attribute{
+			MarkdownDescription: fmt.Sprintf("The share of each of the service's published rate limits "+
+				"(per endpoint and IP address, averaged over 5 minutes: see \"Rate limits\") that this "+
+				"configuration may use, a number greater than 0 and at most 1; the rest is left to the address's "+
+				"other traffic. Every request of the provider waits for its turn rather than exceed it, and the "+
+				"provider processes of the host share the budget (`rate_state_dir`). Default `%v`. Environment "+
+				"variable `%s`.", client.DefaultRateBudget, EnvRateBudget),
+			Optional:   true,
+			Validators: []validator.Float64{rateBudgetValidator{}},
+		},
+		"rate_state_dir": schema.StringAttribute{
+			MarkdownDescription: "The directory through which the provider processes of this host (plans and " +
+				"applies run at once, `terragrunt run-all`, parallel plans) share one rate budget: a few files of " +
+				"eight bytes, locked only while they are read and written, so a killed process holds nothing. " +
+				"Default: a directory of the user's under the system's temporary directory. If it cannot be used, " +
+				"each process paces alone at its `rate_budget` and says so once. Environment variable `" +
+				EnvRateStateDir + "`.",
+			Optional: true,
+		},
+	}
+}
+
+// rateBudgetRange says what rate_budget may be.
+const rateBudgetRange = "a number greater than 0 and at most 1"
+
+// validRateBudget reports whether b is a rate budget.
+func validRateBudget(b float64) bool { return !math.IsNaN(b) && b > 0 && b <= 1 }
+
+// rateBudgetValidator checks rate_budget at plan.
+type rateBudgetValidator struct{}
+
+func (rateBudgetValidator) Description(context.Context) string {
+	return "value must be " + rateBudgetRange
+}
+
+func (v rateBudgetValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (rateBudgetValidator) ValidateFloat64(_ context.Context, req validator.Float64Request, resp *validator.Float64Response) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if b := req.ConfigValue.ValueFloat64(); !validRateBudget(b) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid rate_budget",
+			fmt.Sprintf("rate_budget must be %s (the share of each published rate limit), got %v.", rateBudgetRange, b))
+	}
+}
+
+// configRateBudget is the rate_budget argument, or PLATFORM_RATE_BUDGET,
+// or the default.
+func configRateBudget(v types.Float64, diags *diag.Diagnostics) float64 {
+	switch {
+	case v.IsUnknown():
+		diags.AddAttributeError(path.Root("rate_budget"), "Unknown provider configuration value",
+			"The value of \"rate_budget\" is not known until apply. Set it to a value known at plan time.")
+	case !v.IsNull():
+		b := v.ValueFloat64()
+		if !validRateBudget(b) {
+			diags.AddAttributeError(path.Root("rate_budget"), "Invalid rate_budget",
+				fmt.Sprintf("rate_budget must be %s (the share of each published rate limit), got %v.", rateBudgetRange, b))
+		}
+		return b
+	default:
+		if raw := os.Getenv(EnvRateBudget); raw != "" {
+			b, err := strconv.ParseFloat(raw, 64)
+			if err != nil || !validRateBudget(b) {
+				diags.AddAttributeError(path.Root("rate_budget"), "Invalid rate_budget",
+					fmt.Sprintf("%s (rate_budget) must be %s, got %q.", EnvRateBudget, rateBudgetRange, raw))
+			}
+			return b
+		}
+	}
+	return client.DefaultRateBudget
+}
+
+// warnRateState warns once, at configure, that the rate budget is not
+// shared with the host's other processes.
+func warnRateState(c *client.Client, stateDirFrom string, diags *diag.Diagnostics) {
+	err := c.RateStateError()
+	if err == nil {
+		return
+	}
+	diags.AddAttributeWarning(path.Root("rate_state_dir"), "Rate budget not shared with the host's other processes",
+		fmt.Sprintf("The rate budget's directory (%s) cannot be used: %v. This provider process paces its "+
+			"requests alone at its rate_budget (%v of each published limit), so provider processes run at once "+
+			"on this host may together send more than the budget. Set rate_state_dir (or %s) to a directory "+
+			"this user can write.", stateDirFrom, err, c.RateBudget(), EnvRateStateDir))
+}

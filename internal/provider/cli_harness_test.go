@@ -40,7 +40,11 @@ func providerBinary(t *testing.T) string {
 			return
 		}
 		providerBinaryDir = dir
-		cmd := exec.CommandContext(context.Background(), "go", "build", "-o", filepath.Join(dir, "terraform-provider-platform"), ".")
+		// Paced at a thousand times the published rates (rateScale), as
+		// the in-process provider of the tests is (testRates).
+		cmd := exec.CommandContext(context.Background(), "go", "build",
+			"-ldflags", "-X github.com/platform/terraform-provider-platform/internal/provider.rateScale=1000",
+			"-o", filepath.Join(dir, "terraform-provider-platform"), ".")
 		cmd.Dir = filepath.Join("..", "..")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			errProviderBinary = errors.New("go build: " + err.Error() + "\n" + string(out))

@@ -244,7 +244,25 @@ func (f *fakeClock) pause(d time.Duration) time.Duration {
 	return 0
 }
 
-// waits returns the waits between attempts so far, in order.
+// Sleep is a wait of the pacing: the clock moves by d at once, unless ctx
+// is done.
+func (f *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	f.pause(d)
+	return nil
+}
+
+// set moves the clock to now.
+func (f *fakeClock) set(now time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.now = now
+}
+
+// waits returns the waits so far (between attempts, or of the pacing), in
+// order.
 func (f *fakeClock) waits() []time.Duration {
 	f.mu.Lock()
 	defer f.mu.Unlock()

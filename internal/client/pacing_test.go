@@ -6,51 +6,17 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 )
 
-// paceClock is a fake clock of the pacing: it stands still but for the
-// waits, by which it moves at once; it records them.
-type paceClock struct {
-	mu    sync.Mutex
-	now   time.Time
-	slept []time.Duration
-}
+// paceClock is the fake clock of the client's tests (fakeClock), whose
+// Sleep is the wait of the pacing.
+type paceClock = fakeClock
 
-var paceEpoch = time.Date(2030, time.March, 4, 5, 6, 7, 0, time.UTC)
+var paceEpoch = fakeEpoch
 
-func newPaceClock() *paceClock { return &paceClock{now: paceEpoch} }
-
-func (c *paceClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *paceClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	c.slept = append(c.slept, d)
-	return nil
-}
-
-func (c *paceClock) set(now time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = now
-}
-
-func (c *paceClock) waits() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.slept)
-}
+func newPaceClock() *paceClock { return newFakeClock() }
 
 func (c *paceClock) total() time.Duration {
 	var sum time.Duration

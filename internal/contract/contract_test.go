@@ -90,3 +90,30 @@ func TestCheckerKeepsEachViolationOnce(t *testing.T) {
 		t.Errorf("violations %q, want the one query parameter", v)
 	}
 }
+
+// TestLongListsCheckTheirFirstItems: a list answer of more than
+// checkedItems items is held against its schema by its first ones; a drift
+// among them is still caught.
+func TestLongListsCheckTheirFirstItems(t *testing.T) {
+	ref, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := `{"asset":"BTC","available":"1","trading":"0"}`
+	many := func(bad int) string {
+		items := make([]string, 3*checkedItems)
+		for i := range items {
+			items[i] = item + strings.Repeat(" ", 300)
+			if i == bad {
+				items[i] = `{"asset":"BTC","available":"1"}`
+			}
+		}
+		return `{"items":[` + strings.Join(items, ",") + `]}`
+	}
+	if err := ref.CheckResponse(newExchange(http.MethodGet, "/v2/profiles/p/balances", "", 200, many(-1))); err != nil {
+		t.Errorf("a long list of the reference: %v", err)
+	}
+	if err := ref.CheckResponse(newExchange(http.MethodGet, "/v2/profiles/p/balances", "", 200, many(7))); err == nil || !strings.Contains(err.Error(), "trading") {
+		t.Errorf("a drift in item 7 of a long list: %v, want it named", err)
+	}
+}

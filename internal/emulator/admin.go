@@ -64,6 +64,8 @@ func AdminRoutes() []string {
 		"GET /admin/limits", "PUT /admin/limits",
 		"POST /admin/fiat-accounts/{id}/status", "POST /admin/crypto-destination-addresses/{id}/status",
 		"POST /admin/instructions/{id}/deprecate", "DELETE /admin/instructions/{id}",
+		"POST /admin/orchestration-rules/{id}/approve", "POST /admin/orchestration-rules/{id}/reject",
+		"POST /admin/orchestration-rules/{id}/delete",
 		"POST /admin/objects/{id}/hide", "POST /admin/objects/{id}/answer-as",
 		"POST /admin/clock/advance", "POST /admin/expire-tokens",
 		"GET /admin/rate-limits", "PUT /admin/rate-limits",
@@ -77,6 +79,7 @@ type adminRouter interface {
 }
 
 func (s *Server) registerAdminRoutes(mux adminRouter) {
+	s.registerRuleAdmin(mux)
 	mux.HandleFunc("GET /admin/faults", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, s.Faults.Get())
 	})

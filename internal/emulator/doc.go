@@ -599,4 +599,43 @@
 //     SetCryptoDestinationAddressStatus and POST
 //     /admin/crypto-destination-addresses/{id}/status set the status of
 //     any of them, as the service's review does; the API has no delete.
+//
+// # Orchestration rules
+//
+// POST /orchestration/rules, GET /orchestration/rules (scope
+// orchestration:read_orchestration_rule) and DELETE
+// /orchestration/rules/{id} (orchestration:write_orchestration_rule for
+// both writes) are served as the API reference publishes them. Where the
+// reference is silent, the emulator chooses:
+//
+//   - The create requires ref_id, profile_id, source_asset,
+//     destination_asset (each one of USDG, PYUSD, USDP, USDC, USD) and
+//     source, with exactly one of crypto (network one of ETHEREUM, SOLANA,
+//     STELLAR, BASE, POLYGON) or fiat (network WIRE or CUBIX, account_type
+//     SWIFT or ABA). destination is optional; when sent it has exactly one
+//     of crypto (address and network, one of the 16 networks; the
+//     deprecated crypto_address_id answers 400), fiat (fiat_account_id, a
+//     fiat account that exists and is APPROVED, else 400; memo optional) or
+//     profile (profile_id). It answers 200 {"rule": ...}: the status is
+//     Options.OrchestrationRuleStatus (PENDING by default, or ACTIVE),
+//     created_at by the emulator's clock, and the source carries what the
+//     rule watches: a fresh address_id and an address on the network (a
+//     crypto source), or a fresh deposit_instructions_id and memo_id (a
+//     fiat one). The source and destination assets may be the same.
+//   - A ref_id already used answers 409 with the already-exists problem,
+//     without the rule (the reference publishes the error and no
+//     meta.existing), whatever the new body, and creates nothing.
+//   - The list answers {"items":[...],"next_page_cursor":"..."}: the
+//     deprecated rules key is left out. Rules are ordered by created_at,
+//     DESC by default, with the filters profile_id, status (repeated keys,
+//     the four statuses), source_asset, destination_asset, ids, limit (1
+//     to 1000, default 100), order and page_cursor; ref_id is no filter of
+//     the reference, and ref_ids, like any unknown parameter, answers 400.
+//   - Delete makes the rule DELETED and answers 200 {"rule": ...}; a rule
+//     already DELETED is answered as it is, an unknown id 404.
+//   - POST /admin/orchestration-rules/{id}/approve and .../reject move a
+//     PENDING rule to ACTIVE or REJECTED (409 from another status), and
+//     .../delete any rule to DELETED; each answers the rule.
+//     SetOrchestrationRuleStatus sets any status from Go.
+//   - Deposits to the source are not routed: no orchestration is made.
 package emulator

@@ -48,6 +48,8 @@ var AllScopes = []string{
 	"conversion:write_conversion_stablecoin",
 	"funding:read_profile",
 	"transfer:write_sandbox_fiat_deposit",
+	scopeReadOrchestrationRule,
+	scopeWriteOrchestrationRule,
 }
 
 // ClientCredentials is one OAuth client known to the emulator.
@@ -80,6 +82,10 @@ type Options struct {
 	// SetCryptoDestinationAddressStatus moves it, or APPROVED or REJECTED
 	// for a service whose review decides at once.
 	CryptoDestinationAddressStatus string
+	// OrchestrationRuleStatus is the status of a rule Create Orchestration
+	// Rule makes: PENDING (the default) until the admin API approves or
+	// rejects it, or ACTIVE for a service that approves rules at once.
+	OrchestrationRuleStatus string
 	// Clients by client_id; nil means {DefaultClientID: {DefaultClientSecret, all scopes}}.
 	Clients map[string]ClientCredentials
 	// TokenTTL is the lifetime of issued tokens (expires_in); default 1h.
@@ -260,6 +266,9 @@ func New(opts Options) *Server {
 	}
 	if !slices.Contains(DestinationAddressStatuses, opts.CryptoDestinationAddressStatus) {
 		opts.CryptoDestinationAddressStatus = "PENDING"
+	}
+	if opts.OrchestrationRuleStatus != RuleActive {
+		opts.OrchestrationRuleStatus = RulePending
 	}
 	s := &Server{
 		opts:     opts,

@@ -54,6 +54,8 @@ type store struct {
 	destAddrs   []*CryptoDestinationAddress
 	destByID    map[string]*CryptoDestinationAddress
 	destByTuple map[string]*CryptoDestinationAddress
+	// rules are the orchestration rules made through the API.
+	rules ruleBook
 	// Fiat accounts made through Create Fiat Account, in creation order
 	// (fiat_accounts.go); the seeded ones above never change.
 	madeAccounts []*FiatAccount

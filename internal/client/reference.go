@@ -40,4 +40,7 @@ var Operations = []Operation{
 	{http.MethodGet, PathTransferLimits, ScopeReadTransferLimit},
 	{http.MethodPost, PathCryptoWithdrawalFee, ScopeWriteWithdrawalFee},
 	{http.MethodGet, "/markets/{market}/ticker", ""},
+	{http.MethodPost, PathOrchestrationRules, ScopeWriteOrchestrationRule},
+	{http.MethodGet, PathOrchestrationRules, ScopeReadOrchestrationRule},
+	{http.MethodDelete, PathOrchestrationRules + "/{id}", ScopeWriteOrchestrationRule},
 }

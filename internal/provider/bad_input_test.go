@@ -73,6 +73,11 @@ var validArgs = map[string][]string{
 	"list platform_fiat_deposit_instructions":     nil,
 	"resource platform_deposit_address":           {`profile_id = "profile-1"`, `crypto_network = "ETHEREUM"`},
 	"list platform_deposit_address":               nil,
+	"resource platform_orchestration_rule": {
+		`profile_id = "profile-1"`, `source_asset = "USDC"`, `destination_asset = "USDG"`,
+		`source = { crypto = { network = "ETHEREUM" } }`,
+	},
+	"list platform_orchestration_rule": nil,
 	"resource platform_crypto_destination_address": {
 		`crypto_network = "ETHEREUM"`, `address = "0xe4B0aCA9FB669817775274775b20e52118595515"`,
 	},
@@ -288,6 +293,19 @@ func resourceAndDataBadInputs() []badInput {
 	add("data", "platform_fiat_deposit_instructions", `id = ""`, "id", `Attribute id string length must be at least 1`)
 	add("data", "platform_profile_balances", `profile_id = ""`, "profile_id", `Attribute profile_id string length must be at least 1`)
 
+	or := func(args, attr, want string) { add("resource", "platform_orchestration_rule", args, attr, want) }
+	or(`profile_id = ""`, "profile_id", `Attribute profile_id string length must be at least 1`)
+	or(`source_asset = "BTC"`, "source_asset", `Attribute source_asset value must be one of: .*"USDC".*got: "BTC"`)
+	or(`destination_asset = "EUR"`, "destination_asset", `Attribute destination_asset value must be one of: .*"USDG".*got: "EUR"`)
+	or(`source = { crypto = { network = "BITCOIN" } }`, "source", `Attribute source.crypto.network value must be one of: .*"ETHEREUM".*got: "BITCOIN"`)
+	or(`source = { fiat = { network = "WIRE", account_type = "IBAN" } }`, "source", `Attribute source.fiat.account_type value must be one of: \["SWIFT" "ABA"\], got: "IBAN"`)
+	or(`source = { crypto = { network = "ETHEREUM" }, fiat = { network = "WIRE", account_type = "ABA" } }`, "source",
+		`Invalid Attributes Combination.*2 attributes specified when one \(and only one\) of \[source.crypto,source.fiat\] is required`)
+	or(`destination = {}`, "destination", `No attribute specified when one \(and only one\) of \[destination.crypto,destination.fiat,destination.profile\] is required`)
+	or(`nickname = ""`, "nickname", `Attribute nickname string length must be at least 1`)
+	or(`ref_id = ""`, "ref_id", `Attribute ref_id string length must be at least 1`)
+	or(`wait_for_active = "soon"`, "wait_for_active", `Attribute wait_for_active must be a duration of hours, minutes and seconds`)
+
 	da := func(args, attr, want string) { add("resource", "platform_deposit_address", args, attr, want) }
 	da(`profile_id = ""`, "profile_id", `Attribute profile_id string length must be at least 1`)
 	da(`crypto_network = ""`, "crypto_network", `Attribute crypto_network string length must be at least 1`)
@@ -478,6 +496,9 @@ func listResourceBadInputs() []badInput {
 		`Attribute statuses\[0\] value must be one of: \["PENDING" "COMPLETED" "FAILED"\], got: "DONE"`)
 	arrays("platform_fiat_deposit_instructions", "ids", "ref_ids")
 	arrays("platform_deposit_address", "profile_ids", "identity_ids", "ids", "ref_ids", "account_ids", "networks")
+	arrays("platform_orchestration_rule", "ids", "statuses")
+	add("platform_orchestration_rule", "statuses", strs("GONE"),
+		`Attribute statuses\[0\] value must be one of: \["ACTIVE" "DELETED" "PENDING" "REJECTED"\], got: "GONE"`)
 	arrays("platform_crypto_destination_address", "ids", "addresses")
 	arrays("platform_fiat_account", "ids", "ref_ids")
 	arrays("platform_fiat_withdrawal", "profile_ids", "ref_ids", "statuses")

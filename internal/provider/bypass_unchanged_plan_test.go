@@ -84,6 +84,11 @@ var unchangedPlanArguments = map[string]map[string]any{
 	"platform_stablecoin_conversion": {
 		"profile_id": "p1", "source_asset": "USD", "target_asset": "USDC", "amount": "10",
 	},
+	"platform_orchestration_rule": {
+		"profile_id": "p1", "nickname": "unchanged", "source_asset": "USDC", "destination_asset": "USDG",
+		"source":      map[string]any{"crypto": map[string]any{"network": "ETHEREUM"}},
+		"destination": map[string]any{"profile": map[string]any{"profile_id": "p2"}},
+	},
 	"platform_fiat_account": {
 		"fiat_account_owner": map[string]any{"person_details": map[string]any{"first_name": "Ada", "last_name": "Lovelace"}},
 		"fiat_network_instructions": map[string]any{"wire": map[string]any{
@@ -270,8 +275,12 @@ func TestEquivalenceUnchangedPlan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			changed := protoDynamic(t, typ, withAttribute(t, prior, "metadata",
-				tfValueOf(t, tftypes.Map{ElementType: tftypes.String}, map[string]any{"changed": "yes"})))
+			changedAttr, changedValue := "metadata", tfValueOf(t, tftypes.Map{ElementType: tftypes.String}, map[string]any{"changed": "yes"})
+			if typeName == "platform_orchestration_rule" {
+				// A rule has no metadata.
+				changedAttr, changedValue = "nickname", tfStr("changed")
+			}
+			changed := protoDynamic(t, typ, withAttribute(t, prior, changedAttr, changedValue))
 			req := unchanged(read.NewState, read.NewIdentity)
 			req.ProposedNewState = changed
 			if served, _ := pp.samePlan(t, typ, req); served {
@@ -315,6 +324,7 @@ var harmlessPlanModifiers = map[string]string{
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier.requiresReplaceIfModifier":  "stringplanmodifier.RequiresReplace, RequiresReplaceIf",
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier.useStateForUnknownModifier":   "listplanmodifier.UseStateForUnknown",
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier.requiresReplaceIfModifier":     "mapplanmodifier.RequiresReplace, RequiresReplaceIf",
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier.requiresReplaceIfModifier":  "objectplanmodifier.RequiresReplace, RequiresReplaceIf",
 }
 
 // TestEquivalenceUnchangedPlanners: the resources that plan their

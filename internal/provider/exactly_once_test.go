@@ -81,6 +81,14 @@ var exactlyOnceRows = map[string]exactlyOnceRow{
 		refIDAtPlan: true,
 		what:        "1000 USD to USDC in profile prof-1",
 	},
+	"platform_orchestration_rule": {
+		// The service answers a reused ref_id with 409 without the rule,
+		// which the apply then finds through the list.
+		replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
+		replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
+		refIDAtPlan: true,
+		what:        "USDC deposits on ETHEREUM to USDG, to " + orAddress + " on ETHEREUM, for profile profile-1",
+	},
 	"platform_fiat_account": {
 		// The apply finds it by its ref_id before sending.
 		replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},

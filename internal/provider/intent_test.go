@@ -101,6 +101,11 @@ var intentRows = map[string]intentRow{
 				want: []string{deposit + " is not an internal transfer", `type: "CRYPTO_DEPOSIT", not INTERNAL_TRANSFER_DEBIT`}}}
 		},
 	},
+	"platform_orchestration_rule": {
+		readScope:  client.ScopeReadOrchestrationRule,
+		notFound:   cannotImportWith("orchestration rule", "check the id"),
+		unreadable: cannotImportWith("orchestration rule", client.ScopeReadOrchestrationRule),
+	},
 	"platform_stablecoin_conversion": {
 		readScope:  client.ScopeReadStablecoinConversion,
 		notFound:   cannotImportWith("stablecoin conversion", "check the id"),

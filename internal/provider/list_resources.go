@@ -472,3 +472,71 @@ func (l *transferListResource[A, O, R]) List(ctx context.Context, req list.ListR
 		return ""
 	})
 }
+
+var _ list.ListResourceWithConfigure = (*orchestrationRuleListResource)(nil)
+
+// NewOrchestrationRuleListResource is the platform_orchestration_rule list
+// resource.
+func NewOrchestrationRuleListResource() list.ListResource { return &orchestrationRuleListResource{} }
+
+type orchestrationRuleListResource struct{ data *providerData }
+
+// orchestrationRuleListFilters are the filters of the
+// platform_orchestration_rule list resource: those of List Orchestration
+// Rules, which has no ref_id filter.
+var orchestrationRuleListFilters = listFilters[client.ListOrchestrationRulesQuery]{
+	stringFilter("profile_id", "Only the rules of this profile.",
+		func(q *client.ListOrchestrationRulesQuery) *string { return &q.ProfileID }),
+	arrayFilter("statuses", "Only the rules in these statuses (sent as `status`): "+
+		codeList(client.OrchestrationRuleStatuses)+".",
+		func(q *client.ListOrchestrationRulesQuery) *[]string { return &q.Statuses }, client.OrchestrationRuleStatuses...),
+	oneOfFilter("source_asset", "Only the rules of deposits of this asset.", client.OrchestrationRuleAssets,
+		func(q *client.ListOrchestrationRulesQuery) *string { return &q.SourceAsset }),
+	oneOfFilter("destination_asset", "Only the rules that convert to this asset.", client.OrchestrationRuleAssets,
+		func(q *client.ListOrchestrationRulesQuery) *string { return &q.DestinationAsset }),
+	arrayFilter("ids", "Only the rules with these ids.",
+		func(q *client.ListOrchestrationRulesQuery) *[]string { return &q.IDs }),
+	orderFilter(func(q *client.ListOrchestrationRulesQuery) *string { return &q.Order }),
+}
+
+func (l *orchestrationRuleListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_orchestration_rule"
+}
+
+func (l *orchestrationRuleListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *orchestrationRuleListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Finds the orchestration rules of the customer (`GET /orchestration/rules`, scope " +
+			"`orchestration:read_orchestration_rule`), newest first. Configuration generated from the results " +
+			"imports them by identity; nothing is created.",
+		Attributes: orchestrationRuleListFilters.listResourceAttributes(),
+	}
+}
+
+func (l *orchestrationRuleListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var diags diag.Diagnostics
+	q := client.ListOrchestrationRulesQuery{MaxItems: int(req.Limit)}
+	none := orchestrationRuleListFilters.read(ctx, req.Config, &q, &diags)
+	if !listReady(l.data, &diags, none, stream) {
+		return
+	}
+	stream.Results = listResults(ctx, req, l.data.client.OrchestrationRules(ctx, q), func(r *client.OrchestrationRule) (shapedWriter, string, string) {
+		m := orchestrationRuleModel{args: orchestrationRuleArgs{
+			ProfileID: types.StringNull(), Nickname: types.StringNull(), SourceAsset: types.StringNull(),
+			DestinationAsset: types.StringNull(), Source: types.ObjectNull(ruleSourceTypes),
+			Destination: types.ObjectNull(ruleDestinationTypes), IdentityID: types.StringNull(),
+			AccountID: types.StringNull(), RefID: types.StringNull(), WaitForActive: types.StringNull(),
+		}}
+		var diags diag.Diagnostics
+		m.fromAPI(r, &diags)
+		return m, deref(r.ID), fmt.Sprintf("%s (ref_id %s)", orchestrationRuleSummary(r), deref(r.RefID))
+	}, func(r *client.OrchestrationRule) string {
+		if why := unusableID(deref(r.ID)); why != "" {
+			return "The service listed an orchestration rule whose id is " + why + ". It is left out of the results."
+		}
+		return ""
+	})
+}

@@ -32,6 +32,10 @@ func rewriteAnswerFields(t *testing.T, w http.ResponseWriter, r *http.Request, n
 		return
 	}
 	objs := []map[string]any{doc}
+	if rule, ok := doc["rule"].(map[string]any); ok {
+		// An orchestration rule is answered as {"rule": {...}}.
+		objs = []map[string]any{rule}
+	}
 	if meta, ok := doc["meta"].(map[string]any); ok {
 		existing, _ := meta["existing"].(map[string]any)
 		objs = []map[string]any{existing}
@@ -121,6 +125,13 @@ var lyingRows = map[string]lyingRow{
 		{field: "amount", value: "5000", want: `amount: requested "500", answered "5000"`},
 		{field: "profile_id", value: "prof-9", want: `from_profile_id: requested "prof-1", answered "prof-9"`},
 		{field: "type", value: "INTERNAL_TRANSFER_CREDIT", want: `type: "INTERNAL_TRANSFER_CREDIT", not INTERNAL_TRANSFER_DEBIT`},
+	}},
+	"platform_orchestration_rule": {lies: []lyingAnswer{
+		{field: "profile_id", value: "prof-2", want: `profile_id: requested "profile-1", answered "prof-2"`},
+		{field: "destination", value: map[string]any{"crypto": map[string]any{"address": "0xattacker", "network": "ETHEREUM"}},
+			want: `destination.crypto.address: requested "` + orAddress + `", answered "0xattacker"`},
+		{field: "destination_asset", value: "USD", want: `destination_asset: requested "USDG", answered "USD"`},
+		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
 	}},
 	"platform_stablecoin_conversion": {lies: []lyingAnswer{
 		{field: "amount", value: "10000", want: `amount: requested "1000", answered "10000"`},

@@ -141,6 +141,20 @@ func moneyResources() map[string]moneyResource {
 			made: "An earlier internal transfer has the same arguments",
 			post: itPostKey,
 		},
+		"platform_orchestration_rule": {
+			words: orchestrationRuleWords, body: orConfig(""), addr: orAddr,
+			list: func(emu *emulator.Server) []moneyObject {
+				var out []moneyObject
+				for _, r := range emu.OrchestrationRules() {
+					out = append(out, moneyObject{ID: r.ID, RefID: r.RefID, Summary: fmt.Sprintf(
+						"%s deposits to %s, to %s on %s, for profile %s, status %s", r.SourceAsset, r.DestinationAsset,
+						r.Destination.Crypto.Address, r.Destination.Crypto.Network, r.ProfileID, r.Status)})
+				}
+				return out
+			},
+			made: "An earlier orchestration rule has the same arguments",
+			post: orPostKey,
+		},
 		"platform_stablecoin_conversion": {
 			words: stablecoinConversionWords, body: scBody, addr: "platform_stablecoin_conversion.convert",
 			list:         conversionObjects,
@@ -586,6 +600,7 @@ var moneyKinds = map[string]string{
 	"platform_fiat_withdrawal":       moneyKindFiatWithdrawal,
 	"platform_internal_transfer":     moneyKindInternalTransfer,
 	"platform_stablecoin_conversion": moneyKindStablecoinConversion,
+	"platform_orchestration_rule":    moneyKindOrchestrationRule,
 }
 
 // plannedMoney reads the planned money manifest of addr from a saved plan.

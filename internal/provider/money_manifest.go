@@ -65,19 +65,24 @@ func moneySchema() schema.SingleNestedAttribute {
 				"manifest's schema, `%d`: a policy reads the manifests of the versions it knows and refuses the others "+
 				"(null in a state written before it was set).", moneyVersion)},
 			"kind": str("The kind of money movement: `" + moneyKindCryptoWithdrawal + "`, `" + moneyKindFiatWithdrawal +
-				"`, `" + moneyKindInternalTransfer + "` or `" + moneyKindStablecoinConversion + "`."),
-			"asset":           str("The asset that leaves the profile, as configured (a conversion's `source_asset`)."),
-			"amount":          str("The exact decimal string the service receives as the amount: the `amount`, or the `total` when a withdrawal sets `total`."),
+				"`, `" + moneyKindInternalTransfer + "`, `" + moneyKindStablecoinConversion + "` or `" +
+				moneyKindOrchestrationRule + "` (a rule that routes every future deposit to its destination)."),
+			"asset": str("The asset that leaves the profile, as configured (a conversion's `source_asset`)."),
+			"amount": str("The exact decimal string the service receives as the amount: the `amount`, or the `total` " +
+				"when a withdrawal sets `total`; null for an orchestration rule, which routes every deposit whatever its " +
+				"amount."),
 			"from_profile_id": str("The profile the money leaves."),
 			"to": str("Where it goes: the destination address of a crypto withdrawal, the fiat account id of a fiat " +
 				"withdrawal, the receiving profile of an internal transfer or of a conversion (its " +
-				"`recipient_profile_id`, or its own profile)."),
+				"`recipient_profile_id`, or its own profile), the destination of an orchestration rule (an address, a " +
+				"fiat account id or a profile id; its own profile when it has none)."),
 			"ref_id": str("The `ref_id` the transfer is sent with."),
 			"sends": schema.BoolAttribute{Computed: true, MarkdownDescription: "`true` when applying the plan " +
 				"sends the transfer; `false` when the plan found the `ref_id` already at the service and the apply " +
 				"records the existing transfer, sending nothing. `true` also when the plan could not ask the " +
 				"service (it warns then, and the apply decides by the same rule): a policy counts it as sent. " +
-				"Unknown only while the `ref_id` is (an argument known only at apply)."},
+				"Unknown only while the `ref_id` is (an argument known only at apply). For an orchestration rule, " +
+				"`true` means that applying creates the rule, which routes every future deposit."},
 		},
 	}
 }

@@ -44,6 +44,12 @@ type movement struct {
 	limitTypes []string
 	// what describes it in a few words, for messages.
 	what string
+	// standing: it moves no amount now but routes every future deposit to
+	// where it goes (an orchestration rule): no figure to judge, so only
+	// where it goes is (guardDestination), at plan and at send, with its
+	// errors on destinationAttr.
+	standing        bool
+	destinationAttr path.Path
 }
 
 // manifest is the money attribute of m, sent with ref.
@@ -90,6 +96,10 @@ func movementKey(kind, ref string, w guardedWithdrawal) string {
 func (t *moneyType[A, T, R]) planMovement(ctx context.Context, data *providerData, a A, refID string, sends types.Bool, resp *resource.ModifyPlanResponse) {
 	m := t.moves(a)
 	setMoney(ctx, &resp.Plan, m.manifest(types.StringValue(refID), sends), &resp.Diagnostics)
+	if m.standing {
+		guardDestination(ctx, data, m, refID, t.kind.words.resourceType, "", &resp.Diagnostics)
+		return
+	}
 	refuseUnapprovedFiatAccount(data, m, t.kind.words.resourceType, &resp.Diagnostics)
 	guardWithdrawal(ctx, data, m.guarded(refID, t.kind.words.resourceType), &resp.Diagnostics)
 }
@@ -104,6 +114,10 @@ func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *prov
 		ref = types.StringUnknown()
 	}
 	setMoney(ctx, &resp.Plan, m.manifest(ref, types.BoolUnknown()), &resp.Diagnostics)
+	if m.standing {
+		guardDestination(ctx, data, m, "", t.kind.words.resourceType, "", &resp.Diagnostics)
+		return
+	}
 	refuseUnapprovedFiatAccount(data, m, t.kind.words.resourceType, &resp.Diagnostics)
 	guardUnknown(ctx, data, t.kind.words.resourceType, m, &resp.Diagnostics)
 }
@@ -118,8 +132,13 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, 
 	var diags diag.Diagnostics
 	if t.moves != nil {
 		m := t.moves(a)
-		refuseUnapprovedFiatAccount(data, m, via, &diags)
-		if diags.Append(guardSend(ctx, data, m.guarded(refID, via))...); diags.HasError() {
+		if m.standing {
+			guardDestination(ctx, data, m, refID, via, " at send", &diags)
+		} else {
+			refuseUnapprovedFiatAccount(data, m, via, &diags)
+			diags.Append(guardSend(ctx, data, m.guarded(refID, via))...)
+		}
+		if diags.HasError() {
 			return createResult[T]{}, diags
 		}
 	}

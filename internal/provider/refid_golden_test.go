@@ -87,6 +87,20 @@ var refIDRows = map[string]refIDRow{
 			}},
 		},
 	},
+	"platform_orchestration_rule": {
+		cases: []refIDCase{
+			{Name: "crypto source to an address", Arguments: map[string]any{
+				"profile_id": "profile-1", "nickname": "core", "source_asset": "USDC", "destination_asset": "USDG",
+				"source":      map[string]any{"crypto": map[string]any{"network": "ETHEREUM"}},
+				"destination": map[string]any{"crypto": map[string]any{"address": orAddress, "network": "ETHEREUM"}},
+			}},
+			{Name: "fiat source to a profile", Arguments: map[string]any{
+				"profile_id": "profile-1", "source_asset": "USD", "destination_asset": "USDC",
+				"source":      map[string]any{"fiat": map[string]any{"network": "WIRE", "account_type": "ABA"}},
+				"destination": map[string]any{"profile": map[string]any{"profile_id": "profile-2"}},
+			}},
+		},
+	},
 	"platform_deposit_address": {
 		cases: []refIDCase{
 			{Name: "profile and network", Arguments: map[string]any{"profile_id": "profile-1", "crypto_network": "ETHEREUM"}},

@@ -93,6 +93,15 @@ var CLITests = map[string][]string{
 		"TestAccMoneyCore",
 		"TestAccMoneyFlows",
 	},
+	"resource platform_orchestration_rule": {
+		"TestAccRefreshPolicy",
+		"TestAccExactlyOnce_killedMidApply",
+		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
+		"TestAccIntent_importNeverSends",
+		"TestAccMoneyCore",
+		"TestAccOrchestrationRule_lifecycle",
+		"TestAccOrchestrationRule_guards",
+	},
 	"resource platform_crypto_destination_address": {
 		"TestAccCryptoDestinationAddress_lifecycle",
 	},
@@ -105,6 +114,7 @@ var CLITests = map[string][]string{
 	"list platform_fiat_account":                   {"TestAccFiatAccount_queryGeneratesValidConfig"},
 	"list platform_fiat_withdrawal":                {"TestAccMoneyFlows_query"},
 	"list platform_internal_transfer":              {"TestAccMoneyFlows_query"},
+	"list platform_orchestration_rule":             {"TestAccListResources_examples"},
 	"action platform_fiat_withdrawal":              {"TestAccMoneyFlowActions"},
 	"action platform_internal_transfer":            {"TestAccMoneyFlowActions"},
 	"action platform_stablecoin_conversion":        {"TestAccMoneyFlowActions"},

@@ -98,6 +98,12 @@ var PlanFixtures = map[string]string{
   crypto_network = "ETHEREUM"
   ref_id         = "bench-${count.index}"
   metadata       = { run = "bench-${count.index}" }`,
+	"platform_orchestration_rule": `profile_id        = "bench-profile"
+  nickname          = "bench-${count.index}"
+  source_asset      = "USDC"
+  destination_asset = "USDG"
+  source            = { crypto = { network = "ETHEREUM" } }
+  destination       = { profile = { profile_id = "bench-treasury" } }`,
 	"platform_crypto_destination_address": `crypto_network = "ETHEREUM"
   address        = format("0x%040x", count.index)
   nickname       = "bench-${count.index}"`,

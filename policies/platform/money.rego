@@ -60,7 +60,13 @@ money_types := {
 	"platform_fiat_withdrawal": "fiat_withdrawal",
 	"platform_internal_transfer": "internal_transfer",
 	"platform_stablecoin_conversion": "stablecoin_conversion",
+	"platform_orchestration_rule": "orchestration_rule",
 }
+
+# Kinds that move no figure now but route every future deposit to their
+# destination (an orchestration rule): they have no amount, count toward no
+# total, and their destination is judged as a withdrawal's.
+standing_kinds := {"orchestration_rule"}
 
 # Resource types of this provider that move no money.
 non_money_types := {
@@ -154,12 +160,27 @@ transfers contains t if {
 		"asset": object.get(money, "asset", null),
 		"amount": object.get(money, "amount", null),
 		"to": object.get(money, "to", null),
-		"network": object.get(rc.change.after, "crypto_network", null),
+		"network": network_of(rc.change.after),
 		"sends": object.get(money, "sends", null),
 		"version": object.get(money, "version", null),
-		"unknown": unknown_parts(money, unknown_money),
+		"unknown": unknown_parts(money, unknown_money) - figure_parts(money),
 	}
 }
+
+# network_of: the network of the destination address of a create: a crypto
+# withdrawal's crypto_network, a rule's destination.crypto.network; null
+# when it goes to no address.
+network_of(after) := after.crypto_network if is_string(after.crypto_network)
+
+else := after.destination.crypto.network if is_string(after.destination.crypto.network)
+
+else := null
+
+# figure_parts: the parts a standing kind does not have (it routes future
+# deposits, whatever their amount).
+figure_parts(money) := {"amount"} if object.get(money, "kind", null) in standing_kinds
+
+else := set()
 
 # money_of: the create's manifest, {} when the plan knows none of it.
 money_of(rc) := m if {
@@ -235,13 +256,17 @@ units(s) := n if {
 # policy reads.
 judged(t) if {
 	count(t.unknown) == 0
-	units(t.amount)
+	figure_readable(t)
 	is_string(t.asset)
 	is_string(t.to)
 	readable_version(t.version)
 }
 
 readable_version("action")
+
+figure_readable(t) if units(t.amount)
+
+figure_readable(t) if t.kind in standing_kinds
 
 readable_version(v) if v in manifest_versions
 
@@ -257,7 +282,7 @@ unjudged_parts(t) := t.unknown if count(t.unknown) > 0
 
 else := {p | some p in ["amount", "asset", "to", "version"]; unreadable(t, p)}
 
-unreadable(t, "amount") if not units(t.amount)
+unreadable(t, "amount") if not figure_readable(t)
 
 unreadable(t, "asset") if not is_string(t.asset)
 
@@ -296,13 +321,22 @@ deny_per_transfer contains msg if {
 	msg := sprintf("%s: sends %s %s, over max_per_transfer %s", [t.address, t.amount, t.asset, cap])
 }
 
-# The destination rules judge crypto withdrawals, the only money that
-# leaves to an address: the other kinds go to a bank account of the
-# customer's or stay within its profiles.
+# The destination rules judge what leaves to an address: crypto
+# withdrawals, and orchestration rules whose destination is an address
+# (every deposit they route goes there). The other kinds, and rules to a
+# fiat account or a profile, go to a bank account of the customer's or
+# stay within its profiles.
+to_address(t) if t.kind == "crypto_withdrawal"
+
+to_address(t) if {
+	t.kind == "orchestration_rule"
+	is_string(t.network)
+}
+
 deny_destination contains msg if {
 	allowed := settings.allowed_destinations
 	some t in sent
-	t.kind == "crypto_withdrawal"
+	to_address(t)
 	judged(t)
 	not destination_in(t, allowed)
 	msg := sprintf("%s: destination %s on %v is not in allowed_destinations", [t.address, t.to, t.network])
@@ -317,7 +351,7 @@ destination_in(t, list) if {
 deny_destination contains msg if {
 	settings.approved_destinations_only == true
 	some t in sent
-	t.kind == "crypto_withdrawal"
+	to_address(t)
 	judged(t)
 	not destination_in(t, approved_in_plan)
 	msg := sprintf("%s: destination %s on %v is not an APPROVED platform_crypto_destination_address of this plan", [

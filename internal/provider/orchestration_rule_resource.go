@@ -1,0 +1,525 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+// NewOrchestrationRuleResource is the constructor of
+// platform_orchestration_rule.
+func NewOrchestrationRuleResource() resource.Resource {
+	return newMoneyResource(&orchestrationRuleType)
+}
+
+// moneyKindOrchestrationRule is the money.kind of a rule: it routes every
+// future deposit to its source to its destination.
+const moneyKindOrchestrationRule = "orchestration_rule"
+
+// orchestrationRuleType declares platform_orchestration_rule on the money
+// core: a standing instruction, created with a ref_id, read back through
+// List Orchestration Rules (ids filter), deleted by Delete Orchestration
+// Rule. The service has no update: every argument change is a
+// replacement. A rule routes money: its manifest says where, and the
+// guards judge its destination as a withdrawal's (guardDestination).
+var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.OrchestrationRule, client.OrchestrationRuleRequest]{
+	kind:     orchestrationRuleKind,
+	schema:   orchestrationRuleSchema,
+	identity: "orchestration rule",
+
+	refID:  func(a *orchestrationRuleArgs) *types.String { return &a.RefID },
+	unread: func(a orchestrationRuleArgs) bool { return a.ProfileID.IsNull() },
+	request: func(ctx context.Context, a orchestrationRuleArgs, refID string) (client.OrchestrationRuleRequest, error) {
+		return a.request(ctx, refID)
+	},
+	summary: orchestrationRuleArgs.summary,
+
+	post: func(ctx context.Context, c *client.Client, body client.OrchestrationRuleRequest) (*client.OrchestrationRule, error) {
+		return c.CreateOrchestrationRule(ctx, body)
+	},
+	// The reference's answer to a reused ref_id does not carry the rule:
+	// the core finds it through the list (conflicted).
+	existing:    noExistingRule,
+	differences: orchestrationRuleDifferences,
+	moves:       orchestrationRuleArgs.movement,
+	send:        sendOrchestrationRule,
+
+	get:       readOrchestrationRule,
+	readScope: client.ScopeReadOrchestrationRule,
+	recorded: func(_ context.Context, m shapedState[orchestrationRuleArgs], r *client.OrchestrationRule) []string {
+		return fieldDifferences([]recordedField{
+			{"profile_id", m.args.ProfileID, deref(r.ProfileID)},
+			{"source_asset", m.args.SourceAsset, deref(r.SourceAsset)},
+			{"destination_asset", m.args.DestinationAsset, deref(r.DestinationAsset)},
+			{"ref_id", m.args.RefID, deref(r.RefID)},
+			{"deposit_address", m.str("deposit_address"), deref(orchestrationRuleShapeString(r, "deposit_address"))},
+			{"deposit_memo_id", m.str("deposit_memo_id"), deref(orchestrationRuleShapeString(r, "deposit_memo_id"))},
+		})
+	},
+	created: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, outcome createOutcome, diags *diag.Diagnostics) {
+		(*orchestrationRuleModel)(m).fromAPI(r, diags)
+		m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed)
+	},
+	refreshed: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, diags *diag.Diagnostics) {
+		(*orchestrationRuleModel)(m).fromAPI(r, diags)
+	},
+	adopt: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, diags *diag.Diagnostics) {
+		(*orchestrationRuleModel)(m).fromAPI(r, diags)
+	},
+	// A rule routes money: one the service no longer lists stays in the
+	// state, said, rather than being made again unseen.
+	refresh: refreshPolicy{scopeRefused: keepWithWarning, gone: keepWithWarning, another: failKeepingState},
+
+	say: lifecycleWords[orchestrationRuleArgs]{
+		unconfirmed:  ", so the service does not create a second rule",
+		notRefreshed: "The orchestration rules keep the status recorded at their last refresh.",
+		gone: func(m shapedState[orchestrationRuleArgs]) message {
+			return message{"Orchestration rule no longer listed",
+				fmt.Sprintf("The service no longer lists the orchestration rule %s (ref_id %s). The state keeps it as "+
+					"recorded, status %s: a rule routes money, and the provider does not make another one unseen. If the "+
+					"service has lost it, make a new one by giving it a new ref_id (a change of ref_id replaces it).",
+					id(m).ValueString(), m.args.RefID.ValueString(), m.str("status").ValueString())}
+		},
+		forgotten: func(m shapedState[orchestrationRuleArgs]) message {
+			return message{"Orchestration rule not deleted", "The rule " + id(m).ValueString() + " was only removed from the state."}
+		},
+	},
+	stale: func(ctx context.Context, state tfsdk.State) bool {
+		var status types.String
+		if d := state.GetAttribute(ctx, path.Root("status"), &status); d.HasError() {
+			return false
+		}
+		return ruleInactive(status.ValueString())
+	},
+	planChange: planOrchestrationRuleChange,
+	// Only wait_for_active changes in place, and nothing at the service.
+	update: func(_ context.Context, _ *providerData, plan, state shapedState[orchestrationRuleArgs], _ *diag.Diagnostics) (shapedState[orchestrationRuleArgs], bool) {
+		plan.computed = state.computed
+		return plan, true
+	},
+	remove: deleteOrchestrationRule,
+}
+
+// noExistingRule is the rule a 409 carries: none, as the reference
+// publishes the answer.
+func noExistingRule(error) (*client.OrchestrationRule, bool) { return nil, false }
+
+// ruleInactive reports a status in which a rule routes nothing and never
+// will: REJECTED by the service's approval, or DELETED.
+func ruleInactive(status string) bool {
+	return status == client.RuleStatusRejected || status == client.RuleStatusDeleted
+}
+
+// orchestrationRuleShapeString is the string field name of the shape of r.
+func orchestrationRuleShapeString(r *client.OrchestrationRule, name string) *string {
+	var diags diag.Diagnostics
+	v, ok := orchestrationRuleShape.attrValues(r, &diags)[name].(types.String)
+	if !ok || v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	s := v.ValueString()
+	return &s
+}
+
+// planOrchestrationRuleChange plans a rule in state whose configuration
+// changed (a replacement, which the schema plans: the old rule is
+// deleted, a new one is created with a new ref_id), or one that routes
+// nothing any more (REJECTED or DELETED at the service), which is said
+// and kept: a new rule takes a new ref_id.
+func planOrchestrationRuleChange(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[orchestrationRuleArgs]) {
+	status := state.str("status").ValueString()
+	if req.Plan.Raw.Equal(req.State.Raw) {
+		// Unchanged but inactive: its ref_id is still this rule's.
+		w := orchestrationRuleWords
+		claimPlannedRefID(data, w, state.args.RefID.ValueString(), w.noun+" "+id(state).ValueString(), false, &resp.Diagnostics)
+	}
+	if !ruleInactive(status) {
+		return
+	}
+	what := "was rejected by the service's approval"
+	if status == client.RuleStatusDeleted {
+		what = "was deleted at the service"
+	}
+	resp.Diagnostics.AddWarning(fmt.Sprintf("Orchestration rule %s is %s", id(state).ValueString(), status),
+		fmt.Sprintf("The orchestration rule %s (%s, ref_id %s) %s: its status is %s, and it routes no deposit. "+
+			"Deposits to its source are credited to profile %s without conversion. The state keeps it as the service "+
+			"has it. To make a new rule, give it a new ref_id (a change of ref_id replaces this one); to stop "+
+			"declaring it, remove it from the configuration.", id(state).ValueString(), state.args.summary(),
+			state.args.RefID.ValueString(), what, status, state.args.ProfileID.ValueString()))
+}
+
+// deleteOrchestrationRule destroys a rule: Delete Orchestration Rule,
+// which makes it DELETED. A rule the service no longer knows is gone
+// already: a warning.
+func deleteOrchestrationRule(ctx context.Context, data *providerData, state shapedState[orchestrationRuleArgs], diags *diag.Diagnostics) {
+	objID := id(state).ValueString()
+	tflog.Info(ctx, "deleting orchestration rule", map[string]any{"id": objID})
+	r, err := data.client.DeleteOrchestrationRule(ctx, objID)
+	switch {
+	case errors.Is(err, client.ErrNotFound):
+		diags.AddWarning("Orchestration rule already gone",
+			fmt.Sprintf("The service does not know the orchestration rule %s any more: it routes nothing, and it was "+
+				"removed from the state.", objID))
+	case err != nil:
+		hint := "Check the provider configuration and the service's availability, then destroy again."
+		if scopeRefused(err) {
+			hint = "Deleting a rule needs the OAuth scope " + client.ScopeWriteOrchestrationRule + ": have it granted " +
+				"to the client credentials (and, if the provider's scopes argument pins the token's scopes, include " +
+				"it there), then destroy again."
+		}
+		diags.AddError(failure("Orchestration rule not deleted", err),
+			fmt.Sprintf("Deleting the orchestration rule %s failed: %s.\n\nThe rule may still route deposits; it stays "+
+				"in the state. %s", objID, err, hint))
+	case deref(r.ID) != objID:
+		diags.AddError("Orchestration rule delete answered another rule",
+			fmt.Sprintf("Deleting the orchestration rule %s answered the rule %s. The state keeps the rule; check it "+
+				"with the service.", objID, shown(deref(r.ID))))
+	}
+}
+
+// movement is what the rule of a routes: every future deposit of its
+// source asset, from its profile to its destination.
+func (a orchestrationRuleArgs) movement() movement {
+	m := movement{kind: moneyKindOrchestrationRule, asset: a.SourceAsset, amount: types.StringNull(),
+		from: a.ProfileID, to: a.ProfileID, debits: types.StringNull(),
+		address: types.StringNull(), network: types.StringNull(), identity: types.StringNull(),
+		fiatAccount: types.StringNull(), standing: true, destinationAttr: path.Root("destination"), what: a.summary()}
+	if a.Destination.IsUnknown() {
+		m.to, m.address = types.StringUnknown(), types.StringUnknown()
+		return m
+	}
+	dst, err := a.destination(context.Background())
+	if err != nil {
+		return m
+	}
+	switch {
+	case dst.Crypto != nil:
+		m.to, m.address, m.network, m.identity = dst.Crypto.Address, dst.Crypto.Address, dst.Crypto.Network, a.IdentityID
+		m.destinationAttr = path.Root("destination").AtName("crypto").AtName("address")
+	case dst.Fiat != nil:
+		m.to, m.fiatAccount = dst.Fiat.FiatAccountID, dst.Fiat.FiatAccountID
+		m.destinationAttr = path.Root("destination").AtName("fiat").AtName("fiat_account_id")
+	case dst.Profile != nil:
+		m.to = dst.Profile.ProfileID
+	}
+	if m.identity.IsNull() {
+		m.identity = types.StringValue("")
+	}
+	return m
+}
+
+// sendOrchestrationRule creates the rule of a through the core, then, when
+// wait_for_active is set, waits for the service's approval: a rule that
+// stays PENDING is recorded with a warning; one REJECTED or DELETED meanwhile
+// is an error (Terraform then holds it tainted, and the next plan replaces
+// it).
+func sendOrchestrationRule(ctx context.Context, data *providerData, a orchestrationRuleArgs, refID string, derived bool) (createResult[*client.OrchestrationRule], diag.Diagnostics) {
+	var diags diag.Diagnostics
+	body, err := a.request(ctx, refID)
+	if err != nil {
+		diags.AddAttributeError(path.Root("source"), "Invalid orchestration rule", err.Error())
+		return createResult[*client.OrchestrationRule]{}, diags
+	}
+	res, d := createRun[*client.OrchestrationRule]{
+		kind:     orchestrationRuleKind,
+		refID:    refID,
+		derived:  derived,
+		recorded: data.attempts.has(orchestrationRuleWords.kind, refID),
+		window:   data.recoveryWindow,
+		now:      data.clock(),
+		send: func(ctx context.Context) (*client.OrchestrationRule, error) {
+			return data.client.CreateOrchestrationRule(ctx, body)
+		},
+		existing:    noExistingRule,
+		differences: func(r *client.OrchestrationRule) []string { return orchestrationRuleDifferences(body, r) },
+		data:        data,
+	}.run(ctx)
+	diags.Append(d...)
+	wait := knownString(a.WaitForActive)
+	if wait == "" || (res.outcome != outcomeConfirmed && res.outcome != outcomeAdopted) {
+		return res, diags
+	}
+	timeout, _ := time.ParseDuration(wait)
+	res.obj = waitForActive(ctx, data, res.obj, timeout, &diags)
+	return res, diags
+}
+
+// ruleWaitInterval is how often a create that waits for its rule's
+// approval reads it again.
+var ruleWaitInterval = 2 * time.Second
+
+// waitForActive reads the rule r until it is ACTIVE, for at most
+// timeout, and returns it as last read.
+func waitForActive(ctx context.Context, data *providerData, r *client.OrchestrationRule, timeout time.Duration, diags *diag.Diagnostics) *client.OrchestrationRule {
+	objID := deref(r.ID)
+	deadline := data.clock()().Add(timeout)
+	for {
+		status := deref(r.Status)
+		switch {
+		case status == client.RuleStatusActive:
+			return r
+		case ruleInactive(status):
+			diags.AddAttributeError(path.Root("wait_for_active"), "Orchestration rule "+objID+" is "+status,
+				fmt.Sprintf("The orchestration rule %s was created, and while the apply waited for it to be ACTIVE its "+
+					"status became %s: it routes no deposit. Terraform records it as tainted, so the next plan replaces "+
+					"it; check with the service's approvers first.", objID, shown(status)))
+			return r
+		case !data.clock()().Before(deadline):
+			diags.AddAttributeWarning(path.Root("wait_for_active"), "Orchestration rule "+objID+" not ACTIVE yet",
+				fmt.Sprintf("The orchestration rule %s was created and is still %s after %s: it routes deposits once the "+
+					"service's approval makes it ACTIVE. It is recorded as it is; a refresh shows its status.", objID,
+					shown(status), timeout))
+			return r
+		}
+		t := time.NewTimer(ruleWaitInterval)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			diags.AddAttributeWarning(path.Root("wait_for_active"), "Orchestration rule "+objID+" not ACTIVE yet",
+				fmt.Sprintf("The apply stopped while waiting for the orchestration rule %s to be ACTIVE (status %s). It is "+
+					"recorded as it is; a refresh shows its status.", objID, shown(status)))
+			return r
+		case <-t.C:
+		}
+		next, err := readOrchestrationRule(ctx, data.client, objID)
+		if err != nil {
+			diags.AddAttributeWarning(path.Root("wait_for_active"), "Orchestration rule "+objID+" not read while waiting",
+				fmt.Sprintf("Reading the orchestration rule %s while waiting for it to be ACTIVE failed: %s. It is "+
+					"recorded as it was created (status %s); a refresh shows its status.", objID, err, shown(status)))
+			return r
+		}
+		r = next
+	}
+}
+
+// waitPattern is a Go duration of hours, minutes and seconds.
+var waitPattern = regexp.MustCompile(`^([0-9]+h)?([0-9]+m)?([0-9]+s)?$`)
+
+func orchestrationRuleSchema() schema.Schema {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	keepOrReplace := []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()}
+	nonEmpty := []validator.String{stringvalidator.LengthAtLeast(1)}
+	assets := []validator.String{stringvalidator.OneOf(client.OrchestrationRuleAssets...)}
+	str := func(desc string, v ...validator.String) schema.StringAttribute {
+		return schema.StringAttribute{MarkdownDescription: desc, Required: true, Validators: append(nonEmpty, v...)}
+	}
+	attrs := map[string]schema.Attribute{
+		"profile_id": schema.StringAttribute{
+			MarkdownDescription: "Profile the rule belongs to: deposits to its source are credited to it, and routed " +
+				"from it." + ruleReplaceNote,
+			Required: true, Validators: nonEmpty, PlanModifiers: replace,
+		},
+		"nickname": schema.StringAttribute{
+			MarkdownDescription: "Name of the rule, for people." + ruleReplaceNote,
+			Optional:            true, Validators: nonEmpty, PlanModifiers: replace,
+		},
+		"source_asset": schema.StringAttribute{
+			MarkdownDescription: "Asset of the deposits the rule routes: one of " +
+				codeList(client.OrchestrationRuleAssets) + "." + ruleReplaceNote,
+			Required: true, Validators: assets, PlanModifiers: replace,
+		},
+		"destination_asset": schema.StringAttribute{
+			MarkdownDescription: "Asset the deposits are converted to before they are sent on: one of " +
+				codeList(client.OrchestrationRuleAssets) + "." + ruleReplaceNote,
+			Required: true, Validators: assets, PlanModifiers: replace,
+		},
+		"source": schema.SingleNestedAttribute{
+			MarkdownDescription: "The deposits the rule watches: exactly one of `crypto` (deposits on a network, to an " +
+				"address the service makes for the rule: `deposit_address`) or `fiat` (deposits on a fiat network, " +
+				"quoting `deposit_memo_id`)." + ruleReplaceNote,
+			Required:      true,
+			PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
+			Attributes: map[string]schema.Attribute{
+				"crypto": schema.SingleNestedAttribute{
+					MarkdownDescription: "A crypto source.",
+					Optional:            true,
+					Validators:          []validator.Object{exactlyOneOfSiblings("fiat")},
+					Attributes: map[string]schema.Attribute{
+						"network": str("Network of the deposits: one of "+codeList(client.OrchestrationRuleCryptoNetworks)+".",
+							stringvalidator.OneOf(client.OrchestrationRuleCryptoNetworks...)),
+					},
+				},
+				"fiat": schema.SingleNestedAttribute{
+					MarkdownDescription: "A fiat source.",
+					Optional:            true,
+					Attributes: map[string]schema.Attribute{
+						"network": str("Fiat network of the deposits: one of "+codeList(client.OrchestrationRuleFiatNetworks)+".",
+							stringvalidator.OneOf(client.OrchestrationRuleFiatNetworks...)),
+						"account_type": str("Account type of the deposits: one of "+codeList(client.OrchestrationRuleFiatAccountTypes)+".",
+							stringvalidator.OneOf(client.OrchestrationRuleFiatAccountTypes...)),
+					},
+				},
+			},
+		},
+		"destination": schema.SingleNestedAttribute{
+			MarkdownDescription: "Where the rule sends the converted deposits: exactly one of `crypto` (an address on a " +
+				"network), `fiat` (a bank account) or `profile` (another profile). When unset, they stay in the rule's " +
+				"profile. Under `withdrawal_guard.approved_destinations_only` a crypto destination must be an " +
+				"`APPROVED` entry of the address book and a fiat one an `APPROVED` fiat account, checked at plan and " +
+				"again when the rule is created." + ruleReplaceNote,
+			Optional:      true,
+			PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
+			Attributes: map[string]schema.Attribute{
+				"crypto": schema.SingleNestedAttribute{
+					MarkdownDescription: "An address on a network: the service uses the Travel Rule data of its entry in " +
+						"the address book (`platform_crypto_destination_address`).",
+					Optional:   true,
+					Validators: []validator.Object{exactlyOneOfSiblings("fiat", "profile")},
+					Attributes: map[string]schema.Attribute{
+						"address": str("The destination address."),
+						"network": str("Network of the address, for example `ETHEREUM`. A network this provider version "+
+							"does not know is a warning, not an error.", cryptoNetworkValues),
+					},
+				},
+				"fiat": schema.SingleNestedAttribute{
+					MarkdownDescription: "A bank account: an `APPROVED` `platform_fiat_account`.",
+					Optional:            true,
+					Attributes: map[string]schema.Attribute{
+						"fiat_account_id": str("Id of the fiat account."),
+						"memo": schema.StringAttribute{MarkdownDescription: "Memo sent with each payout.",
+							Optional: true, Validators: nonEmpty},
+					},
+				},
+				"profile": schema.SingleNestedAttribute{
+					MarkdownDescription: "Another profile of the customer.",
+					Optional:            true,
+					Attributes: map[string]schema.Attribute{
+						"profile_id": str("Id of the profile."),
+					},
+				},
+			},
+		},
+		"identity_id": schema.StringAttribute{
+			MarkdownDescription: "Identity of the account owner (for a third-party integration). When unset, the " +
+				"service's answer (if any) is recorded." + ruleReplaceNote,
+			Optional: true, Computed: true, Validators: nonEmpty, PlanModifiers: keepOrReplace,
+		},
+		"account_id": schema.StringAttribute{
+			MarkdownDescription: "Account the rule applies to. When unset, the service's answer (if any) is recorded." +
+				ruleReplaceNote,
+			Optional: true, Computed: true, Validators: nonEmpty, PlanModifiers: keepOrReplace,
+		},
+		"ref_id": schema.StringAttribute{
+			MarkdownDescription: "Client id that makes the create idempotent: the service never creates two rules for " +
+				"the same `ref_id`. When unset, the provider derives it from the other arguments (a name-based UUID of " +
+				"the request), shows it in the plan, sends it with the request and every retry of it, and records it. " +
+				"A rule the service rejected or deleted keeps its `ref_id`: give a new rule a new one." + ruleReplaceNote,
+			Optional: true, Computed: true, Validators: nonEmpty, PlanModifiers: keepOrReplace,
+		},
+		"wait_for_active": schema.StringAttribute{
+			MarkdownDescription: "How long the create waits for the service's approval to make the rule `ACTIVE`, as " +
+				"a duration such as `10m` (hours, minutes and seconds). A rule still `PENDING` then is recorded with a " +
+				"warning; one `REJECTED` meanwhile is an error. Unset: the create does not wait (`PENDING` is normal). " +
+				"Changing it changes nothing at the service.",
+			Optional: true,
+			Validators: []validator.String{
+				stringvalidator.LengthAtLeast(2),
+				stringvalidator.RegexMatches(waitPattern, "must be a duration of hours, minutes and seconds, such as 10m or 1h30m"),
+			},
+		},
+		moneyAttribute: moneySchema(),
+	}
+	orchestrationRuleShape.computedInto(attrs, allButStatus)
+	return schema.Schema{
+		MarkdownDescription: "An orchestration rule: a standing instruction that converts every deposit of " +
+			"`source_asset` to its source into `destination_asset` and sends it to its destination " +
+			"(`POST /orchestration/rules`, read back through `GET /orchestration/rules` by id, destroyed by " +
+			"`DELETE /orchestration/rules/{id}`).\n\n" +
+			"A rule moves money for as long as it is `ACTIVE`: its `money` manifest (kind `orchestration_rule`) " +
+			"says where, for the reviewer and the policies over the plan, and `withdrawal_guard." +
+			"approved_destinations_only` judges its destination as a withdrawal's. A new rule is `PENDING` until " +
+			"the service's approval; a rule the service `REJECTED` or `DELETED` is said at plan.\n\n" +
+			"The service has no update: every argument change (but `wait_for_active`) replaces the rule, deleting " +
+			"the old one first. The create carries a `ref_id` (derived from the arguments when not configured), so " +
+			"a retried request, or the next run after a crash or a timeout, never creates a second rule.",
+		Attributes: attrs,
+	}
+}
+
+// ruleReplaceNote ends the description of every argument that replaces.
+const ruleReplaceNote = " Changing it replaces the rule: the old one is deleted, a new one is created."
+
+// orchestrationRuleWords are the words of a rule create.
+var orchestrationRuleWords = createWords{
+	kind:         "orchestration_rule",
+	resourceType: "platform_orchestration_rule",
+	noun:         "orchestration rule",
+	plural:       "orchestration rules",
+	title:        "Orchestration rule",
+	unknown:      "Outcome of orchestration rule create unknown",
+	made:         "created",
+	path:         client.PathOrchestrationRules,
+	scope:        client.ScopeWriteOrchestrationRule,
+}
+
+// orchestrationRuleKind is how the core reads rules: looked up by ref_id
+// through their list (scope orchestration:read_orchestration_rule), which
+// has no ref_id filter: every rule is read until the ref_id is found.
+var orchestrationRuleKind = moneyKind[*client.OrchestrationRule]{
+	words: orchestrationRuleWords,
+	id:    func(r *client.OrchestrationRule) string { return deref(r.ID) },
+	createdAt: func(r *client.OrchestrationRule) time.Time {
+		if r.CreatedAt == nil {
+			return time.Time{}
+		}
+		return *r.CreatedAt
+	},
+	describe:    orchestrationRuleSummary,
+	status:      func(r *client.OrchestrationRule) string { return deref(r.Status) },
+	lookup:      lookupOrchestrationRule,
+	lookupScope: client.ScopeReadOrchestrationRule,
+}
+
+// lookupOrchestrationRule finds the rule made with refID; only a rule with
+// that ref_id counts. The reference's list has no ref_id filter.
+func lookupOrchestrationRule(ctx context.Context, c *client.Client, refID string) (*client.OrchestrationRule, bool, error) {
+	for r, err := range c.OrchestrationRules(ctx, client.ListOrchestrationRulesQuery{}) {
+		if err != nil {
+			return nil, false, err
+		}
+		if deref(r.RefID) == refID {
+			return r, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// readOrchestrationRule reads the rule id through the list's ids filter:
+// client.ErrNotFound when the service lists none, errAnotherObject when the
+// answer carries another rule (the filter not applied).
+func readOrchestrationRule(ctx context.Context, c *client.Client, id string) (*client.OrchestrationRule, error) {
+	q := client.ListOrchestrationRulesQuery{IDs: []string{id}, MaxItems: 100}
+	var other *client.OrchestrationRule
+	for r, err := range c.OrchestrationRules(ctx, q) {
+		if err != nil {
+			return nil, err
+		}
+		if deref(r.ID) == id {
+			return r, nil
+		}
+		if other == nil {
+			other = r
+		}
+	}
+	if other != nil {
+		return nil, errAnotherObject{deref(other.ID)}
+	}
+	return nil, fmt.Errorf("no orchestration rule with id %s is listed: %w", id, client.ErrNotFound)
+}

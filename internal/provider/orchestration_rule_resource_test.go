@@ -1,0 +1,270 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+const (
+	orAddr     = "platform_orchestration_rule.route"
+	orAddress  = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+	orPostKey  = "POST /v2/orchestration/rules"
+	orRulesKey = "/v2/orchestration/rules"
+)
+
+// orConfig is a rule that converts USDC deposited on ETHEREUM to USDG and
+// sends it to orAddress, with extra arguments.
+func orConfig(extra string) string {
+	return fmt.Sprintf(`
+resource "platform_orchestration_rule" "route" {
+  profile_id        = "profile-1"
+  nickname          = "core"
+  source_asset      = "USDC"
+  destination_asset = "USDG"
+  source            = { crypto = { network = "ETHEREUM" } }
+  destination       = { crypto = { address = %q, network = "ETHEREUM" } }
+%s}
+`, orAddress, extra)
+}
+
+// orWrites counts the writes of rules the emulator received: creates and
+// deletes.
+func orWrites(emu *emulator.Server) (posts, deletes int) {
+	for k, n := range emu.Counters.AllRequests() {
+		switch {
+		case k == orPostKey:
+			posts += n
+		case strings.HasPrefix(k, "DELETE "+orRulesKey+"/"):
+			deletes += n
+		}
+	}
+	return posts, deletes
+}
+
+// wantWrites fails unless the emulator received exactly posts creates and
+// deletes deletes of rules.
+func wantWrites(t *testing.T, step string, emu *emulator.Server, posts, deletes int) {
+	t.Helper()
+	if p, d := orWrites(emu); p != posts || d != deletes {
+		t.Fatalf("%s: %d POST and %d DELETE of rules reached the emulator, want %d and %d", step, p, d, posts, deletes)
+	}
+}
+
+// TestAccOrchestrationRule_lifecycle: a rule is created once, its ref_id
+// and its money manifest in the saved plan, which the policy judges; it is
+// refreshed to ACTIVE with no write, replaced by exactly one DELETE and
+// one POST when its nickname changes, said at plan once REJECTED,
+// imported by id, and destroyed by exactly one DELETE.
+func TestAccOrchestrationRule_lifecycle(t *testing.T) {
+	emu := startCore(t, emulator.Options{})
+	w := newCLIWorkdir(t)
+	w.write(emulatorProviderBlock(emu, ""), orConfig(""))
+
+	w.mustRun(0, "plan", "-out=rule.tfplan")
+	money := plannedMoney(t, w, "rule.tfplan", orAddr)
+	ref, _ := money["ref_id"].(string)
+	if money["kind"] != moneyKindOrchestrationRule || ref == "" || money["sends"] != true || money["to"] != orAddress ||
+		money["asset"] != "USDC" || money["from_profile_id"] != "profile-1" || money["amount"] != nil {
+		t.Fatalf("planned money %v", money)
+	}
+	var plan any
+	if err := json.Unmarshal([]byte(w.mustRun(0, "show", "-json", "rule.tfplan").stdout), &plan); err != nil {
+		t.Fatal(err)
+	}
+	if got := evalPolicies(t, plan, map[string]any{"allowed_destinations": []any{
+		map[string]any{"crypto_network": "ETHEREUM", "address": "0x0000000000000000000000000000000000000001"},
+	}}); len(got) != 1 || got[0] != orAddr+": destination "+orAddress+" on ETHEREUM is not in allowed_destinations" {
+		t.Errorf("the policy with another allowed destination: %v", got)
+	}
+	if got := evalPolicies(t, plan, map[string]any{"allowed_destinations": []any{
+		map[string]any{"crypto_network": "ETHEREUM", "address": orAddress},
+	}, "max_plan_total": map[string]any{"USDC": "1"}}); len(got) != 0 {
+		t.Errorf("the policy denies a rule to an allowed destination: %v", got)
+	}
+	wantWrites(t, "plan", emu, 0, 0)
+
+	w.mustRun(0, "apply", "rule.tfplan")
+	wantWrites(t, "apply", emu, 1, 0)
+	rules := emu.OrchestrationRules()
+	if len(rules) != 1 || rules[0].RefID != ref {
+		t.Fatalf("rules at the emulator %+v, want one with ref_id %s", rules, ref)
+	}
+	first := rules[0]
+	st := stateOf(t, w, orAddr)
+	if st["id"] != first.ID || st["status"] != "PENDING" || st["ref_id"] != ref ||
+		st["deposit_address"] != first.Source.Crypto.Address || st["deposit_address_id"] != first.Source.Crypto.AddressID {
+		t.Fatalf("state %v, the emulator's rule %+v", st, first)
+	}
+
+	// Approved at the service: a refresh follows it and writes nothing.
+	if !emu.SetOrchestrationRuleStatus(first.ID, emulator.RuleActive) {
+		t.Fatal("no rule to approve")
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.mustRun(0, "apply", "-refresh-only", "-auto-approve")
+	if st := stateOf(t, w, orAddr); st["status"] != "ACTIVE" {
+		t.Errorf("status after the refresh %v, want ACTIVE", st["status"])
+	}
+	wantWrites(t, "refresh", emu, 1, 0)
+
+	// A new nickname replaces it: one DELETE, then one POST.
+	w.write(emulatorProviderBlock(emu, ""), strings.Replace(orConfig(""), `"core"`, `"core-2"`, 1))
+	r := w.mustRun(0, "plan")
+	mustContain(t, "plan of the new nickname", r.output(), "must be replaced", "1 to add, 0 to change, 1 to destroy")
+	w.mustRun(0, "apply", "-auto-approve")
+	wantWrites(t, "replacement", emu, 2, 1)
+	rules = emu.OrchestrationRules()
+	if len(rules) != 2 || rules[0].Status != emulator.RuleDeleted || rules[1].Status != emulator.RulePending ||
+		rules[1].Nickname != "core-2" {
+		t.Fatalf("rules after the replacement %+v", rules)
+	}
+	second := rules[1]
+	w.mustRun(0, "plan", "-detailed-exitcode")
+
+	// Rejected at the service: said at plan, nothing planned.
+	emu.SetOrchestrationRuleStatus(second.ID, emulator.RuleRejected)
+	r = w.mustRun(0, "plan")
+	mustContain(t, "plan of a rejected rule", r.output(), "Orchestration rule "+second.ID+" is REJECTED",
+		"was rejected by the service's approval", "give it a new ref_id")
+	wantWrites(t, "plan of a rejected rule", emu, 2, 1)
+
+	// Imported by id in another configuration: the same rule, no change.
+	other := newCLIWorkdir(t)
+	other.write(emulatorProviderBlock(emu, ""), strings.Replace(orConfig(""), `"core"`, `"core-2"`, 1))
+	other.mustRun(0, "import", orAddr, second.ID)
+	other.mustRun(0, "plan", "-detailed-exitcode")
+	if st := stateOf(t, other, orAddr); st["ref_id"] != second.RefID || st["status"] != "REJECTED" {
+		t.Errorf("imported state %v", st)
+	}
+	wantWrites(t, "import", emu, 2, 1)
+
+	w.mustRun(0, "destroy", "-auto-approve")
+	wantWrites(t, "destroy", emu, 2, 2)
+	if rules := emu.OrchestrationRules(); rules[1].Status != emulator.RuleDeleted {
+		t.Errorf("after destroy: %+v", rules[1])
+	}
+}
+
+// TestAccOrchestrationRule_guards: under approved_destinations_only a
+// rule to an address that is not an APPROVED entry of the address book,
+// or to a fiat account the service has not approved, is refused at plan
+// with no POST; approved at plan and rejected before the saved plan is
+// applied, it is refused by the apply, with no POST. wait_for_active waits for the approval.
+func TestAccOrchestrationRule_guards(t *testing.T) {
+	emu := startCore(t, emulator.Options{OrchestrationRuleStatus: emulator.RuleActive})
+	guard := "  withdrawal_guard {\n    approved_destinations_only = true\n  }\n"
+	w := newCLIWorkdir(t)
+	w.write(emulatorProviderBlock(emu, guard), orConfig(`  wait_for_active = "5m"`+"\n"))
+	r := w.mustRun(1, "plan")
+	mustContain(t, "plan to an address outside the book", r.output(),
+		"Withdrawal guard approved_destinations_only refuses this platform_orchestration_rule",
+		"would route every future deposit", orAddress+" on ETHEREUM is not an APPROVED address")
+	wantWrites(t, "plan to an address outside the book", emu, 0, 0)
+
+	c := emulatorClient(t, emu)
+	entry, err := c.PutCryptoDestinationAddress(t.Context(), client.PutCryptoDestinationAddressRequest{
+		CryptoNetwork: "ETHEREUM", Address: orAddress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = w.mustRun(1, "plan")
+	mustContain(t, "plan to a PENDING address", r.output(), "It is in the book, not approved: "+entry.ID)
+	wantWrites(t, "plan to a PENDING address", emu, 0, 0)
+
+	emu.SetCryptoDestinationAddressStatus(entry.ID, client.DestinationAddressApproved)
+	w.mustRun(0, "plan", "-out=approved.tfplan")
+	emu.SetCryptoDestinationAddressStatus(entry.ID, "REJECTED")
+	r = w.mustRun(1, "apply", "approved.tfplan")
+	// The apply plans the rule again, and judges it again, before it sends.
+	mustContain(t, "apply after the address was rejected", r.output(),
+		"Withdrawal guard approved_destinations_only refuses this platform_orchestration_rule",
+		"It is in the book, not approved: "+entry.ID+" (ETHEREUM, status REJECTED)")
+	wantWrites(t, "apply after the address was rejected", emu, 0, 0)
+
+	emu.SetCryptoDestinationAddressStatus(entry.ID, client.DestinationAddressApproved)
+	w.mustRun(0, "apply", "-auto-approve")
+	wantWrites(t, "apply to an approved address", emu, 1, 0)
+	if st := stateOf(t, w, orAddr); st["status"] != "ACTIVE" || st["wait_for_active"] != "5m" {
+		t.Errorf("state %v", st)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode")
+
+	// A fiat destination the service has not approved.
+	fiat := newCLIWorkdir(t)
+	account := madeAccountAt(t, emu, "PENDING")
+	fiat.write(emulatorProviderBlock(emu, guard), strings.Replace(orConfig(""),
+		`destination       = { crypto = { address = "`+orAddress+`", network = "ETHEREUM" } }`,
+		`destination       = { fiat = { fiat_account_id = "`+account+`" } }`, 1))
+	r = fiat.mustRun(1, "plan")
+	mustContain(t, "plan to a PENDING fiat account", r.output(),
+		"Withdrawal guard approved_destinations_only refuses this platform_orchestration_rule",
+		"the fiat account "+account+" is PENDING at the service, not APPROVED")
+	wantWrites(t, "plan to a PENDING fiat account", emu, 1, 0)
+}
+
+// madeAccountAt adds a fiat account to emu whose status is status.
+func madeAccountAt(t *testing.T, emu *emulator.Server, status string) string {
+	t.Helper()
+	id := "fa-" + strings.ToLower(status)
+	if !emu.AddApprovedFiatAccount(id) || !emu.SetFiatAccountStatus(id, status) {
+		t.Fatalf("fiat account %s not added", id)
+	}
+	return id
+}
+
+// TestPolicyJudgesRuleDestinations: the shipped policy judges the
+// destination of a rule as a withdrawal's (allowed_destinations,
+// approved_destinations_only), leaves a rule to a profile or a fiat
+// account to the customer's own, counts no rule in a total, and refuses a
+// rule whose destination the plan does not know.
+func TestPolicyJudgesRuleDestinations(t *testing.T) {
+	rule := func(to any, destination map[string]any, unknown map[string]any) map[string]any {
+		after := map[string]any{
+			"profile_id": "p", "source_asset": "USDC", "destination_asset": "USDG", "destination": destination,
+			"money": map[string]any{"version": 1, "kind": "orchestration_rule", "asset": "USDC", "amount": nil,
+				"from_profile_id": "p", "to": to, "ref_id": "r", "sends": true},
+		}
+		return map[string]any{"resource_changes": []any{map[string]any{
+			"address": orAddr, "mode": "managed", "type": "platform_orchestration_rule",
+			"provider_name": "registry.terraform.io/platform/platform",
+			"change":        map[string]any{"actions": []any{"create"}, "after": after, "after_unknown": unknown},
+		}}}
+	}
+	// A plan's after_unknown has the manifest's object, with what is
+	// unknown in it.
+	known := map[string]any{"money": map[string]any{}}
+	crypto := rule(orAddress, map[string]any{"crypto": map[string]any{"address": orAddress, "network": "ETHEREUM"}}, known)
+	other := []any{map[string]any{"crypto_network": "ETHEREUM", "address": "0x1"}}
+	for _, tc := range []struct {
+		name     string
+		input    map[string]any
+		settings map[string]any
+		want     string
+	}{
+		{"outside the allow list", crypto, map[string]any{"allowed_destinations": other},
+			orAddr + ": destination " + orAddress + " on ETHEREUM is not in allowed_destinations"},
+		{"in the allow list", crypto, map[string]any{"allowed_destinations": []any{
+			map[string]any{"crypto_network": "ETHEREUM", "address": orAddress}}}, ""},
+		{"not approved in the plan", crypto, map[string]any{"approved_destinations_only": true},
+			orAddr + ": destination " + orAddress + " on ETHEREUM is not an APPROVED platform_crypto_destination_address of this plan"},
+		{"to a profile", rule("p2", map[string]any{"profile": map[string]any{"profile_id": "p2"}}, known),
+			map[string]any{"allowed_destinations": other, "max_plan_total": map[string]any{"USDC": "0"}}, ""},
+		{"destination unknown", rule(nil, nil, map[string]any{"money": map[string]any{"to": true}, "destination": true}),
+			map[string]any{}, orAddr + ": cannot be judged (unknown or unreadable: to)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := evalPolicies(t, tc.input, tc.settings)
+			switch {
+			case tc.want == "" && len(got) != 0:
+				t.Errorf("denied: %v", got)
+			case tc.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tc.want)):
+				t.Errorf("denied %v, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -300,8 +300,8 @@ func resourceAndDataBadInputs() []badInput {
 	or(`source = { crypto = { network = "BITCOIN" } }`, "source", `Attribute source.crypto.network value must be one of: .*"ETHEREUM".*got: "BITCOIN"`)
 	or(`source = { fiat = { network = "WIRE", account_type = "IBAN" } }`, "source", `Attribute source.fiat.account_type value must be one of: \["SWIFT" "ABA"\], got: "IBAN"`)
 	or(`source = { crypto = { network = "ETHEREUM" }, fiat = { network = "WIRE", account_type = "ABA" } }`, "source",
-		`Invalid Attributes Combination.*2 attributes specified when one \(and only one\) of \[source.crypto,source.fiat\] is required`)
-	or(`destination = {}`, "destination", `No attribute specified when one \(and only one\) of \[destination.crypto,destination.fiat,destination.profile\] is required`)
+		`Invalid Attribute Combination.*2 attributes specified when one \(and only one\) of \[source.crypto`)
+	or(`destination = {}`, "destination", `No attribute specified when one \(and only one\) of \[destination.crypto`)
 	or(`nickname = ""`, "nickname", `Attribute nickname string length must be at least 1`)
 	or(`ref_id = ""`, "ref_id", `Attribute ref_id string length must be at least 1`)
 	or(`wait_for_active = "soon"`, "wait_for_active", `Attribute wait_for_active must be a duration of hours, minutes and seconds`)

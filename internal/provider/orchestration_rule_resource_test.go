@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -264,6 +267,53 @@ func TestPolicyJudgesRuleDestinations(t *testing.T) {
 				t.Errorf("denied: %v", got)
 			case tc.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tc.want)):
 				t.Errorf("denied %v, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestWaitForActive: a create that waits for its rule's approval returns
+// the rule once ACTIVE, says REJECTED as an error, and records a rule
+// still PENDING after the timeout with a warning. The clock is the test's:
+// each read of it is a minute later.
+func TestWaitForActive(t *testing.T) {
+	defer func(d time.Duration) { ruleWaitInterval = d }(ruleWaitInterval)
+	ruleWaitInterval = time.Millisecond
+	emu := emulator.StartTest(t, emulator.Options{})
+	c := emulatorClient(t, emu)
+	for _, tc := range []struct {
+		name, status string
+		// reads is how many reads of the rule the wait makes.
+		reads            int
+		warning, failure string
+	}{
+		{"approved", emulator.RuleActive, 1, "", ""},
+		{"rejected", emulator.RuleRejected, 1, "", "is REJECTED"},
+		{"still pending", emulator.RulePending, 2, "not ACTIVE yet", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := c.CreateOrchestrationRule(t.Context(), client.OrchestrationRuleRequest{RefID: "wait-" + tc.name,
+				ProfileID: "p", SourceAsset: "USDC", DestinationAsset: "USDG",
+				Source: client.RuleRequestSource{Crypto: &client.RuleCryptoSourceRequest{Network: "ETHEREUM"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			emu.SetOrchestrationRuleStatus(*r.ID, tc.status)
+			now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			data := &providerData{client: c, now: func() time.Time { now = now.Add(time.Minute); return now }}
+			before := emu.Counters.Requests("GET " + orRulesKey)
+			var diags diag.Diagnostics
+			got := waitForActive(t.Context(), data, r, 3*time.Minute, &diags)
+			if n := emu.Counters.Requests("GET "+orRulesKey) - before; n != tc.reads {
+				t.Errorf("%d reads, want %d", n, tc.reads)
+			}
+			if *got.Status != tc.status {
+				t.Errorf("status %s, want %s", *got.Status, tc.status)
+			}
+			text := fmt.Sprint(diags)
+			if diags.HasError() != (tc.failure != "") || !strings.Contains(text, tc.failure) ||
+				(tc.warning != "" && (diags.WarningsCount() != 1 || !strings.Contains(text, tc.warning))) {
+				t.Errorf("diagnostics %v", diags)
 			}
 		})
 	}

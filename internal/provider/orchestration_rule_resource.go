@@ -140,19 +140,18 @@ func orchestrationRuleShapeString(r *client.OrchestrationRule, name string) *str
 
 // planOrchestrationRuleChange plans a rule in state whose configuration
 // changed (a replacement, which the schema plans: the old rule is
-// deleted, a new one is created with a new ref_id), or one that routes
-// nothing any more (REJECTED or DELETED at the service), which is said
-// and kept: a new rule takes a new ref_id.
+// deleted, a new one is created with a new ref_id: nothing to add), or an
+// unchanged one that routes nothing any more (REJECTED or DELETED at the
+// service), which is said and kept: a new rule takes a new ref_id.
 func planOrchestrationRuleChange(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[orchestrationRuleArgs]) {
 	status := state.str("status").ValueString()
-	if req.Plan.Raw.Equal(req.State.Raw) {
-		// Unchanged but inactive: its ref_id is still this rule's.
-		w := orchestrationRuleWords
-		claimPlannedRefID(data, w, state.args.RefID.ValueString(), w.noun+" "+id(state).ValueString(), false, &resp.Diagnostics)
-	}
-	if !ruleInactive(status) {
+	if !req.Plan.Raw.Equal(req.State.Raw) || !ruleInactive(status) {
+		// A change: the schema plans the replacement.
 		return
 	}
+	// Unchanged but inactive: its ref_id is still this rule's.
+	w := orchestrationRuleWords
+	claimPlannedRefID(data, w, state.args.RefID.ValueString(), w.noun+" "+id(state).ValueString(), false, &resp.Diagnostics)
 	what := "was rejected by the service's approval"
 	if status == client.RuleStatusDeleted {
 		what = "was deleted at the service"

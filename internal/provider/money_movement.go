@@ -48,7 +48,22 @@ type movement struct {
 
 // manifest is the money attribute of m, sent with ref.
 func (m movement) manifest(ref types.String, sends types.Bool) moneyOf {
-	return moneyOf{kind: m.kind, asset: m.asset, amount: m.amount, from: m.from, to: m.to, ref: ref, sends: sends}
+	return moneyOf{kind: m.kind, asset: m.asset, amount: m.amount, from: m.from, to: m.to, ref: ref, sends: sends,
+		summary: m.summary(ref)}
+}
+
+// summary is money.summary of m sent with ref: its words and the ref_id,
+// unknown while any of them is.
+func (m movement) summary(ref types.String) types.String {
+	for _, v := range []types.String{m.asset, m.amount, m.from, m.to, ref} {
+		if v.IsUnknown() {
+			return types.StringUnknown()
+		}
+	}
+	if ref.IsNull() || ref.ValueString() == "" {
+		return types.StringValue(m.what)
+	}
+	return types.StringValue(m.what + ", ref_id " + ref.ValueString())
 }
 
 // guarded is what the guards see of m, sent with refID; via names what

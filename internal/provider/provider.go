@@ -113,7 +113,7 @@ type providerModel struct {
 	RecoveryWindow timetypes.GoDuration `tfsdk:"recovery_window"`
 	RateBudget     types.Float64        `tfsdk:"rate_budget"`
 	RateStateDir   types.String         `tfsdk:"rate_state_dir"`
-	// WithdrawalGuard is the withdrawal_guard block (withdrawal_guard.go).
+	// WithdrawalGuard is the withdrawal_guard block (money_guard.go).
 	WithdrawalGuard types.Object `tfsdk:"withdrawal_guard"`
 }
 
@@ -130,7 +130,7 @@ func (p *platformProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			"addresses and the withdrawal address book; it reads transfers, reward claims, stablecoin " +
 			"conversions and market data. Every argument can also be set through its `PLATFORM_*` " +
 			"environment variable.",
-		Blocks: map[string]schema.Block{withdrawalGuardBlock: withdrawalGuardSchema()},
+		Blocks: map[string]schema.Block{withdrawalGuardBlock: moneyGuardSchema()},
 		Attributes: map[string]schema.Attribute{
 			"client_id": schema.StringAttribute{
 				MarkdownDescription: "OAuth 2.0 client id. Environment variable `" + EnvClientID + "`.",
@@ -248,7 +248,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	cfg.RateBudget, cfg.Rates = configRateBudget(m.RateBudget, diags), p.rates
 	recoveryWindow := configRecoveryWindow(stringSetting{attr: "recovery_window", env: EnvRecoveryWindow,
 		value: m.RecoveryWindow.StringValue}, diags)
-	guard := configWithdrawalGuard(ctx, m.WithdrawalGuard, diags)
+	guard := configMoneyGuard(ctx, m.WithdrawalGuard, diags)
 	if diags.HasError() {
 		return
 	}

@@ -87,8 +87,8 @@ type providerData struct {
 	// this configuration of the provider, that is of the provider process
 	// (see market_data_hub.go); nil opens one for each read.
 	streams *stream.Hub
-	// guard is the withdrawal_guard of this process (withdrawal_guard.go).
-	guard *withdrawalGuard
+	// guard is the withdrawal_guard of this process (money_guard.go).
+	guard *moneyGuard
 	// statuses are the statuses of the objects this process created, read
 	// or imported, by kind and id (see seenStatus).
 	statuses sync.Map

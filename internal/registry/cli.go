@@ -26,7 +26,7 @@ var CLITests = map[string][]string{
 		"TestAccEmulatorExample",                               // terraform test and init of a module, registry address
 		"TestAccGuardFloor_environmentBindsEveryProviderBlock", // modules and aliased provider blocks
 		"TestAccCredentialsRejected_cliPaths",                  // saved plan, import block, query, action
-		"TestAccWithdrawalGuard",                               // modules and for_each, plan JSON
+		"TestAccMoneyGuard",                                    // modules and for_each, plan JSON
 		"TestAccCheckBalances",                                 // for_each payroll of every money type, plan refused
 	},
 	"resource platform_crypto_withdrawal": {

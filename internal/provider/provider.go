@@ -516,6 +516,7 @@ func (p *platformProvider) Resources(_ context.Context) []func() resource.Resour
 		NewFiatWithdrawalResource,
 		NewInternalTransferResource,
 		NewStablecoinConversionResource,
+		NewProfileResource,
 	}
 }
 
@@ -551,6 +552,7 @@ func (p *platformProvider) ListResources(_ context.Context) []func() list.ListRe
 		NewFiatAccountListResource,
 		NewFiatWithdrawalListResource,
 		NewInternalTransferListResource,
+		NewProfileListResource,
 	}
 }
 

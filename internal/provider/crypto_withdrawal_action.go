@@ -199,8 +199,3 @@ func unconfirmedActionDetail(refID string, generated bool, err error) string {
 		"is safe: if the service processed this attempt, it answers with that withdrawal instead of sending "+
 		"a second one.", refID)
 }
-
-// ConfigValidators warns of an amount more precise than its asset.
-func (a *cryptoWithdrawalAction) ConfigValidators(context.Context) []action.ConfigValidator {
-	return []action.ConfigValidator{precisionWarning{}}
-}

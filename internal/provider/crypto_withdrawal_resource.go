@@ -36,10 +36,9 @@ func NewCryptoWithdrawalResource() resource.Resource { return newMoneyResource(&
 // never changes an argument, so it can never plan a new withdrawal; a
 // transfer the service no longer knows is kept.
 var withdrawalType = moneyType[cryptoWithdrawalArgs, *client.Transfer, client.CryptoWithdrawalRequest]{
-	kind:       withdrawalKind,
-	schema:     withdrawalSchema,
-	identity:   "transfer the withdrawal created",
-	validators: []resource.ConfigValidator{precisionWarning{}},
+	kind:     withdrawalKind,
+	schema:   withdrawalSchema,
+	identity: "transfer the withdrawal created",
 
 	refID:  func(a *cryptoWithdrawalArgs) *types.String { return &a.RefID },
 	unread: func(a cryptoWithdrawalArgs) bool { return a.ProfileID.IsNull() },

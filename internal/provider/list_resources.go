@@ -256,7 +256,7 @@ var depositAddressListFilters = listFilters[client.ListDepositAddressesQuery]{
 	arrayFilter("account_ids", "Only the addresses of these accounts.",
 		func(q *client.ListDepositAddressesQuery) *[]string { return &q.AccountIDs }),
 	arrayFilter("networks", "Only the addresses on these crypto networks, for example "+codeList(client.CryptoNetworks)+
-		". A network this provider version does not know is a warning, not an error.",
+		"; another is an error, which names the nearest network for a typo.",
 		func(q *client.ListDepositAddressesQuery) *[]string { return &q.Networks }).
 		withValidators(cryptoNetworkValues),
 }

@@ -65,7 +65,7 @@ func withdrawalArguments() []withdrawalArgument {
 		{name: "profile_id", required: true, description: "Profile to withdraw from.",
 			stringValidators: []validator.String{nonEmpty}},
 		{name: "destination_address", required: true, description: "Crypto address the withdrawal is sent to.",
-			stringValidators: []validator.String{nonEmpty}},
+			stringValidators: []validator.String{nonEmpty, networkAddressShape{network: path.Root("crypto_network")}}},
 		{name: "asset", required: true, description: "Asset to withdraw, for example `BTC`: letters and digits.",
 			stringValidators: []validator.String{assetValidator{}}},
 		{name: "crypto_network", required: true,
@@ -81,12 +81,13 @@ func withdrawalArguments() []withdrawalArgument {
 			stringValidators: []validator.String{
 				positiveAmountValidator(),
 				stringvalidator.ExactlyOneOf(path.MatchRoot("amount"), path.MatchRoot("total")),
+				amountPrecisionOf("asset"),
 			}},
 		{name: "total", computedWhenUnset: true,
 			description: "Total to debit, fee included, as a decimal string above zero of at most 64 characters, " +
 				"sent exactly as written. Exactly one of `amount` and `total` " +
 				"must be set; when `amount` is set, `total` is computed (amount plus fee).",
-			stringValidators: []validator.String{positiveAmountValidator()}},
+			stringValidators: []validator.String{positiveAmountValidator(), amountPrecisionOf("asset")}},
 		{name: "ref_id", computedWhenUnset: true,
 			description: "Client-specified id that protects the withdrawal against replays: the service " +
 				"never sends two withdrawals with the same `ref_id`. When unset, it is derived from the other " +

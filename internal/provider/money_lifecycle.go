@@ -205,14 +205,6 @@ type moneyCoreResource[A, T, R any] struct {
 	data *providerData
 }
 
-var (
-	_ resource.ResourceWithConfigure        = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithModifyPlan       = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithImportState      = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithIdentity         = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithConfigValidators = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-)
-
 // newMoneyResource is the resource of the declaration t.
 func newMoneyResource[A, T, R any](t *moneyType[A, T, R]) resource.Resource {
 	return &moneyCoreResource[A, T, R]{t: t}

@@ -436,3 +436,60 @@ import {
 		one(t, emu, w)
 	})
 }
+
+// TestAccProfile_defaultProfile: the default profile is imported like any
+// other, and a plan that would deactivate it is refused, reading nothing;
+// a removed block forgets it.
+func TestAccProfile_defaultProfile(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	emu := env.emu
+	id := emu.DefaultProfileID()
+	const addr = "platform_profile.default"
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(fmt.Sprintf(`
+import {
+  to = %s
+  id = %q
+}
+resource "platform_profile" "default" {
+  nickname = "default"
+}
+`, addr, id)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(id)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("type"), knownvalue.StringExact("DEFAULT")),
+				},
+			},
+			{
+				Config:      env.providerBlock,
+				ExpectError: regexp.MustCompile(`(?s)Destroying\s+the\s+default\s+profile\s+is\s+refused.*removed\s+block`),
+			},
+			{
+				PreConfig: func() {
+					if n := emu.Counters.Requests("GET /v2/profiles/" + id + "/balances"); n != 0 {
+						t.Errorf("%d balance reads for the default profile, want 0", n)
+					}
+				},
+				Config: env.config(`
+removed {
+  from = platform_profile.default
+  lifecycle {
+    destroy = false
+  }
+}
+`),
+			},
+		},
+		CheckDestroy: func(*terraform.State) error {
+			if emu.ProfileDeactivated(id) || emu.Counters.Requests("PUT /v2/profiles/"+id+"/deactivate") != 0 {
+				return fmt.Errorf("the default profile was deactivated")
+			}
+			return nil
+		},
+	})
+}

@@ -392,6 +392,7 @@ func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
 	if state.ID.IsNull() || state.ID.ValueString() == "" {
 		// An unconfirmed create (Terraform holds it tainted).
 		r.data.attempts.add(profileWords.kind, nicknameKey(state.Nickname.ValueString()))

@@ -8,7 +8,10 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -263,6 +266,15 @@ func TestAccProfile_lostAnswer(t *testing.T) {
 	}
 	w.mustRun(0, "plan", "-detailed-exitcode")
 
+	// A rename to the nickname of another profile is refused at plan.
+	w.write(provider, profileConfig("PAYROLL", ""))
+	r = w.mustRun(1, "plan")
+	mustContain(t, "plan of the rename", r.output(), "Nickname already used by profile "+other.ID, "Choose another nickname")
+	if n := emu.Counters.Requests("PUT /v2/profiles/" + id); n != 0 {
+		t.Errorf("%d PUTs for a refused rename, want 0", n)
+	}
+	w.write(provider, profileConfig("Treasury", ""))
+
 	// Funded: the destroy is refused at plan; the balances are its only
 	// read beyond the refresh, and nothing is written.
 	sandboxDeposit(t, emu, id, "USDC", "2.5")
@@ -323,5 +335,161 @@ list "platform_profile" "ops" {
 				querycheck.ExpectIdentity("platform_profile.ops", map[string]knownvalue.Check{"id": knownvalue.StringExact(ids[1])}),
 			},
 		}},
+	})
+}
+
+// madeProfiles lists the NORMAL profiles of the emulator as the objects of
+// the exactly-once helpers.
+func madeProfiles(emu *emulator.Server) []moneyObject {
+	var out []moneyObject
+	for _, p := range emu.Profiles() {
+		if p.Type == emulator.ProfileTypeNormal {
+			out = append(out, moneyObject{ID: p.ID, Summary: p.Nickname})
+		}
+	}
+	return out
+}
+
+// TestAccProfile_exactlyOnce: a create without a ref_id is made once
+// whatever happens to its answer. An answer lost and a lookup that fails
+// after it: the state records the attempt, the next plan says the apply
+// records the profile, and it does without a second POST. A timeout: the
+// client's retry finds the profile by its nickname instead of sending it
+// again. A run killed during the create: the next plan names the profile
+// it made and its import block, which adopts it; one profile in all.
+func TestAccProfile_exactlyOnce(t *testing.T) {
+	t.Parallel()
+	requireTFAcc(t)
+	start := func(t *testing.T, extra string, observe func(*emulator.Server, emulator.Exchange)) (*emulator.Server, *cliWorkdir) {
+		var emu *emulator.Server
+		opts := emulator.Options{}
+		if observe != nil {
+			opts.Observe = func(ex emulator.Exchange) { observe(emu, ex) }
+		}
+		checkContract(t, &opts)
+		emu = emulator.StartTest(t, opts)
+		w := newCLIWorkdir(t)
+		w.write(emulatorProviderBlock(emu, extra), profileConfig("Treasury", ""))
+		return emu, w
+	}
+	one := func(t *testing.T, emu *emulator.Server, w *cliWorkdir) {
+		t.Helper()
+		made := madeProfiles(emu)
+		if len(made) != 1 {
+			t.Fatalf("the emulator holds %d profiles, want 1: %+v", len(made), made)
+		}
+		if id, _ := stateOf(t, w, profileAddr)["id"].(string); id != made[0].ID {
+			t.Fatalf("the state holds %q, the emulator %s", id, made[0].ID)
+		}
+		if n := emu.Counters.Requests(profilePostKey); n != 1 {
+			t.Errorf("%d POSTs, want 1", n)
+		}
+		w.mustRun(0, "plan", "-detailed-exitcode")
+	}
+
+	t.Run("unconfirmed", func(t *testing.T) {
+		t.Parallel()
+		var failed atomic.Bool
+		emu, w := start(t, "  max_retries = 0\n", func(emu *emulator.Server, ex emulator.Exchange) {
+			// The lookup after the lost answer fails too.
+			if ex.Method == http.MethodPost && ex.URL.Path == "/v2/profiles" && ex.Status == http.StatusInternalServerError && failed.CompareAndSwap(false, true) {
+				emu.Faults.ServerErrors(1, http.StatusServiceUnavailable)
+			}
+		})
+		emu.Faults.AcceptThenFail(1)
+		r := w.mustRun(1, "apply", "-auto-approve")
+		mustContain(t, "apply", r.output(), "Outcome of profile create unknown", "The state records the attempt")
+		r = w.mustRun(0, "plan")
+		mustContain(t, "plan", r.output(), "Profile was created earlier", "Applying records it and sends nothing")
+		r = w.mustRun(0, "apply", "-auto-approve")
+		mustContain(t, "apply", r.output(), "was created earlier, not created again")
+		one(t, emu, w)
+	})
+
+	t.Run("timeout", func(t *testing.T) {
+		t.Parallel()
+		emu, w := start(t, "  request_timeout = \"1s\"\n", nil)
+		emu.Faults.AcceptThenHang(1, time.Hour)
+		w.mustRun(0, "apply", "-auto-approve")
+		one(t, emu, w)
+	})
+
+	t.Run("killed", func(t *testing.T) {
+		t.Parallel()
+		emu, w := start(t, "", nil)
+		interruptMidApply(t, w, emu, moneyResource{list: madeProfiles}, syscall.SIGKILL)
+		made := madeProfiles(emu)
+		if len(made) != 1 {
+			t.Fatalf("the killed run left %d profiles, want 1", len(made))
+		}
+		r := w.mustRun(1, "plan")
+		mustContain(t, "plan after the kill", r.output(), "Nickname already used by profile "+made[0].ID, "import {",
+			`id = "`+made[0].ID+`"`)
+		w.write(emulatorProviderBlock(emu, ""), profileConfig("Treasury", "")+fmt.Sprintf(`
+import {
+  to = %s
+  id = %q
+}
+`, profileAddr, made[0].ID))
+		r = w.mustRun(0, "apply", "-auto-approve")
+		mustContain(t, "apply of the import", r.output(), "1 imported, 0 added, 0 changed, 0 destroyed")
+		one(t, emu, w)
+	})
+}
+
+// TestAccProfile_defaultProfile: the default profile is imported like any
+// other, and a plan that would deactivate it is refused, reading nothing;
+// a removed block forgets it.
+func TestAccProfile_defaultProfile(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	emu := env.emu
+	id := emu.DefaultProfileID()
+	const addr = "platform_profile.default"
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(fmt.Sprintf(`
+import {
+  to = %s
+  id = %q
+}
+resource "platform_profile" "default" {
+  nickname = "default"
+}
+`, addr, id)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(id)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("type"), knownvalue.StringExact("DEFAULT")),
+				},
+			},
+			{
+				Config:      env.providerBlock,
+				ExpectError: regexp.MustCompile(`(?s)Destroying\s+the\s+default\s+profile\s+is\s+refused.*removed\s+block`),
+			},
+			{
+				PreConfig: func() {
+					if n := emu.Counters.Requests("GET /v2/profiles/" + id + "/balances"); n != 0 {
+						t.Errorf("%d balance reads for the default profile, want 0", n)
+					}
+				},
+				Config: env.config(`
+removed {
+  from = platform_profile.default
+  lifecycle {
+    destroy = false
+  }
+}
+`),
+			},
+		},
+		CheckDestroy: func(*terraform.State) error {
+			if emu.ProfileDeactivated(id) || emu.Counters.Requests("PUT /v2/profiles/"+id+"/deactivate") != 0 {
+				return fmt.Errorf("the default profile was deactivated")
+			}
+			return nil
+		},
 	})
 }

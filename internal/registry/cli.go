@@ -99,6 +99,7 @@ var CLITests = map[string][]string{
 	"resource platform_profile": {
 		"TestAccProfile_lifecycle",
 		"TestAccProfile_lostAnswer",
+		"TestAccProfile_exactlyOnce",
 	},
 	"ephemeral platform_access_token":              {"TestAccAccessTokenEphemeralResource"},
 	"action platform_crypto_withdrawal":            {"TestAccCryptoWithdrawalAction", "TestAccGuardAtSend_action"},

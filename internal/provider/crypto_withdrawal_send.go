@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"github.com/shopspring/decimal"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
@@ -49,36 +50,6 @@ func (a cryptoWithdrawalArgs) summary() string {
 // looked up at plan by ref_id through List Transfers (scope
 // transfer:read_transfer).
 var withdrawalKind = transferKind(withdrawalWords, client.TransferTypeCryptoWithdr)
-
-// transferSummary describes a transfer in a few words, its text as it
-// may be shown (see shown).
-func transferSummary(t *client.Transfer) string {
-	what := t.Amount + " " + t.Asset
-	if t.Type != "" && t.Type != client.TransferTypeCryptoWithdr {
-		what = t.Type + " of " + what
-	}
-	if t.CryptoNetwork != nil {
-		what += " on " + *t.CryptoNetwork
-	}
-	if t.DestinationAddress != nil {
-		what += " to " + *t.DestinationAddress
-	}
-	if t.FiatAccountID != nil {
-		what += " to fiat account " + *t.FiatAccountID
-	}
-	if t.Memo != nil {
-		what += " (memo " + *t.Memo + ")"
-	}
-	return shown(what + " from profile " + t.ProfileID)
-}
-
-// deref is *p, or "" for nil.
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
 
 // withdrawalSend is one send of a crypto withdrawal.
 type withdrawalSend struct {
@@ -239,4 +210,75 @@ func runWithdrawal(ctx context.Context, data *providerData, s withdrawalSend, bo
 		tflog.Info(ctx, "crypto withdrawal recorded", map[string]any{"ref_id": s.refID, "id": res.obj.ID, "status": res.obj.Status})
 	}
 	return res, diags
+}
+
+// withdrawalDifferences lists how the transfer t differs from the
+// withdrawal request req: profile, asset, network, destination, amount or
+// total (by decimal value), metadata and ref_id, and every optional
+// argument the request set (identity, account, balance asset, memo), which
+// must come back equal; its fee, amount and total must be non-negative
+// decimals with amount + fee = total, its type a crypto withdrawal and its
+// direction a debit.
+func withdrawalDifferences(req client.CryptoWithdrawalRequest, t *client.Transfer) []string {
+	var d []string
+	d = differ(d, "profile_id", req.ProfileID, &t.ProfileID, exactly)
+	d = differ(d, "asset", req.Asset, &t.Asset, strings.EqualFold)
+	d = differ(d, "crypto_network", req.CryptoNetwork, t.CryptoNetwork, strings.EqualFold)
+	d = differ(d, "destination_address", req.DestinationAddress, t.DestinationAddress, exactly)
+	if req.Amount != "" {
+		d = differ(d, "amount", req.Amount, &t.Amount, decimalEqual)
+	}
+	if req.Total != "" {
+		d = differ(d, "total", req.Total, &t.Total, decimalEqual)
+	}
+	if req.RefID != "" {
+		d = differ(d, "ref_id", req.RefID, t.RefID, exactly)
+	}
+	// An optional argument that was sent must come back equal: the memo is
+	// part of the destination on the networks that take one.
+	for _, opt := range []struct {
+		field     string
+		requested string
+		answered  *string
+	}{
+		{"identity_id", req.IdentityID, t.IdentityID},
+		{"account_id", req.AccountID, t.AccountID},
+		{"balance_asset", req.BalanceAsset, t.BalanceAsset},
+		{"memo", req.Memo, t.Memo},
+	} {
+		if opt.requested != "" {
+			d = differ(d, opt.field, opt.requested, opt.answered, exactly)
+		}
+	}
+	if req.Memo == "" && t.Memo != nil && *t.Memo != "" {
+		d = append(d, fmt.Sprintf("memo: requested none, answered %q", shown(*t.Memo)))
+	}
+	if t.Type != client.TransferTypeCryptoWithdr {
+		d = append(d, fmt.Sprintf("type: answered %q, a crypto withdrawal is a %s", shown(t.Type), client.TransferTypeCryptoWithdr))
+	}
+	if why := unusableID(t.ID); why != "" {
+		d = append(d, "id: answered "+why)
+	}
+	if m := metadataDifference(req.Metadata, t.Metadata); m != "" {
+		d = append(d, m)
+	}
+	valid := true
+	for _, f := range []struct{ name, v string }{{"fee", t.Fee}, {"amount", t.Amount}, {"total", t.Total}} {
+		if !nonNegativeDecimal(f.v) {
+			d = append(d, fmt.Sprintf("%s: answered %s, not a non-negative decimal of at most %d characters",
+				f.name, quotedPrefix(f.v), maxDecimalLength))
+			valid = false
+		}
+	}
+	if valid {
+		amount, fee, total := decimal.RequireFromString(t.Amount), decimal.RequireFromString(t.Fee), decimal.RequireFromString(t.Total)
+		if !amount.Add(fee).Equal(total) {
+			d = append(d, fmt.Sprintf("total: answered %s, but amount %s plus fee %s is %s", t.Total, t.Amount,
+				t.Fee, amount.Add(fee)))
+		}
+	}
+	if !strings.EqualFold(t.Direction, "DEBIT") {
+		d = append(d, fmt.Sprintf("direction: answered %q, a withdrawal is a DEBIT", shown(t.Direction)))
+	}
+	return d
 }

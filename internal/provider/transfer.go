@@ -134,3 +134,25 @@ func getTransfer(ctx context.Context, c *client.Client, id string) (*client.Tran
 // transferFailed reports a transfer the service failed: its money did not
 // move.
 func transferFailed(t *client.Transfer) bool { return t.Status == client.TransferStatusFailed }
+
+// transferSummary describes a transfer in a few words, its text as it
+// may be shown (see shown).
+func transferSummary(t *client.Transfer) string {
+	what := t.Amount + " " + t.Asset
+	if t.Type != "" && t.Type != client.TransferTypeCryptoWithdr {
+		what = t.Type + " of " + what
+	}
+	if t.CryptoNetwork != nil {
+		what += " on " + *t.CryptoNetwork
+	}
+	if t.DestinationAddress != nil {
+		what += " to " + *t.DestinationAddress
+	}
+	if t.FiatAccountID != nil {
+		what += " to fiat account " + *t.FiatAccountID
+	}
+	if t.Memo != nil {
+		what += " (memo " + *t.Memo + ")"
+	}
+	return shown(what + " from profile " + t.ProfileID)
+}

@@ -69,7 +69,7 @@ var stablecoinConversionFlow = flow[stablecoinConversionArgs, client.StablecoinC
 			arg:        func(a *stablecoinConversionArgs) *types.String { return &a.TargetAsset },
 			req:        func(r *client.StablecoinConversionRequest) *string { return &r.TargetAsset },
 			got:        func(c *client.StablecoinConversion) *string { return c.TargetAsset }},
-		{name: "amount", required: true, decimal: true,
+		{name: "amount", required: true, equal: decimalEqual,
 			description: "Amount of `source_asset` to convert, as a decimal string above zero, sent exactly as written.",
 			validators:  []validator.String{positiveAmountValidator()},
 			arg:         func(a *stablecoinConversionArgs) *types.String { return &a.Amount },

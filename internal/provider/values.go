@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
 // Values: conversions between the client's Go values and framework values,
@@ -179,4 +182,10 @@ func deref(p *string) string {
 		return ""
 	}
 	return *p
+}
+
+// metadataDescription is the description of a metadata argument.
+func metadataDescription(what string) string {
+	return fmt.Sprintf("Client-specified key/value pairs attached to %s: at most %d pairs, each key and "+
+		"value at most %d characters.", what, client.MaxMetadataPairs, client.MaxMetadataLength)
 }

@@ -286,6 +286,7 @@ func TestAccProfile_lostAnswer(t *testing.T) {
 		}
 	}
 	all := emu.Counters.AllRequests()
+	t.Logf("requests of the two refused destroys: %v", all)
 	for key, n := range all {
 		if strings.Contains(key, " /v2/") && !strings.HasPrefix(key, "GET ") {
 			t.Errorf("%d × %s during the refused destroys, want no write", n, key)

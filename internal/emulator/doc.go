@@ -17,7 +17,7 @@
 //     reference by TestRoutesAreOperationsOfTheReference). Under the seed
 //     profile (Options.Profile, -profile seed) only the seven operations of
 //     the seed's spec are served: a list of deposit instructions is a 405,
-//     transfers, balances and the money flows are 404s.
+//     transfers, profiles, balances and the money flows are 404s.
 //   - The sandbox operations of the reference are served:
 //     POST /sandbox/profiles/{profile_id}/deposit (scope funding:read_profile)
 //     credits the profile in the asset and answers {"activity_id": uuid};

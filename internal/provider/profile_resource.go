@@ -137,8 +137,15 @@ func (r *profileResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		if len(resp.RequiresReplace) > 0 {
+		// A new description replaces the profile (RequiresReplaceIfConfigured;
+		// the framework does not show ModifyPlan what the attributes' plan
+		// modifiers decided).
+		if d := plan.Description; !d.IsUnknown() && !d.IsNull() && d.ValueString() != state.Description.ValueString() {
 			r.planDeactivation(ctx, state, "Replacing", &resp.Diagnostics)
+			// Terraform plans the create of the replacement next, without
+			// the state: the profile it finds under the nickname is this one,
+			// which the replacement deactivates first.
+			r.data.attempts.add(profileReplacedKind, replacedKey(plan.Nickname.ValueString(), state.ID.ValueString()))
 			return
 		}
 		if n := plan.Nickname; !n.IsUnknown() && !strings.EqualFold(n.ValueString(), state.Nickname.ValueString()) {
@@ -206,6 +213,9 @@ func (r *profileResource) planCreate(ctx context.Context, req resource.ModifyPla
 	if existing == nil {
 		return
 	}
+	if r.data.attempts.has(profileReplacedKind, replacedKey(nickname, existing.ID)) {
+		return
+	}
 	if r.data.attempts.has(profileWords.kind, nicknameKey(nickname)) {
 		resp.Diagnostics.AddWarning("Profile was created earlier",
 			fmt.Sprintf("Profile %s has the nickname %s; it was made by the attempt this state recorded and the "+
@@ -214,6 +224,14 @@ func (r *profileResource) planCreate(ctx context.Context, req resource.ModifyPla
 	}
 	nicknameTakenError(existing, "Nothing was sent.", &resp.Diagnostics)
 }
+
+// profileReplacedKind keys, in the run's attempt set, the profiles a plan
+// replaces by their nickname and id (replacedKey): the plan of the create
+// of the replacement, made without the state, does not take the profile it
+// replaces for another profile holding the nickname.
+const profileReplacedKind = "profile replaced"
+
+func replacedKey(nickname, id string) string { return nicknameKey(nickname) + "\x00" + id }
 
 // planNickname refuses a rename to a nickname another profile has.
 func (r *profileResource) planNickname(ctx context.Context, nickname, self string, diags *diag.Diagnostics) {

@@ -286,6 +286,7 @@ func TestAccProfile_lostAnswer(t *testing.T) {
 		}
 	}
 	all := emu.Counters.AllRequests()
+	t.Logf("requests of the two refused destroys: %v", all)
 	for key, n := range all {
 		if strings.Contains(key, " /v2/") && !strings.HasPrefix(key, "GET ") {
 			t.Errorf("%d × %s during the refused destroys, want no write", n, key)
@@ -490,6 +491,54 @@ removed {
 				return fmt.Errorf("the default profile was deactivated")
 			}
 			return nil
+		},
+	})
+}
+
+// TestAccProfile_replacement: a new description replaces the profile (the
+// service cannot change it), which deactivates the old one: refused at
+// plan while it holds a balance; once it is empty, the old profile is
+// deactivated and a new one made under the same nickname.
+func TestAccProfile_replacement(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	emu := env.emu
+	var first string
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(profileConfig("Reserve", `  description = "Cold reserve"`+"\n")),
+				Check: func(s *terraform.State) error {
+					var err error
+					first, err = stateAttr(s, profileAddr, "id")
+					return err
+				},
+			},
+			{
+				PreConfig:   func() { sandboxDeposit(t, emu, first, "BTC", "0.1") },
+				Config:      env.config(profileConfig("Reserve", `  description = "Reserve"`+"\n")),
+				ExpectError: regexp.MustCompile(`(?s)holds\s+a\s+balance\s+above\s+zero.*Replacing\s+profile.*0\.1\s+BTC\s+available`),
+			},
+			{
+				PreConfig: func() { emu.SetBalance(first, "BTC", "0") },
+				Config:    env.config(profileConfig("Reserve", `  description = "Reserve"`+"\n")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(profileAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(profileAddr, tfjsonpath.New("description"), knownvalue.StringExact("Reserve")),
+				},
+				Check: func(s *terraform.State) error {
+					id, _ := stateAttr(s, profileAddr, "id")
+					if id == first || !emu.ProfileDeactivated(first) || emu.Counters.Requests(profilePostKey) != 2 {
+						return fmt.Errorf("after the replacement: id %s (was %s), old deactivated %t, %d POSTs",
+							id, first, emu.ProfileDeactivated(first), emu.Counters.Requests(profilePostKey))
+					}
+					return nil
+				},
+			},
 		},
 	})
 }

@@ -78,6 +78,8 @@ var validArgs = map[string][]string{
 	},
 	"data platform_crypto_destination_addresses": nil,
 	"list platform_crypto_destination_address":   nil,
+	"resource platform_profile":                  {`nickname = "Treasury"`},
+	"list platform_profile":                      nil,
 	"resource platform_fiat_account": {
 		`fiat_account_owner = { person_details = { first_name = "Ada", last_name = "Lovelace" } }`,
 		`fiat_network_instructions = { wire = { account_number = "12345678", fiat_account_owner_address = { country = "USA" }, ` +
@@ -417,6 +419,10 @@ func resourceAndDataBadInputs() []badInput {
 	add("data", "platform_order_book", `depth = 0`, "depth", `Attribute depth value must be between 1 and 1000, got: 0`)
 	add("data", "platform_order_book", `depth = 1001`, "depth", `Attribute depth value must be between 1 and 1000, got: 1001`)
 
+	add("resource", "platform_profile", `nickname = ""`, "nickname", `Attribute nickname string length must be at least 1`)
+	add("resource", "platform_profile", `nickname = "   "`, "nickname", `Attribute nickname must not be only spaces`)
+	add("resource", "platform_profile", `description = ""`, "description", `Attribute description string length must be at least 1`)
+
 	cda := func(args, attr, want string) {
 		add("resource", "platform_crypto_destination_address", args, attr, want)
 	}
@@ -497,6 +503,7 @@ func listResourceBadInputs() []badInput {
 	arrays("platform_deposit_address", "profile_ids", "identity_ids", "ids", "ref_ids", "account_ids", "networks")
 	arrays("platform_crypto_destination_address", "ids", "addresses")
 	arrays("platform_fiat_account", "ids", "ref_ids")
+	arrays("platform_profile", "ids")
 	arrays("platform_fiat_withdrawal", "profile_ids", "ref_ids", "statuses")
 	arrays("platform_internal_transfer", "profile_ids", "ref_ids", "statuses")
 	return cases

@@ -253,3 +253,13 @@ func readDepositAddress(ctx context.Context, c *client.Client, id string) (*clie
 	}
 	return nil, fmt.Errorf("no deposit address with id %s is listed: %w", id, client.ErrNotFound)
 }
+
+// The resource the money core makes of a declaration (here this one) is a
+// full resource.
+var (
+	_ resource.ResourceWithConfigure        = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+	_ resource.ResourceWithModifyPlan       = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+	_ resource.ResourceWithImportState      = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+	_ resource.ResourceWithIdentity         = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+	_ resource.ResourceWithConfigValidators = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+)

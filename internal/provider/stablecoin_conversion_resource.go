@@ -69,7 +69,7 @@ var stablecoinConversionFlow = flow[stablecoinConversionArgs, client.StablecoinC
 			arg:        func(a *stablecoinConversionArgs) *types.String { return &a.TargetAsset },
 			req:        func(r *client.StablecoinConversionRequest) *string { return &r.TargetAsset },
 			got:        func(c *client.StablecoinConversion) *string { return c.TargetAsset }},
-		{name: "amount", required: true, decimal: true,
+		{name: "amount", required: true, equal: decimalEqual,
 			description: "Amount of `source_asset` to convert, as a decimal string above zero, sent exactly as written, " +
 				"with at most the decimals of the smallest unit of `source_asset` (USD 2, USDC 6, ...).",
 			validators: []validator.String{positiveAmountValidator(), amountPrecisionOf("source_asset")},

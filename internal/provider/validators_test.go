@@ -175,6 +175,11 @@ resource "platform_crypto_withdrawal" "from_variable" {
 			t.Errorf("%q printed %d times, want once; diagnostics:\n%v", want, found, got)
 		}
 	}
+	for k, n := range got {
+		if n != 1 {
+			t.Errorf("printed %d times: %s", n, k)
+		}
+	}
 	// From a variable: known only in the plan, refused there, once.
 	w.write(emulatorProviderBlock(emu, ""), fromVariable)
 	r = w.mustRun(1, "plan", "-json")

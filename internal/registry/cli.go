@@ -28,6 +28,7 @@ var CLITests = map[string][]string{
 		"TestAccCredentialsRejected_cliPaths",                  // saved plan, import block, query, action
 		"TestAccMoneyGuard",                                    // modules and for_each, plan JSON
 		"TestAccCheckBalances",                                 // for_each payroll of every money type, plan refused
+		"TestAccWithdrawalMistakes_failThePlanOnce",            // diagnostics of validation and of the plan, each printed once
 	},
 	"resource platform_crypto_withdrawal": {
 		"TestAccMoneyCore_upgradeEveryType",

@@ -117,9 +117,8 @@ func depositAddressSchema() schema.Schema {
 			PlanModifiers:       replace,
 		},
 		"crypto_network": schema.StringAttribute{
-			MarkdownDescription: "Network of the address: one of " + codeList(client.CryptoNetworks) + ". A network " +
-				"this provider version does not know is a warning, not an error: the service adds networks over time." +
-				newAddressNote,
+			MarkdownDescription: "Network of the address: one of " + codeList(client.CryptoNetworks) + "; another " +
+				"is an error at plan, which names the nearest network for a typo." + newAddressNote,
 			Required:      true,
 			Validators:    []validator.String{stringvalidator.LengthAtLeast(1), cryptoNetworkValues},
 			PlanModifiers: replace,

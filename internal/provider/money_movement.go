@@ -47,7 +47,22 @@ type movement struct {
 
 // manifest is the money attribute of m, sent with ref.
 func (m movement) manifest(ref types.String, sends types.Bool) moneyOf {
-	return moneyOf{kind: m.kind, asset: m.asset, amount: m.amount, from: m.from, to: m.to, ref: ref, sends: sends}
+	return moneyOf{kind: m.kind, asset: m.asset, amount: m.amount, from: m.from, to: m.to, ref: ref, sends: sends,
+		summary: m.summary(ref)}
+}
+
+// summary is money.summary of m sent with ref: its words and the ref_id,
+// unknown while any of them is.
+func (m movement) summary(ref types.String) types.String {
+	for _, v := range []types.String{m.asset, m.amount, m.from, m.to, ref} {
+		if v.IsUnknown() {
+			return types.StringUnknown()
+		}
+	}
+	if ref.IsNull() || ref.ValueString() == "" {
+		return types.StringValue(m.what)
+	}
+	return types.StringValue(m.what + ", ref_id " + ref.ValueString())
 }
 
 // guarded is what the guards see of m, sent with refID; via names what
@@ -108,7 +123,8 @@ func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *prov
 // sendMoney is the one call that sends an object of t, for its resource
 // and its action alike: a money movement passes the provider's
 // withdrawal_guard first (guardSend), whatever was judged at plan; then
-// the declaration's send, or its post through the core (createRun).
+// its post through the core (createRun), within the declaration's send
+// when it has one.
 // via names what sends it in messages; recorded says the state of this
 // run holds an unconfirmed attempt with refID.
 func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, a A, refID string, derived, recorded bool, via string) (createResult[T], diag.Diagnostics) {
@@ -119,29 +135,44 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, 
 			return createResult[T]{}, diags
 		}
 	}
-	if t.send != nil {
-		res, d := t.send(ctx, data, a, refID, derived)
-		diags.Append(d...)
-		return res, diags
-	}
 	body, err := t.request(ctx, a, refID)
 	if err != nil {
 		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
 		return createResult[T]{}, diags
 	}
-	res, d := createRun[T]{
-		kind:        t.kind,
-		refID:       refID,
-		derived:     derived,
-		recorded:    recorded,
-		window:      data.recoveryWindow,
-		now:         data.clock(),
-		send:        func(ctx context.Context) (T, error) { return t.post(ctx, data.client, body) },
-		existing:    t.existing,
-		differences: func(obj T) []string { return t.differences(body, obj) },
-		lookupFirst: t.lookupFirst,
-		data:        data,
-	}.run(ctx)
+	post := func(ctx context.Context, body R, lastErr *error) (createResult[T], diag.Diagnostics) {
+		return createRun[T]{
+			kind:     t.kind,
+			refID:    refID,
+			derived:  derived,
+			recorded: recorded,
+			window:   data.recoveryWindow,
+			now:      data.clock(),
+			send: func(ctx context.Context) (T, error) {
+				obj, err := t.post(ctx, data.client, body)
+				if lastErr != nil {
+					*lastErr = err
+				}
+				return obj, err
+			},
+			existing:    t.existing,
+			differences: func(obj T) []string { return t.differences(body, obj) },
+			lookupFirst: t.lookupFirst,
+			data:        data,
+		}.run(ctx)
+	}
+	var res createResult[T]
+	var d diag.Diagnostics
+	if t.send != nil {
+		res, d = t.send(ctx, data, a, body, post)
+	} else {
+		res, d = post(ctx, body, nil)
+	}
 	diags.Append(d...)
 	return res, diags
 }
+
+// corePost sends the create request body through the core and sorts its
+// answer (see createRun.run); lastErr, when given, receives the error of
+// the send.
+type corePost[R, T any] func(ctx context.Context, body R, lastErr *error) (createResult[T], diag.Diagnostics)

@@ -465,6 +465,7 @@ func (p *platformProvider) Resources(_ context.Context) []func() resource.Resour
 		NewFiatWithdrawalResource,
 		NewInternalTransferResource,
 		NewStablecoinConversionResource,
+		NewProfileResource,
 	}
 }
 
@@ -500,6 +501,7 @@ func (p *platformProvider) ListResources(_ context.Context) []func() list.ListRe
 		NewFiatAccountListResource,
 		NewFiatWithdrawalListResource,
 		NewInternalTransferListResource,
+		NewProfileListResource,
 	}
 }
 

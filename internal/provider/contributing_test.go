@@ -172,10 +172,6 @@ func layoutRows(t *testing.T, doc string) [][]string {
 	return rows
 }
 
-// replacedBy are files the table names before they exist, each with the
-// file it replaces: it may be missing while that one exists.
-var replacedBy = map[string]string{"money_answer.go": "withdrawal_compare.go"}
-
 // TestLayoutIsContributing holds the files of internal/provider to the
 // table of CONTRIBUTING.md: every file matches a row, every file a row
 // names exists, and every pattern matches a file.
@@ -217,9 +213,6 @@ func layoutProblems(rows [][]string, files []string) []string {
 			if slices.ContainsFunc(files, func(f string) bool { return matches(p, f) }) {
 				continue
 			}
-			if old, ok := replacedBy[p]; ok && slices.Contains(files, old) {
-				continue
-			}
 			out = append(out, "the file table of CONTRIBUTING.md names "+p+", which matches no file of internal/provider")
 		}
 	}
@@ -236,11 +229,9 @@ func TestLayoutCheckFails(t *testing.T) {
 		want  string
 	}{
 		{"as described", []string{"provider.go", "a_resource.go", "money_answer.go"}, ""},
-		{"replaced file still there", []string{"provider.go", "a_resource.go", "withdrawal_compare.go"}, "withdrawal_compare.go is in no row"},
 		{"unnamed file", []string{"provider.go", "a_resource.go", "money_answer.go", "helpers.go"}, "helpers.go is in no row"},
 		{"named file missing", []string{"a_resource.go", "money_answer.go"}, "names provider.go, which matches no file"},
 		{"pattern matches nothing", []string{"provider.go", "money_answer.go"}, "names *_resource.go"},
-		{"neither the file nor the one it replaces", []string{"provider.go", "a_resource.go"}, "names money_answer.go"},
 	} {
 		got := strings.Join(layoutProblems(rows, c.files), "\n")
 		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {

@@ -125,6 +125,10 @@ var guardRules = []guardRule{
 		partial: partialApprovedFiatAccount,
 		arg:     func(guardedMovement) string { return "fiat_account_id" },
 		next: func(_ *moneyGuard, w guardedMovement) string {
+			if w.fiatAccount == "" {
+				return "Next step: apply the fiat account first (terraform apply -target=<the account>), and plan " +
+					"the withdrawal once the service's review has approved it."
+			}
 			return "Next step: have the service approve the bank account " + shown(w.fiatAccount) + " (its review " +
 				"sets the fiat account's status to APPROVED; terraform refresh shows it), then plan again."
 		},
@@ -575,9 +579,10 @@ func guardSend(ctx context.Context, data *providerData, w guardedMovement) diag.
 // summaries ("" at plan, " at send").
 func judgeMovement(ctx context.Context, data *providerData, w guardedMovement, of func(*moneyGuard) *runTally, when string, diags *diag.Diagnostics) {
 	g := data.guard
+	refused := false
 	for _, r := range guardRules {
-		if r.setting == "" {
-			report(r, g, w, r.check(ctx, g, data, w, nil), when, diags)
+		if r.setting == "" && !report(r, g, w, r.check(ctx, g, data, w, nil), when, diags) {
+			refused = true
 		}
 	}
 	if !g.active() {
@@ -597,7 +602,7 @@ func judgeMovement(ctx context.Context, data *providerData, w guardedMovement, o
 	planned := tally.others(w.key)
 	g.judging = tally
 	defer func() { g.judging = nil }()
-	ok := true
+	ok := !refused
 	for _, r := range guardRules {
 		if r.setting == "" || !g.on(r) {
 			continue

@@ -178,9 +178,7 @@ func partialApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *provid
 	case m.fiatAccount.IsUnknown():
 		return guardFindings{refusal: "Fiat account not approved yet", breaches: []string{fmt.Sprintf("The "+
 			"fiat_account_id of this %s is known only at apply: it is an account this plan creates or replaces, "+
-			"and a new fiat account starts PENDING the service's review, so the withdrawal would be refused. "+
-			"Apply the account first (terraform apply -target=<the account>), and plan the withdrawal once its "+
-			"status is APPROVED.", via)}}
+			"and a new fiat account starts PENDING the service's review, so the withdrawal would be refused.", via)}}
 	}
 	w := m.guarded("", via)
 	return checkApprovedFiatAccount(ctx, g, data, w, nil)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -439,6 +440,17 @@ func TestGuardRules_nextStep(t *testing.T) {
 				}
 			}
 		})
+	}
+	// A fiat account known only at apply is one this plan creates: apply it
+	// first.
+	var d diag.Diagnostics
+	guardUnknown(t.Context(), &providerData{}, "platform_fiat_withdrawal", movement{asset: types.StringValue("USD"),
+		amount: types.StringValue("1"), from: types.StringValue("prof-1"), to: types.StringUnknown(),
+		fiatAccount: types.StringUnknown(), address: types.StringNull(), network: types.StringNull(),
+		identity: types.StringNull()}, &d)
+	if d.ErrorsCount() != 1 || d.Errors()[0].Summary() != "Fiat account not approved yet" ||
+		!strings.Contains(d.Errors()[0].Detail(), "Next step: apply the fiat account first") {
+		t.Errorf("a fiat account known only at apply: %v", d)
 	}
 	// Every rule is above, and every rule says a next step of its own.
 	steps := map[string]string{}

@@ -35,7 +35,7 @@ func TestAccCryptoWithdrawal_maxFee(t *testing.T) {
 	emu.SetWithdrawalFee("ETH", decimal.RequireFromString("0.002"))
 	const quotes = "POST /v2/transfer/fees/crypto-withdrawal"
 	w := newCLIWorkdir(t)
-	w.write(emulatorProviderBlock(emu, ""), maxFeeWithdrawal("a", "0xaaaa", "0.0015"))
+	w.write(emulatorProviderBlock(emu, ""), maxFeeWithdrawal("a", "0xaaaa000000000000000000000000000000000000", "0.0015"))
 	out := strings.Join(strings.Fields(w.mustRun(1, "apply", "-auto-approve").output()), " ")
 	if !strings.Contains(out, "Crypto withdrawal not sent: fee above max_fee") ||
 		!strings.Contains(out, "is 0.002 ETH, above max_fee 0.0015 ETH") {
@@ -46,7 +46,7 @@ func TestAccCryptoWithdrawal_maxFee(t *testing.T) {
 	}
 
 	// Within max_fee: one quote, one withdrawal with its fee_id.
-	w.write(emulatorProviderBlock(emu, ""), maxFeeWithdrawal("a", "0xaaaa", "0.0020"))
+	w.write(emulatorProviderBlock(emu, ""), maxFeeWithdrawal("a", "0xaaaa000000000000000000000000000000000000", "0.0020"))
 	w.mustRun(0, "apply", "-auto-approve")
 	if q, p := emu.Counters.Requests(quotes), emu.Counters.Requests(cwPostKey); q != 2 || p != 1 {
 		t.Errorf("%d quotes and %d withdrawal POSTs, want 2 and 1", q, p)
@@ -58,7 +58,7 @@ func TestAccCryptoWithdrawal_maxFee(t *testing.T) {
 		t.Errorf("state %v; quotes %+v used by %q", st, fq, emu.FeeQuoteUsedBy(fq[len(fq)-1].ID))
 	}
 	// Changing max_fee of a sent withdrawal only records it.
-	w.write(emulatorProviderBlock(emu, ""), maxFeeWithdrawal("a", "0xaaaa", "0.003"))
+	w.write(emulatorProviderBlock(emu, ""), maxFeeWithdrawal("a", "0xaaaa000000000000000000000000000000000000", "0.003"))
 	plan := w.mustRun(2, "plan", "-detailed-exitcode").output()
 	if !strings.Contains(plan, "1 to change, 0 to destroy") {
 		t.Errorf("changing max_fee plans:\n%s", plan)
@@ -66,7 +66,7 @@ func TestAccCryptoWithdrawal_maxFee(t *testing.T) {
 
 	// An expired quote is quoted again once.
 	emu.ExpireNextFeeQuotes(1)
-	w.write(emulatorProviderBlock(emu, ""), maxFeeWithdrawal("a", "0xaaaa", "0.003")+maxFeeWithdrawal("b", "0xbbbb", "0.0020"))
+	w.write(emulatorProviderBlock(emu, ""), maxFeeWithdrawal("a", "0xaaaa000000000000000000000000000000000000", "0.003")+maxFeeWithdrawal("b", "0xbbbb000000000000000000000000000000000000", "0.0020"))
 	w.mustRun(0, "apply", "-auto-approve")
 	if q, p := emu.Counters.Requests(quotes), emu.Counters.Requests(cwPostKey); q != 4 || p != 3 {
 		t.Errorf("after an expired quote: %d quotes and %d withdrawal POSTs, want 4 and 3", q, p)
@@ -111,7 +111,7 @@ func TestAccCryptoWithdrawal_maxFeeChargedFee(t *testing.T) {
 			})
 			fe.emu.SetWithdrawalFee("ETH", decimal.RequireFromString("0.002"))
 			w := newCLIWorkdir(t)
-			w.write(fe.providerBlock(""), maxFeeWithdrawal("a", "0xaaaa", "0.0025"))
+			w.write(fe.providerBlock(""), maxFeeWithdrawal("a", "0xaaaa000000000000000000000000000000000000", "0.0025"))
 			out := strings.Join(strings.Fields(w.mustRun(1, "apply", "-auto-approve").output()), " ")
 			if !strings.Contains(out, "Crypto withdrawal sent with a fee it was not allowed") || !strings.Contains(out, c.want) {
 				t.Errorf("the apply does not say %q:\n%s", c.want, out)

@@ -29,10 +29,6 @@ func NewOrchestrationRuleResource() resource.Resource {
 	return newMoneyResource(&orchestrationRuleType)
 }
 
-// moneyKindOrchestrationRule is the money.kind of a rule: it routes every
-// future deposit to its source to its destination.
-const moneyKindOrchestrationRule = "orchestration_rule"
-
 // orchestrationRuleType declares platform_orchestration_rule on the money
 // core: a standing instruction, created with a ref_id, read back through
 // List Orchestration Rules (ids filter), deleted by Delete Orchestration
@@ -224,33 +220,13 @@ func (a orchestrationRuleArgs) movement() movement {
 	return m
 }
 
-// sendOrchestrationRule creates the rule of a through the core, then, when
+// sendOrchestrationRule posts the rule of a through the core, then, when
 // wait_for_active is set, waits for the service's approval: a rule that
 // stays PENDING is recorded with a warning; one REJECTED or DELETED meanwhile
 // is an error (Terraform then holds it tainted, and the next plan replaces
 // it).
-func sendOrchestrationRule(ctx context.Context, data *providerData, a orchestrationRuleArgs, refID string, derived bool) (createResult[*client.OrchestrationRule], diag.Diagnostics) {
-	var diags diag.Diagnostics
-	body, err := a.request(ctx, refID)
-	if err != nil {
-		diags.AddAttributeError(path.Root("source"), "Invalid orchestration rule", err.Error())
-		return createResult[*client.OrchestrationRule]{}, diags
-	}
-	res, d := createRun[*client.OrchestrationRule]{
-		kind:     orchestrationRuleKind,
-		refID:    refID,
-		derived:  derived,
-		recorded: data.attempts.has(orchestrationRuleWords.kind, refID),
-		window:   data.recoveryWindow,
-		now:      data.clock(),
-		send: func(ctx context.Context) (*client.OrchestrationRule, error) {
-			return data.client.CreateOrchestrationRule(ctx, body)
-		},
-		existing:    noExistingRule,
-		differences: func(r *client.OrchestrationRule) []string { return orchestrationRuleDifferences(body, r) },
-		data:        data,
-	}.run(ctx)
-	diags.Append(d...)
+func sendOrchestrationRule(ctx context.Context, data *providerData, a orchestrationRuleArgs, body client.OrchestrationRuleRequest, post corePost[client.OrchestrationRuleRequest, *client.OrchestrationRule]) (createResult[*client.OrchestrationRule], diag.Diagnostics) {
+	res, diags := post(ctx, body, nil)
 	wait := knownString(a.WaitForActive)
 	if wait == "" || (res.outcome != outcomeConfirmed && res.outcome != outcomeAdopted) {
 		return res, diags

@@ -722,7 +722,7 @@ func TestAccReliability_tokenExpiryMidApply(t *testing.T) {
 resource "platform_crypto_withdrawal" "w" {
   count               = %[1]d
   profile_id          = "profile-1"
-  destination_address = "bc1qexample0destination0address"
+  destination_address = "0x4f3a6e1b2c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f"
   asset               = "ETH"
   crypto_network      = "ETHEREUM"
   amount              = "1"

@@ -31,18 +31,22 @@ func guardDestination(ctx context.Context, data *providerData, m movement, refID
 				"status is APPROVED. Nothing was sent.", via))
 		return
 	}
-	if id := knownString(m.fiatAccount); id != "" {
-		if status, seen := data.seenStatus(fiatAccountWords.kind, id); seen && status != fiatAccountApproved {
-			diags.AddAttributeError(attr, "Fiat account not approved"+when,
-				fmt.Sprintf("The %s %s routes deposits to the fiat account %s, which this configuration manages and "+
-					"whose status is %s, not APPROVED: the service refuses a rule to it. Plan it again once the "+
-					"service's review has approved the account (terraform refresh shows its status). Nothing was sent.",
-					via, shown(m.what), id, shown(status)))
-			return
-		}
-	}
 	g := data.guard
-	if !g.active() || !g.approvedOnly {
+	w := m.guarded(refID, via)
+	if w.fiatAccount != "" {
+		// Always on, as for a withdrawal: an account this run has seen not
+		// APPROVED is refused; under approved_destinations_only the service
+		// is asked.
+		f := checkApprovedFiatAccount(ctx, g, data, w, nil)
+		for _, b := range append(f.breaches, f.unchecked...) {
+			diags.AddAttributeError(attr, "Withdrawal guard approved_destinations_only refuses this "+via+when,
+				fmt.Sprintf("The %s %s (ref_id %s) would route every future deposit to a fiat account the service "+
+					"would refuse or the provider's withdrawal_guard does not allow: %s\n\nNothing was sent.", via,
+					shown(m.what), shownRef(refID), b))
+		}
+		return
+	}
+	if !g.active() || !g.approvedOnly() {
 		return
 	}
 	summary := "Withdrawal guard approved_destinations_only refuses this " + via + when
@@ -58,7 +62,6 @@ func guardDestination(ctx context.Context, data *providerData, m movement, refID
 				"platform_crypto_destination_address.<name>.address). Nothing was sent.", via, shown(m.what)))
 		return
 	}
-	w := m.guarded(refID, via)
 	f := checkApprovedDestination(ctx, g, data, w, nil)
 	for _, b := range append(f.breaches, f.unchecked...) {
 		diags.AddAttributeError(attr, summary,

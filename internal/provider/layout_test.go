@@ -1,0 +1,160 @@
+package provider
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// typeFilePatterns are the files of one Terraform type (or of provider.go):
+// a shared file never refers to what they declare.
+var typeFilePatterns = []string{"provider.go", "*_resource.go", "*_data_source.go", "*_action.go",
+	"*_ephemeral_resource.go", "list_resources.go", "*_arguments.go", "crypto_withdrawal_send.go"}
+
+// objectFiles are the files of one API object each (CONTRIBUTING's table):
+// they are not held by this test.
+var objectFiles = []string{"transfer.go", "fiat_deposit_instructions.go", "fiat_account.go", "fiat_objects.go",
+	"deposit_address.go", "crypto_destination_address.go", "reward_claim.go", "stablecoin_conversion.go",
+	"transfer_limit.go", "fiat_withdrawal.go", "internal_transfer.go", "profile.go"}
+
+// knownUpward are the references from shared files to type files left,
+// each with why: remove one when it goes.
+var knownUpward = map[upwardReference]string{
+	{"market_data.go", "provider.go", "EnvWSURL"}: "the error of a missing ws_url names its variable, " +
+		"which provider.go's table of settings declares",
+}
+
+func isTypeFile(name string) bool {
+	return slices.ContainsFunc(typeFilePatterns, func(p string) bool {
+		ok, _ := path.Match(p, name)
+		return ok
+	})
+}
+
+// upwardReference is a reference from a shared file to a name a type file
+// declares.
+type upwardReference struct{ from, to, name string }
+
+// upwardReferences are the references of the shared files of the package
+// in dir (neither a type file, an object file nor a test) to the package-level
+// names the type files declare.
+func upwardReferences(t *testing.T, dir string) []upwardReference {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	declared := map[string]string{} // package-level name -> its file
+	files := map[string]*ast.File{}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = f
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					declared[d.Name.Name] = name
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						declared[s.Name.Name] = name
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							declared[n.Name] = name
+						}
+					}
+				}
+			}
+		}
+	}
+	var out []upwardReference
+	for name, f := range files {
+		if isTypeFile(name) || slices.Contains(objectFiles, name) {
+			continue
+		}
+		methods := map[*ast.Ident]bool{}
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil {
+				methods[fn.Name] = true
+			}
+		}
+		var visit func(n ast.Node) bool
+		visit = func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				// A field or method name is not a package-level name.
+				ast.Inspect(sel.X, visit)
+				return false
+			}
+			if id, ok := n.(*ast.Ident); ok && id.Obj == nil && !methods[id] {
+				if to := declared[id.Name]; to != "" && to != name && isTypeFile(to) {
+					out = append(out, upwardReference{name, to, id.Name})
+				}
+			}
+			return true
+		}
+		ast.Inspect(f, visit)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return a.from+a.to+a.name < b.from+b.to+b.name
+	})
+	return out
+}
+
+// TestSharedFilesReferToNoTypeFile: a shared file of internal/provider
+// (named for what it holds) does not depend on a type's file or on
+// provider.go; what it needs lives in a shared file. knownUpward lists
+// the references left, each with why.
+func TestSharedFilesReferToNoTypeFile(t *testing.T) {
+	refs := upwardReferences(t, ".")
+	t.Logf("%d references from shared files to type files", len(refs))
+	for _, r := range refs {
+		if _, known := knownUpward[r]; !known {
+			t.Errorf("%s refers to %s of %s: move it to a shared file (CONTRIBUTING.md, \"Where things are\")",
+				r.from, r.name, r.to)
+		}
+	}
+	for r, why := range knownUpward {
+		if !slices.Contains(refs, r) {
+			t.Errorf("%s no longer refers to %s of %s (%s): remove it from knownUpward", r.from, r.name, r.to, why)
+		}
+	}
+}
+
+// The check finds a shared file's reference to a type file's name, and
+// none to a shared file's.
+func TestSharedFilesCheckFails(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("package provider\n\n"+src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("thing_resource.go", "var thingWords = 1\n\nfunc thingHelper() int { return 2 }\n")
+	write("values.go", "func helper() int { return 3 }\n")
+	write("money_core.go", "type core struct{ thingWords int }\n\nfunc use(c core) int { return thingHelper() + helper() + c.thingWords }\n\n"+
+		"// A method of the same name as a type file's function is not a reference to it.\n"+
+		"func (c core) thingHelper() int { return c.thingWords }\n")
+	refs := upwardReferences(t, dir)
+	if len(refs) != 1 || refs[0] != (upwardReference{"money_core.go", "thing_resource.go", "thingHelper"}) {
+		t.Errorf("references %+v, want money_core.go -> thing_resource.go: thingHelper only", refs)
+	}
+}

@@ -3,8 +3,6 @@ package provider
 import (
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -62,36 +60,4 @@ func fiatWithdrawalFee(t *client.Transfer) []string {
 		"paid to the fiat account. The service quotes no fee of a fiat withdrawal before it is sent, so nothing "+
 		"bounds it; if it is not what you expected, check the withdrawal with the service.", t.Fee, t.Asset, t.Total,
 		t.Asset, t.ProfileID, t.Amount, t.Asset)}
-}
-
-// refuseUnapprovedDestination refuses a movement to a destination this run
-// saw unapproved: today a fiat account (movement.fiatAccount) that is
-// not APPROVED by what this run has seen of it: an account this
-// configuration manages, read or created in this process, whose status is
-// not APPROVED (a new account starts PENDING review), or one known only at
-// apply, which is an account this plan creates or replaces, so not yet
-// approved. approved_destinations_only asks the service about every other
-// account (see checkApprovedDestination).
-func refuseUnapprovedDestination(data *providerData, m movement, via string, diags *diag.Diagnostics) {
-	if m.fiatAccount.IsNull() || data == nil {
-		return
-	}
-	p := path.Root("fiat_account_id")
-	if m.fiatAccount.IsUnknown() {
-		diags.AddAttributeError(p, "Fiat account not approved yet",
-			fmt.Sprintf("The fiat_account_id of this %s is known only at apply: it is an account this plan creates "+
-				"or replaces, and a new fiat account starts PENDING the service's review, so the withdrawal would be "+
-				"refused. Apply the account first (terraform apply -target=<the account>), and plan the withdrawal "+
-				"once its status is APPROVED. Nothing was sent.", via))
-		return
-	}
-	status, seen := data.seenStatus(fiatAccountWords.kind, m.fiatAccount.ValueString())
-	if !seen || status == fiatAccountApproved {
-		return
-	}
-	diags.AddAttributeError(p, "Fiat account not approved",
-		fmt.Sprintf("The %s %s goes to the fiat account %s, which this configuration manages and whose status is "+
-			"%s, not APPROVED: the service refuses a withdrawal to it. Plan it again once the service's review has "+
-			"approved the account (terraform refresh shows its status). Nothing was sent.", via, shown(m.what),
-			m.fiatAccount.ValueString(), shown(status)))
 }

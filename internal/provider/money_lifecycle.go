@@ -644,7 +644,7 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 }
 
 // sawStatus records the status of obj as this process saw it (see
-// refuseUnapprovedDestination).
+// refuseUnapprovedFiatAccount).
 func (r *moneyCoreResource[A, T, R]) sawStatus(obj T) {
 	if k := r.t.kind; k.status != nil {
 		r.data.sawStatus(k.words.kind, k.id(obj), k.status(obj))

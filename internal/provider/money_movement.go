@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -89,7 +90,7 @@ func movementKey(kind, ref string, w guardedWithdrawal) string {
 func (t *moneyType[A, T, R]) planMovement(ctx context.Context, data *providerData, a A, refID string, sends types.Bool, resp *resource.ModifyPlanResponse) {
 	m := t.moves(a)
 	setMoney(ctx, &resp.Plan, m.manifest(types.StringValue(refID), sends), &resp.Diagnostics)
-	refuseUnapprovedDestination(data, m, t.kind.words.resourceType, &resp.Diagnostics)
+	refuseUnapprovedFiatAccount(data, m, t.kind.words.resourceType, &resp.Diagnostics)
 	guardWithdrawal(ctx, data, m.guarded(refID, t.kind.words.resourceType), &resp.Diagnostics)
 }
 
@@ -103,7 +104,7 @@ func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *prov
 		ref = types.StringUnknown()
 	}
 	setMoney(ctx, &resp.Plan, m.manifest(ref, types.BoolUnknown()), &resp.Diagnostics)
-	refuseUnapprovedDestination(data, m, t.kind.words.resourceType, &resp.Diagnostics)
+	refuseUnapprovedFiatAccount(data, m, t.kind.words.resourceType, &resp.Diagnostics)
 	guardUnknown(ctx, data, t.kind.words.resourceType, m, &resp.Diagnostics)
 }
 
@@ -118,7 +119,7 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, 
 	var diags diag.Diagnostics
 	if t.moves != nil {
 		m := t.moves(a)
-		refuseUnapprovedDestination(data, m, via, &diags)
+		refuseUnapprovedFiatAccount(data, m, via, &diags)
 		if diags.Append(guardSend(ctx, data, m.guarded(refID, via))...); diags.HasError() {
 			return createResult[T]{}, diags
 		}
@@ -164,3 +165,34 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, 
 // answer (see createRun.run); lastErr, when given, receives the error of
 // the send.
 type corePost[R, T any] func(ctx context.Context, body R, lastErr *error) (createResult[T], diag.Diagnostics)
+
+// refuseUnapprovedFiatAccount refuses a movement to a fiat account that is
+// not APPROVED by what this run has seen of it: an account this
+// configuration manages, read or created in this process, whose status is
+// not APPROVED (a new account starts PENDING review), or one known only at
+// apply, which is an account this plan creates or replaces, so not yet
+// approved. approved_destinations_only asks the service about every other
+// account (see checkApprovedDestination).
+func refuseUnapprovedFiatAccount(data *providerData, m movement, via string, diags *diag.Diagnostics) {
+	if m.fiatAccount.IsNull() || data == nil {
+		return
+	}
+	p := path.Root("fiat_account_id")
+	if m.fiatAccount.IsUnknown() {
+		diags.AddAttributeError(p, "Fiat account not approved yet",
+			fmt.Sprintf("The fiat_account_id of this %s is known only at apply: it is an account this plan creates "+
+				"or replaces, and a new fiat account starts PENDING the service's review, so the withdrawal would be "+
+				"refused. Apply the account first (terraform apply -target=<the account>), and plan the withdrawal "+
+				"once its status is APPROVED. Nothing was sent.", via))
+		return
+	}
+	status, seen := data.seenStatus(fiatAccountWords.kind, m.fiatAccount.ValueString())
+	if !seen || status == fiatAccountApproved {
+		return
+	}
+	diags.AddAttributeError(p, "Fiat account not approved",
+		fmt.Sprintf("The %s %s goes to the fiat account %s, which this configuration manages and whose status is "+
+			"%s, not APPROVED: the service refuses a withdrawal to it. Plan it again once the service's review has "+
+			"approved the account (terraform refresh shows its status). Nothing was sent.", via, shown(m.what),
+			m.fiatAccount.ValueString(), shown(status)))
+}

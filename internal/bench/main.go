@@ -31,6 +31,15 @@
 //     per resource, requests per resource, the growth from 200 to 1,000,
 //     and the provider's CPU by RPC from a profiled build
 //     (profiledprovider), whose profile is printed after the table.
+//  8. A payroll at scale against the emulator enforcing the published
+//     limits (window and throttle scaled to 30 s, a share of each rate
+//     equal to rate_budget): apply of 1,000 crypto withdrawals at
+//     -parallelism=30 (429s, wall time against the rate floor
+//     1,000 / (20 × budget) plus Terraform's own time for 1,000
+//     terraform_data), the plan of 1,000 new withdrawals and of 1,000 in
+//     state (requests per withdrawal), and two applies of 500 at once on
+//     one host. -payroll-n and -payroll-budget change its size and budget,
+//     -payroll-latency the time the emulator takes to answer.
 //
 // The list-read measurements run in child processes (this binary re-run
 // with -child) so that the emulator's own work and memory stay out of them.
@@ -66,7 +75,11 @@ func main() {
 	flag.DurationVar(&lo.budget, "budget", 0, "internal: time budget of the list child's timed reads")
 	flag.StringVar(&lo.profileDir, "profile-dir", "", "internal: where the list child writes profiles of its warm-up read")
 	wrapOut := flag.String("wrap-out", "", "internal: where the wrap child writes the provider's peak RSS")
-	figures := flag.String("figures", "1,2,3,4,5,6,7", "figures to run, comma-separated")
+	figures := flag.String("figures", "1,2,3,4,5,6,7,8", "figures to run, comma-separated")
+	var payroll payrollOptions
+	flag.IntVar(&payroll.n, "payroll-n", 1000, "figure 8: the withdrawals of the payroll")
+	flag.Float64Var(&payroll.budget, "payroll-budget", 0.5, "figure 8: rate_budget, and the emulator's share of each rate")
+	flag.DurationVar(&payroll.latency, "payroll-latency", 0, "figure 8: time the emulator takes to answer each API request (a service across a network)")
 	planTypes := flag.String("plan-types", "", "figure 7: the resource types to plan, comma-separated (default: all)")
 	planReps := flag.Int("plan-reps", 5, "figure 7: plans of each contender at each size")
 	readme := flag.String("readme", "", "also write the table into this README's Benchmarks section")
@@ -78,7 +91,7 @@ func main() {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Minute)
 	defer cancel()
-	if err := run(ctx, *figures, *readme, *planTypes, *planReps); err != nil {
+	if err := run(ctx, *figures, *readme, *planTypes, *planReps, payroll); err != nil {
 		cancel()
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1) //nolint:gocritic // cancel has run.
@@ -169,7 +182,14 @@ func progress(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
 }
 
-func run(ctx context.Context, figures, readme, planTypes string, planReps int) error {
+// payrollOptions are figure 8's size and rate budget.
+type payrollOptions struct {
+	n       int
+	budget  float64
+	latency time.Duration
+}
+
+func run(ctx context.Context, figures, readme, planTypes string, planReps int, payroll payrollOptions) error {
 	start := time.Now()
 	m := machineInfo()
 	want := map[string]bool{}
@@ -183,7 +203,7 @@ func run(ctx context.Context, figures, readme, planTypes string, planReps int) e
 	defer func() { _ = os.RemoveAll(tmp) }()
 
 	b := &bench{tmp: tmp}
-	if want["1"] || want["2"] || want["4"] || want["6"] || want["7"] {
+	if want["1"] || want["2"] || want["4"] || want["6"] || want["7"] || want["8"] {
 		progress("building the provider for terraform")
 		tf, err := newTFEnv(ctx, tmp)
 		var missing errNoTerraform
@@ -234,6 +254,14 @@ func run(ctx context.Context, figures, readme, planTypes string, planReps int) e
 	if want["7"] {
 		if err := b.figurePlans(ctx, planTypes, max(planReps, 1)); err != nil {
 			return fmt.Errorf("figure 7: %w", err)
+		}
+	}
+	if want["8"] {
+		if payroll.n < 2 || payroll.budget <= 0 || payroll.budget > 1 {
+			return fmt.Errorf("figure 8: -payroll-n must be at least 2 and -payroll-budget in (0, 1], got %d and %g", payroll.n, payroll.budget)
+		}
+		if err := b.figurePayroll(ctx, payroll); err != nil {
+			return fmt.Errorf("figure 8: %w", err)
 		}
 	}
 	m.elapsed = time.Since(start)

@@ -56,7 +56,7 @@ var cryptoWithdrawalFlow = flow[cryptoWithdrawalArgs, client.Transfer, client.Cr
 			req:        func(r *client.CryptoWithdrawalRequest) *string { return &r.ProfileID },
 			got:        func(t *client.Transfer) *string { return &t.ProfileID }},
 		{name: "destination_address", required: true, description: "Crypto address the withdrawal is sent to.",
-			validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			validators: []validator.String{stringvalidator.LengthAtLeast(1), networkAddressShape{network: path.Root("crypto_network")}},
 			arg:        func(a *cryptoWithdrawalArgs) *types.String { return &a.DestinationAddress },
 			req:        func(r *client.CryptoWithdrawalRequest) *string { return &r.DestinationAddress },
 			got:        func(t *client.Transfer) *string { return t.DestinationAddress }},
@@ -68,8 +68,7 @@ var cryptoWithdrawalFlow = flow[cryptoWithdrawalArgs, client.Transfer, client.Cr
 			got:         func(t *client.Transfer) *string { return &t.Asset }},
 		{name: "crypto_network", required: true, equal: strings.EqualFold,
 			description: "Network to send the withdrawal on, for example " + codeList(client.CryptoNetworks) +
-				". The service adds networks over time: a network this provider version does not know is a " +
-				"warning at plan, not an error, and the service refuses it if it is wrong (nothing is sent then).",
+				": another is an error at plan, which names the nearest network for a typo.",
 			validators: []validator.String{stringvalidator.LengthAtLeast(1), cryptoNetworkValues},
 			arg:        func(a *cryptoWithdrawalArgs) *types.String { return &a.CryptoNetwork },
 			req:        func(r *client.CryptoWithdrawalRequest) *string { return &r.CryptoNetwork },
@@ -77,9 +76,9 @@ var cryptoWithdrawalFlow = flow[cryptoWithdrawalArgs, client.Transfer, client.Cr
 		{name: "amount", recordsAnswer: true, equal: decimalEqual,
 			description: "Amount to send, as a decimal string above zero of at most 64 characters (digits and at " +
 				"most one dot), sent exactly as written; more decimals than the smallest unit of a well-known asset " +
-				"(BTC 8, ETH 18, SOL 9, USDC 6, USD 2) is a warning at plan. Exactly one of `amount` and `total` must be set; " +
+				"(BTC 8, ETH 18, SOL 9, USDC 6, USD 2) is an error at plan. Exactly one of `amount` and `total` must be set; " +
 				"when `total` is set, `amount` is computed (total minus fee).",
-			validators: []validator.String{positiveAmountValidator(),
+			validators: []validator.String{positiveAmountValidator(), amountPrecisionOf("asset"),
 				stringvalidator.ExactlyOneOf(path.MatchRoot("amount"), path.MatchRoot("total"))},
 			arg: func(a *cryptoWithdrawalArgs) *types.String { return &a.Amount },
 			req: func(r *client.CryptoWithdrawalRequest) *string { return &r.Amount },
@@ -88,7 +87,7 @@ var cryptoWithdrawalFlow = flow[cryptoWithdrawalArgs, client.Transfer, client.Cr
 			description: "Total to debit, fee included, as a decimal string above zero of at most 64 characters, " +
 				"sent exactly as written. Exactly one of `amount` and `total` " +
 				"must be set; when `amount` is set, `total` is computed (amount plus fee).",
-			validators: []validator.String{positiveAmountValidator()},
+			validators: []validator.String{positiveAmountValidator(), amountPrecisionOf("asset")},
 			arg:        func(a *cryptoWithdrawalArgs) *types.String { return &a.Total },
 			req:        func(r *client.CryptoWithdrawalRequest) *string { return &r.Total },
 			got:        func(t *client.Transfer) *string { return &t.Total }},
@@ -158,7 +157,6 @@ var cryptoWithdrawalFlow = flow[cryptoWithdrawalArgs, client.Transfer, client.Cr
 		return transferFigures(t)
 	},
 	irreversible: "the service has no endpoint to cancel or reverse a crypto withdrawal, and it stays sent.",
-	validators:   []resource.ConfigValidator{precisionWarning{}},
 }
 
 // withdrawalMovement is what the withdrawal of a moves: its amount, or its

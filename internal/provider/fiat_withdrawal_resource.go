@@ -86,7 +86,7 @@ var fiatWithdrawalFlow = flow[fiatWithdrawalArgs, client.Transfer, client.FiatWi
 		{name: "amount", recordsAnswer: true, equal: decimalEqual,
 			description: "Amount paid to the bank account, as a decimal string above zero, sent exactly as written. " +
 				"Exactly one of `amount` and `total` must be set; when `total` is set, `amount` is the service's answer.",
-			validators: []validator.String{positiveAmountValidator(),
+			validators: []validator.String{positiveAmountValidator(), amountPrecisionOf("asset"),
 				stringvalidator.ExactlyOneOf(path.MatchRoot("amount"), path.MatchRoot("total"))},
 			arg: func(a *fiatWithdrawalArgs) *types.String { return &a.Amount },
 			req: func(r *client.FiatWithdrawalRequest) *string { return &r.Amount },
@@ -94,7 +94,7 @@ var fiatWithdrawalFlow = flow[fiatWithdrawalArgs, client.Transfer, client.FiatWi
 		{name: "total", recordsAnswer: true, equal: decimalEqual, notListed: true,
 			description: "Total debited from the profile, fee included, as a decimal string above zero. Exactly one " +
 				"of `amount` and `total` must be set; when `amount` is set, `total` is the service's answer.",
-			validators: []validator.String{positiveAmountValidator()},
+			validators: []validator.String{positiveAmountValidator(), amountPrecisionOf("asset")},
 			arg:        func(a *fiatWithdrawalArgs) *types.String { return &a.Total },
 			req:        func(r *client.FiatWithdrawalRequest) *string { return &r.Total },
 			got:        func(t *client.Transfer) *string { return &t.Total }},
@@ -139,5 +139,4 @@ var fiatWithdrawalFlow = flow[fiatWithdrawalArgs, client.Transfer, client.FiatWi
 	invariants:   func(_ client.FiatWithdrawalRequest, t *client.Transfer) []string { return transferFigures(t) },
 	unverified:   fiatWithdrawalFee,
 	irreversible: "the service has no endpoint to cancel or reverse a fiat withdrawal, and it stays sent.",
-	validators:   []resource.ConfigValidator{precisionWarning{}},
 }

@@ -89,11 +89,12 @@ var internalTransferFlow = flow[internalTransferArgs, internalTransfer, client.I
 			req:        func(r *client.InternalTransferRequest) *string { return &r.Asset },
 			got:        func(t *internalTransfer) *string { return &t.Asset }},
 		{name: "amount", required: true, equal: decimalEqual,
-			description: "Amount to transfer, as a decimal string above zero, sent exactly as written.",
-			validators:  []validator.String{positiveAmountValidator()},
-			arg:         func(a *internalTransferArgs) *types.String { return &a.Amount },
-			req:         func(r *client.InternalTransferRequest) *string { return &r.Amount },
-			got:         func(t *internalTransfer) *string { return &t.Amount }},
+			description: "Amount to transfer, as a decimal string above zero, sent exactly as written, with at most " +
+				"the decimals of the smallest unit of `asset` (BTC 8, ETH 18, SOL 9, USDC 6, USD 2, ...).",
+			validators: []validator.String{positiveAmountValidator(), amountPrecisionOf("asset")},
+			arg:        func(a *internalTransferArgs) *types.String { return &a.Amount },
+			req:        func(r *client.InternalTransferRequest) *string { return &r.Amount },
+			got:        func(t *internalTransfer) *string { return &t.Amount }},
 		flowRefID(internalTransferWords, func(a *internalTransferArgs) *types.String { return &a.RefID },
 			func(r *client.InternalTransferRequest) *string { return &r.RefID },
 			func(t *internalTransfer) *string { return t.RefID }),
@@ -124,5 +125,4 @@ var internalTransferFlow = flow[internalTransferArgs, internalTransfer, client.I
 	unverified: internalTransferUnverified,
 	irreversible: "the service has no endpoint to cancel or reverse an internal transfer; to move the money back, " +
 		"declare a transfer the other way.",
-	validators: []resource.ConfigValidator{precisionWarning{}},
 }

@@ -205,7 +205,7 @@ var depositAddressListFilters = listFilters[client.ListDepositAddressesQuery]{
 	arrayFilter("account_ids", "Only the addresses of these accounts.",
 		func(q *client.ListDepositAddressesQuery) *[]string { return &q.AccountIDs }),
 	arrayFilter("networks", "Only the addresses on these crypto networks, for example "+codeList(client.CryptoNetworks)+
-		". A network this provider version does not know is a warning, not an error.",
+		"; another is an error, which names the nearest network for a typo.",
 		func(q *client.ListDepositAddressesQuery) *[]string { return &q.Networks }).
 		withValidators(cryptoNetworkValues),
 }
@@ -420,4 +420,51 @@ func (l *transferListResource[A, O, R]) List(ctx context.Context, req list.ListR
 		}
 		return ""
 	})
+}
+
+var _ list.ListResourceWithConfigure = (*profileListResource)(nil)
+
+// NewProfileListResource is the platform_profile list resource.
+func NewProfileListResource() list.ListResource { return &profileListResource{} }
+
+type profileListResource struct{ data *providerData }
+
+// profileListFilters are the filters of the platform_profile list
+// resource: those of List Profiles.
+var profileListFilters = listFilters[client.ListProfilesQuery]{
+	arrayFilter("ids", "Only the profiles with these ids.",
+		func(q *client.ListProfilesQuery) *[]string { return &q.IDs }),
+	stringFilter("nickname", "Only the profiles whose nickname begins with this text, compared without letter case "+
+		"(as the service filters).", func(q *client.ListProfilesQuery) *string { return &q.Nickname }),
+}
+
+func (l *profileListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_profile"
+}
+
+func (l *profileListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *profileListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Finds the active profiles of the account (`GET /profiles`, scope `funding:read_profile`), " +
+			"oldest first, the default profile among them. Configuration generated from the results imports them by " +
+			"identity; nothing is sent.",
+		Attributes: profileListFilters.listResourceAttributes(),
+	}
+}
+
+func (l *profileListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var diags diag.Diagnostics
+	q := client.ListProfilesQuery{MaxItems: int(req.Limit)}
+	none := profileListFilters.read(ctx, req.Config, &q, &diags)
+	if !listReady(l.data, &diags, none, stream) {
+		return
+	}
+	stream.Results = listResults(ctx, req, l.data.client.Profiles(ctx, q), func(p *client.Profile) (shapedWriter, string, string) {
+		var m profileModel
+		m.fromAPI(p)
+		return m, p.ID, fmt.Sprintf("%s (%s)", p.Nickname, p.Type)
+	}, nil)
 }

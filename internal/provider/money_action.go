@@ -126,22 +126,20 @@ func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.Modify
 // ref_id, or as an invocation of its own when it has none), and otherwise
 // warn that they judge it at send.
 func guardInvocation(ctx context.Context, data *providerData, m movement, refID types.String, known bool, via string, diags *diag.Diagnostics) {
-	refuseUnapprovedFiatAccount(data, m, via, diags)
 	if !known {
 		guardUnknown(ctx, data, via, m, diags)
 		return
 	}
-	if !data.guard.active() {
-		return
-	}
 	ref := knownString(refID)
 	w := m.guarded(ref, via)
-	invocation := ref
-	if ref == "" {
-		invocation = data.newID()
+	if data.guard.active() {
+		invocation := ref
+		if ref == "" {
+			invocation = data.newID()
+		}
+		w.key = movementKey("invocation of "+m.kind, invocation, w)
 	}
-	w.key = movementKey("invocation of "+m.kind, invocation, w)
-	guardWithdrawal(ctx, data, w, diags)
+	guardPlan(ctx, data, w, diags)
 }
 
 func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {

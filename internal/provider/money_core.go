@@ -291,6 +291,8 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 type lookupCache struct {
 	mu   sync.Mutex
 	done map[string]*lookupEntry
+	// gatherers gather the lookups and reads of each kind (money_batch.go).
+	gatherers map[string]any
 }
 
 type lookupEntry struct {
@@ -316,9 +318,8 @@ func lookupOnce[T any](ctx context.Context, data *providerData, k moneyKind[T], 
 	}
 	l.mu.Unlock()
 	e.once.Do(func() {
-		lctx, served := client.WithServedAt(ctx)
-		obj, ok, err := k.lookup(lctx, data.client, refID)
-		e.servedAt, e.err = served.Last(), err
+		obj, ok, servedAt, err := lookupGathered(ctx, data, k, refID)
+		e.servedAt, e.err = servedAt, err
 		if ok && err == nil {
 			e.found = &obj
 		}
@@ -411,6 +412,10 @@ type moneyKind[T any] struct {
 	lookup func(ctx context.Context, c *client.Client, refID string) (T, bool, error)
 	// lookupScope is the OAuth scope of lookup.
 	lookupScope string
+	// lists, when set, reads many objects at once: the lookups and the
+	// refreshes of the kind are gathered into list requests, and objects
+	// in a final state are not read again (see money_batch.go).
+	lists *kindLists[T]
 	// superseded, when set, reports an object whose derived ref_id a new
 	// create may move past (deposit instructions the service deprecated):
 	// such an object is never adopted under a derived ref_id, and the
@@ -984,21 +989,6 @@ func checkUnconfirmedOrigin(ctx context.Context, p privateState, w createWords, 
 			"  3. apply: the request is sent again with ref_id %s, and if the earlier attempt was processed the "+
 			"service reports that %s instead of making a second one.",
 			w.noun, refID, w.noun, derived, refID, refID, w.noun))
-}
-
-// warnOnce runs add the first time key is given in this run.
-func (d *providerData) warnOnce(key string, add func()) {
-	if _, done := d.warned.LoadOrStore(key, true); !done {
-		add()
-	}
-}
-
-// clock is the machine's clock of d (tests replace it).
-func (d *providerData) clock() func() time.Time {
-	if d.now != nil {
-		return d.now
-	}
-	return time.Now
 }
 
 // recordUnconfirmed handles an unconfirmed create that the state records

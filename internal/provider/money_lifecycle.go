@@ -30,7 +30,9 @@ import (
 //
 // # The refresh policy
 //
-// A refresh reads the object by id. Three events are out of the ordinary,
+// A refresh reads the object by id (gathered with the other reads of its
+// kind into lists of ids, and not at all once its status is final, when
+// its kind has lists: see money_batch.go). Three events are out of the ordinary,
 // and each resource says in its refreshPolicy what each means for it; the
 // core carries out each outcome the same way for every resource:
 //
@@ -205,14 +207,6 @@ type moneyCoreResource[A, T, R any] struct {
 	t    *moneyType[A, T, R]
 	data *providerData
 }
-
-var (
-	_ resource.ResourceWithConfigure        = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithModifyPlan       = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithImportState      = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithIdentity         = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithConfigValidators = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-)
 
 // newMoneyResource is the resource of the declaration t.
 func newMoneyResource[A, T, R any](t *moneyType[A, T, R]) resource.Resource {
@@ -578,7 +572,17 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 	w := t.kind.words
 	objID := id(*m).ValueString()
 	importing := t.unread(m.args)
-	obj, err := t.get(ctx, r.data.client, objID)
+	if !importing && finalNotRead(t.kind, m.str("status").ValueString()) {
+		// Final: the state keeps what the last read recorded.
+		return 0
+	}
+	get := t.get
+	if !importing {
+		get = func(ctx context.Context, _ *client.Client, id string) (T, error) {
+			return readGathered(ctx, r.data, t.kind, t.get, id)
+		}
+	}
+	obj, err := get(ctx, r.data.client, objID)
 	var another errAnotherObject
 	switch {
 	case err != nil && importing:
@@ -644,7 +648,7 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 }
 
 // sawStatus records the status of obj as this process saw it (see
-// refuseUnapprovedFiatAccount).
+// checkApprovedFiatAccount).
 func (r *moneyCoreResource[A, T, R]) sawStatus(obj T) {
 	if k := r.t.kind; k.status != nil {
 		r.data.sawStatus(k.words.kind, k.id(obj), k.status(obj))

@@ -70,11 +70,12 @@ var stablecoinConversionFlow = flow[stablecoinConversionArgs, client.StablecoinC
 			req:        func(r *client.StablecoinConversionRequest) *string { return &r.TargetAsset },
 			got:        func(c *client.StablecoinConversion) *string { return c.TargetAsset }},
 		{name: "amount", required: true, equal: decimalEqual,
-			description: "Amount of `source_asset` to convert, as a decimal string above zero, sent exactly as written.",
-			validators:  []validator.String{positiveAmountValidator()},
-			arg:         func(a *stablecoinConversionArgs) *types.String { return &a.Amount },
-			req:         func(r *client.StablecoinConversionRequest) *string { return &r.Amount },
-			got:         func(c *client.StablecoinConversion) *string { return c.Amount }},
+			description: "Amount of `source_asset` to convert, as a decimal string above zero, sent exactly as written, " +
+				"with at most the decimals of the smallest unit of `source_asset` (USD 2, USDC 6, ...).",
+			validators: []validator.String{positiveAmountValidator(), amountPrecisionOf("source_asset")},
+			arg:        func(a *stablecoinConversionArgs) *types.String { return &a.Amount },
+			req:        func(r *client.StablecoinConversionRequest) *string { return &r.Amount },
+			got:        func(c *client.StablecoinConversion) *string { return c.Amount }},
 		{name: "recipient_profile_id",
 			description: "For directed settlement, the profile credited with `target_asset`; unset, the profile " +
 				"itself.",

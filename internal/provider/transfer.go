@@ -121,6 +121,7 @@ func transferKind(words createWords, types ...string) moneyKind[*client.Transfer
 		status:      func(t *client.Transfer) string { return t.Status },
 		lookup:      transferLookup(types...),
 		lookupScope: client.ScopeReadTransfer,
+		lists:       transferLists(types...),
 	}
 }
 

@@ -1,0 +1,265 @@
+package provider
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+)
+
+// Few requests: the plan's lookups of ref_ids and the refresh's reads of
+// money objects are gathered into list requests (ref_ids, ids: at most
+// maxGathered values each) instead of one request per object, without
+// making the plan of one object slower, and without a timer:
+//
+//   - the first key asked of an idle gatherer goes out at once, alone, as
+//     the request of one object it always was (the kind's lookup of one
+//     ref_id, the read by id);
+//   - keys asked while a request is in flight wait, and go together in the
+//     next request, up to maxGathered at a time, one request after the
+//     other.
+//
+// A key answered by a list is as authoritative as one answered alone,
+// because the list is read to its end (every page, following the cursors):
+// a list that fails, on any page, fails every key of the request with its
+// error, and no key is ever taken for absent from a page that was not the
+// last. A ref_id absent from a complete answer is absent, as it is from
+// the lookup of one; an id absent from a complete answer is read alone by
+// id, whose answer (404, or another object) the refresh policy judges as
+// before.
+//
+// Objects in a final state (a transfer COMPLETED or FAILED) are not read
+// again on refresh: the state keeps what the last read recorded. An import
+// still reads.
+
+// maxGathered is the most values of one list filter (ids, ref_ids) the
+// published reference allows.
+const maxGathered = 100
+
+// kindLists is how the core reads many objects of a kind at once (an
+// optional field of moneyKind): byRefIDs looks ref_ids up, byIDs reads
+// objects by id, each through one list read to its end; final reports a
+// status after which the object is not read again on refresh. Each answer
+// maps a key to its object and holds only objects of the kind.
+type kindLists[T any] struct {
+	byRefIDs func(ctx context.Context, c *client.Client, refIDs []string) (map[string]T, error)
+	byIDs    func(ctx context.Context, c *client.Client, ids []string) (map[string]T, error)
+	final    func(status string) bool
+}
+
+// gathered is what a gatherer answers for one key.
+type gathered[V any] struct {
+	val   V
+	found bool
+	// servedAt is the Date of the answer that carried it.
+	servedAt time.Time
+}
+
+// gatherer coalesces the keys asked of it into requests of at most max
+// keys, one request in flight at a time (see the top of this file). Safe
+// for concurrent use.
+type gatherer[V any] struct {
+	max int
+	// one reads a single key, the way it was read alone; many reads
+	// several keys with one list read to its end. Both answer found
+	// keys only.
+	one  func(ctx context.Context, key string) (V, bool, error)
+	many func(ctx context.Context, keys []string) (map[string]V, error)
+
+	mu      sync.Mutex
+	busy    bool
+	pending []*gatherWaiter[V]
+}
+
+// gatherWaiter is one caller waiting for its key.
+type gatherWaiter[V any] struct {
+	ctx  context.Context
+	key  string
+	done chan struct{}
+	res  gathered[V]
+	err  error
+}
+
+// get answers key: alone, at once, when the gatherer is idle; otherwise
+// with the keys that wait beside it, in the next request.
+func (g *gatherer[V]) get(ctx context.Context, key string) (gathered[V], error) {
+	w := &gatherWaiter[V]{ctx: ctx, key: key, done: make(chan struct{})}
+	g.mu.Lock()
+	g.pending = append(g.pending, w)
+	if !g.busy {
+		g.busy = true
+		go g.drain()
+	}
+	g.mu.Unlock()
+	select {
+	case <-w.done:
+		return w.res, w.err
+	case <-ctx.Done():
+		return gathered[V]{}, ctx.Err()
+	}
+}
+
+// drain sends the waiting keys, at most max a request, until none waits.
+func (g *gatherer[V]) drain() {
+	for {
+		g.mu.Lock()
+		if len(g.pending) == 0 {
+			g.busy = false
+			g.mu.Unlock()
+			return
+		}
+		batch := g.take()
+		g.mu.Unlock()
+		g.send(batch)
+	}
+}
+
+// take removes from pending the waiters of the next request: those of the
+// first max distinct keys. Callers hold mu.
+func (g *gatherer[V]) take() []*gatherWaiter[V] {
+	keys := map[string]bool{}
+	var batch, rest []*gatherWaiter[V]
+	for _, w := range g.pending {
+		if w.ctx.Err() != nil {
+			// Gone before its request: nothing is asked for it.
+			w.err = w.ctx.Err()
+			close(w.done)
+			continue
+		}
+		if !keys[w.key] && len(keys) >= g.max {
+			rest = append(rest, w)
+			continue
+		}
+		keys[w.key] = true
+		batch = append(batch, w)
+	}
+	g.pending = rest
+	return batch
+}
+
+// send makes the request of batch and answers each of its waiters. The
+// request runs with the values of the first waiter's context (its logger,
+// its deadline aside) and ends early only when every waiter is gone.
+func (g *gatherer[V]) send(batch []*gatherWaiter[V]) {
+	if len(batch) == 0 {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(batch[0].ctx))
+	defer cancel()
+	var mu sync.Mutex
+	alive := len(batch)
+	for _, w := range batch {
+		stop := context.AfterFunc(w.ctx, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if alive--; alive == 0 {
+				cancel()
+			}
+		})
+		defer stop()
+	}
+	var keys []string
+	seen := map[string]bool{}
+	for _, w := range batch {
+		if !seen[w.key] {
+			seen[w.key] = true
+			keys = append(keys, w.key)
+		}
+	}
+	sctx, served := client.WithServedAt(ctx)
+	answers := map[string]V{}
+	var err error
+	if len(keys) == 1 {
+		var v V
+		var ok bool
+		if v, ok, err = g.one(sctx, keys[0]); ok && err == nil {
+			answers[keys[0]] = v
+		}
+	} else {
+		answers, err = g.many(sctx, keys)
+	}
+	at := served.Last()
+	for _, w := range batch {
+		if err != nil {
+			w.err = err
+		} else {
+			v, ok := answers[w.key]
+			w.res = gathered[V]{val: v, found: ok, servedAt: at}
+		}
+		close(w.done)
+	}
+}
+
+// gathererOf is the gatherer of name in the lookups of data, made by mk
+// the first time.
+func gathererOf[V any](data *providerData, name string, mk func() *gatherer[V]) *gatherer[V] {
+	l := &data.lookups
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.gatherers == nil {
+		l.gatherers = map[string]any{}
+	}
+	if g, ok := l.gatherers[name].(*gatherer[V]); ok {
+		return g
+	}
+	g := mk()
+	l.gatherers[name] = g
+	return g
+}
+
+// lookupGathered looks refID up with k: gathered with the other lookups of
+// the kind when it has lists, otherwise alone with k.lookup. servedAt is
+// the Date of the answer.
+func lookupGathered[T any](ctx context.Context, data *providerData, k moneyKind[T], refID string) (obj T, found bool, servedAt time.Time, err error) {
+	if k.lists == nil || k.lists.byRefIDs == nil {
+		lctx, served := client.WithServedAt(ctx)
+		obj, found, err = k.lookup(lctx, data.client, refID)
+		return obj, found, served.Last(), err
+	}
+	c := data.client
+	g := gathererOf(data, "ref_ids\x00"+k.words.kind, func() *gatherer[T] {
+		return &gatherer[T]{
+			max: maxGathered,
+			one: func(ctx context.Context, refID string) (T, bool, error) { return k.lookup(ctx, c, refID) },
+			many: func(ctx context.Context, refIDs []string) (map[string]T, error) {
+				return k.lists.byRefIDs(ctx, c, refIDs)
+			},
+		}
+	})
+	res, err := g.get(ctx, refID)
+	return res.val, res.found, res.servedAt, err
+}
+
+// readGathered reads the object id for a refresh with get: gathered with
+// the other reads of the kind when it has lists; an id the list does not
+// answer is read alone with get, whose answer the refresh judges.
+func readGathered[T any](ctx context.Context, data *providerData, k moneyKind[T], get func(ctx context.Context, c *client.Client, id string) (T, error), id string) (T, error) {
+	c := data.client
+	if k.lists == nil || k.lists.byIDs == nil {
+		return get(ctx, c, id)
+	}
+	g := gathererOf(data, "ids\x00"+k.words.kind, func() *gatherer[T] {
+		return &gatherer[T]{
+			max: maxGathered,
+			one: func(ctx context.Context, id string) (T, bool, error) {
+				// Alone, the read by id: its error (404 among them) is
+				// the caller's to judge.
+				obj, err := get(ctx, c, id)
+				return obj, err == nil, err
+			},
+			many: func(ctx context.Context, ids []string) (map[string]T, error) { return k.lists.byIDs(ctx, c, ids) },
+		}
+	})
+	res, err := g.get(ctx, id)
+	if err == nil && !res.found {
+		return get(ctx, c, id)
+	}
+	return res.val, err
+}
+
+// finalNotRead reports whether the refresh keeps the object whose state
+// records status without reading it: the kind declares the status final.
+func finalNotRead[T any](k moneyKind[T], status string) bool {
+	return k.lists != nil && k.lists.final != nil && status != "" && k.lists.final(status)
+}

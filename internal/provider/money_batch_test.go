@@ -1,0 +1,351 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+// recordingGatherer is a gatherer whose requests are recorded: one answers
+// its key, many answers every key, each as "v:" + key.
+type recordingGatherer struct {
+	g       *gatherer[string]
+	mu      sync.Mutex
+	singles []string
+	lists   [][]string
+	// hold, when set, holds each request until it is closed; started
+	// receives the key of each request of one as it starts.
+	hold    chan struct{}
+	started chan string
+	fail    error
+}
+
+func newRecordingGatherer() *recordingGatherer {
+	r := &recordingGatherer{}
+	r.g = &gatherer[string]{
+		max: maxGathered,
+		one: func(_ context.Context, key string) (string, bool, error) {
+			r.mu.Lock()
+			r.singles = append(r.singles, key)
+			r.mu.Unlock()
+			if r.started != nil {
+				r.started <- key
+			}
+			if r.hold != nil {
+				<-r.hold
+			}
+			return "v:" + key, true, r.fail
+		},
+		many: func(_ context.Context, keys []string) (map[string]string, error) {
+			r.mu.Lock()
+			r.lists = append(r.lists, slices.Clone(keys))
+			r.mu.Unlock()
+			if r.fail != nil {
+				return nil, r.fail
+			}
+			out := map[string]string{}
+			for _, k := range keys {
+				if !strings.HasPrefix(k, "absent") {
+					out[k] = "v:" + k
+				}
+			}
+			return out, nil
+		},
+	}
+	return r
+}
+
+// pending is the number of waiters queued for the next request.
+func (r *recordingGatherer) pending() int {
+	r.g.mu.Lock()
+	defer r.g.mu.Unlock()
+	return len(r.g.pending)
+}
+
+// waitPending yields until n waiters are queued (no sleep: the waiters
+// are goroutines of this test, already started).
+func (r *recordingGatherer) waitPending(t *testing.T, n int) {
+	t.Helper()
+	for r.pending() < n {
+		if t.Context().Err() != nil {
+			t.Fatal("waiters never queued")
+		}
+		runtime.Gosched()
+	}
+}
+
+// The first key of an idle gatherer goes out at once, alone, as the
+// request of one object: nothing waits for company.
+func TestGathererOneKeyGoesAloneAtOnce(t *testing.T) {
+	r := newRecordingGatherer()
+	res, err := r.g.get(t.Context(), "ref-1")
+	if err != nil || !res.found || res.val != "v:ref-1" {
+		t.Fatalf("get = %+v, %v", res, err)
+	}
+	if !slices.Equal(r.singles, []string{"ref-1"}) || len(r.lists) != 0 {
+		t.Errorf("requests: alone %v, lists %v; want ref-1 alone", r.singles, r.lists)
+	}
+	// Idle again: the next one goes alone too.
+	if _, err := r.g.get(t.Context(), "ref-2"); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.singles) != 2 || len(r.lists) != 0 {
+		t.Errorf("requests: alone %v, lists %v; want two alone", r.singles, r.lists)
+	}
+}
+
+// 250 keys asked while a request is in flight go together in three list
+// requests of 100, 100 and 50, one after the other; each caller gets its
+// own answer, and a key the complete answer lacks is absent.
+func TestGatherer250KeysTakeThreeRequests(t *testing.T) {
+	r := newRecordingGatherer()
+	r.hold = make(chan struct{})
+	r.started = make(chan string, 1)
+	first := make(chan error, 1)
+	go func() {
+		_, err := r.g.get(t.Context(), "first")
+		first <- err
+	}()
+	<-r.started
+	r.started = nil
+	type answer struct {
+		key string
+		res gathered[string]
+		err error
+	}
+	answers := make(chan answer, 250)
+	for i := range 250 {
+		key := fmt.Sprintf("ref-%03d", i)
+		if i == 7 {
+			key = "absent-7"
+		}
+		go func() {
+			res, err := r.g.get(t.Context(), key)
+			answers <- answer{key, res, err}
+		}()
+	}
+	r.waitPending(t, 250)
+	close(r.hold)
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	for range 250 {
+		a := <-answers
+		switch {
+		case a.err != nil:
+			t.Errorf("%s: %v", a.key, a.err)
+		case a.key == "absent-7" && a.res.found:
+			t.Errorf("%s found: %+v", a.key, a.res)
+		case a.key != "absent-7" && (!a.res.found || a.res.val != "v:"+a.key):
+			t.Errorf("%s answered %+v", a.key, a.res)
+		}
+	}
+	var sizes []int
+	seen := map[string]bool{}
+	for _, l := range r.lists {
+		sizes = append(sizes, len(l))
+		for _, k := range l {
+			if seen[k] {
+				t.Errorf("%s asked twice", k)
+			}
+			seen[k] = true
+		}
+	}
+	if len(r.singles) != 1 || !slices.Equal(sizes, []int{100, 100, 50}) {
+		t.Errorf("requests: %d alone, lists of %v; want 1 alone, then lists of 100, 100 and 50", len(r.singles), sizes)
+	}
+}
+
+// Callers asking the same key while a request is in flight share one
+// place in the next request.
+func TestGathererSameKeyAskedOnce(t *testing.T) {
+	r := newRecordingGatherer()
+	r.hold = make(chan struct{})
+	r.started = make(chan string, 1)
+	done := make(chan error, 4)
+	go func() { _, err := r.g.get(t.Context(), "first"); done <- err }()
+	<-r.started
+	r.started = nil
+	for _, k := range []string{"a", "b", "a"} {
+		go func() {
+			res, err := r.g.get(t.Context(), k)
+			if err == nil && res.val != "v:"+k {
+				err = fmt.Errorf("%s answered %q", k, res.val)
+			}
+			done <- err
+		}()
+	}
+	r.waitPending(t, 3)
+	close(r.hold)
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+	if len(r.lists) != 1 || !slices.Equal(r.lists[0], []string{"a", "b"}) {
+		t.Errorf("lists %v, want one of a and b", r.lists)
+	}
+}
+
+// A failed list fails each of its waiters with its error: none of them is
+// taken for absent.
+func TestGathererFailedListFailsEachWaiter(t *testing.T) {
+	r := newRecordingGatherer()
+	r.hold = make(chan struct{})
+	r.started = make(chan string, 1)
+	boom := errors.New("GET /transfer/transfers: 503 Service Unavailable")
+	done := make(chan error, 1)
+	go func() { _, err := r.g.get(t.Context(), "first"); done <- err }()
+	<-r.started
+	r.started = nil
+	errs := make(chan error, 10)
+	for i := range 10 {
+		go func() {
+			res, err := r.g.get(t.Context(), fmt.Sprintf("ref-%d", i))
+			if err == nil {
+				err = fmt.Errorf("ref-%d answered %+v without an error", i, res)
+			}
+			errs <- err
+		}()
+	}
+	r.waitPending(t, 10)
+	r.fail = boom
+	close(r.hold)
+	if err := <-done; !errors.Is(err, boom) {
+		t.Errorf("the request in flight failed with %v, want %v", err, boom)
+	}
+	for range 10 {
+		if err := <-errs; !errors.Is(err, boom) {
+			t.Errorf("waiter failed with %v, want %v", err, boom)
+		}
+	}
+	// The failure is not remembered: the next key is asked again.
+	r.fail, r.hold = nil, nil
+	if res, err := r.g.get(t.Context(), "ref-1"); err != nil || !res.found {
+		t.Errorf("after the failure: %+v, %v", res, err)
+	}
+}
+
+// A waiter whose context ends returns at once; the others of its request
+// get their answers.
+func TestGathererCancelledWaiter(t *testing.T) {
+	r := newRecordingGatherer()
+	r.hold = make(chan struct{})
+	r.started = make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { _, err := r.g.get(t.Context(), "first"); done <- err }()
+	<-r.started
+	r.started = nil
+	ctx, cancel := context.WithCancel(t.Context())
+	gone := make(chan error, 1)
+	go func() { _, err := r.g.get(ctx, "gone"); gone <- err }()
+	stays := make(chan error, 1)
+	go func() { _, err := r.g.get(t.Context(), "stays"); stays <- err }()
+	r.waitPending(t, 2)
+	cancel()
+	if err := <-gone; !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled waiter: %v", err)
+	}
+	close(r.hold)
+	if err := <-stays; err != nil {
+		t.Errorf("other waiter: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("the first waiter: %v", err)
+	}
+	for _, l := range r.lists {
+		if slices.Contains(l, "gone") {
+			t.Errorf("the cancelled key was asked: %v", l)
+		}
+	}
+}
+
+// The transfers' lists read a paged answer to its end: a ref_id on the
+// last page is found; a page that fails fails the whole lookup instead of
+// taking what the pages before it lacked for absent.
+func TestTransferListsFollowPages(t *testing.T) {
+	var failPage2 atomic.Bool
+	var pages atomic.Int32
+	f := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		if r.Method == http.MethodGet && r.URL.Path == "/v2"+client.PathTransfers {
+			q := r.URL.Query()
+			q.Set("limit", "2")
+			r.URL.RawQuery = q.Encode()
+			pages.Add(1)
+			if failPage2.Load() && q.Get("page_cursor") != "" {
+				http.Error(w, `{"code":"forbidden","message":"no"}`, http.StatusForbidden)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+	c, err := client.New(client.Config{
+		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
+		BaseURL: f.srv.URL + "/v2", AuthURL: f.srv.URL, Rates: &testRates,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refIDs, ids []string
+	for i := range 5 {
+		ref := fmt.Sprintf("paged-%d", i)
+		tr, err := c.CreateCryptoWithdrawal(t.Context(), client.CryptoWithdrawalRequest{
+			ProfileID: "p", DestinationAddress: "d", Asset: "BTC", CryptoNetwork: "BITCOIN", Amount: "1", RefID: ref,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		refIDs, ids = append(refIDs, ref), append(ids, tr.ID)
+	}
+	l := transferLists(client.TransferTypeCryptoWithdr)
+	asked := append(slices.Clone(refIDs), "never-made")
+	got, err := l.byRefIDs(t.Context(), c, asked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := pages.Load(); n != 3 {
+		t.Errorf("%d pages read, want 3 (5 transfers, 2 a page)", n)
+	}
+	for i, ref := range refIDs {
+		if tr := got[ref]; tr == nil || tr.ID != ids[i] {
+			t.Errorf("ref_id %s: %+v, want transfer %s", ref, tr, ids[i])
+		}
+	}
+	if _, ok := got["never-made"]; ok || len(got) != 5 {
+		t.Errorf("answer %v", got)
+	}
+	byID, err := l.byIDs(t.Context(), c, ids)
+	if err != nil || len(byID) != 5 {
+		t.Errorf("by ids: %d of 5, %v", len(byID), err)
+	}
+	// Another type under a ref_id is not the kind's.
+	if other, err := transferLists(client.TransferTypeWireWithdrawal).byRefIDs(t.Context(), c, refIDs); err != nil || len(other) != 0 {
+		t.Errorf("wire withdrawals under the ref_ids: %v, %v", other, err)
+	}
+
+	failPage2.Store(true)
+	got, err = l.byRefIDs(t.Context(), c, asked)
+	if err == nil || got != nil {
+		t.Errorf("a failed second page answered %v, %v; want the error", got, err)
+	}
+}
+
+// A transfer COMPLETED or FAILED is final: its refresh does not read it.
+func TestTransferListsFinal(t *testing.T) {
+	k := transferKind(withdrawalWords, client.TransferTypeCryptoWithdr)
+	for status, want := range map[string]bool{"COMPLETED": true, "FAILED": true, "PENDING": false, "": false} {
+		if got := finalNotRead(k, status); got != want {
+			t.Errorf("finalNotRead(%q) = %v, want %v", status, got, want)
+		}
+	}
+}

@@ -510,7 +510,7 @@ const readmeIntro = "`make bench` starts the emulator on loopback and measures t
 	"sequential GETs), a bare gorilla/websocket dial-and-subscribe loop, `terraform plan` of a\n" +
 	"configuration without any provider, and minimal terraform-plugin-framework providers built by the bench\n" +
 	"(3 attributes, and as many attributes as each resource) planned in turn with 200 and 1,000 resources. List reads run in child processes so that the emulator's\n" +
-	"own work stays out of the provider's allocations and RSS. `go run ./internal/bench -readme CONTRIBUTING.md`\n" +
+	"own work stays out of the provider's allocations and RSS. `go run ./internal/bench -readme docs/contributing/benchmarks.md`\n" +
 	"runs it and replaces the table below. The latest run:\n"
 
 // addCounters is the sum of two snapshots of the emulator's counters.

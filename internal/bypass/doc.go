@@ -15,7 +15,7 @@
 // (rerun the benchmarks it names) should go.
 //
 // Each bypass below says what it replaces, why (what it buys, measured by
-// make bench, whose figures are in CONTRIBUTING.md, or by the benchmarks
+// make bench, whose figures are in docs/contributing/benchmarks.md, or by the benchmarks
 // it names, run on 2 shared cores; BenchmarkPlanInState, in the provider,
 // is what a plan asks of the provider per resource in state), its
 // equivalence tests, and the library versions it was last checked with.

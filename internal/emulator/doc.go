@@ -380,6 +380,43 @@
 //     Client-specified id for replay protection and lookup", no answer
 //     shown); see Create operations.
 //
+// # Profiles
+//
+// List, Create, Get, Update and Deactivate Profile are served as the
+// reference publishes them (GET and POST /profiles, GET and PUT
+// /profiles/{profile_id}, PUT /profiles/{profile_id}/deactivate; scopes
+// funding:read_profile and funding:write_profile). The reference publishes
+// no error of these operations; the emulator chooses:
+//
+//   - It starts with one profile, of type DEFAULT and nickname "default"
+//     (Server.DefaultProfileID; GET /profiles/default reads it). Create makes
+//     NORMAL profiles; description is echoed when sent, account_id never.
+//     The balances of a profile and the sandbox deposit answer for any
+//     profile id, as before profiles were served.
+//   - A nickname is unique among the active profiles, compared without
+//     letter case (as the list's nickname filter compares). Create or
+//     Update with a nickname another active profile holds answers 409 with
+//     the already-exists problem ({"type": ".../problems/already-exists",
+//     "title": "Already Exists", "status": 409, "detail": "profile already
+//     exists with nickname '...'", "meta": {"existing": <that profile>}})
+//     and changes nothing. An empty nickname is a 400.
+//   - Deactivate answers 200 {}. A profile holding a balance above zero is
+//     refused with 409 and the problem {"type":
+//     ".../problems/failed-precondition", "title": "Conflict", "status":
+//     409, "detail": "profile P holds a balance above zero (10 USD): ...",
+//     "meta": {"balances": [{"asset": "USD", "available": "10"}]}}; the
+//     default profile with 400 (field profile_id); an unknown id with 404.
+//     Deactivating a deactivated profile answers 200 again.
+//   - A deactivated profile leaves the list, answers 404 to Get unless
+//     include_deactivated=true and 404 to Update, and frees its nickname.
+//     A deposit that gives it a balance above zero reactivates it, as the
+//     reference says.
+//   - List Profiles: ordered by creation, ASC by default; limit 1 to 1000,
+//     default 1000 (as published); filters ids, nickname (a prefix,
+//     without letter case), created_at.* and order_by CREATED_AT; cursors
+//     as in the other lists. Server.Profiles returns every profile, and
+//     Server.ProfileDeactivated tells the deactivated ones.
+//
 // # Reads the spec leaves out
 //
 // The API reference publishes reads the spec does not show; the emulator

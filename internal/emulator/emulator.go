@@ -47,6 +47,7 @@ var AllScopes = []string{
 	"transfer:write_internal_transfer",
 	"conversion:write_conversion_stablecoin",
 	"funding:read_profile",
+	"funding:write_profile",
 	"transfer:write_sandbox_fiat_deposit",
 }
 

@@ -38,6 +38,9 @@ const (
 	// scopeReadProfile is the scope of the profile reads, and of the
 	// sandbox deposit to a profile, as the reference publishes them.
 	scopeReadProfile = "funding:read_profile"
+	// scopeWriteProfile is the scope of Create, Update and Deactivate
+	// Profile.
+	scopeWriteProfile = "funding:write_profile"
 	// scopeWriteSandboxFiatDeposit is the scope of a sandbox fiat deposit.
 	scopeWriteSandboxFiatDeposit = "transfer:write_sandbox_fiat_deposit"
 )

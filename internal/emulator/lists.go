@@ -32,6 +32,9 @@ type query struct {
 	known map[string]bool
 	canon []string
 	err   *apiError
+	// defaultLimit is the page size without limit, when the list's is not
+	// defaultPageLimit (List Profiles: the largest page).
+	defaultLimit int
 }
 
 func newQuery(r *http.Request) *query {
@@ -147,14 +150,18 @@ func (q *query) enum(name string, allowed []string) string {
 }
 
 func (q *query) limit() int {
+	def := defaultPageLimit
+	if q.defaultLimit > 0 {
+		def = q.defaultLimit
+	}
 	v, ok := q.single("limit", false)
 	if !ok {
-		return defaultPageLimit
+		return def
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 || n > maxPageLimit {
 		q.fail(errInvalid("limit", "must be an integer from 1 to %d, got %q", maxPageLimit, v))
-		return defaultPageLimit
+		return def
 	}
 	return n
 }

@@ -123,6 +123,7 @@ func (s *Server) credit(profile, asset string, amount decimal.Decimal) {
 	defer st.mu.Unlock()
 	k := keyOf(profile, asset)
 	st.balances[k] = st.balances[k].Add(amount)
+	st.reactivateIfFunded(profile)
 }
 
 var sandboxFiatAmountRe = regexp.MustCompile(sandboxFiatAmount)

@@ -75,6 +75,10 @@ type store struct {
 	conversionDebits map[string]decimal.Decimal
 	// balances are the balances set through SetBalance (balances.go).
 	balances map[balanceKey]decimal.Decimal
+	// profiles are the default profile, then those made through Create
+	// Profile in creation order (profiles.go); profileByID indexes them.
+	profiles    []*profileRecord
+	profileByID map[string]*profileRecord
 }
 
 // streamCreated is the generator stream of objects created through the API.
@@ -117,6 +121,7 @@ func newStore(opts Options) *store {
 		balances:            map[balanceKey]decimal.Decimal{},
 	}
 	_, _ = rand.Read(st.cursorKey)
+	st.seedProfiles()
 	var wg sync.WaitGroup
 	wg.Go(func() { st.fiatAccounts = seedFiatAccounts(opts.Seed, max(opts.FiatAccounts, 0)) })
 	wg.Go(func() {

@@ -5,20 +5,20 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/action"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// assetDecimals are the decimals of the smallest unit of well-known assets
-// (a satoshi is 0.00000001 BTC, a wei 10^-18 ETH, a lamport 10^-9 SOL; the
-// usual stablecoins have 6, fiat currencies 2). An amount more precise than
-// its asset's smallest unit cannot be sent as written: the plan warns. The
-// service publishes no precision of its own, so other assets are not
-// checked and the service decides.
+// assetDecimals are the decimals of the smallest unit of the assets whose
+// unit is fixed and published: a native coin's by its network (a satoshi is
+// 0.00000001 BTC, a wei 10^-18 ETH, a lamport 10^-9 SOL), the service's
+// stablecoins' by their issuers (6), fiat currencies' by the service (its
+// reference holds fiat amounts to 2 decimals). The service refuses a finer
+// amount ("Exceeds Maximum Precision Allowed", as its reference shows for
+// ETH and 18), so such an amount cannot be right: it is an error at plan,
+// before anything is sent. An asset not listed here is not checked: the
+// service decides.
 var assetDecimals = map[string]int{
 	"BTC": 8, "ETH": 18, "SOL": 9, "USDC": 6, "USDT": 6, "PYUSD": 6, "USDP": 6, "USD": 2, "EUR": 2, "GBP": 2, "SGD": 2,
 }
@@ -33,32 +33,32 @@ func decimalsOf(amount string) int {
 	return len(strings.TrimRight(frac, "0"))
 }
 
-// precisionWarning warns at validation when an amount of a withdrawal has
-// more decimals than its well-known asset's smallest unit.
-type precisionWarning struct{}
+// amountPrecision refuses an amount with more decimals than the smallest
+// unit of its asset (assetDecimals), read from the attribute asset. The
+// same validator checks the arguments of the resource and of the action.
+type amountPrecision struct{ asset path.Path }
 
-var (
-	_ resource.ConfigValidator = precisionWarning{}
-	_ action.ConfigValidator   = precisionWarning{}
-)
+var _ validator.String = amountPrecision{}
 
-func (precisionWarning) Description(context.Context) string {
-	return "amount and total have at most the decimals of their asset's smallest unit, when it is well known (BTC 8, ETH 18, SOL 9, USDC 6, USD 2, ...): a warning"
+// amountPrecisionOf is the check of an amount whose asset is the root
+// attribute asset.
+func amountPrecisionOf(asset string) amountPrecision {
+	return amountPrecision{asset: path.Root(asset)}
 }
 
-func (v precisionWarning) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v precisionWarning) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	v.validate(ctx, req.Config, &resp.Diagnostics)
+func (v amountPrecision) Description(context.Context) string {
+	return "at most the decimals of the smallest unit of " + v.asset.String() +
+		" (BTC 8, ETH 18, SOL 9, USDC, USDT, PYUSD and USDP 6, USD, EUR, GBP and SGD 2; other assets are not checked)"
 }
 
-func (v precisionWarning) ValidateAction(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
-	v.validate(ctx, req.Config, &resp.Diagnostics)
-}
+func (v amountPrecision) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (precisionWarning) validate(ctx context.Context, cfg tfsdk.Config, diags *diag.Diagnostics) {
+func (v amountPrecision) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || !plainDecimal(req.ConfigValue.ValueString()) {
+		return
+	}
 	var asset types.String
-	if d := cfg.GetAttribute(ctx, path.Root("asset"), &asset); d.HasError() || asset.IsNull() || asset.IsUnknown() {
+	if d := req.Config.GetAttribute(ctx, v.asset, &asset); d.HasError() || asset.IsNull() || asset.IsUnknown() {
 		return
 	}
 	key, ok := assetKey(asset.ValueString())
@@ -69,15 +69,10 @@ func (precisionWarning) validate(ctx context.Context, cfg tfsdk.Config, diags *d
 	if !known {
 		return
 	}
-	for _, attr := range []string{"amount", "total"} {
-		var v types.String
-		if d := cfg.GetAttribute(ctx, path.Root(attr), &v); d.HasError() || v.IsNull() || v.IsUnknown() || !plainDecimal(v.ValueString()) {
-			continue
-		}
-		if n := decimalsOf(v.ValueString()); n > most {
-			diags.AddAttributeWarning(path.Root(attr), "Amount more precise than its asset",
-				fmt.Sprintf("%s %s has %d decimals, and the smallest unit of %s has %d: the amount cannot be sent as "+
-					"written, and the service may refuse it (nothing is sent then). Round it to %d decimals.", attr, quotedPrefix(v.ValueString()), n, key, most, most))
-		}
+	if n := decimalsOf(req.ConfigValue.ValueString()); n > most {
+		resp.Diagnostics.AddAttributeError(req.Path, "Amount more precise than its asset",
+			fmt.Sprintf("%s %s has %d decimals, and the smallest unit of %s has %d: the service refuses it, "+
+				"and nothing is sent. Round it to at most %d decimals.",
+				req.Path, quotedPrefix(req.ConfigValue.ValueString()), n, key, most, most))
 	}
 }

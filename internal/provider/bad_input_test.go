@@ -78,6 +78,8 @@ var validArgs = map[string][]string{
 	},
 	"data platform_crypto_destination_addresses": nil,
 	"list platform_crypto_destination_address":   nil,
+	"resource platform_profile":                  {`nickname = "Treasury"`},
+	"list platform_profile":                      nil,
 	"resource platform_fiat_account": {
 		`fiat_account_owner = { person_details = { first_name = "Ada", last_name = "Lovelace" } }`,
 		`fiat_network_instructions = { wire = { account_number = "12345678", fiat_account_owner_address = { country = "USA" }, ` +
@@ -127,6 +129,7 @@ func flowBadInputs(kind string) []badInput {
 		add(`amount = "0"`, "amount", `Attribute amount `+decimal+`.*, above zero`)
 		add(`amount = "`+strings.Repeat("0", 70)+`5"`, "amount", `Attribute amount `+decimal+`.*got "0{64}"… \(71 characters\)`)
 		add(`amount = "1e5"`, "amount", `Attribute amount `+decimal)
+		add(`amount = "100.005"`, "amount", `amount "100.005" has 3 decimals, and the smallest unit of USD has 2`)
 		add(`ref_id = ""`, "ref_id", `Attribute ref_id string length must be at least 1`)
 		add(`identity_id = ""`, "identity_id", `Attribute identity_id string length must be at least 1`)
 		add(`metadata = `+hclMap(7, 0, 0), "metadata", `Attribute metadata map must contain at most 6 elements, got: 7`)
@@ -228,6 +231,17 @@ func withdrawalBadInputs(kind string) []badInput {
 		c(`amount = "0"`, "amount", `Attribute amount `+decimal+`, such as .0\.5., of at most 64 characters .*, above zero`),
 		c(`amount = "`+strings.Repeat("0", 70)+`5"`, "amount", `Attribute amount `+decimal+`.*got "0{64}"… \(71 characters\)`),
 		c(`crypto_network = ""`, "crypto_network", `Attribute crypto_network string length must be at least 1`),
+		c(`crypto_network = "ETHERUM"`, "crypto_network", `crypto_network is "ETHERUM", which is not a crypto network the `+
+			`service publishes: did you mean "ETHEREUM"\? crypto_network must be one of BITCOIN, ETHEREUM,`),
+		c(`crypto_network = "bitcoin"`, "crypto_network", `did you mean "BITCOIN"\?`),
+		c(`crypto_network = "MONAD"`, "crypto_network", `crypto_network is "MONAD", which is not a crypto network the `+
+			`service publishes\. crypto_network must be one of BITCOIN,`),
+		c("crypto_network = \"ETHEREUM\"\ndestination_address = \"0x"+strings.Repeat("7", 39)+"\"", "destination_address",
+			`destination_address an address on ETHEREUM is 0x followed by 40 hexadecimal digits, got "0x7{39}"`),
+		c(`destination_address = "bc1q example"`, "destination_address", `destination_address must not contain whitespace`),
+		c(`amount = "0.123456789"`, "amount", `amount "0.123456789" has 9 decimals, and the smallest unit of BTC has 8: `+
+			`the service refuses it, and nothing is sent\. Round it to at most 8 decimals\.`),
+		c(`total = "1.000000001"`, "total", `total "1.000000001" has 9 decimals, and the smallest unit of BTC has 8`, "amount"),
 		c(`amount = "1e5"`, "amount", `Attribute amount `+decimal),
 		c(`amount = "-1"`, "amount", `Attribute amount `+decimal),
 		c(`amount = "0.5.1"`, "amount", `Attribute amount `+decimal),
@@ -275,8 +289,10 @@ func resourceAndDataBadInputs() []badInput {
 
 	fdi := func(args, attr, want string) { add("resource", "platform_fiat_deposit_instructions", args, attr, want) }
 	fdi(`profile_id = ""`, "profile_id", `Attribute profile_id string length must be at least 1`)
-	fdi(`fiat_network = "ACH"`, "fiat_network", `Attribute fiat_network value must be one of: .*"WIRE".*got: "ACH"`)
-	fdi(`fiat_network = ""`, "fiat_network", `Attribute fiat_network value must be one of`)
+	fdi(`fiat_network = "ACH"`, "fiat_network", `fiat_network is "ACH", which is not a fiat network the service `+
+		`publishes\. fiat_network must be one of WIRE, DBS_ACT, CUBIX, SCB, RTP\.`)
+	fdi(`fiat_network = "WIRES"`, "fiat_network", `fiat_network is "WIRES", .*: did you mean "WIRE"\?`)
+	fdi(`fiat_network = ""`, "fiat_network", `fiat_network is "", which is not a fiat network the service publishes`)
 	fdi(`ref_id = ""`, "ref_id", `Attribute ref_id string length must be at least 1`)
 	fdi(`identity_id = ""`, "identity_id", `Attribute identity_id string length must be at least 1`)
 	fdi(`account_id = ""`, "account_id", `Attribute account_id string length must be at least 1`)
@@ -291,6 +307,7 @@ func resourceAndDataBadInputs() []badInput {
 	da := func(args, attr, want string) { add("resource", "platform_deposit_address", args, attr, want) }
 	da(`profile_id = ""`, "profile_id", `Attribute profile_id string length must be at least 1`)
 	da(`crypto_network = ""`, "crypto_network", `Attribute crypto_network string length must be at least 1`)
+	da(`crypto_network = "SOLANAA"`, "crypto_network", `crypto_network is "SOLANAA", .*: did you mean "SOLANA"\?`)
 	da(`ref_id = ""`, "ref_id", `Attribute ref_id string length must be at least 1`)
 	da(`identity_id = ""`, "identity_id", `Attribute identity_id string length must be at least 1`)
 	da(`account_id = ""`, "account_id", `Attribute account_id string length must be at least 1`)
@@ -355,6 +372,8 @@ func resourceAndDataBadInputs() []badInput {
 	maxItems("platform_fiat_accounts")
 
 	arrays("platform_deposit_addresses", "profile_ids", "identity_ids", "ids", "ref_ids", "account_ids", "networks")
+	add("data", "platform_deposit_addresses", `networks = ["BITCOIN", "ETHERUM"]`, "networks",
+		`networks\[1\] is "ETHERUM", which is not a crypto network the service publishes: did you mean "ETHEREUM"\?`)
 	createdAt("platform_deposit_addresses")
 	common("platform_deposit_addresses")
 	maxItems("platform_deposit_addresses")
@@ -399,6 +418,10 @@ func resourceAndDataBadInputs() []badInput {
 	}
 	add("data", "platform_order_book", `depth = 0`, "depth", `Attribute depth value must be between 1 and 1000, got: 0`)
 	add("data", "platform_order_book", `depth = 1001`, "depth", `Attribute depth value must be between 1 and 1000, got: 1001`)
+
+	add("resource", "platform_profile", `nickname = ""`, "nickname", `Attribute nickname string length must be at least 1`)
+	add("resource", "platform_profile", `nickname = "   "`, "nickname", `Attribute nickname must not be only spaces`)
+	add("resource", "platform_profile", `description = ""`, "description", `Attribute description string length must be at least 1`)
 
 	cda := func(args, attr, want string) {
 		add("resource", "platform_crypto_destination_address", args, attr, want)
@@ -480,6 +503,7 @@ func listResourceBadInputs() []badInput {
 	arrays("platform_deposit_address", "profile_ids", "identity_ids", "ids", "ref_ids", "account_ids", "networks")
 	arrays("platform_crypto_destination_address", "ids", "addresses")
 	arrays("platform_fiat_account", "ids", "ref_ids")
+	arrays("platform_profile", "ids")
 	arrays("platform_fiat_withdrawal", "profile_ids", "ref_ids", "statuses")
 	arrays("platform_internal_transfer", "profile_ids", "ref_ids", "statuses")
 	return cases

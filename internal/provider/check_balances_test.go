@@ -81,13 +81,13 @@ func TestAccCheckBalances(t *testing.T) {
 
 // check_balances refuses what it cannot judge: balances the credentials
 // cannot read, and an asset the profile holds none of.
-func TestWithdrawalGuard_checkBalancesFailsClosed(t *testing.T) {
+func TestMoneyGuard_checkBalancesFailsClosed(t *testing.T) {
 	emu := startCore(t, emulator.Options{Clients: map[string]emulator.ClientCredentials{
 		"no-balances":            {Secret: "s", Scopes: []string{client.ScopeWriteFiatWithdrawal}},
 		emulator.DefaultClientID: {Secret: emulator.DefaultClientSecret},
 	}})
 	emu.SetBalance("prof-1", "USD", "1000")
-	move := func(profile, asset string) guardedWithdrawal {
+	move := func(profile, asset string) guardedMovement {
 		return fiatWithdrawalArgs{ProfileID: types.StringValue(profile), Asset: types.StringValue(asset),
 			Amount: types.StringValue("10"), FiatAccountID: types.StringValue(testPayeeAccount)}.
 			moves().guarded(profile+asset, "platform_fiat_withdrawal")
@@ -101,9 +101,9 @@ func TestWithdrawalGuard_checkBalancesFailsClosed(t *testing.T) {
 		{"funded", emulator.DefaultClientID, emulator.DefaultClientSecret, "prof-1", "USD", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			data := guardData(t, emu, c.clientID, c.secret, &withdrawalGuard{checkBalances: true})
+			data := guardData(t, emu, c.clientID, c.secret, guardOn(settingCheckBalances))
 			var d diag.Diagnostics
-			guardWithdrawal(t.Context(), data, move(c.profile, c.asset), &d)
+			guardPlan(t.Context(), data, move(c.profile, c.asset), &d)
 			switch {
 			case c.want == "" && d.HasError():
 				t.Errorf("refused: %v", d)
@@ -119,7 +119,7 @@ func TestWithdrawalGuard_checkBalancesFailsClosed(t *testing.T) {
 
 // guardData is the provider data of a guard g whose client has the given
 // credentials at emu.
-func guardData(t *testing.T, emu *emulator.Server, clientID, secret string, g *withdrawalGuard) *providerData {
+func guardData(t *testing.T, emu *emulator.Server, clientID, secret string, g *moneyGuard) *providerData {
 	t.Helper()
 	c, err := client.New(client.Config{ClientID: clientID, ClientSecret: secret, BaseURL: emu.BaseURL(),
 		AuthURL: emu.AuthURL(), MaxRetries: 0})
@@ -165,10 +165,10 @@ data "platform_profile_balances" "empty" {
 // sharedRefMoves are three movements of 600 USD from prof-1, one of each
 // kind that debits USD, all with the ref_id payroll-11: the service keeps
 // each kind's ref_ids apart, so they are three movements.
-func sharedRefMoves() []guardedWithdrawal {
+func sharedRefMoves() []guardedMovement {
 	ref := types.StringValue("payroll-11")
 	usd, amount, prof := types.StringValue("USD"), types.StringValue("600"), types.StringValue("prof-1")
-	return []guardedWithdrawal{
+	return []guardedMovement{
 		fiatWithdrawalArgs{ProfileID: prof, FiatAccountID: types.StringValue(testPayeeAccount), Asset: usd,
 			Amount: amount, Total: types.StringNull(), RefID: ref}.moves().guarded("payroll-11", "platform_fiat_withdrawal"),
 		internalTransferArgs{FromProfileID: prof, ToProfileID: types.StringValue("prof-2"), Asset: usd, Amount: amount,
@@ -179,28 +179,28 @@ func sharedRefMoves() []guardedWithdrawal {
 	}
 }
 
-// TestWithdrawalGuard_kindsSharingRefID: a fiat withdrawal, an internal
+// TestMoneyGuard_kindsSharingRefID: a fiat withdrawal, an internal
 // transfer and a stablecoin conversion with one ref_id are three
 // movements for every guard, at plan and at send: under max_run_total
 // 1000 USD, and against a balance of 1000 USD, the first of 600 passes and
 // the two others are refused; under max_amount 500 USD, each is.
-func TestWithdrawalGuard_kindsSharingRefID(t *testing.T) {
+func TestMoneyGuard_kindsSharingRefID(t *testing.T) {
 	emu := startCore(t, emulator.Options{})
 	emu.SetBalance("prof-1", "USD", "1000")
 	for _, c := range []struct {
 		name    string
-		guard   func() *withdrawalGuard
+		guard   func() *moneyGuard
 		refused []bool
 		want    string
 	}{
-		{"max_amount", func() *withdrawalGuard {
-			return &withdrawalGuard{maxAmount: capsOf("max_amount", map[string]string{"USD": "500"})}
+		{"max_amount", func() *moneyGuard {
+			return guardCapped(settingMaxAmount, map[string]string{"USD": "500"})
 		}, []bool{true, true, true}, "max_amount of USD is 500"},
-		{"max_run_total", func() *withdrawalGuard {
-			return &withdrawalGuard{maxRunTotal: capsOf("max_run_total", map[string]string{"USD": "1000"})}
+		{"max_run_total", func() *moneyGuard {
+			return guardCapped(settingMaxRunTotal, map[string]string{"USD": "1000"})
 		}, []bool{false, true, true}, "600 USD is already planned or sent in this run by other withdrawals, and this " +
 			"one asks 600 more (1200 in all)"},
-		{"check_balances", func() *withdrawalGuard { return &withdrawalGuard{checkBalances: true} },
+		{"check_balances", func() *moneyGuard { return guardOn(settingCheckBalances) },
 			[]bool{false, true, true}, "check_balances: profile prof-1 has 1000 USD available; 600 USD is already " +
 				"planned or sent from it in this run, and this one asks 600 more (1200 in all, 200 short)."},
 	} {
@@ -210,7 +210,7 @@ func TestWithdrawalGuard_kindsSharingRefID(t *testing.T) {
 				for i, w := range sharedRefMoves() {
 					var d diag.Diagnostics
 					if at == "plan" {
-						guardWithdrawal(t.Context(), data, w, &d)
+						guardPlan(t.Context(), data, w, &d)
 					} else {
 						d = guardSend(t.Context(), data, w)
 					}
@@ -226,24 +226,24 @@ func TestWithdrawalGuard_kindsSharingRefID(t *testing.T) {
 	}
 }
 
-// TestWithdrawalGuard_checkBalancesOfBalanceAsset: check_balances compares
+// TestMoneyGuard_checkBalancesOfBalanceAsset: check_balances compares
 // a crypto withdrawal that sets balance_asset with the balance of that
 // asset, and counts it with the other movements that debit it.
-func TestWithdrawalGuard_checkBalancesOfBalanceAsset(t *testing.T) {
+func TestMoneyGuard_checkBalancesOfBalanceAsset(t *testing.T) {
 	emu := startCore(t, emulator.Options{})
 	emu.SetBalance("prof-1", "USD", "100")
-	withdrawal := func(amount string) guardedWithdrawal {
+	withdrawal := func(amount string) guardedMovement {
 		a := cryptoWithdrawalArgs{ProfileID: types.StringValue("prof-1"), DestinationAddress: types.StringValue("0xabc"),
 			Asset: types.StringValue("USDG"), CryptoNetwork: types.StringValue("ETHEREUM"), BalanceAsset: types.StringValue("USD"),
 			Amount: types.StringValue(amount), Total: types.StringNull(), IdentityID: types.StringNull()}
 		return withdrawalMovement(a).guarded("w-"+amount, "platform_crypto_withdrawal")
 	}
-	data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, &withdrawalGuard{checkBalances: true})
+	data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, guardOn(settingCheckBalances))
 	var d diag.Diagnostics
-	if guardWithdrawal(t.Context(), data, withdrawal("60"), &d); d.HasError() {
+	if guardPlan(t.Context(), data, withdrawal("60"), &d); d.HasError() {
 		t.Fatalf("60 USDG debited from 100 USD refused: %v", d)
 	}
-	guardWithdrawal(t.Context(), data, withdrawal("50"), &d)
+	guardPlan(t.Context(), data, withdrawal("50"), &d)
 	want := "check_balances: profile prof-1 has 100 USD available; 60 USD is already planned or sent from it in this " +
 		"run, and this one asks 50 more (this one is 50 USDG debited from the USD balance, its balance_asset) (110 in " +
 		"all, 10 short)."
@@ -252,16 +252,16 @@ func TestWithdrawalGuard_checkBalancesOfBalanceAsset(t *testing.T) {
 	}
 }
 
-// TestWithdrawalGuard_checkBalancesAssetListedTwice: a balance answer that
+// TestMoneyGuard_checkBalancesAssetListedTwice: a balance answer that
 // lists one asset twice refuses the movement, whichever entry comes first.
-func TestWithdrawalGuard_checkBalancesAssetListedTwice(t *testing.T) {
+func TestMoneyGuard_checkBalancesAssetListedTwice(t *testing.T) {
 	for _, order := range [][]string{{"1000", "0"}, {"0", "1000"}} {
-		g := &withdrawalGuard{checkBalances: true}
-		_, _ = g.balances.get("prof-1", func() ([]client.ProfileBalance, error) {
+		g := guardOn(settingCheckBalances)
+		_, _ = g.reads.balances.get("prof-1", func() ([]client.ProfileBalance, error) {
 			return []client.ProfileBalance{{Asset: "USD", Available: order[0]}, {Asset: "usd", Available: order[1]}}, nil
 		})
 		var d diag.Diagnostics
-		guardWithdrawal(t.Context(), &providerData{guard: g}, sharedRefMoves()[0], &d)
+		guardPlan(t.Context(), &providerData{guard: g}, sharedRefMoves()[0], &d)
 		want := "the service lists the balance of USD in profile prof-1 more than once"
 		if !d.HasError() || !strings.Contains(fmt.Sprint(d), want) {
 			t.Errorf("balances %v: %v, want an error saying %q", order, d, want)

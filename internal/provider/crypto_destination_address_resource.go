@@ -184,9 +184,8 @@ func (r *cryptoDestinationAddressResource) Schema(_ context.Context, _ resource.
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	attrs := map[string]schema.Attribute{
 		"crypto_network": schema.StringAttribute{
-			MarkdownDescription: "Network of the address, for example " + codeList(client.CryptoNetworks) + ". The " +
-				"service adds networks over time: a network this provider version does not know is a warning at " +
-				"plan, not an error." + newEntryNote,
+			MarkdownDescription: "Network of the address: one of " + codeList(client.CryptoNetworks) + "; " +
+				"another is an error at plan, which names the nearest network for a typo." + newEntryNote,
 			Required:      true,
 			Validators:    []validator.String{stringvalidator.LengthAtLeast(1), cryptoNetworkValues},
 			PlanModifiers: replace,

@@ -32,8 +32,7 @@ var destinationAddressFilters = listFilters[client.ListCryptoDestinationAddresse
 	arrayFilter("identity_ids", "Only the addresses scoped to these identities.",
 		func(q *client.ListCryptoDestinationAddressesQuery) *[]string { return &q.IdentityIDs }),
 	arrayFilter("crypto_networks", "Only the addresses on these networks, for example "+codeList(client.CryptoNetworks)+
-		". A network this provider version does not know is a warning, not an error: the service adds networks "+
-		"over time.", func(q *client.ListCryptoDestinationAddressesQuery) *[]string { return &q.CryptoNetworks }).
+		"; another is an error at plan, which names the nearest network for a typo.", func(q *client.ListCryptoDestinationAddressesQuery) *[]string { return &q.CryptoNetworks }).
 		withValidators(cryptoNetworkValues),
 	arrayFilter("addresses", "Only these addresses (compared exactly).",
 		func(q *client.ListCryptoDestinationAddressesQuery) *[]string { return &q.Addresses }),

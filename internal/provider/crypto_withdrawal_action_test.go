@@ -297,7 +297,7 @@ func mustSucceed(t *testing.T, inv invocation, refID string) string {
 	if !strings.Contains(inv.progress[0], "ref_id "+refID) {
 		t.Errorf("first progress event %q does not name ref_id %s", inv.progress[0], refID)
 	}
-	m := regexp.MustCompile(`transfer (\S+), status (\S+),`).FindStringSubmatch(inv.progress[1])
+	m := regexp.MustCompile(`crypto withdrawal (\S+), status (\S+),`).FindStringSubmatch(inv.progress[1])
 	if m == nil {
 		t.Fatalf("second progress event %q names no transfer id and status", inv.progress[1])
 	}
@@ -558,9 +558,9 @@ func TestCryptoWithdrawalAction_sharesResourceArguments(t *testing.T) {
 	if d := aresp.Schema.ValidateImplementation(ctx); d.HasError() {
 		t.Fatalf("action schema: %v", d)
 	}
-	args := withdrawalArguments()
-	if len(aresp.Schema.Attributes) != len(args) {
-		t.Errorf("action has %d attributes, the withdrawal %d arguments", len(aresp.Schema.Attributes), len(args))
+	args := cryptoWithdrawalFlow.args
+	if len(aresp.Schema.Attributes) != len(args)+1 {
+		t.Errorf("action has %d attributes, the withdrawal %d arguments and metadata", len(aresp.Schema.Attributes), len(args))
 	}
 	for _, arg := range args {
 		a, ok := aresp.Schema.Attributes[arg.name]

@@ -75,7 +75,7 @@ func TestAccCryptoWithdrawal_failedIsWarnedNotResent(t *testing.T) {
 	emu.SetTransferStatus(tr.ID, client.TransferStatusFailed, "")
 	r := w.mustRun(0, "plan", "-detailed-exitcode")
 	out := regexp.MustCompile(`\s+`).ReplaceAllString(r.output(), " ")
-	for _, want := range []string{"Crypto withdrawal FAILED", "The withdrawal " + tr.ID, "never sent again on its own", "give it a new ref_id"} {
+	for _, want := range []string{"Crypto withdrawal FAILED", "The service reports the crypto withdrawal " + tr.ID, "never sent again on its own", "give it a new ref_id"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("plan output lacks %q:\n%s", want, r.output())
 		}

@@ -25,89 +25,27 @@ var withdrawalWords = createWords{
 	scope:        client.ScopeWriteCryptoWithdrawal,
 }
 
-// derivedRefID is the ref_id derived from the arguments (see
-// money_core.go); ok is false when an argument is unknown.
-func (a cryptoWithdrawalArgs) derivedRefID(ctx context.Context) (string, bool) {
-	req, diags := a.request(ctx, "")
-	if diags.HasError() {
-		return "", false
-	}
-	return derivedRefID(withdrawalWords.kind, req)
-}
-
-// summary describes the withdrawal of a in a few words, for messages.
-func (a cryptoWithdrawalArgs) summary() string {
-	what := knownString(a.Amount) + " " + knownString(a.Asset)
-	if knownString(a.Amount) == "" {
-		what = "total " + knownString(a.Total) + " " + knownString(a.Asset)
-	}
-	return fmt.Sprintf("%s on %s to %s from profile %s", what, knownString(a.CryptoNetwork),
-		knownString(a.DestinationAddress), knownString(a.ProfileID))
-}
-
 // withdrawalKind is how the core reads crypto withdrawals: transfers,
 // looked up at plan by ref_id through List Transfers (scope
 // transfer:read_transfer).
 var withdrawalKind = transferKind(withdrawalWords, client.TransferTypeCryptoWithdr)
 
-// transferSummary describes a transfer in a few words, its text as it
-// may be shown (see shown).
-func transferSummary(t *client.Transfer) string {
-	what := t.Amount + " " + t.Asset
-	if t.Type != "" && t.Type != client.TransferTypeCryptoWithdr {
-		what = t.Type + " of " + what
-	}
-	if t.CryptoNetwork != nil {
-		what += " on " + *t.CryptoNetwork
-	}
-	if t.DestinationAddress != nil {
-		what += " to " + *t.DestinationAddress
-	}
-	if t.FiatAccountID != nil {
-		what += " to fiat account " + *t.FiatAccountID
-	}
-	if t.Memo != nil {
-		what += " (memo " + *t.Memo + ")"
-	}
-	return shown(what + " from profile " + t.ProfileID)
+// postCryptoWithdrawal posts the withdrawal body.
+func postCryptoWithdrawal(ctx context.Context, c *client.Client, body client.CryptoWithdrawalRequest) (*client.Transfer, error) {
+	return c.CreateCryptoWithdrawal(ctx, body)
 }
 
-// deref is *p, or "" for nil.
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
-
-// withdrawalSend is one send of a crypto withdrawal.
-type withdrawalSend struct {
-	args  cryptoWithdrawalArgs
-	refID string
-	// derived: refID was derived from the arguments; recorded: the state
-	// of this run recorded an unconfirmed attempt with it.
-	derived, recorded bool
-}
-
-// sendCryptoWithdrawal is the send of a crypto withdrawal, for the
-// resource and the action alike, once the core passed it through the
-// provider's withdrawal_guard (see sendMoney): it builds the request of
-// s.args with s.refID (which overrides args.RefID), sends it, and sorts the
-// answer (see createRun.run). With max_fee, a guaranteed fee is quoted
-// first, and the fee the answer charged is checked too.
-func sendCryptoWithdrawal(ctx context.Context, data *providerData, s withdrawalSend) (createResult[*client.Transfer], diag.Diagnostics) {
-	body, diags := s.args.request(ctx, s.refID)
-	if diags.HasError() {
-		return createResult[*client.Transfer]{}, diags
-	}
-	maxFee := knownString(s.args.MaxFee)
+// sendWithinMaxFee is the send of a crypto withdrawal (cryptoWithdrawalFlow.send),
+// for the resource and the action alike: with max_fee, a guaranteed fee is
+// quoted first, the withdrawal is posted only with a fee at most max_fee
+// (an expired quote is quoted again once), and the fee the answer charged
+// is checked too; without, body is posted as it is.
+func sendWithinMaxFee(ctx context.Context, data *providerData, a cryptoWithdrawalArgs, body client.CryptoWithdrawalRequest, post corePost[client.CryptoWithdrawalRequest, *client.Transfer]) (createResult[*client.Transfer], diag.Diagnostics) {
+	maxFee := knownString(a.MaxFee)
 	if maxFee == "" {
-		res, d := runWithdrawal(ctx, data, s, body, nil)
-		diags.Append(d...)
-		return res, diags
+		return post(ctx, body, nil)
 	}
-	// A guaranteed fee first, and the withdrawal only with a fee at most
-	// max_fee; an expired quote is quoted again once.
+	var diags diag.Diagnostics
 	for attempt := 1; ; attempt++ {
 		quote, ok := quoteWithinMaxFee(ctx, data, body, maxFee, &diags)
 		if !ok {
@@ -115,10 +53,10 @@ func sendCryptoWithdrawal(ctx context.Context, data *providerData, s withdrawalS
 		}
 		body.FeeID = quote.ID
 		var lastErr error
-		res, d := runWithdrawal(ctx, data, s, body, &lastErr)
+		res, d := post(ctx, body, &lastErr)
 		if attempt == 1 && res.outcome == outcomeRefused && client.IsExpiredFee(lastErr) {
 			tflog.Info(ctx, "guaranteed fee expired before the withdrawal, quoting again", map[string]any{
-				"ref_id": s.refID, "fee_id": quote.ID})
+				"ref_id": body.RefID, "fee_id": quote.ID})
 			continue
 		}
 		diags.Append(d...)
@@ -126,6 +64,14 @@ func sendCryptoWithdrawal(ctx context.Context, data *providerData, s withdrawalS
 			checkChargedFee(res, quote, maxFee, &diags)
 		}
 		return res, diags
+	}
+}
+
+// checkFoundFee checks the fee of a withdrawal recorded without sending
+// (cryptoWithdrawalFlow.found) against its max_fee.
+func checkFoundFee(a cryptoWithdrawalArgs, res createResult[*client.Transfer], diags *diag.Diagnostics) {
+	if maxFee := knownString(a.MaxFee); maxFee != "" {
+		checkChargedFee(res, nil, maxFee, diags)
 	}
 }
 
@@ -209,34 +155,4 @@ func quoteWithinMaxFee(ctx context.Context, data *providerData, body client.Cryp
 	tflog.Info(ctx, "guaranteed fee within max_fee", map[string]any{"ref_id": body.RefID, "fee_id": q.ID,
 		"fee": q.Fee, "max_fee": maxFee})
 	return q, true
-}
-
-// runWithdrawal sends body through the core (see createRun.run); lastErr,
-// when given, receives the error of the last send.
-func runWithdrawal(ctx context.Context, data *providerData, s withdrawalSend, body client.CryptoWithdrawalRequest, lastErr *error) (createResult[*client.Transfer], diag.Diagnostics) {
-	tflog.Info(ctx, "sending crypto withdrawal", map[string]any{
-		"ref_id": s.refID, "asset": body.Asset, "crypto_network": body.CryptoNetwork,
-		"amount": body.Amount, "total": body.Total,
-	})
-	res, diags := createRun[*client.Transfer]{
-		kind:     withdrawalKind,
-		refID:    s.refID,
-		derived:  s.derived,
-		recorded: s.recorded,
-		window:   data.recoveryWindow,
-		now:      data.clock(),
-		send: func(ctx context.Context) (*client.Transfer, error) {
-			t, err := data.client.CreateCryptoWithdrawal(ctx, body)
-			if lastErr != nil {
-				*lastErr = err
-			}
-			return t, err
-		},
-		existing:    client.ExistingTransfer,
-		differences: func(t *client.Transfer) []string { return withdrawalDifferences(body, t) },
-	}.run(ctx)
-	if res.outcome == outcomeConfirmed || res.outcome == outcomeAdopted {
-		tflog.Info(ctx, "crypto withdrawal recorded", map[string]any{"ref_id": s.refID, "id": res.obj.ID, "status": res.obj.Status})
-	}
-	return res, diags
 }

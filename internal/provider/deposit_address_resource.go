@@ -117,9 +117,8 @@ func depositAddressSchema() schema.Schema {
 			PlanModifiers:       replace,
 		},
 		"crypto_network": schema.StringAttribute{
-			MarkdownDescription: "Network of the address: one of " + codeList(client.CryptoNetworks) + ". A network " +
-				"this provider version does not know is a warning, not an error: the service adds networks over time." +
-				newAddressNote,
+			MarkdownDescription: "Network of the address: one of " + codeList(client.CryptoNetworks) + "; another " +
+				"is an error at plan, which names the nearest network for a typo." + newAddressNote,
 			Required:      true,
 			Validators:    []validator.String{stringvalidator.LengthAtLeast(1), cryptoNetworkValues},
 			PlanModifiers: replace,
@@ -254,3 +253,13 @@ func readDepositAddress(ctx context.Context, c *client.Client, id string) (*clie
 	}
 	return nil, fmt.Errorf("no deposit address with id %s is listed: %w", id, client.ErrNotFound)
 }
+
+// The resource the money core makes of a declaration (here this one) is a
+// full resource.
+var (
+	_ resource.ResourceWithConfigure        = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+	_ resource.ResourceWithModifyPlan       = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+	_ resource.ResourceWithImportState      = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+	_ resource.ResourceWithIdentity         = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+	_ resource.ResourceWithConfigValidators = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
+)

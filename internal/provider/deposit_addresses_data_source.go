@@ -33,8 +33,7 @@ var depositAddressFilters = listFilters[client.ListDepositAddressesQuery]{
 	arrayFilter("account_ids", "Only the addresses of these accounts.",
 		func(q *client.ListDepositAddressesQuery) *[]string { return &q.AccountIDs }),
 	arrayFilter("networks", "Only the addresses on these crypto networks, for example "+codeList(client.CryptoNetworks)+
-		". A network this provider version does not know is a warning, not an error: the service adds networks "+
-		"over time.", func(q *client.ListDepositAddressesQuery) *[]string { return &q.Networks }).
+		"; another is an error at plan, which names the nearest network for a typo.", func(q *client.ListDepositAddressesQuery) *[]string { return &q.Networks }).
 		withValidators(cryptoNetworkValues),
 	createdAtFilter("addresses", func(q *client.ListDepositAddressesQuery) *client.CreatedAtFilter { return &q.CreatedAt }),
 	orderFilter(func(q *client.ListDepositAddressesQuery) *string { return &q.Order }),

@@ -528,14 +528,15 @@ func TestAccExactlyOnce_configuredRefIDRetried(t *testing.T) {
 }
 
 // TestAccCryptoNetworks_newAndUnknown: a network of the API reference that
-// the spec lacks (AVALANCHE) plans and sends; one this version does not
-// know is a warning at plan, not an error, for a withdrawal and for the
-// deposit addresses filter, and the service's refusal sends nothing.
+// the spec lacks (AVALANCHE) plans and sends; one the reference does not
+// publish is an error at validation, for a withdrawal and for the deposit
+// addresses filter, and nothing is sent.
 func TestAccCryptoNetworks_newAndUnknown(t *testing.T) {
 	t.Parallel()
 	emu := startCore(t, emulator.Options{DepositAddresses: 20})
 	w := newCLIWorkdir(t)
-	avalanche := strings.Replace(strings.Replace(eoWithdrawal, `"BITCOIN"`, `"AVALANCHE"`, 1), `"BTC"`, `"AVAX"`, 1)
+	avalanche := strings.NewReplacer(`"BITCOIN"`, `"AVALANCHE"`, `"BTC"`, `"AVAX"`,
+		`"bc1qexampleaddress0000000000000000000000"`, `"0x`+strings.Repeat("a1", 20)+`"`).Replace(eoWithdrawal)
 	w.write(emulatorProviderBlock(emu, ""), avalanche+`
 data "platform_deposit_addresses" "new_network" {
   networks = ["AVALANCHE", "SUI"]
@@ -555,9 +556,7 @@ data "platform_deposit_addresses" "future" {
   networks = ["MONAD"]
 }
 `)
-	// Validation warns and goes on (a plan would read the data source, which
-	// the service, not knowing the network either, refuses).
-	r = unknown.mustRun(0, "validate", "-json")
+	r = unknown.mustRun(1, "validate", "-json")
 	var v struct {
 		Valid       bool `json:"valid"`
 		Diagnostics []struct {
@@ -569,25 +568,24 @@ data "platform_deposit_addresses" "future" {
 	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
 		t.Fatalf("validate -json: %v\n%s", err, r.stdout)
 	}
-	found := map[string]bool{}
+	found := map[string]int{}
 	for _, d := range v.Diagnostics {
-		if d.Severity == "warning" && d.Summary == "Unknown crypto network" {
+		if d.Severity == "error" && d.Summary == "Unknown crypto network" {
 			for _, attr := range []string{`crypto_network is "MONAD"`, `networks[0] is "MONAD"`} {
-				found[attr] = found[attr] || strings.Contains(d.Detail, attr)
+				if strings.Contains(d.Detail, attr) {
+					found[attr]++
+				}
 			}
 		}
 	}
-	if !v.Valid || len(found) != 2 || !found[`crypto_network is "MONAD"`] || !found[`networks[0] is "MONAD"`] {
-		t.Errorf("validate: valid %v, warnings found %v:\n%s", v.Valid, found, r.stdout)
+	if v.Valid || len(found) != 2 || found[`crypto_network is "MONAD"`] != 1 || found[`networks[0] is "MONAD"`] != 1 {
+		t.Errorf("validate: valid %v, errors found %v:\n%s", v.Valid, found, r.stdout)
 	}
-	// The service refuses the withdrawal: nothing is sent.
+	// The apply stops at validation: nothing is sent.
 	unknown.write(emulatorProviderBlock(emu, ""), strings.Replace(avalanche, `"AVALANCHE"`, `"MONAD"`, 1))
 	r = unknown.mustRun(1, "apply", "-auto-approve")
-	if !strings.Contains(r.output(), "Warning: Unknown crypto network") {
-		t.Errorf("the plan of the apply does not warn:\n%s", r.output())
-	}
-	if !strings.Contains(r.output(), "Crypto withdrawal rejected") {
-		t.Errorf("apply output:\n%s", r.output())
+	if !strings.Contains(r.output(), "Error: Unknown crypto network") {
+		t.Errorf("the apply does not refuse the network:\n%s", r.output())
 	}
 	onlyTransfer(t, emu)
 }

@@ -362,7 +362,7 @@ func changeNote(p string) string {
 
 // fiatAccountWords are the words of a fiat account create.
 var fiatAccountWords = createWords{
-	kind:         "fiat_account",
+	kind:         fiatAccountKindName,
 	resourceType: "platform_fiat_account",
 	noun:         "fiat account",
 	plural:       "fiat accounts",
@@ -377,10 +377,6 @@ var fiatAccountWords = createWords{
 // through the list (ref_ids filter; an exact match only) and then read by
 // id, which has the full account: the service publishes no replay answer
 // for this create, so the core looks before it sends.
-// fiatAccountApproved is the status of a fiat account the service approved
-// for withdrawals.
-const fiatAccountApproved = "APPROVED"
-
 var fiatAccountKind = moneyKind[*client.FiatAccount]{
 	words: fiatAccountWords,
 	id:    func(a *client.FiatAccount) string { return deref(a.ID) },

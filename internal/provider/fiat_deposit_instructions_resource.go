@@ -127,7 +127,7 @@ func instructionsSchema() schema.Schema {
 				". The service documents the instructions of `WIRE` only; for other networks " +
 				"`fiat_network_instructions.wire` is null." + newInstructionsNote,
 			Required:   true,
-			Validators: []validator.String{stringvalidator.OneOf(client.FiatNetworks...)},
+			Validators: []validator.String{fiatNetworkValues},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(
 				replaceUnlessUnknownAfterImport,
 				"Changing it creates a new set of instructions, except right after an import of instructions "+

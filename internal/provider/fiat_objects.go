@@ -1,12 +1,6 @@
 package provider
 
 import (
-	"encoding/json"
-	"sort"
-
-	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/types"
-
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
@@ -73,33 +67,3 @@ var (
 			func(n *client.FiatNetworkInstructions) *client.WireInstructions { return n.Wire }, wireInstructionsShape),
 	}
 )
-
-// anyMapValue renders free-form metadata as a map of strings: strings as
-// they are, other values as JSON. It is null when m is empty.
-func anyMapValue(m map[string]any) types.Map {
-	if len(m) == 0 {
-		return types.MapNull(types.StringType)
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	elems := make(map[string]attr.Value, len(m))
-	for _, k := range keys {
-		switch v := m[k].(type) {
-		case string:
-			elems[k] = types.StringValue(v)
-		case nil:
-			elems[k] = types.StringNull()
-		default:
-			b, err := json.Marshal(v)
-			if err != nil {
-				elems[k] = types.StringNull()
-				continue
-			}
-			elems[k] = types.StringValue(string(b))
-		}
-	}
-	return types.MapValueMust(types.StringType, elems)
-}

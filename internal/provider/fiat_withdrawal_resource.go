@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -19,6 +20,12 @@ func NewFiatWithdrawalResource() resource.Resource {
 	t := fiatWithdrawalFlow.declare()
 	return newMoneyResource(&t)
 }
+
+var (
+	_ action.ActionWithConfigure        = (*moneyAction[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest])(nil)
+	_ action.ActionWithModifyPlan       = (*moneyAction[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest])(nil)
+	_ action.ActionWithConfigValidators = (*moneyAction[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest])(nil)
+)
 
 // NewFiatWithdrawalAction is the constructor of the platform_fiat_withdrawal
 // action.
@@ -71,23 +78,23 @@ var fiatWithdrawalFlow = flow[fiatWithdrawalArgs, client.Transfer, client.FiatWi
 			arg:        func(a *fiatWithdrawalArgs) *types.String { return &a.FiatAccountID },
 			req:        func(r *client.FiatWithdrawalRequest) *string { return &r.FiatAccountID },
 			got:        func(t *client.Transfer) *string { return t.FiatAccountID }},
-		{name: "asset", required: true, description: "Fiat asset to withdraw, for example `USD`.",
+		{name: "asset", required: true, equal: strings.EqualFold, description: "Fiat asset to withdraw, for example `USD`.",
 			validators: []validator.String{assetValidator{}},
 			arg:        func(a *fiatWithdrawalArgs) *types.String { return &a.Asset },
 			req:        func(r *client.FiatWithdrawalRequest) *string { return &r.Asset },
 			got:        func(t *client.Transfer) *string { return &t.Asset }},
-		{name: "amount", recordsAnswer: true, decimal: true,
+		{name: "amount", recordsAnswer: true, equal: decimalEqual,
 			description: "Amount paid to the bank account, as a decimal string above zero, sent exactly as written. " +
 				"Exactly one of `amount` and `total` must be set; when `total` is set, `amount` is the service's answer.",
-			validators: []validator.String{positiveAmountValidator(),
+			validators: []validator.String{positiveAmountValidator(), amountPrecisionOf("asset"),
 				stringvalidator.ExactlyOneOf(path.MatchRoot("amount"), path.MatchRoot("total"))},
 			arg: func(a *fiatWithdrawalArgs) *types.String { return &a.Amount },
 			req: func(r *client.FiatWithdrawalRequest) *string { return &r.Amount },
 			got: func(t *client.Transfer) *string { return &t.Amount }},
-		{name: "total", recordsAnswer: true, decimal: true, notListed: true,
+		{name: "total", recordsAnswer: true, equal: decimalEqual, notListed: true,
 			description: "Total debited from the profile, fee included, as a decimal string above zero. Exactly one " +
 				"of `amount` and `total` must be set; when `amount` is set, `total` is the service's answer.",
-			validators: []validator.String{positiveAmountValidator()},
+			validators: []validator.String{positiveAmountValidator(), amountPrecisionOf("asset")},
 			arg:        func(a *fiatWithdrawalArgs) *types.String { return &a.Total },
 			req:        func(r *client.FiatWithdrawalRequest) *string { return &r.Total },
 			got:        func(t *client.Transfer) *string { return &t.Total }},
@@ -127,8 +134,9 @@ var fiatWithdrawalFlow = flow[fiatWithdrawalArgs, client.Transfer, client.FiatWi
 		return d
 	},
 	failed:       transferFailed,
+	said:         transferSaid,
+	figures:      transferFigureText,
 	invariants:   func(_ client.FiatWithdrawalRequest, t *client.Transfer) []string { return transferFigures(t) },
 	unverified:   fiatWithdrawalFee,
 	irreversible: "the service has no endpoint to cancel or reverse a fiat withdrawal, and it stays sent.",
-	validators:   []resource.ConfigValidator{precisionWarning{}},
 }

@@ -127,7 +127,7 @@ func TestListFiltersRenderAlike(t *testing.T) {
 		"fiat accounts":                  attributesOf(fiatAccountFilters),
 		"deposit addresses":              attributesOf(depositAddressFilters),
 		"reward claims":                  attributesOf(rewardClaimFilters),
-		"crypto withdrawal list":         attributesOf(cryptoWithdrawalListFilters),
+		"crypto withdrawal list":         attributesOf(transferListFilters(withdrawalWords.plural)),
 		"fiat deposit instructions list": attributesOf(fiatDepositInstructionsListFilters),
 	}
 	for list, attrs := range all {
@@ -139,7 +139,7 @@ func TestListFiltersRenderAlike(t *testing.T) {
 		}
 	}
 	// Each surface refuses a null element of an array filter, naming it.
-	for _, a := range attributesOf(cryptoWithdrawalListFilters) {
+	for _, a := range attributesOf(transferListFilters(withdrawalWords.plural)) {
 		lr, _ := a.attr.listResource().(listschema.ListAttribute)
 		resp := &validator.ListResponse{}
 		for _, v := range lr.Validators {

@@ -337,7 +337,7 @@ resource "platform_deposit_address" "in" {
 // The environment's values are a floor under the block's: the tighter cap
 // of an asset binds, assets of either count, a guard switched on in either
 // is on, and an unreadable floor is an error that lifts nothing.
-func TestWithdrawalGuard_environmentFloor(t *testing.T) {
+func TestMoneyGuard_environmentFloor(t *testing.T) {
 	t.Setenv(EnvWithdrawalMaxAmount, "BTC=1,eth=2")
 	t.Setenv(EnvWithdrawalMaxRunTotal, "")
 	t.Setenv(EnvApprovedDestinations, "true")
@@ -359,34 +359,34 @@ func TestWithdrawalGuard_environmentFloor(t *testing.T) {
 		return obj
 	}
 	var d diag.Diagnostics
-	g := configWithdrawalGuard(t.Context(), block(map[string]string{"BTC": "100", "USDC": "5", "ETH": "1.5"}, false), &d)
+	g := configMoneyGuard(t.Context(), block(map[string]string{"BTC": "100", "USDC": "5", "ETH": "1.5"}, false), &d)
 	if d.HasError() {
 		t.Fatal(d)
 	}
 	for asset, want := range map[string]string{"BTC": "1", "ETH": "1.5", "USDC": "5"} {
-		if c := g.maxAmount[asset]; !c.limit.Equal(decimal.RequireFromString(want)) {
+		if c := g.caps[settingMaxAmount][asset]; !c.limit.Equal(decimal.RequireFromString(want)) {
 			t.Errorf("max_amount of %s is %s (%s), want %s", asset, c.limit, c.from, want)
 		}
 	}
-	if g.maxAmount["BTC"].from != EnvWithdrawalMaxAmount || g.maxAmount["ETH"].from != "withdrawal_guard.max_amount" {
-		t.Errorf("sources %+v", g.maxAmount)
+	if g.caps[settingMaxAmount]["BTC"].from != EnvWithdrawalMaxAmount || g.caps[settingMaxAmount]["ETH"].from != "withdrawal_guard.max_amount" {
+		t.Errorf("sources %+v", g.caps[settingMaxAmount])
 	}
-	if !g.approvedOnly || g.switchedOnBy["approved_destinations_only"] != EnvApprovedDestinations {
-		t.Errorf("approved_destinations_only = %v (%q), want on from the environment", g.approvedOnly, g.switchedOnBy)
+	if !g.approvedOnly() || g.switchedOnBy["approved_destinations_only"] != EnvApprovedDestinations {
+		t.Errorf("approved_destinations_only = %v (%q), want on from the environment", g.approvedOnly(), g.switchedOnBy)
 	}
-	g = configWithdrawalGuard(t.Context(), block(map[string]string{}, false), &d)
-	if len(g.maxAmount) != 2 {
-		t.Errorf("an empty max_amount lifted the floor: %+v", g.maxAmount)
+	g = configMoneyGuard(t.Context(), block(map[string]string{}, false), &d)
+	if len(g.caps[settingMaxAmount]) != 2 {
+		t.Errorf("an empty max_amount lifted the floor: %+v", g.caps[settingMaxAmount])
 	}
 	t.Setenv(EnvApprovedDestinations, "yes please")
 	d = nil
-	g = configWithdrawalGuard(t.Context(), block(nil, false), &d)
-	if !d.HasError() || !g.approvedOnly {
-		t.Errorf("an unreadable floor: errors %v, approved_destinations_only %v; want an error and the guard on", d, g.approvedOnly)
+	g = configMoneyGuard(t.Context(), block(nil, false), &d)
+	if !d.HasError() || !g.approvedOnly() {
+		t.Errorf("an unreadable floor: errors %v, approved_destinations_only %v; want an error and the guard on", d, g.approvedOnly())
 	}
 	t.Setenv(EnvApprovedDestinations, "")
 	d = nil
-	configWithdrawalGuard(t.Context(), block(map[string]string{"BTC ": "1"}, false), &d)
+	configMoneyGuard(t.Context(), block(map[string]string{"BTC ": "1"}, false), &d)
 	if !strings.Contains(fmt.Sprint(d), `names the asset "BTC "`) {
 		t.Errorf("an asset with a space in the block: %v", d)
 	}
@@ -396,8 +396,8 @@ func TestWithdrawalGuard_environmentFloor(t *testing.T) {
 // more than 64 characters, an asset that is not an asset code, a limit
 // whose remaining is not a decimal. A spelling within the bound is judged
 // by its value.
-func TestWithdrawalGuard_failsClosed(t *testing.T) {
-	g := &withdrawalGuard{maxAmount: capsOf("max_amount", map[string]string{"BTC": "1"})}
+func TestMoneyGuard_failsClosed(t *testing.T) {
+	g := guardCapped(settingMaxAmount, map[string]string{"BTC": "1"})
 	data := &providerData{guard: g}
 	args := func(amount, asset string) cryptoWithdrawalArgs {
 		return cryptoWithdrawalArgs{Amount: types.StringValue(amount), Asset: types.StringValue(asset),
@@ -415,7 +415,7 @@ func TestWithdrawalGuard_failsClosed(t *testing.T) {
 		{"5.0000", "btc", "this withdrawal asks 5 btc"},
 	} {
 		var d diag.Diagnostics
-		guardWithdrawal(t.Context(), data, withdrawalMovement(args(c.amount, c.asset)).guarded("k", "platform_crypto_withdrawal"), &d)
+		guardPlan(t.Context(), data, withdrawalMovement(args(c.amount, c.asset)).guarded("k", "platform_crypto_withdrawal"), &d)
 		if !d.HasError() || !strings.Contains(fmt.Sprint(d), c.want) {
 			t.Errorf("amount %q of %q: %v, want an error saying %q", c.amount, c.asset, d, c.want)
 		}

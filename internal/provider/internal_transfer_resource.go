@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -82,17 +83,18 @@ var internalTransferFlow = flow[internalTransferArgs, internalTransfer, client.I
 				}
 				return &t.credit.ProfileID
 			}},
-		{name: "asset", required: true, description: "Asset to transfer, for example `USD` or `BTC`.",
+		{name: "asset", required: true, equal: strings.EqualFold, description: "Asset to transfer, for example `USD` or `BTC`.",
 			validators: []validator.String{assetValidator{}},
 			arg:        func(a *internalTransferArgs) *types.String { return &a.Asset },
 			req:        func(r *client.InternalTransferRequest) *string { return &r.Asset },
 			got:        func(t *internalTransfer) *string { return &t.Asset }},
-		{name: "amount", required: true, decimal: true,
-			description: "Amount to transfer, as a decimal string above zero, sent exactly as written.",
-			validators:  []validator.String{positiveAmountValidator()},
-			arg:         func(a *internalTransferArgs) *types.String { return &a.Amount },
-			req:         func(r *client.InternalTransferRequest) *string { return &r.Amount },
-			got:         func(t *internalTransfer) *string { return &t.Amount }},
+		{name: "amount", required: true, equal: decimalEqual,
+			description: "Amount to transfer, as a decimal string above zero, sent exactly as written, with at most " +
+				"the decimals of the smallest unit of `asset` (BTC 8, ETH 18, SOL 9, USDC 6, USD 2, ...).",
+			validators: []validator.String{positiveAmountValidator(), amountPrecisionOf("asset")},
+			arg:        func(a *internalTransferArgs) *types.String { return &a.Amount },
+			req:        func(r *client.InternalTransferRequest) *string { return &r.Amount },
+			got:        func(t *internalTransfer) *string { return &t.Amount }},
 		flowRefID(internalTransferWords, func(a *internalTransferArgs) *types.String { return &a.RefID },
 			func(r *client.InternalTransferRequest) *string { return &r.RefID },
 			func(t *internalTransfer) *string { return t.RefID }),
@@ -117,9 +119,10 @@ var internalTransferFlow = flow[internalTransferArgs, internalTransfer, client.I
 		return transferOfTypes(client.TransferTypeInternalDebit)(&t.Transfer)
 	},
 	failed:     func(t *internalTransfer) bool { return transferFailed(&t.Transfer) },
+	said:       func(t *internalTransfer) string { return transferSaid(&t.Transfer) },
+	figures:    func(t *internalTransfer) string { return transferFigureText(&t.Transfer) },
 	invariants: internalTransferInvariants,
 	unverified: internalTransferUnverified,
 	irreversible: "the service has no endpoint to cancel or reverse an internal transfer; to move the money back, " +
 		"declare a transfer the other way.",
-	validators: []resource.ConfigValidator{precisionWarning{}},
 }

@@ -17,14 +17,13 @@ import (
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-// List resources (Terraform 1.14+): `terraform query` finds the crypto
-// withdrawals, fiat deposit instructions and deposit addresses that exist at
-// the service, and `-generate-config-out` writes configuration with an
+// List resources (Terraform 1.14+): `terraform query` finds the money
+// flows' transfers, fiat deposit instructions, fiat accounts and addresses
+// that exist at the service, and `-generate-config-out` writes configuration with an
 // import block by identity for each. Applying that configuration imports them: nothing is
 // sent.
 
 var (
-	_ list.ListResourceWithConfigure = (*cryptoWithdrawalListResource)(nil)
 	_ list.ListResourceWithConfigure = (*fiatDepositInstructionsListResource)(nil)
 	_ list.ListResourceWithConfigure = (*cryptoDestinationAddressListResource)(nil)
 	_ list.ListResourceWithConfigure = (*fiatAccountListResource)(nil)
@@ -70,28 +69,20 @@ func (l *cryptoDestinationAddressListResource) List(ctx context.Context, req lis
 	}, nil)
 }
 
-// NewCryptoWithdrawalListResource is the platform_crypto_withdrawal list resource.
-func NewCryptoWithdrawalListResource() list.ListResource { return &cryptoWithdrawalListResource{} }
+// NewCryptoWithdrawalListResource is the platform_crypto_withdrawal list
+// resource: the transfer list resource of its flow.
+func NewCryptoWithdrawalListResource() list.ListResource {
+	return newTransferListResource(&cryptoWithdrawalFlow,
+		func(_ context.Context, _ *client.Client, t *client.Transfer) *client.Transfer { return t },
+		client.TransferTypeCryptoWithdr)
+}
 
 // NewFiatDepositInstructionsListResource is the platform_fiat_deposit_instructions list resource.
 func NewFiatDepositInstructionsListResource() list.ListResource {
 	return &fiatDepositInstructionsListResource{}
 }
 
-type cryptoWithdrawalListResource struct{ data *providerData }
-
 type fiatDepositInstructionsListResource struct{ data *providerData }
-
-// cryptoWithdrawalListFilters are the filters of the platform_crypto_withdrawal
-// list resource: the transfers' filters that apply to withdrawals.
-var cryptoWithdrawalListFilters = listFilters[client.ListTransfersQuery]{
-	arrayFilter("profile_ids", "Only withdrawals from these profiles.",
-		func(q *client.ListTransfersQuery) *[]string { return &q.ProfileIDs }),
-	arrayFilter("ref_ids", "Only withdrawals made with these ref_ids.",
-		func(q *client.ListTransfersQuery) *[]string { return &q.RefIDs }),
-	arrayFilter("statuses", "Only withdrawals with these statuses.",
-		func(q *client.ListTransfersQuery) *[]string { return &q.Statuses }, client.TransferStatuses...),
-}
 
 // fiatDepositInstructionsListFilters are the filters of the
 // platform_fiat_deposit_instructions list resource.
@@ -100,48 +91,6 @@ var fiatDepositInstructionsListFilters = listFilters[client.ListFiatDepositInstr
 		func(q *client.ListFiatDepositInstructionsQuery) *[]string { return &q.IDs }),
 	arrayFilter("ref_ids", "Only the instructions made with these ref_ids.",
 		func(q *client.ListFiatDepositInstructionsQuery) *[]string { return &q.RefIDs }),
-}
-
-func (l *cryptoWithdrawalListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_crypto_withdrawal"
-}
-
-func (l *cryptoWithdrawalListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	l.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (l *cryptoWithdrawalListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	resp.Schema = listschema.Schema{
-		MarkdownDescription: "Finds the crypto withdrawals of the customer (`GET /transfer/transfers?type=CRYPTO_WITHDRAWAL`, " +
-			"scope `transfer:read_transfer`), newest first. Configuration generated from the results imports them " +
-			"by identity; nothing is sent.",
-		Attributes: cryptoWithdrawalListFilters.listResourceAttributes(),
-	}
-}
-
-func (l *cryptoWithdrawalListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var diags diag.Diagnostics
-	q := client.ListTransfersQuery{Types: []string{client.TransferTypeCryptoWithdr}, MaxItems: int(req.Limit)}
-	none := cryptoWithdrawalListFilters.read(ctx, req.Config, &q, &diags)
-	if !listReady(l.data, &diags, none, stream) {
-		return
-	}
-	stream.Results = listResults(ctx, req, l.data.client.Transfers(ctx, q), func(t *client.Transfer) (shapedWriter, string, string) {
-		var m cryptoWithdrawalModel
-		var diags diag.Diagnostics
-		m.adopt(t, &diags)
-		// Exactly one of amount and total is an argument: configuration
-		// generated from the result declares the amount.
-		m.args.Total = types.StringNull()
-		return m, t.ID, fmt.Sprintf("%s %s to %s (ref_id %s, %s)", t.Amount, t.Asset,
-			m.args.DestinationAddress.ValueString(), m.args.RefID.ValueString(), t.Status)
-	}, func(t *client.Transfer) string {
-		if d := importedTransferDifferences(t.ID, t); len(d) > 0 {
-			return fmt.Sprintf("The service listed transfer %s among the crypto withdrawals, but it is not one:\n%s\n\n"+
-				"It is left out of the results, so that no configuration generated from them imports it.", t.ID, bulletList(d))
-		}
-		return ""
-	})
 }
 
 func (l *fiatDepositInstructionsListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -256,7 +205,7 @@ var depositAddressListFilters = listFilters[client.ListDepositAddressesQuery]{
 	arrayFilter("account_ids", "Only the addresses of these accounts.",
 		func(q *client.ListDepositAddressesQuery) *[]string { return &q.AccountIDs }),
 	arrayFilter("networks", "Only the addresses on these crypto networks, for example "+codeList(client.CryptoNetworks)+
-		". A network this provider version does not know is a warning, not an error.",
+		"; another is an error, which names the nearest network for a typo.",
 		func(q *client.ListDepositAddressesQuery) *[]string { return &q.Networks }).
 		withValidators(cryptoNetworkValues),
 }
@@ -471,4 +420,51 @@ func (l *transferListResource[A, O, R]) List(ctx context.Context, req list.ListR
 		}
 		return ""
 	})
+}
+
+var _ list.ListResourceWithConfigure = (*profileListResource)(nil)
+
+// NewProfileListResource is the platform_profile list resource.
+func NewProfileListResource() list.ListResource { return &profileListResource{} }
+
+type profileListResource struct{ data *providerData }
+
+// profileListFilters are the filters of the platform_profile list
+// resource: those of List Profiles.
+var profileListFilters = listFilters[client.ListProfilesQuery]{
+	arrayFilter("ids", "Only the profiles with these ids.",
+		func(q *client.ListProfilesQuery) *[]string { return &q.IDs }),
+	stringFilter("nickname", "Only the profiles whose nickname begins with this text, compared without letter case "+
+		"(as the service filters).", func(q *client.ListProfilesQuery) *string { return &q.Nickname }),
+}
+
+func (l *profileListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_profile"
+}
+
+func (l *profileListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *profileListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listschema.Schema{
+		MarkdownDescription: "Finds the active profiles of the account (`GET /profiles`, scope `funding:read_profile`), " +
+			"oldest first, the default profile among them. Configuration generated from the results imports them by " +
+			"identity; nothing is sent.",
+		Attributes: profileListFilters.listResourceAttributes(),
+	}
+}
+
+func (l *profileListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var diags diag.Diagnostics
+	q := client.ListProfilesQuery{MaxItems: int(req.Limit)}
+	none := profileListFilters.read(ctx, req.Config, &q, &diags)
+	if !listReady(l.data, &diags, none, stream) {
+		return
+	}
+	stream.Results = listResults(ctx, req, l.data.client.Profiles(ctx, q), func(p *client.Profile) (shapedWriter, string, string) {
+		var m profileModel
+		m.fromAPI(p)
+		return m, p.ID, fmt.Sprintf("%s (%s)", p.Nickname, p.Type)
+	}, nil)
 }

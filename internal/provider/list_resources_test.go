@@ -529,7 +529,7 @@ func TestListResourceSkipsTransfersOfOtherTypes(t *testing.T) {
 		cwaFailOnError(t, "ListResource", res.Diagnostics)
 		if res.Identity == nil {
 			if len(res.Diagnostics) != 1 || res.Diagnostics[0].Severity != tfprotov6.DiagnosticSeverityWarning ||
-				!strings.Contains(res.Diagnostics[0].Detail, "it is not one") {
+				!strings.Contains(res.Diagnostics[0].Detail, "configuration cannot declare it as one") {
 				t.Errorf("a result without identity has diagnostics %+v, want one warning", res.Diagnostics)
 			}
 			skipped++

@@ -99,7 +99,7 @@ var lyingRows = map[string]lyingRow{
 		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
 		{field: "fee", value: "-0.0001", want: `fee: answered "-0.0001", not a non-negative decimal`},
 		{field: "total", value: "0.6", want: `total: answered 0.6, but amount 0.5 plus fee 0.0001 is 0.5001`},
-		{field: "direction", value: "CREDIT", want: `direction: answered "CREDIT", a withdrawal is a DEBIT`},
+		{field: "direction", value: "CREDIT", want: `direction: "CREDIT", not DEBIT`},
 	}},
 	"platform_fiat_deposit_instructions": {lookupFirst: true, lies: []lyingAnswer{
 		{field: "profile_id", value: "prof-2", want: `profile_id: requested "profile-1", answered "prof-2"`},
@@ -263,7 +263,7 @@ func TestWithdrawalDifferences(t *testing.T) {
 		Amount: "0.4999", Fee: "0.0001", Total: "0.5", RefID: &ref, Direction: "DEBIT",
 		Type: client.TransferTypeCryptoWithdr, Metadata: map[string]string{"a": "1"},
 	}
-	if d := withdrawalDifferences(req, ok); len(d) != 0 {
+	if d := cryptoWithdrawalFlow.differences(req, ok); len(d) != 0 {
 		t.Errorf("a matching transfer differs: %q", d)
 	}
 	// The memo, the type and every optional argument that was sent must
@@ -272,9 +272,9 @@ func TestWithdrawalDifferences(t *testing.T) {
 	memoReq.Memo, memoReq.IdentityID, memoReq.AccountID, memoReq.BalanceAsset = "123", "i", "a", "BTC"
 	otherMemo, deposit := "456", *ok
 	deposit.Memo, deposit.Type = &otherMemo, "CRYPTO_DEPOSIT"
-	got := strings.Join(withdrawalDifferences(memoReq, &deposit), "\n")
+	got := strings.Join(cryptoWithdrawalFlow.differences(memoReq, &deposit), "\n")
 	for _, want := range []string{
-		`memo: requested "123", answered "456"`, `type: answered "CRYPTO_DEPOSIT"`,
+		`memo: requested "123", answered "456"`, `type: "CRYPTO_DEPOSIT", not CRYPTO_WITHDRAWAL`,
 		`identity_id: requested "i", answered none`, `account_id: requested "a", answered none`,
 		`balance_asset: requested "BTC", answered none`,
 	} {
@@ -282,13 +282,13 @@ func TestWithdrawalDifferences(t *testing.T) {
 			t.Errorf("differences lack %q:\n%s", want, got)
 		}
 	}
-	if got := strings.Join(withdrawalDifferences(req, &deposit), "\n"); !strings.Contains(got, `memo: requested none, answered "456"`) {
+	if got := strings.Join(cryptoWithdrawalFlow.differences(req, &deposit), "\n"); !strings.Contains(got, `memo: requested none, answered "456"`) {
 		t.Errorf("an unrequested memo is not a difference:\n%s", got)
 	}
 	// Absent fields are differences, not matches.
 	bare := *ok
 	bare.CryptoNetwork, bare.DestinationAddress, bare.RefID, bare.Metadata = nil, nil, nil, nil
-	got = strings.Join(withdrawalDifferences(req, &bare), "\n")
+	got = strings.Join(cryptoWithdrawalFlow.differences(req, &bare), "\n")
 	for _, want := range []string{"crypto_network: requested \"BITCOIN\", answered none", "destination_address:", "ref_id:", "metadata:"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("differences of a bare transfer lack %q:\n%s", want, got)
@@ -296,7 +296,7 @@ func TestWithdrawalDifferences(t *testing.T) {
 	}
 	bad := *ok
 	bad.Amount, bad.Fee = "1e3", ""
-	got = strings.Join(withdrawalDifferences(req, &bad), "\n")
+	got = strings.Join(cryptoWithdrawalFlow.differences(req, &bad), "\n")
 	if !strings.Contains(got, `amount: answered "1e3", not a non-negative decimal`) ||
 		!strings.Contains(got, `fee: answered "", not a non-negative decimal`) {
 		t.Errorf("invalid decimals not reported:\n%s", got)
@@ -314,7 +314,7 @@ func TestWithdrawalDifferencesHugeAmount(t *testing.T) {
 		Amount: huge, Fee: huge, Total: huge + ".5", Direction: "DEBIT", Type: client.TransferTypeCryptoWithdr,
 	}
 	start := time.Now()
-	d := strings.Join(withdrawalDifferences(req, answer), "\n")
+	d := strings.Join(cryptoWithdrawalFlow.differences(req, answer), "\n")
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("comparing took %v", took)
 	}

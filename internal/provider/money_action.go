@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
 // The action of a money flow (Terraform 1.14+): each invocation makes one
@@ -24,11 +23,6 @@ type moneyAction[A, O, R any] struct {
 	t    moneyType[A, *O, R]
 	data *providerData
 }
-
-var (
-	_ action.ActionWithConfigure  = (*moneyAction[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest])(nil)
-	_ action.ActionWithModifyPlan = (*moneyAction[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest])(nil)
-)
 
 // newMoneyAction is the action of the flow f.
 func newMoneyAction[A, O, R any](f *flow[A, O, R]) action.Action {
@@ -64,12 +58,16 @@ func (a *moneyAction[A, O, R]) Schema(_ context.Context, _ action.SchemaRequest,
 				"retry of an invocation that ended without confirmation): an id that names this one payment, changed "+
 				"for the next.", w.noun, w.noun)
 		}
-		attrs[arg.name] = schema.StringAttribute{
+		attr := schema.StringAttribute{
 			MarkdownDescription: desc,
 			Required:            arg.required,
 			Optional:            !arg.required,
 			Validators:          arg.validators,
 		}
+		if arg.json {
+			attr.CustomType = jsontypes.NormalizedType{}
+		}
+		attrs[arg.name] = attr
 	}
 	attrs["metadata"] = schema.MapAttribute{
 		MarkdownDescription: metadataDescription("the " + w.noun),
@@ -87,6 +85,18 @@ func (a *moneyAction[A, O, R]) Schema(_ context.Context, _ action.SchemaRequest,
 				"says which `ref_id` retries it safely. Actions need Terraform 1.14 or later.", w.noun, w.resourceType),
 		Attributes: attrs,
 	}
+}
+
+// ConfigValidators are the flow's configuration validators that apply to
+// an action too (the precision of an amount).
+func (a *moneyAction[A, O, R]) ConfigValidators(context.Context) []action.ConfigValidator {
+	var out []action.ConfigValidator
+	for _, v := range a.f.validators {
+		if av, ok := v.(action.ConfigValidator); ok {
+			out = append(out, av)
+		}
+	}
+	return out
 }
 
 func (a *moneyAction[A, O, R]) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
@@ -116,22 +126,20 @@ func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.Modify
 // ref_id, or as an invocation of its own when it has none), and otherwise
 // warn that they judge it at send.
 func guardInvocation(ctx context.Context, data *providerData, m movement, refID types.String, known bool, via string, diags *diag.Diagnostics) {
-	refuseUnapprovedFiatAccount(data, m, via, diags)
 	if !known {
 		guardUnknown(ctx, data, via, m, diags)
 		return
 	}
-	if !data.guard.active() {
-		return
-	}
 	ref := knownString(refID)
 	w := m.guarded(ref, via)
-	invocation := ref
-	if ref == "" {
-		invocation = data.newID()
+	if data.guard.active() {
+		invocation := ref
+		if ref == "" {
+			invocation = data.newID()
+		}
+		w.key = movementKey("invocation of "+m.kind, invocation, w)
 	}
-	w.key = movementKey("invocation of "+m.kind, invocation, w)
-	guardWithdrawal(ctx, data, w, diags)
+	guardPlan(ctx, data, w, diags)
 }
 
 func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
@@ -163,12 +171,15 @@ func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequ
 		if res.outcome == outcomeAdopted {
 			what = w.title + " already " + w.made + " earlier with this ref_id, not " + w.made + " again"
 		}
-		status := ""
+		status, figures := "", ""
 		if a.f.kind.status != nil {
-			status = ", status " + a.f.kind.status(res.obj)
+			status = ", status " + shown(a.f.kind.status(res.obj))
 		}
-		resp.SendProgress(action.InvokeProgressEvent{Message: shown(fmt.Sprintf("%s: %s %s%s, ref_id %s.", what,
-			w.noun, a.f.kind.id(res.obj), status, refID)) + " " + a.f.kind.describe(res.obj) + "."})
+		if a.f.figures != nil {
+			figures = " " + shown(a.f.figures(res.obj)) + "."
+		}
+		resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("%s: %s %s%s, ref_id %s.%s %s.", what,
+			w.noun, a.f.kind.shownID(res.obj), status, shown(refID), figures, a.f.kind.describe(res.obj))})
 	}
 }
 

@@ -991,21 +991,6 @@ func checkUnconfirmedOrigin(ctx context.Context, p privateState, w createWords, 
 			w.noun, refID, w.noun, derived, refID, refID, w.noun))
 }
 
-// warnOnce runs add the first time key is given in this run.
-func (d *providerData) warnOnce(key string, add func()) {
-	if _, done := d.warned.LoadOrStore(key, true); !done {
-		add()
-	}
-}
-
-// clock is the machine's clock of d (tests replace it).
-func (d *providerData) clock() func() time.Time {
-	if d.now != nil {
-		return d.now
-	}
-	return time.Now
-}
-
 // recordUnconfirmed handles an unconfirmed create that the state records
 // (Read at refresh, Delete before its retry): it refuses one whose ref_id
 // would change on retry (checkUnconfirmedOrigin), and otherwise records the

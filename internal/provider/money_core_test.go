@@ -550,9 +550,17 @@ func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
 			w := newCLIWorkdir(t)
 			w.write(emulatorProviderBlock(emu, ""), body)
 			w.mustRun(0, "plan", "-out=found.tfplan")
-			if m := plannedMoney(t, w, "found.tfplan", res.addr); m["sends"] != false || m["ref_id"] != "found-1" {
+			m := plannedMoney(t, w, "found.tfplan", res.addr)
+			if m["sends"] != false || m["ref_id"] != "found-1" {
 				t.Fatalf("planned money = %v, want sends false and ref_id found-1", m)
 			}
+			// The saved plan says in one line what moves and where, for
+			// the reviewer of `terraform show` as for tools.
+			summary, _ := m["summary"].(string)
+			if !strings.HasSuffix(summary, ", ref_id found-1") || !strings.Contains(summary, " from profile ") {
+				t.Errorf("planned money.summary = %q, want what moves from which profile, with its ref_id", summary)
+			}
+			mustContain(t, "show", w.mustRun(0, "show", "found.tfplan").output(), summary)
 			r := w.mustRun(0, "apply", "found.tfplan")
 			mustContain(t, "apply", r.output(), "recorded, not "+res.words.made)
 			if n := emu.Counters.Requests(res.post); n != 1 {
@@ -561,6 +569,13 @@ func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
 			checkStateHoldsObject(t, w, res, obj)
 			w.mustRun(0, "plan", "-detailed-exitcode")
 			checkObjects(t, emu, res, 1)
+
+			// A replacement's diff says what the new object moves, where.
+			w.write(emulatorProviderBlock(emu, ""), withLast(res.body, "  ref_id = \"found-2\"\n"))
+			out := w.mustRun(0, "plan", "-no-color").output()
+			mustContain(t, "plan", out, "must be replaced")
+			mustContain(t, "plan", out, strings.TrimSuffix(summary, "found-1")+"found-2\"")
+			w.write(emulatorProviderBlock(emu, ""), body)
 
 			// Gone from the service's answers between the plan and its
 			// apply: nothing is sent, nothing recorded.

@@ -2,9 +2,13 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -14,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
@@ -32,28 +37,41 @@ import (
 // destroy only forgets, since the service reverses none of them; a refresh
 // follows the object's status and never changes an argument.
 
-// flowArg is one string argument of a money flow of arguments A, request R
-// and object T.
+// flowArg is one argument of a money flow of arguments A, request R and
+// object T: a string, or a JSON object (json). Adding an argument to a
+// flow is one flowArg.
 type flowArg[A, R, T any] struct {
 	name, description string
 	required          bool
 	// recordsAnswer: unset, the argument takes the service's answer (an
 	// identity, a ref_id derived at plan, the total of an amount).
 	recordsAnswer bool
-	// decimal: requested and answered values are compared as decimals.
-	decimal bool
+	// equal compares a requested value with the answered one: nil is
+	// exactly, decimalEqual by value, strings.EqualFold for an asset or a
+	// network.
+	equal func(requested, answered string) bool
 	// mayBeUnreported: the service's answer may lack it (nil got): then
 	// it is not compared, and after an import, setting it only records it.
 	mayBeUnreported bool
+	// applyOnly: it is not sent and not part of the derived ref_id; it
+	// only rules how the object is sent (a crypto withdrawal's max_fee),
+	// so changing it on an object already made only records it.
+	applyOnly bool
 	// notListed: configuration generated from a list leaves it unset (a
 	// total, beside the amount it declares).
-	notListed  bool
+	notListed bool
+	// json: the value is a JSON object (jsontypes.Normalized, whose
+	// StringValue arg returns), sent as it is (reqJSON).
+	json       bool
 	validators []validator.String
-	// arg is the argument, req its request field, got its answered field
-	// (nil: the service does not report it).
-	arg func(*A) *types.String
-	req func(*R) *string
-	got func(T) *string
+	// arg is the argument, req its request field (reqJSON for a JSON
+	// one; neither for an applyOnly one), got its answered field (nil:
+	// the service never reports it, so after an import, setting it only
+	// records it).
+	arg     func(*A) *types.String
+	req     func(*R) *string
+	reqJSON func(*R) *json.RawMessage
+	got     func(T) *string
 }
 
 // flow declares a money flow.
@@ -79,14 +97,29 @@ type flow[A, O, R any] struct {
 	existing  func(err error) (*O, bool)
 	get       func(ctx context.Context, c *client.Client, id string) (*O, error)
 	readScope string
+	// send, when set, is what the flow does around the post of body (a
+	// guaranteed fee quoted first): see moneyType.send. Shared by the
+	// resource and the action.
+	send func(ctx context.Context, data *providerData, a A, body R, post corePost[R, *O]) (createResult[*O], diag.Diagnostics)
+	// found, when set, checks an object of a recorded without sending as
+	// send checks one it adopts (see moneyType.found).
+	found func(a A, res createResult[*O], diags *diag.Diagnostics)
+	// idNoun is what the id names, in the id's description and the
+	// identity (default: the noun).
+	idNoun string
 	// ofKind lists why an answered object is not of this flow (a transfer
 	// of another type), checked on every answer and on import.
 	ofKind func(obj *O) []string
 	// unlisted, when set, says why configuration generated from a list
 	// cannot declare obj ("" when it can).
 	unlisted func(obj *O) string
-	// failed reports an answered status that means the money did not move.
+	// figures, when set, says the figures of an answered object (amount,
+	// fee, total), for the action's progress.
+	figures func(obj *O) string
+	// failed reports an answered status that means the money did not
+	// move; said, when set, what the service says of it.
 	failed func(obj *O) bool
+	said   func(obj *O) string
 	// invariants lists how obj breaks what an answer to body must keep
 	// beyond its arguments (amount plus fee is total; the credit side of an
 	// internal transfer), checked with them on every answer.
@@ -101,27 +134,80 @@ type flow[A, O, R any] struct {
 	validators []resource.ConfigValidator
 }
 
-// changeNote ends the description of every argument of a flow.
-func (f *flow[A, O, R]) changeNote() string {
-	return fmt.Sprintf(" **Changing it makes a NEW %s**: Terraform plans a replacement, which moves the money again; "+
-		"the %s already made is not reversed.", f.kind.words.noun, f.kind.words.noun)
+// sends is the verb of w's made in the third person ("sends", "makes").
+func sends(w createWords) string {
+	switch w.made {
+	case "made":
+		return "makes"
+	case "sent":
+		return "sends"
+	}
+	return verbOf(w.made) + "s"
 }
 
-// schema is the resource's schema: each argument forces a replacement.
+// changeNote ends the description of every argument of a flow.
+func (f *flow[A, O, R]) changeNote() string {
+	w := f.kind.words
+	return fmt.Sprintf(" **Changing it %s a NEW %s**: Terraform plans a replacement, which moves the money again; "+
+		"the %s already %s is not reversed.", sends(w), w.noun, w.noun, w.made)
+}
+
+// replaceWhenConfigured forces the replacement of an object of w when an
+// argument its configuration sets changes; left unset (computed), the
+// argument follows the configured arguments and names no reason of its own.
+func replaceWhenConfigured(w createWords) planmodifier.String {
+	text := fmt.Sprintf("Changing the value, when the configuration sets it, %s a new %s.", sends(w), w.noun)
+	return stringplanmodifier.RequiresReplaceIf(
+		func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+			resp.RequiresReplace = !req.ConfigValue.IsNull()
+		}, text, text)
+}
+
+// replaceUnlessRecordedAfterImport is the plan modifier of an argument the
+// service may not report: a change is a new object of w, except setting it
+// on an imported one whose state cannot know it: that only records the
+// configured value.
+func replaceUnlessRecordedAfterImport(w createWords) planmodifier.String {
+	text := fmt.Sprintf("Changing it %s a new %s, except on an imported %s whose value the service does not "+
+		"report: then the configured value is recorded.", sends(w), w.noun, w.noun)
+	return stringplanmodifier.RequiresReplaceIf(
+		func(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+			resp.RequiresReplace = !req.StateValue.IsNull() || !imported(ctx, req.Private)
+		}, text, text)
+}
+
+// idNames is what the id of an object of f names.
+func (f *flow[A, O, R]) idNames() string {
+	if f.idNoun != "" {
+		return f.idNoun
+	}
+	return f.kind.words.noun
+}
+
+// schema is the resource's schema: each argument forces a replacement,
+// except those whose change is recorded in place (inPlace).
 func (f *flow[A, O, R]) schema() schema.Schema {
+	w := f.kind.words
 	attrs := map[string]schema.Attribute{}
 	for _, a := range f.args {
 		mods := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 		desc := a.description + f.changeNote()
 		switch {
+		case a.applyOnly:
+			mods = nil
+			desc = a.description + fmt.Sprintf(" Changing it on a %s already %s only records it: nothing is %s.",
+				w.noun, w.made, w.made)
+		case a.got == nil:
+			mods = []planmodifier.String{replaceUnlessRecordedAfterImport(w)}
+			desc += " The service does not report it: after an import, setting it only records it."
 		case a.recordsAnswer:
-			mods = []planmodifier.String{replaceWhenConfigured}
+			mods = []planmodifier.String{replaceWhenConfigured(w)}
 		case a.mayBeUnreported:
-			mods = []planmodifier.String{replaceUnlessRecordedAfterImport()}
-			desc += " When the service does not report it, setting it on an imported " + f.kind.words.noun +
+			mods = []planmodifier.String{replaceUnlessRecordedAfterImport(w)}
+			desc += " When the service does not report it, setting it on an imported " + w.noun +
 				" only records it."
 		}
-		attrs[a.name] = schema.StringAttribute{
+		attr := schema.StringAttribute{
 			MarkdownDescription: desc,
 			Required:            a.required,
 			Optional:            !a.required,
@@ -129,9 +215,13 @@ func (f *flow[A, O, R]) schema() schema.Schema {
 			Validators:          a.validators,
 			PlanModifiers:       mods,
 		}
+		if a.json {
+			attr.CustomType = jsontypes.NormalizedType{}
+		}
+		attrs[a.name] = attr
 	}
 	attrs["metadata"] = schema.MapAttribute{
-		MarkdownDescription: metadataDescription("the "+f.kind.words.noun) + f.changeNote(),
+		MarkdownDescription: metadataDescription("the "+w.noun) + f.changeNote(),
 		ElementType:         types.StringType,
 		Optional:            true,
 		Validators:          metadataValidators(),
@@ -139,7 +229,7 @@ func (f *flow[A, O, R]) schema() schema.Schema {
 	}
 	f.computed.computedInto(attrs, allButStatus)
 	attrs["id"] = schema.StringAttribute{
-		MarkdownDescription: "Identifier of the " + f.kind.words.noun + ".",
+		MarkdownDescription: "Identifier of the " + f.idNames() + ".",
 		Computed:            true,
 		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 	}
@@ -147,11 +237,20 @@ func (f *flow[A, O, R]) schema() schema.Schema {
 	return schema.Schema{MarkdownDescription: f.description, Attributes: attrs}
 }
 
-// request is the create request of a with refID.
+// request is the create request of a with refID: every argument but the
+// applyOnly ones, unknown values left out.
 func (f *flow[A, O, R]) request(ctx context.Context, a A, refID string) (R, error) {
 	var r R
 	for _, arg := range f.args {
-		*arg.req(&r) = knownString(*arg.arg(&a))
+		v := *arg.arg(&a)
+		switch {
+		case arg.reqJSON != nil:
+			if s := knownString(v); s != "" {
+				*arg.reqJSON(&r) = json.RawMessage(s)
+			}
+		case arg.req != nil:
+			*arg.req(&r) = knownString(v)
+		}
 	}
 	*f.refIDArg().req(&r) = refID
 	m := *f.metadata(&a)
@@ -166,26 +265,29 @@ func (f *flow[A, O, R]) request(ctx context.Context, a A, refID string) (R, erro
 }
 
 // differences lists how obj differs from the request body: every field
-// the request sets must come back equal (decimals by value), an optional
-// argument it leaves unset must come back absent (unless the argument
-// records the service's answer), the object must be of this flow and keep
-// its invariants, and its id must be usable.
+// the request sets must come back equal (by the argument's comparer), an
+// optional argument it leaves unset must come back absent (unless the
+// argument records the service's answer), the object must be of this
+// flow and keep its invariants, and its id must be usable.
 func (f *flow[A, O, R]) differences(body R, obj *O) []string {
 	var out []string
 	for _, arg := range f.args {
+		if arg.req == nil || arg.got == nil {
+			continue
+		}
 		requested := *arg.req(&body)
-		if arg.got != nil && requested == "" && !arg.recordsAnswer {
+		if requested == "" && !arg.recordsAnswer {
 			if got := arg.got(obj); got != nil && *got != "" {
 				out = append(out, fmt.Sprintf("%s: requested none, answered %q", arg.name, shown(*got)))
 			}
 			continue
 		}
-		if arg.got == nil || requested == "" || (arg.mayBeUnreported && arg.got(obj) == nil) {
+		if requested == "" || (arg.mayBeUnreported && arg.got(obj) == nil) {
 			continue
 		}
-		equal := exactly
-		if arg.decimal {
-			equal = decimalEqual
+		equal := arg.equal
+		if equal == nil {
+			equal = exactly
 		}
 		out = differ(out, arg.name, requested, arg.got(obj), equal)
 	}
@@ -207,6 +309,7 @@ func (f *flow[A, O, R]) differences(body R, obj *O) []string {
 // attributes follow obj, but the manifest stays as the plan that made the
 // object saw it.
 func (f *flow[A, O, R]) fromObject(m *shapedState[A], obj *O, diags *diag.Diagnostics) {
+	w := f.kind.words
 	for _, arg := range f.args {
 		if arg.got != nil {
 			*arg.arg(&m.args) = keepOr(*arg.arg(&m.args), stringValue(arg.got(obj)))
@@ -220,10 +323,17 @@ func (f *flow[A, O, R]) fromObject(m *shapedState[A], obj *O, diags *diag.Diagno
 	followAnswer(m, f.computed.attrValues(obj, diags))
 	if f.failed != nil && f.failed(obj) {
 		status := shown(f.kind.status(obj))
-		diags.AddWarning(f.kind.words.title+" "+status,
-			fmt.Sprintf("The service reports the %s %s as %s: the money did not move. It stays in the state as "+
-				"recorded and is never made again on its own; to make it again on purpose, give it a new ref_id "+
-				"(or change an argument), which plans a new one.", f.kind.words.noun, f.kind.shownID(obj), status))
+		said := ""
+		if f.said != nil {
+			if s := f.said(obj); s != "" {
+				said = " The service says: " + shown(s) + "."
+			}
+		}
+		diags.AddWarning(w.title+" "+status,
+			fmt.Sprintf("The service reports the %s %s (ref_id %s, %s) as %s: the money did not move.%s It stays in "+
+				"the state as recorded and is never %s again on its own; to make it again on purpose, give it a new "+
+				"ref_id (or change an argument), which plans a new one.", w.noun, f.kind.shownID(obj),
+				shownRef(f.refIDOf(obj)), shown(f.summary(m.args)), status, said, w.made))
 	}
 }
 
@@ -254,7 +364,7 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 	return moneyType[A, *O, R]{
 		kind:       f.kind,
 		schema:     f.schema,
-		identity:   w.noun,
+		identity:   f.idNames(),
 		validators: f.validators,
 		refID:      refIDArg.arg,
 		unread:     func(a A) bool { return firstRequired.arg(&a).IsNull() },
@@ -263,6 +373,7 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 		post:       f.post,
 		existing:   f.existing,
 		moves:      f.moves,
+		found:      f.found,
 		differences: func(body R, obj *O) []string {
 			return f.differences(body, obj)
 		},
@@ -279,6 +390,8 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 		created: func(_ context.Context, m *shapedState[A], obj *O, outcome createOutcome, diags *diag.Diagnostics) {
 			f.fromObject(m, obj, diags)
 			f.warnUnverified(obj, diags)
+			// A plan that could not derive the ref_id left sends unknown:
+			// the apply knows.
 			m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed)
 		},
 		refreshed: func(_ context.Context, m *shapedState[A], obj *O, diags *diag.Diagnostics) {
@@ -295,8 +408,8 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 			destroy: &message{fmt.Sprintf("Destroying a %s does not reverse it", w.noun),
 				fmt.Sprintf("Destroy only removes the %s from the Terraform state: %s No API call is made.",
 					w.noun, f.irreversible)},
-			notRefreshed: fmt.Sprintf("The %s keep the status recorded when they were made; nothing else is "+
-				"affected, and nothing is sent.", w.plural),
+			notRefreshed: fmt.Sprintf("The %s keep the status recorded when they were %s; nothing else is "+
+				"affected, and nothing is sent.", w.plural, w.made),
 			gone: func(m shapedState[A]) message {
 				return message{w.title + " not found at the service",
 					fmt.Sprintf("The service does not know the %s %s (ref_id %s) any more. The state is kept as "+
@@ -308,23 +421,103 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 						"%s", w.noun, id(m).ValueString(), refOf(m), f.irreversible)}
 			},
 		},
-		planChange: func(ctx context.Context, _ *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[A]) {
-			if len(resp.RequiresReplace) == 0 {
-				// An argument the service did not report, recorded in
-				// place on an imported object: nothing moves.
-				return
-			}
-			next := "Its new arguments are known only at apply."
-			if config, d := getShaped[A](ctx, req.Config); !d.HasError() && req.Config.Raw.IsFullyKnown() {
-				next = "Applying makes a NEW " + w.noun + ": " + f.summary(config.args) + "."
-			}
-			resp.Diagnostics.AddWarning(fmt.Sprintf("Changing a %s makes a NEW %s", w.noun, w.noun),
-				fmt.Sprintf("%s\n\nThe service cannot change a %s, so Terraform plans a replacement. The %s already "+
-					"made, %s (%s, ref_id %s), is not reversed: the replacement only removes it from the state. If "+
-					"that is not what you want, restore the previous arguments.", next, w.noun, w.noun,
-					shown(id(state).ValueString()), f.summary(state.args), shownRef(refOf(state))))
-		},
+		planChange: f.planChange,
+		send:       f.send,
 	}
+}
+
+// planChange plans an object whose configuration changed: the in-place
+// record of what sends nothing (inPlace), or else a replacement, which
+// moves the money again, said in full.
+func (f *flow[A, O, R]) planChange(ctx context.Context, _ *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[A]) {
+	plan, diags := getShaped[A](ctx, req.Plan)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if next, ok := f.inPlace(ctx, req, plan, state); ok {
+		// Nothing is sent: the plan is the state with the arguments
+		// recorded in place.
+		resp.Diagnostics.Append(setShaped(ctx, &resp.Plan, resp.Plan.Schema, next)...)
+		return
+	}
+	w := f.kind.words
+	resp.Diagnostics.AddWarning(fmt.Sprintf("Changing a %s %s a NEW %s", w.noun, sends(w), w.noun),
+		f.replacementDetail(ctx, req, state))
+}
+
+// inPlace is the state with the changes of plan recorded, when each of
+// them sends nothing: an applyOnly argument, or one the service does not
+// report set on an imported object whose state lacks it (the plan
+// modifiers' rules, replaceUnlessRecordedAfterImport); a computed
+// argument the configuration leaves unset follows the others.
+func (f *flow[A, O, R]) inPlace(ctx context.Context, req resource.ModifyPlanRequest, plan, state shapedState[A]) (shapedState[A], bool) {
+	next := state
+	importedObject := imported(ctx, req.Private)
+	for _, a := range f.args {
+		p, s := *a.arg(&plan.args), *a.arg(&state.args)
+		switch {
+		case a.applyOnly:
+			*a.arg(&next.args) = p
+		case p.Equal(s), p.IsUnknown() && a.recordsAnswer:
+		case (a.got == nil || a.mayBeUnreported) && importedObject && s.IsNull():
+			*a.arg(&next.args) = p
+		default:
+			return state, false
+		}
+	}
+	return next, f.metadata(&plan.args).Equal(*f.metadata(&state.args))
+}
+
+// replacementDetail tells a reviewer where the money of a replacement
+// goes: what changed, the new object in full with its ref_id, which the
+// plan's diff hides in part, and that the one already made stays made.
+func (f *flow[A, O, R]) replacementDetail(ctx context.Context, req resource.ModifyPlanRequest, state shapedState[A]) string {
+	w := f.kind.words
+	var now, was map[string]tftypes.Value
+	_ = req.Config.Raw.As(&now)
+	_ = req.State.Raw.As(&was)
+	var changed []string
+	for _, a := range append(f.args, flowArg[A, R, *O]{name: "metadata", json: true}) {
+		n, p := now[a.name], was[a.name]
+		if a.applyOnly || n.IsNull() || n.Equal(p) {
+			continue
+		}
+		var ns, ps string
+		if !a.json && n.IsKnown() && n.As(&ns) == nil && p.As(&ps) == nil {
+			changed = append(changed, fmt.Sprintf("%s %s → %s", a.name, shownValue(ps), shownValue(ns)))
+			continue
+		}
+		changed = append(changed, a.name)
+	}
+	next := fmt.Sprintf("The new %s's arguments are known only at apply; its ref_id too.", w.noun)
+	if config, d := getShaped[A](ctx, req.Config); !d.HasError() && req.Config.Raw.IsFullyKnown() {
+		refID, origin := knownString(*f.refIDArg().arg(&config.args)), "configured"
+		if refID == "" {
+			body, _ := f.request(ctx, config.args, "")
+			refID, _ = derivedRefID(w.kind, body)
+			origin = "derived from its arguments"
+		}
+		next = fmt.Sprintf("Applying %s a NEW %s: %s, ref_id %s (%s).", sends(w), w.noun, f.summary(config.args),
+			shownRef(refID), origin)
+	}
+	what := "Its arguments changed"
+	if len(changed) > 0 {
+		what = "Changed: " + strings.Join(changed, ", ")
+	}
+	refID := f.refIDArg().arg(&state.args).ValueString()
+	return fmt.Sprintf("%s. %s\n\nThe service cannot change a %s, so Terraform plans a replacement. The %s already "+
+		"%s, %s (%s, ref_id %s), stays %s: it is not reversed, and the replacement only removes it from the state. "+
+		"If that is not what you want, restore the previous arguments.", what, next, w.noun, w.noun, w.made,
+		shown(id(state).ValueString()), f.summary(state.args), shownRef(refID), w.made)
+}
+
+// shownValue quotes an argument's value for a message, "unset" when empty.
+func shownValue(v string) string {
+	if v == "" {
+		return "unset"
+	}
+	return strconv.Quote(shown(v))
 }
 
 // moneyFigure is the figure of a movement of amount or total: the one

@@ -24,8 +24,10 @@ type flowRow struct {
 	// settle moves the object id to a later status at the emulator, and
 	// says which.
 	settle func(emu *emulator.Server, id string) string
-	// balance is the profile and asset its body debits.
+	// balance is the profile and asset its body debits; short, a balance
+	// that cannot fund the body ("1" when unset).
 	balance [2]string
+	short   string
 	// action declares its action "pay" with the body's arguments and the
 	// amount given (HCL expression).
 	action func(amount string) string
@@ -35,6 +37,21 @@ type flowRow struct {
 
 // flowRows are the money flows, by resource type.
 var flowRows = map[string]flowRow{
+	"platform_crypto_withdrawal": {
+		asset: "BTC", over: "0.1", kind: moneyKindCryptoWithdrawal, balance: [2]string{"prof-1", "BTC"}, short: "0.1",
+		list: true,
+		settle: func(emu *emulator.Server, id string) string {
+			emu.SetTransferStatus(id, "COMPLETED", "")
+			return "COMPLETED"
+		},
+		action: func(amount string) string {
+			return `profile_id = "prof-1"
+    destination_address = "bc1qexampleaddress0000000000000000000000"
+    asset = "BTC"
+    crypto_network = "BITCOIN"
+    amount = ` + amount
+		},
+	},
 	"platform_fiat_withdrawal": {
 		asset: "USD", over: "1000", kind: moneyKindFiatWithdrawal, balance: [2]string{"prof-1", "USD"}, list: true,
 		settle: func(emu *emulator.Server, id string) string {
@@ -101,7 +118,11 @@ func TestAccMoneyFlows(t *testing.T) {
 			}
 
 			// The service refuses it for insufficient funds: nothing recorded.
-			emu.SetBalance(row.balance[0], row.balance[1], "1")
+			short := row.short
+			if short == "" {
+				short = "1"
+			}
+			emu.SetBalance(row.balance[0], row.balance[1], short)
 			w.write(emulatorProviderBlock(emu, ""), res.body)
 			out = flatOutput(w.mustRun(1, "apply", "-auto-approve").output())
 			if !strings.Contains(out, res.words.title+" refused: insufficient funds") ||

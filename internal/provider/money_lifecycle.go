@@ -135,9 +135,10 @@ type moneyType[A, T, R any] struct {
 	// its manifest (money) at plan and passes it through the provider's
 	// withdrawal_guard at plan and at send (see money_movement.go).
 	moves func(a A) movement
-	// send, when set, sends the create of a instead of post (a
-	// withdrawal's guards and fee run in it, shared with its action).
-	send func(ctx context.Context, data *providerData, a A, refID string, derived bool) (createResult[T], diag.Diagnostics)
+	// send, when set, is what the declaration does around the post of
+	// the create request body (a guaranteed fee quoted first, the body
+	// posted with it): post sends a body through the core (see sendMoney).
+	send func(ctx context.Context, data *providerData, a A, body R, post corePost[R, T]) (createResult[T], diag.Diagnostics)
 	// found, when set, checks an object of a recorded without sending
 	// (money.sends = false) as send checks one it adopts (a withdrawal's
 	// charged fee against max_fee); an error still records it.
@@ -206,14 +207,6 @@ type moneyCoreResource[A, T, R any] struct {
 	t    *moneyType[A, T, R]
 	data *providerData
 }
-
-var (
-	_ resource.ResourceWithConfigure        = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithModifyPlan       = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithImportState      = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithIdentity         = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithConfigValidators = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-)
 
 // newMoneyResource is the resource of the declaration t.
 func newMoneyResource[A, T, R any](t *moneyType[A, T, R]) resource.Resource {
@@ -655,7 +648,7 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 }
 
 // sawStatus records the status of obj as this process saw it (see
-// refuseUnapprovedFiatAccount).
+// checkApprovedFiatAccount).
 func (r *moneyCoreResource[A, T, R]) sawStatus(obj T) {
 	if k := r.t.kind; k.status != nil {
 		r.data.sawStatus(k.words.kind, k.id(obj), k.status(obj))

@@ -46,6 +46,7 @@ var moneyAttrTypes = map[string]attr.Type{
 	"to":              types.StringType,
 	"ref_id":          types.StringType,
 	"sends":           types.BoolType,
+	"summary":         types.StringType,
 }
 
 // moneySchema is the manifest's attribute of a money-moving resource.
@@ -78,6 +79,10 @@ func moneySchema() schema.SingleNestedAttribute {
 				"records the existing transfer, sending nothing. `true` also when the plan could not ask the " +
 				"service (it warns then, and the apply decides by the same rule): a policy counts it as sent. " +
 				"Unknown only while the `ref_id` is (an argument known only at apply)."},
+			"summary": str("One line that says what moves, where and from where, with the `ref_id` it is sent with, " +
+				"e.g. `0.3 BTC on BITCOIN to bc1q... from profile 8c5f..., ref_id 9a1e...`: it changes with any of " +
+				"its parts, so the diff of every create and every replacement shows it. Unknown while a part is " +
+				"(an argument known only at apply); null in a state written before it was set."),
 		},
 	}
 }
@@ -87,13 +92,15 @@ type moneyOf struct {
 	kind                         string
 	asset, amount, from, to, ref types.String
 	sends                        types.Bool
+	// summary is money.summary: what a reviewer reads in the diff.
+	summary types.String
 }
 
 // value is m as the attribute's object.
 func (m moneyOf) value(diags *diag.Diagnostics) types.Object {
 	obj, d := types.ObjectValue(moneyAttrTypes, map[string]attr.Value{
 		"version": types.Int64Value(moneyVersion), "kind": types.StringValue(m.kind), "asset": m.asset, "amount": m.amount, "from_profile_id": m.from,
-		"to": m.to, "ref_id": m.ref, "sends": m.sends,
+		"to": m.to, "ref_id": m.ref, "sends": m.sends, "summary": m.summary,
 	})
 	diags.Append(d...)
 	return obj

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -48,14 +47,29 @@ type movement struct {
 
 // manifest is the money attribute of m, sent with ref.
 func (m movement) manifest(ref types.String, sends types.Bool) moneyOf {
-	return moneyOf{kind: m.kind, asset: m.asset, amount: m.amount, from: m.from, to: m.to, ref: ref, sends: sends}
+	return moneyOf{kind: m.kind, asset: m.asset, amount: m.amount, from: m.from, to: m.to, ref: ref, sends: sends,
+		summary: m.summary(ref)}
+}
+
+// summary is money.summary of m sent with ref: its words and the ref_id,
+// unknown while any of them is.
+func (m movement) summary(ref types.String) types.String {
+	for _, v := range []types.String{m.asset, m.amount, m.from, m.to, ref} {
+		if v.IsUnknown() {
+			return types.StringUnknown()
+		}
+	}
+	if ref.IsNull() || ref.ValueString() == "" {
+		return types.StringValue(m.what)
+	}
+	return types.StringValue(m.what + ", ref_id " + ref.ValueString())
 }
 
 // guarded is what the guards see of m, sent with refID; via names what
 // sends it in messages. It is counted in the run's tally by its kind and
 // refID (movementKey); an invocation, by its own (guardInvocation).
-func (m movement) guarded(refID, via string) guardedWithdrawal {
-	w := guardedWithdrawal{refID: refID, asset: knownString(m.asset), figureName: m.figureName,
+func (m movement) guarded(refID, via string) guardedMovement {
+	w := guardedMovement{refID: refID, asset: knownString(m.asset), figureName: m.figureName,
 		what: m.what, resourceType: via, destination: knownString(m.address), network: knownString(m.network),
 		identity: knownString(m.identity), fiatAccount: knownString(m.fiatAccount), limitTypes: m.limitTypes,
 		profile: knownString(m.from)}
@@ -81,7 +95,7 @@ func (m movement) guarded(refID, via string) guardedWithdrawal {
 // moves, so that planning one object twice counts it once, and two
 // movements (of two kinds, or two declarations of one ref_id that differ)
 // are never folded into one.
-func movementKey(kind, ref string, w guardedWithdrawal) string {
+func movementKey(kind, ref string, w guardedMovement) string {
 	return strings.Join([]string{kind, ref, w.profile, w.assetKey, w.debitKey, w.figure.String()}, "\x00")
 }
 
@@ -90,8 +104,7 @@ func movementKey(kind, ref string, w guardedWithdrawal) string {
 func (t *moneyType[A, T, R]) planMovement(ctx context.Context, data *providerData, a A, refID string, sends types.Bool, resp *resource.ModifyPlanResponse) {
 	m := t.moves(a)
 	setMoney(ctx, &resp.Plan, m.manifest(types.StringValue(refID), sends), &resp.Diagnostics)
-	refuseUnapprovedFiatAccount(data, m, t.kind.words.resourceType, &resp.Diagnostics)
-	guardWithdrawal(ctx, data, m.guarded(refID, t.kind.words.resourceType), &resp.Diagnostics)
+	guardPlan(ctx, data, m.guarded(refID, t.kind.words.resourceType), &resp.Diagnostics)
 }
 
 // planUnknownMovement plans a new object of t an argument of which is
@@ -104,79 +117,62 @@ func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *prov
 		ref = types.StringUnknown()
 	}
 	setMoney(ctx, &resp.Plan, m.manifest(ref, types.BoolUnknown()), &resp.Diagnostics)
-	refuseUnapprovedFiatAccount(data, m, t.kind.words.resourceType, &resp.Diagnostics)
 	guardUnknown(ctx, data, t.kind.words.resourceType, m, &resp.Diagnostics)
 }
 
 // sendMoney is the one call that sends an object of t, for its resource
 // and its action alike: a money movement passes the provider's
 // withdrawal_guard first (guardSend), whatever was judged at plan; then
-// the declaration's send, or its post through the core (createRun).
+// its post through the core (createRun), within the declaration's send
+// when it has one.
 // via names what sends it in messages; recorded says the state of this
 // run holds an unconfirmed attempt with refID.
 func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, a A, refID string, derived, recorded bool, via string) (createResult[T], diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if t.moves != nil {
 		m := t.moves(a)
-		refuseUnapprovedFiatAccount(data, m, via, &diags)
 		if diags.Append(guardSend(ctx, data, m.guarded(refID, via))...); diags.HasError() {
 			return createResult[T]{}, diags
 		}
-	}
-	if t.send != nil {
-		res, d := t.send(ctx, data, a, refID, derived)
-		diags.Append(d...)
-		return res, diags
 	}
 	body, err := t.request(ctx, a, refID)
 	if err != nil {
 		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
 		return createResult[T]{}, diags
 	}
-	res, d := createRun[T]{
-		kind:        t.kind,
-		refID:       refID,
-		derived:     derived,
-		recorded:    recorded,
-		window:      data.recoveryWindow,
-		now:         data.clock(),
-		send:        func(ctx context.Context) (T, error) { return t.post(ctx, data.client, body) },
-		existing:    t.existing,
-		differences: func(obj T) []string { return t.differences(body, obj) },
-		lookupFirst: t.lookupFirst,
-		data:        data,
-	}.run(ctx)
+	post := func(ctx context.Context, body R, lastErr *error) (createResult[T], diag.Diagnostics) {
+		return createRun[T]{
+			kind:     t.kind,
+			refID:    refID,
+			derived:  derived,
+			recorded: recorded,
+			window:   data.recoveryWindow,
+			now:      data.clock(),
+			send: func(ctx context.Context) (T, error) {
+				obj, err := t.post(ctx, data.client, body)
+				if lastErr != nil {
+					*lastErr = err
+				}
+				return obj, err
+			},
+			existing:    t.existing,
+			differences: func(obj T) []string { return t.differences(body, obj) },
+			lookupFirst: t.lookupFirst,
+			data:        data,
+		}.run(ctx)
+	}
+	var res createResult[T]
+	var d diag.Diagnostics
+	if t.send != nil {
+		res, d = t.send(ctx, data, a, body, post)
+	} else {
+		res, d = post(ctx, body, nil)
+	}
 	diags.Append(d...)
 	return res, diags
 }
 
-// refuseUnapprovedFiatAccount refuses a movement to a fiat account that is
-// not APPROVED by what this run has seen of it: an account this
-// configuration manages, read or created in this process, whose status is
-// not APPROVED (a new account starts PENDING review), or one known only at
-// apply, which is an account this plan creates or replaces, so not yet
-// approved. approved_destinations_only asks the service about every other
-// account (see checkApprovedDestination).
-func refuseUnapprovedFiatAccount(data *providerData, m movement, via string, diags *diag.Diagnostics) {
-	if m.fiatAccount.IsNull() || data == nil {
-		return
-	}
-	p := path.Root("fiat_account_id")
-	if m.fiatAccount.IsUnknown() {
-		diags.AddAttributeError(p, "Fiat account not approved yet",
-			fmt.Sprintf("The fiat_account_id of this %s is known only at apply: it is an account this plan creates "+
-				"or replaces, and a new fiat account starts PENDING the service's review, so the withdrawal would be "+
-				"refused. Apply the account first (terraform apply -target=<the account>), and plan the withdrawal "+
-				"once its status is APPROVED. Nothing was sent.", via))
-		return
-	}
-	status, seen := data.seenStatus(fiatAccountWords.kind, m.fiatAccount.ValueString())
-	if !seen || status == fiatAccountApproved {
-		return
-	}
-	diags.AddAttributeError(p, "Fiat account not approved",
-		fmt.Sprintf("The %s %s goes to the fiat account %s, which this configuration manages and whose status is "+
-			"%s, not APPROVED: the service refuses a withdrawal to it. Plan it again once the service's review has "+
-			"approved the account (terraform refresh shows its status). Nothing was sent.", via, shown(m.what),
-			m.fiatAccount.ValueString(), shown(status)))
-}
+// corePost sends the create request body through the core and sorts its
+// answer (see createRun.run); lastErr, when given, receives the error of
+// the send.
+type corePost[R, T any] func(ctx context.Context, body R, lastErr *error) (createResult[T], diag.Diagnostics)

@@ -3,6 +3,7 @@ package provider
 import (
 	"encoding/json"
 	"slices"
+	"sort"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
@@ -320,4 +321,34 @@ func shapeVia[T, U any](s objectShape[U], get func(*T) *U) objectShape[T] {
 		}
 	}
 	return out
+}
+
+// anyMapValue renders free-form metadata as a map of strings: strings as
+// they are, other values as JSON. It is null when m is empty.
+func anyMapValue(m map[string]any) types.Map {
+	if len(m) == 0 {
+		return types.MapNull(types.StringType)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	elems := make(map[string]attr.Value, len(m))
+	for _, k := range keys {
+		switch v := m[k].(type) {
+		case string:
+			elems[k] = types.StringValue(v)
+		case nil:
+			elems[k] = types.StringNull()
+		default:
+			b, err := json.Marshal(v)
+			if err != nil {
+				elems[k] = types.StringNull()
+				continue
+			}
+			elems[k] = types.StringValue(string(b))
+		}
+	}
+	return types.MapValueMust(types.StringType, elems)
 }

@@ -38,6 +38,8 @@ func planBenchArguments(tb testing.TB, typeName string, i int) map[string]any {
 			"amount": "10", "metadata": run}
 	case "platform_crypto_destination_address":
 		return map[string]any{"crypto_network": "ETHEREUM", "address": fmt.Sprintf("0x%040x", i), "nickname": fmt.Sprintf("bench-%d", i)}
+	case "platform_profile":
+		return map[string]any{"nickname": fmt.Sprintf("bench-%d", i)}
 	case "platform_fiat_account":
 		address := func(street string) map[string]any {
 			return map[string]any{"country": "USA", "address1": street, "city": "New York", "province": "NY", "zip_code": "10101"}

@@ -388,7 +388,7 @@ func TestPolicies(t *testing.T) {
 var (
 	_ registry.MoneyMover = (*moneyCoreResource[cryptoWithdrawalArgs, *client.Transfer, client.CryptoWithdrawalRequest])(nil)
 	_ registry.MoneyMover = (*moneyAction[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest])(nil)
-	_ registry.MoneyMover = (*cryptoWithdrawalAction)(nil)
+	_ registry.MoneyMover = (*moneyAction[cryptoWithdrawalArgs, client.Transfer, client.CryptoWithdrawalRequest])(nil)
 )
 
 // policyValue is data.platform.money.<name> of the shipped policy.

@@ -11,7 +11,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -34,7 +33,6 @@ import (
 
 	"github.com/platform/terraform-provider-platform/internal/bypass"
 	"github.com/platform/terraform-provider-platform/internal/client"
-	"github.com/platform/terraform-provider-platform/internal/stream"
 )
 
 // Environment variables read when an argument is not set in configuration.
@@ -115,57 +113,8 @@ type providerModel struct {
 	RecoveryWindow timetypes.GoDuration `tfsdk:"recovery_window"`
 	RateBudget     types.Float64        `tfsdk:"rate_budget"`
 	RateStateDir   types.String         `tfsdk:"rate_state_dir"`
-	// WithdrawalGuard is the withdrawal_guard block (withdrawal_guard.go).
+	// WithdrawalGuard is the withdrawal_guard block (money_guard.go).
 	WithdrawalGuard types.Object `tfsdk:"withdrawal_guard"`
-}
-
-// providerData is what resources and data sources receive from Configure.
-type providerData struct {
-	client *client.Client
-	// wsURL is empty when ws_url is not configured.
-	wsURL string
-	// requestTimeout bounds stream operations that have no timeout of their own.
-	requestTimeout time.Duration
-	newID          func() string
-	now            func() time.Time
-	// planned are the ref_ids the creates of this plan or apply send (see
-	// money_core.go).
-	planned *plannedRefIDs
-	// recoveryWindow is how long after it was made an object found under a
-	// derived ref_id is taken for the one a run that did not record its
-	// answer made (recovery_window).
-	recoveryWindow time.Duration
-	// attempts are the unconfirmed creates the state of this run records,
-	// and lookups the ref_ids looked up at plan (see money_core.go).
-	attempts attemptSet
-	lookups  lookupCache
-	// warned holds the warnings given once per run, by key.
-	warned sync.Map
-	// streams is the stream connection shared by the market-data reads of
-	// this configuration of the provider, that is of the provider process
-	// (see market_data_hub.go); nil opens one for each read.
-	streams *stream.Hub
-	// guard is the withdrawal_guard of this process (withdrawal_guard.go).
-	guard *withdrawalGuard
-	// statuses are the statuses of the objects this process created, read
-	// or imported, by kind and id (see seenStatus).
-	statuses sync.Map
-}
-
-// sawStatus records the status of the object id of kind, as this process
-// last created, read or imported it.
-func (d *providerData) sawStatus(kind, id, status string) {
-	if d != nil && id != "" {
-		d.statuses.Store(kind+"\x00"+id, status)
-	}
-}
-
-// seenStatus is the status of the object id of kind as this process last
-// saw it; false when it saw none.
-func (d *providerData) seenStatus(kind, id string) (string, bool) {
-	v, ok := d.statuses.Load(kind + "\x00" + id)
-	s, _ := v.(string)
-	return s, ok
 }
 
 func (p *platformProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -181,7 +130,7 @@ func (p *platformProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			"addresses and the withdrawal address book; it reads transfers, reward claims, stablecoin " +
 			"conversions and market data. Every argument can also be set through its `PLATFORM_*` " +
 			"environment variable.",
-		Blocks: map[string]schema.Block{withdrawalGuardBlock: withdrawalGuardSchema()},
+		Blocks: map[string]schema.Block{withdrawalGuardBlock: moneyGuardSchema()},
 		Attributes: map[string]schema.Attribute{
 			"client_id": schema.StringAttribute{
 				MarkdownDescription: "OAuth 2.0 client id. Environment variable `" + EnvClientID + "`.",
@@ -299,7 +248,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	cfg.RateBudget, cfg.Rates = configRateBudget(m.RateBudget, diags), p.rates
 	recoveryWindow := configRecoveryWindow(stringSetting{attr: "recovery_window", env: EnvRecoveryWindow,
 		value: m.RecoveryWindow.StringValue}, diags)
-	guard := configWithdrawalGuard(ctx, m.WithdrawalGuard, diags)
+	guard := configMoneyGuard(ctx, m.WithdrawalGuard, diags)
 	if diags.HasError() {
 		return
 	}
@@ -516,6 +465,7 @@ func (p *platformProvider) Resources(_ context.Context) []func() resource.Resour
 		NewFiatWithdrawalResource,
 		NewInternalTransferResource,
 		NewStablecoinConversionResource,
+		NewProfileResource,
 	}
 }
 
@@ -551,6 +501,7 @@ func (p *platformProvider) ListResources(_ context.Context) []func() list.ListRe
 		NewFiatAccountListResource,
 		NewFiatWithdrawalListResource,
 		NewInternalTransferListResource,
+		NewProfileListResource,
 	}
 }
 

@@ -3,11 +3,14 @@ package provider
 import (
 	"context"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/stream"
 )
 
 // tflogLogger routes the client's logs to tflog, masking the client secret
@@ -56,4 +59,68 @@ func configuredData(raw any, diags *diag.Diagnostics) *providerData {
 func notConfigured(diags *diag.Diagnostics) {
 	diags.AddError("Provider not configured",
 		"The platform provider has not been configured. Check the provider block and its environment variables.")
+}
+
+// providerData is what resources and data sources receive from Configure.
+type providerData struct {
+	client *client.Client
+	// wsURL is empty when ws_url is not configured.
+	wsURL string
+	// requestTimeout bounds stream operations that have no timeout of their own.
+	requestTimeout time.Duration
+	newID          func() string
+	now            func() time.Time
+	// planned are the ref_ids the creates of this plan or apply send (see
+	// money_core.go).
+	planned *plannedRefIDs
+	// recoveryWindow is how long after it was made an object found under a
+	// derived ref_id is taken for the one a run that did not record its
+	// answer made (recovery_window).
+	recoveryWindow time.Duration
+	// attempts are the unconfirmed creates the state of this run records,
+	// and lookups the ref_ids looked up at plan (see money_core.go).
+	attempts attemptSet
+	lookups  lookupCache
+	// warned holds the warnings given once per run, by key.
+	warned sync.Map
+	// streams is the stream connection shared by the market-data reads of
+	// this configuration of the provider, that is of the provider process
+	// (see market_data_hub.go); nil opens one for each read.
+	streams *stream.Hub
+	// guard is the withdrawal_guard of this process (money_guard.go).
+	guard *moneyGuard
+	// statuses are the statuses of the objects this process created, read
+	// or imported, by kind and id (see seenStatus).
+	statuses sync.Map
+}
+
+// sawStatus records the status of the object id of kind, as this process
+// last created, read or imported it.
+func (d *providerData) sawStatus(kind, id, status string) {
+	if d != nil && id != "" {
+		d.statuses.Store(kind+"\x00"+id, status)
+	}
+}
+
+// seenStatus is the status of the object id of kind as this process last
+// saw it; false when it saw none.
+func (d *providerData) seenStatus(kind, id string) (string, bool) {
+	v, ok := d.statuses.Load(kind + "\x00" + id)
+	s, _ := v.(string)
+	return s, ok
+}
+
+// warnOnce runs add the first time key is given in this run.
+func (d *providerData) warnOnce(key string, add func()) {
+	if _, done := d.warned.LoadOrStore(key, true); !done {
+		add()
+	}
+}
+
+// clock is the machine's clock of d (tests replace it).
+func (d *providerData) clock() func() time.Time {
+	if d.now != nil {
+		return d.now
+	}
+	return time.Now
 }

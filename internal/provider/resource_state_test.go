@@ -17,7 +17,7 @@ func TestClearUnknownComputed(t *testing.T) {
 		"version": types.Int64Value(moneyVersion), "kind": types.StringValue("crypto_withdrawal"),
 		"asset": types.StringValue("BTC"), "amount": types.StringValue("0.5"),
 		"from_profile_id": types.StringValue("p"), "to": types.StringValue("bc1q"), "ref_id": types.StringUnknown(),
-		"sends": types.BoolUnknown(),
+		"sends": types.BoolUnknown(), "summary": types.StringUnknown(),
 	})
 	if d.HasError() {
 		t.Fatal(d)

@@ -86,18 +86,16 @@ func transferOfTypes(types ...string) func(t *client.Transfer) []string {
 	}
 }
 
-// transferFigures lists how the figures of the transfer t break its
-// invariant: where the service states its fee and its total, amount, fee
-// and total are non-negative decimals and amount plus fee is total.
+// transferFigures lists how the figures of the transfer t break the
+// invariant every answer of a transfer flow keeps (the reference requires
+// all three): amount, fee and total are non-negative decimals and amount
+// plus fee is total.
 func transferFigures(t *client.Transfer) []string {
-	if t.Fee == "" || t.Total == "" {
-		return nil
-	}
 	var d []string
 	for _, f := range []struct{ name, v string }{{"amount", t.Amount}, {"fee", t.Fee}, {"total", t.Total}} {
 		if !nonNegativeDecimal(f.v) {
 			d = append(d, fmt.Sprintf("%s: answered %s, not a non-negative decimal of at most %d characters",
-				f.name, quotedPrefix(shown(f.v)), maxDecimalLength))
+				f.name, quotedPrefix(f.v), maxDecimalLength))
 		}
 	}
 	if len(d) > 0 {
@@ -132,6 +130,44 @@ func getTransfer(ctx context.Context, c *client.Client, id string) (*client.Tran
 	return c.GetTransfer(ctx, id)
 }
 
+// transferFigureText says the figures of the transfer t: its amount, fee
+// and total, each the service stated.
+func transferFigureText(t *client.Transfer) string {
+	var parts []string
+	for _, kv := range [][2]string{{"amount", t.Amount}, {"fee", t.Fee}, {"total", t.Total}} {
+		if kv[1] != "" {
+			parts = append(parts, kv[0]+" "+kv[1])
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// transferSaid is what the service says of the state of the transfer t
+// (its status_details), "" when nothing.
+func transferSaid(t *client.Transfer) string { return string(t.StatusDetails) }
+
 // transferFailed reports a transfer the service failed: its money did not
 // move.
 func transferFailed(t *client.Transfer) bool { return t.Status == client.TransferStatusFailed }
+
+// transferSummary describes a transfer in a few words, its text as it
+// may be shown (see shown).
+func transferSummary(t *client.Transfer) string {
+	what := t.Amount + " " + t.Asset
+	if t.Type != "" && t.Type != client.TransferTypeCryptoWithdr {
+		what = t.Type + " of " + what
+	}
+	if t.CryptoNetwork != nil {
+		what += " on " + *t.CryptoNetwork
+	}
+	if t.DestinationAddress != nil {
+		what += " to " + *t.DestinationAddress
+	}
+	if t.FiatAccountID != nil {
+		what += " to fiat account " + *t.FiatAccountID
+	}
+	if t.Memo != nil {
+		what += " (memo " + *t.Memo + ")"
+	}
+	return shown(what + " from profile " + t.ProfileID)
+}

@@ -126,10 +126,14 @@ func (v rfc3339Validator) ValidateString(ctx context.Context, req validator.Stri
 	}
 }
 
-// knownValues warns, without refusing, about a value that this provider
-// version does not know: for enums the service extends between versions
-// (crypto networks), where a plan-time error would block users until a
-// release. The service refuses a wrong value, and nothing is sent then.
+// knownValues refuses a value outside a list the service publishes as a
+// closed enum of its reference (crypto networks: the CryptoNetwork schema of
+// every request that takes one), and names the nearest known value when the
+// value is a near miss of one ("ETHERUM": did you mean "ETHEREUM"?). A value
+// the reference does not list cannot be right: the service refuses it. Where
+// the service may name a value this provider version does not know (in its
+// answers), the value is read as given; only what a configuration writes is
+// checked.
 type knownValues struct {
 	what   string
 	values []string
@@ -141,7 +145,7 @@ var (
 )
 
 func (v knownValues) Description(context.Context) string {
-	return "one of " + strings.Join(v.values, ", ") + ", or a " + v.what + " the service added since (a warning)"
+	return "one of " + strings.Join(v.values, ", ")
 }
 
 func (v knownValues) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
@@ -150,10 +154,14 @@ func (v knownValues) check(p path.Path, value string, diags *diag.Diagnostics) {
 	if slices.Contains(v.values, value) {
 		return
 	}
-	diags.AddAttributeWarning(p, "Unknown "+v.what,
-		fmt.Sprintf("%s is %q, which this provider version does not know (it knows %s). It is sent as given: if "+
-			"the service does not know it either, it refuses the request and nothing is sent. Check the "+
-			"spelling, or upgrade the provider.", p, value, strings.Join(v.values, ", ")))
+	detail := fmt.Sprintf("%s is %q, which is not a %s the service publishes", p, value, v.what)
+	if near := nearestValue(value, v.values); near != "" {
+		detail += fmt.Sprintf(": did you mean %q?", near)
+	} else {
+		detail += "."
+	}
+	diags.AddAttributeError(p, "Unknown "+v.what,
+		detail+fmt.Sprintf(" %s must be one of %s.", p, strings.Join(v.values, ", ")))
 }
 
 func (v knownValues) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
@@ -176,8 +184,88 @@ func (v knownValues) ValidateList(ctx context.Context, req validator.ListRequest
 	}
 }
 
-// cryptoNetworkValues are the crypto networks this version knows.
+// nearestValue is the known value a typo most likely meant: the one whose
+// edit distance to value, letter case aside, is smallest, when it is at
+// most two and at most a third of the length of value (so that "ACH" is no
+// typo of "SCB"), and no other value is as near. Otherwise "".
+func nearestValue(value string, known []string) string {
+	upper := strings.ToUpper(value)
+	best, bestDist, tie := "", 3, false
+	for _, k := range known {
+		d := editDistance(upper, strings.ToUpper(k))
+		switch {
+		case d < bestDist:
+			best, bestDist, tie = k, d, false
+		case d == bestDist:
+			tie = true
+		}
+	}
+	if best == "" || tie || 3*bestDist > len([]rune(value)) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b: the fewest
+// single-character insertions, deletions and substitutions that turn one
+// into the other.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// cryptoNetworkValues are the crypto networks of the reference.
 var cryptoNetworkValues = knownValues{what: "crypto network", values: client.CryptoNetworks}
+
+// fiatNetworkValues are the fiat networks of the reference.
+var fiatNetworkValues = knownValues{what: "fiat network", values: client.FiatNetworks}
+
+// networkAddressShape refuses an address whose shape cannot be an address of its
+// network, read from the sibling attribute: the address book's check
+// (addressShapeProblem), applied to every argument that names a crypto
+// address, so that a withdrawal is held to the shapes its destination
+// would be held to in the address book.
+type networkAddressShape struct{ network path.Path }
+
+var _ validator.String = networkAddressShape{}
+
+func (v networkAddressShape) Description(context.Context) string {
+	return "must have the shape of an address on " + v.network.String() + " (no whitespace; 0x and 40 hexadecimal " +
+		"digits on EVM networks, 0x and 64 on SUI, 32 to 44 base58 characters on SOLANA)"
+}
+
+func (v networkAddressShape) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v networkAddressShape) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	var network types.String
+	if d := req.Config.GetAttribute(ctx, v.network, &network); d.HasError() || network.IsUnknown() {
+		return
+	}
+	if why := addressShapeProblem(network.ValueString(), req.ConfigValue.ValueString()); why != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid address", req.Path.String()+" "+why+".")
+	}
+}
 
 // noNullElements refuses a list with a null element, naming the element:
 // the framework's listvalidator.NoNullValues says only "This attribute

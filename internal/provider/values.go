@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
 // Values: conversions between the client's Go values and framework values,
@@ -171,4 +174,18 @@ func escapedText(s *string) *string {
 func unsafeRune(r rune) bool {
 	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || unicode.Is(unicode.Cf, r) ||
 		r == '\u2028' || r == '\u2029'
+}
+
+// deref is *p, or "" for nil.
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// metadataDescription is the description of a metadata argument.
+func metadataDescription(what string) string {
+	return fmt.Sprintf("Client-specified key/value pairs attached to %s: at most %d pairs, each key and "+
+		"value at most %d characters.", what, client.MaxMetadataPairs, client.MaxMetadataLength)
 }

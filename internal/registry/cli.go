@@ -26,7 +26,7 @@ var CLITests = map[string][]string{
 		"TestAccEmulatorExample",                               // terraform test and init of a module, registry address
 		"TestAccGuardFloor_environmentBindsEveryProviderBlock", // modules and aliased provider blocks
 		"TestAccCredentialsRejected_cliPaths",                  // saved plan, import block, query, action
-		"TestAccWithdrawalGuard",                               // modules and for_each, plan JSON
+		"TestAccMoneyGuard",                                    // modules and for_each, plan JSON
 		"TestAccCheckBalances",                                 // for_each payroll of every money type, plan refused
 	},
 	"resource platform_crypto_withdrawal": {
@@ -96,6 +96,11 @@ var CLITests = map[string][]string{
 	"resource platform_crypto_destination_address": {
 		"TestAccCryptoDestinationAddress_lifecycle",
 	},
+	"resource platform_profile": {
+		"TestAccProfile_lifecycle",
+		"TestAccProfile_lostAnswer",
+		"TestAccProfile_exactlyOnce",
+	},
 	"ephemeral platform_access_token":              {"TestAccAccessTokenEphemeralResource"},
 	"action platform_crypto_withdrawal":            {"TestAccCryptoWithdrawalAction", "TestAccGuardAtSend_action"},
 	"list platform_crypto_withdrawal":              {"TestAccListResources_queryAndGenerateConfig"},
@@ -103,6 +108,7 @@ var CLITests = map[string][]string{
 	"list platform_deposit_address":                {"TestAccListResources_examples"},
 	"list platform_crypto_destination_address":     {"TestAccCryptoDestinationAddress_query"},
 	"list platform_fiat_account":                   {"TestAccFiatAccount_queryGeneratesValidConfig"},
+	"list platform_profile":                        {"TestAccProfile_query"},
 	"list platform_fiat_withdrawal":                {"TestAccMoneyFlows_query"},
 	"list platform_internal_transfer":              {"TestAccMoneyFlows_query"},
 	"action platform_fiat_withdrawal":              {"TestAccMoneyFlowActions"},

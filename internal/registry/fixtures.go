@@ -101,4 +101,5 @@ var PlanFixtures = map[string]string{
 	"platform_crypto_destination_address": `crypto_network = "ETHEREUM"
   address        = format("0x%040x", count.index)
   nickname       = "bench-${count.index}"`,
+	"platform_profile": `nickname = "bench-${count.index}"`,
 }

@@ -68,6 +68,7 @@ non_money_types := {
 	"platform_deposit_address",
 	"platform_fiat_account",
 	"platform_fiat_deposit_instructions",
+	"platform_profile",
 }
 
 # Actions of the provider that move money: the kind of each, and the

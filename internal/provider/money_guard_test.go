@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/shopspring/decimal"
 
+	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
@@ -71,7 +73,7 @@ func guardBlock(maxAmount, maxRunTotal string) string {
 // withdrawal once, with a handful of reads of limits and prices, and the
 // plan JSON carries every figure a policy needs. Withdrawals already in the
 // state do not count in a later plan.
-func TestAccWithdrawalGuard(t *testing.T) {
+func TestAccMoneyGuard(t *testing.T) {
 	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	limits := func(single string, eur bool) {
@@ -203,15 +205,15 @@ func checkPlanFigures(t *testing.T, planJSON string, want int) {
 // Withdrawals planned at once are checked in turn: of five of 0.4 BTC under
 // a max_run_total of 1.2, exactly three pass and two are refused, whatever
 // the order.
-func TestWithdrawalGuard_concurrentPlans(t *testing.T) {
-	g := &withdrawalGuard{maxRunTotal: capsOf("max_run_total", map[string]string{"BTC": "1.2"})}
+func TestMoneyGuard_concurrentPlans(t *testing.T) {
+	g := guardCapped(settingMaxRunTotal, map[string]string{"BTC": "1.2"})
 	data := &providerData{guard: g}
 	var wg sync.WaitGroup
 	var refused atomic.Int32
 	for i := range 5 {
 		wg.Go(func() {
 			var d diag.Diagnostics
-			guardWithdrawal(t.Context(), data, guardedWithdrawal{key: fmt.Sprint("w", i), asset: "BTC", assetKey: "BTC",
+			guardPlan(t.Context(), data, guardedMovement{key: fmt.Sprint("w", i), asset: "BTC", assetKey: "BTC",
 				figure: decimal.RequireFromString("0.4"), figureOK: true}, &d)
 			if d.HasError() {
 				refused.Add(1)
@@ -232,7 +234,7 @@ func TestWithdrawalGuard_concurrentPlans(t *testing.T) {
 // the review has not approved yet, and a plan whose credentials cannot read
 // the book; once the review approves the address, the apply sends the
 // withdrawal once. The book is read once per plan.
-func TestAccWithdrawalGuard_approvedDestinationsOnly(t *testing.T) {
+func TestAccMoneyGuard_approvedDestinationsOnly(t *testing.T) {
 	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{Clients: map[string]emulator.ClientCredentials{
 		emulator.DefaultClientID: {Secret: emulator.DefaultClientSecret},
@@ -257,7 +259,8 @@ resource "platform_crypto_withdrawal" "pay" {
 				// Not in the book: the whole plan fails, nothing is sent.
 				Config: emulatorProviderBlock(emu, guard) + book + withdrawal,
 				ExpectError: diagRegexp(`approved_destinations_only: ` + cdaAddress + ` on ETHEREUM is not an APPROVED ` +
-					`address of the service's address book (0 entries read). Add it with a platform_crypto_destination_address resource`),
+					`address of the service's address book (0 entries read). Nothing was sent. Next step: have ` + cdaAddress +
+					` on ETHEREUM approved in the service's address book (add it with a platform_crypto_destination_address resource`),
 			},
 			{
 				// A destination known only at apply cannot be checked at plan.
@@ -342,7 +345,7 @@ resource "platform_crypto_withdrawal" "pay" {
 
 // Addresses are compared exactly, but for the letter case of EVM
 // addresses, which is only a checksum.
-func TestWithdrawalGuard_sameAddress(t *testing.T) {
+func TestMoneyGuard_sameAddress(t *testing.T) {
 	for _, c := range []struct {
 		a, b string
 		want bool
@@ -357,5 +360,99 @@ func TestWithdrawalGuard_sameAddress(t *testing.T) {
 		if got := sameAddress(c.a, c.b); got != c.want {
 			t.Errorf("sameAddress(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// guardOn is a guard with the given bool settings switched on.
+func guardOn(settings ...string) *moneyGuard {
+	g := &moneyGuard{switchedOnBy: map[string]string{}}
+	for _, s := range settings {
+		g.switchedOnBy[s] = withdrawalGuardBlock + "." + s
+	}
+	return g
+}
+
+// guardCapped is a guard with the caps of one setting (max_amount,
+// max_run_total) from the given figures by asset.
+func guardCapped(setting string, figures map[string]string) *moneyGuard {
+	return &moneyGuard{caps: map[string]guardCaps{setting: capsOf(setting, figures)}}
+}
+
+// Every rule's refusal says its specific next step: fund the profile,
+// approve the address or the bank account, split or raise the cap, wait
+// for the limit's period or ask for a higher limit.
+func TestGuardRules_nextStep(t *testing.T) {
+	emu := startCore(t, emulator.Options{})
+	emu.SetBalance("prof-1", "USD", "10")
+	if err := emu.SetTransferLimits([]emulator.TransferLimit{{RuleID: "single-usd", PeriodSeconds: "0",
+		TransferTypes: []string{client.TransferTypeInternalDebit},
+		Limit:         "50", LimitAsset: "USD"}}); err != nil {
+		t.Fatal(err)
+	}
+	move := func(key, amount string) guardedMovement {
+		return guardedMovement{key: key, refID: key, asset: "USD", assetKey: "USD", debit: "USD", debitKey: "USD",
+			figure: decimal.RequireFromString(amount), figureOK: true, raw: amount, figureName: "amount",
+			what: amount + " USD", profile: "prof-1", resourceType: "platform_internal_transfer",
+			limitTypes: []string{client.TransferTypeInternalDebit}}
+	}
+	crypto := move("c", "1")
+	crypto.destination, crypto.network = "bc1qnotinthebook", "BITCOIN"
+	fiat := move("f", "1")
+	fiat.fiatAccount = "acct-pending"
+	for _, c := range []struct {
+		rule  string
+		guard *moneyGuard
+		moves []guardedMovement
+		next  []string
+	}{
+		{"fiat account approval", guardOn(), []guardedMovement{fiat},
+			[]string{"Next step: have the service approve the bank account acct-pending"}},
+		{settingMaxAmount, guardCapped(settingMaxAmount, map[string]string{"USD": "5"}), []guardedMovement{move("a", "8")},
+			[]string{"Next step: split it into movements of at most 5 USD each", "raise max_amount for USD"}},
+		{settingMaxRunTotal, guardCapped(settingMaxRunTotal, map[string]string{"USD": "5"}),
+			[]guardedMovement{move("a", "3"), move("b", "3")},
+			[]string{"Next step: send part of the run's movements in a later run", "raise max_run_total for USD"}},
+		{settingCheckServiceLimits, guardOn(settingCheckServiceLimits), []guardedMovement{move("a", "80")},
+			[]string{"Next step: wait until the limit's period frees enough of it", "ask the service for a higher limit"}},
+		{settingApprovedOnly, guardOn(settingApprovedOnly), []guardedMovement{crypto},
+			[]string{"Next step: have bc1qnotinthebook on BITCOIN approved in the service's address book"}},
+		{settingCheckBalances, guardOn(settingCheckBalances), []guardedMovement{move("a", "80")},
+			[]string{"Next step: fund profile prof-1 with USD"}},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			if !slices.ContainsFunc(guardRules, func(r guardRule) bool { return cmpOr(r.setting, r.name) == c.rule }) {
+				t.Fatalf("no rule %s", c.rule)
+			}
+			data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, c.guard)
+			data.sawStatus(fiatAccountKindName, "acct-pending", "PENDING")
+			var d diag.Diagnostics
+			for _, w := range c.moves {
+				guardPlan(t.Context(), data, w, &d)
+			}
+			if d.ErrorsCount() != 1 {
+				t.Fatalf("%d errors, want one refusal: %v", d.ErrorsCount(), d)
+			}
+			detail := d.Errors()[0].Detail()
+			for _, want := range append([]string{"Nothing was sent."}, c.next...) {
+				if !strings.Contains(detail, want) {
+					t.Errorf("the refusal does not say %q:\n%s", want, detail)
+				}
+			}
+		})
+	}
+	// Every rule is above, and every rule says a next step of its own.
+	steps := map[string]string{}
+	for _, r := range guardRules {
+		step := r.next(guardCapped(settingMaxAmount, map[string]string{"USD": "1"}), move("x", "1"))
+		if !strings.HasPrefix(step, "Next step: ") {
+			t.Errorf("the next step of %s is %q", cmpOr(r.setting, r.name), step)
+		}
+		if other, ok := steps[step]; ok {
+			t.Errorf("%s and %s advise the same step", other, cmpOr(r.setting, r.name))
+		}
+		steps[step] = cmpOr(r.setting, r.name)
+	}
+	if len(guardRules) != 6 {
+		t.Errorf("%d rules, and this test has 6 cases: give the new rule its case", len(guardRules))
 	}
 }

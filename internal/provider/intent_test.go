@@ -435,7 +435,7 @@ resource "platform_crypto_withdrawal" "payout" {
 		want  string
 	}{
 		{"memo", "9999", `memo: requested "1234", answered "9999"`},
-		{"type", "CRYPTO_DEPOSIT", `type: answered "CRYPTO_DEPOSIT"`},
+		{"type", "CRYPTO_DEPOSIT", `type: "CRYPTO_DEPOSIT", not CRYPTO_WITHDRAWAL`},
 	} {
 		t.Run(c.field, func(t *testing.T) {
 			t.Parallel()

@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -240,6 +242,9 @@ func readGathered[T any](ctx context.Context, data *providerData, k moneyKind[T]
 		return get(ctx, c, id)
 	}
 	g := gathererOf(data, "ids\x00"+k.words.kind, func() *gatherer[T] {
+		// noList is set once the service answers that it has no list at
+		// this address: the reads go by id, each alone, from then on.
+		var noList atomic.Bool
 		return &gatherer[T]{
 			max: maxGathered,
 			one: func(ctx context.Context, id string) (T, bool, error) {
@@ -248,15 +253,29 @@ func readGathered[T any](ctx context.Context, data *providerData, k moneyKind[T]
 				obj, err := get(ctx, c, id)
 				return obj, err == nil, err
 			},
-			many: func(ctx context.Context, ids []string) (map[string]T, error) { return k.lists.byIDs(ctx, c, ids) },
+			many: func(ctx context.Context, ids []string) (map[string]T, error) {
+				if noList.Load() {
+					return nil, errNoList
+				}
+				m, err := k.lists.byIDs(ctx, c, ids)
+				if client.IsNoSuchOperation(err) {
+					noList.Store(true)
+					return nil, errNoList
+				}
+				return m, err
+			},
 		}
 	})
 	res, err := g.get(ctx, id)
-	if err == nil && !res.found {
+	if errors.Is(err, errNoList) || (err == nil && !res.found) {
 		return get(ctx, c, id)
 	}
 	return res.val, err
 }
+
+// errNoList says that the service has no list of the kind's objects at
+// this address: each is read alone by id, as before lists.
+var errNoList = errors.New("the service has no list of these objects")
 
 // finalNotRead reports whether the refresh keeps the object whose state
 // records status without reading it: the kind declares the status final.

@@ -349,3 +349,84 @@ func TestTransferListsFinal(t *testing.T) {
 		}
 	}
 }
+
+// A service without the list of transfers (but with the read by id) has
+// its withdrawals read alone by id, as before lists: the refresh never
+// takes a missing list for a missing read, and asks the list once only.
+func TestReadGatheredWithoutList(t *testing.T) {
+	var lists atomic.Int32
+	hold, arrived := make(chan struct{}), make(chan struct{}, 1)
+	var holdID atomic.Value
+	holdID.Store("")
+	f := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		switch {
+		case r.Method == http.MethodGet && r.URL.Path == "/v2"+client.PathTransfers:
+			lists.Add(1)
+			http.NotFound(w, r)
+			return
+		case r.Method == http.MethodGet && holdID.Load() != "" && r.URL.Path == "/v2"+client.PathTransfers+"/"+holdID.Load().(string):
+			arrived <- struct{}{}
+			<-hold
+		}
+		next.ServeHTTP(w, r)
+	})
+	c, err := client.New(client.Config{
+		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
+		BaseURL: f.srv.URL + "/v2", AuthURL: f.srv.URL, Rates: &testRates,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i := range 5 {
+		tr, err := c.CreateCryptoWithdrawal(t.Context(), client.CryptoWithdrawalRequest{
+			ProfileID: "p", DestinationAddress: "d", Asset: "BTC", CryptoNetwork: "BITCOIN", Amount: "1",
+			RefID: fmt.Sprintf("no-list-%d", i),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, tr.ID)
+	}
+	data := &providerData{client: c}
+	k := withdrawalKind
+	read := func(id string, errs chan<- error) {
+		tr, err := readGathered(t.Context(), data, k, getTransfer, id)
+		if err == nil && tr.ID != id {
+			err = fmt.Errorf("read %s answered %s", id, tr.ID)
+		}
+		errs <- err
+	}
+	for round, group := range [][]string{ids[:3], ids[2:]} {
+		// The first read is held at the service while the others queue
+		// behind it, so that they go together.
+		holdID.Store(group[0])
+		hold = make(chan struct{})
+		errs := make(chan error, len(group))
+		go read(group[0], errs)
+		<-arrived
+		holdID.Store("")
+		g := data.lookups.gatherers["ids\x00"+k.words.kind].(*gatherer[*client.Transfer])
+		for _, id := range group[1:] {
+			go read(id, errs)
+		}
+		for {
+			g.mu.Lock()
+			n := len(g.pending)
+			g.mu.Unlock()
+			if n == len(group)-1 {
+				break
+			}
+			runtime.Gosched()
+		}
+		close(hold)
+		for range group {
+			if err := <-errs; err != nil {
+				t.Errorf("round %d: %v", round+1, err)
+			}
+		}
+	}
+	if n := lists.Load(); n != 1 {
+		t.Errorf("%d list requests, want 1: the first says there is none", n)
+	}
+}

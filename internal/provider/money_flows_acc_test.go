@@ -164,6 +164,20 @@ func TestAccMoneyFlows(t *testing.T) {
 				t.Errorf("the plan after the import is not empty (exit %d):\n%s", r.code, r.output())
 			}
 
+			// A changed argument plans a replacement, which the plan says
+			// makes a NEW one, in the flow's words.
+			w.write(emulatorProviderBlock(emu, ""), strings.Replace(res.body, "{\n", "{\n  ref_id = \"flow-replaced\"\n", 1))
+			out = flatOutput(w.mustRun(0, "plan").output())
+			for _, want := range []string{
+				fmt.Sprintf("Changing a %s %s a NEW %s", res.words.noun, sends(res.words), res.words.noun),
+				`Changed: ref_id "` + objs[0].RefID + `" → "flow-replaced".`, "ref_id flow-replaced (configured)",
+			} {
+				if !strings.Contains(out, want) {
+					t.Errorf("the plan of a replacement does not say %q:\n%s", want, out)
+				}
+			}
+			w.write(emulatorProviderBlock(emu, ""), res.body)
+
 			// A destroy forgets it.
 			out = flatOutput(w.mustRun(0, "destroy", "-auto-approve").output())
 			if !strings.Contains(out, "does not reverse it") {

@@ -322,7 +322,7 @@ func TestAccFiatDepositInstructions_validation(t *testing.T) {
 	}{
 		{"unknown fiat network", `
   profile_id   = "profile-1"
-  fiat_network = "ACH"`, `Attribute fiat_network value must be one of`},
+  fiat_network = "ACH"`, `fiat_network must be one of WIRE, DBS_ACT`},
 		{"unknown routing number type", `
   profile_id          = "profile-1"
   fiat_network        = "WIRE"

@@ -217,6 +217,28 @@ var guideRuns = map[string]guideRun{
 		}
 		w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
 	},
+	// The first plan stops at the rule, its address not approved; the
+	// profile and the address first, the review, then the rule: one
+	// rule, routing to the treasury; the next plan writes nothing.
+	"standing-instructions-as-code.md": func(t *testing.T, w *cliWorkdir, emu *emulator.Server) {
+		mustContain(t, "plan", flatOutput(w.mustRun(1, "plan", "-input=false").output()),
+			"approved_destinations_only refuses this platform_orchestration_rule")
+		w.mustRun(0, "apply", "-auto-approve", "-input=false", "-target=platform_profile.inbound",
+			"-target=platform_crypto_destination_address.treasury")
+		book := emu.CryptoDestinationAddresses()
+		if len(book) != 1 || !emu.SetCryptoDestinationAddressStatus(book[0].ID, "APPROVED") {
+			t.Fatalf("the first apply made address-book entries %v, want the treasury's", book)
+		}
+		w.mustRun(0, "apply", "-auto-approve", "-input=false")
+		rules := emu.OrchestrationRules()
+		if len(rules) != 1 || rules[0].Destination == nil || rules[0].SourceAsset != "USDC" || rules[0].DestinationAsset != "USDG" {
+			t.Fatalf("the emulator holds rules %+v, want the one sweep of USDC as USDG", rules)
+		}
+		if !emu.SetOrchestrationRuleStatus(rules[0].ID, "ACTIVE") {
+			t.Fatalf("the emulator does not know rule %s", rules[0].ID)
+		}
+		w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
+	},
 }
 
 // guideFiles lists the guides.

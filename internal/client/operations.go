@@ -207,24 +207,39 @@ func idPath(base, id string) (string, error) {
 // retried (after 5xx, 429 or a network error), each retry after a recheck
 // that found nothing.
 func (c *Client) CreateFiatAccount(ctx context.Context, req CreateFiatAccountRequest, recheck func(ctx context.Context) (*FiatAccount, bool, error)) (*FiatAccount, error) {
+	cl := call{method: http.MethodPost, path: PathFiatAccounts, scope: ScopeWriteFiatAccount}
+	if req.RefID == "" {
+		recheck = nil
+	}
+	return createRechecked(ctx, c, cl, req, "the ref_id", recheck, decodeFiatAccount)
+}
+
+// createRechecked sends the create cl with the body req, an operation
+// whose replays the service does not refuse: when recheck is not nil, a
+// failed attempt (5xx, 429 or a network error) is retried only after
+// recheck looked the object up and found nothing, and an object it finds
+// is the answer; a recheck that fails stops the retries (the outcome is
+// then unknown). Without recheck, the create is sent once. what names
+// what recheck looks up, in the log line of a failed recheck.
+func createRechecked[T any](ctx context.Context, c *Client, cl call, req any, what string, recheck func(ctx context.Context) (*T, bool, error), decode func([]byte) (*T, error)) (*T, error) {
 	b, err := json.Marshal(req)
 	if err != nil {
-		return nil, fmt.Errorf("POST %s: encoding request: %w", PathFiatAccounts, err)
+		return nil, fmt.Errorf("%s %s: encoding request: %w", cl.method, cl.path, err)
 	}
-	var found *FiatAccount
-	cl := call{method: http.MethodPost, path: PathFiatAccounts, scope: ScopeWriteFiatAccount, body: b}
-	if recheck != nil && req.RefID != "" {
+	cl.body = b
+	var found *T
+	if recheck != nil {
 		cl.replaySafe = true
 		cl.recheck = func(ctx context.Context) bool {
-			a, ok, err := recheck(ctx)
+			obj, ok, err := recheck(ctx)
 			if err != nil {
-				c.logf(ctx, LevelWarn, "not retrying: the ref_id could not be looked up", map[string]any{
+				c.logf(ctx, LevelWarn, "not retrying: "+what+" could not be looked up", map[string]any{
 					"method": cl.method, "path": cl.path, "error": err.Error(),
 				})
 				return true
 			}
 			if ok {
-				found = a
+				found = obj
 			}
 			return ok
 		}
@@ -236,11 +251,11 @@ func (c *Client) CreateFiatAccount(ctx context.Context, req CreateFiatAccountReq
 	if err != nil {
 		return nil, err
 	}
-	a, err := decodeFiatAccount(body)
+	obj, err := decode(body)
 	if err != nil {
-		return nil, fmt.Errorf("POST %s: decoding response: %w", PathFiatAccounts, err)
+		return nil, fmt.Errorf("%s %s: decoding response: %w", cl.method, cl.path, err)
 	}
-	return a, nil
+	return obj, nil
 }
 
 // GetFiatAccount reads one fiat account, with its full account number. A

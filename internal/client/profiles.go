@@ -111,40 +111,8 @@ func (c *Client) ProfileByNickname(ctx context.Context, nickname string) (*Profi
 // is unique) and found nothing; a profile recheck finds is the answer. A
 // recheck that fails stops the retries (the outcome is then unknown).
 func (c *Client) CreateProfile(ctx context.Context, req CreateProfileRequest, recheck func(ctx context.Context) (*Profile, bool, error)) (*Profile, error) {
-	b, err := json.Marshal(req)
-	if err != nil {
-		return nil, fmt.Errorf("POST %s: encoding request: %w", PathProfiles, err)
-	}
-	var found *Profile
-	cl := call{method: http.MethodPost, path: PathProfiles, scope: ScopeWriteProfile, body: b}
-	if recheck != nil {
-		cl.replaySafe = true
-		cl.recheck = func(ctx context.Context) bool {
-			p, ok, err := recheck(ctx)
-			if err != nil {
-				c.logf(ctx, LevelWarn, "not retrying: the profile could not be looked up", map[string]any{
-					"method": cl.method, "path": cl.path, "error": err.Error(),
-				})
-				return true
-			}
-			if ok {
-				found = p
-			}
-			return ok
-		}
-	}
-	body, err := c.do(ctx, cl)
-	if found != nil {
-		return found, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	p, err := decodeProfile(body)
-	if err != nil {
-		return nil, fmt.Errorf("POST %s: decoding response: %w", PathProfiles, err)
-	}
-	return p, nil
+	cl := call{method: http.MethodPost, path: PathProfiles, scope: ScopeWriteProfile}
+	return createRechecked(ctx, c, cl, req, "the profile", recheck, decodeProfile)
 }
 
 // GetProfile reads one active profile. A missing (or deactivated) one is

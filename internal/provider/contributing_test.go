@@ -110,6 +110,20 @@ func TestContributingShowsTheDeclaration(t *testing.T) {
 		t.Errorf("CONTRIBUTING.md does not show the declaration of platform_deposit_address as it is (%s):\n%s",
 			why, code[start:end])
 	}
+	// A flow's argument is one row, shown as the code has it.
+	flowSrc, err := os.ReadFile("crypto_withdrawal_resource.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(string(flowSrc), "\t\t{name: \"memo\"")
+	j := strings.Index(string(flowSrc[max(i, 0):]), "t.Memo }},\n")
+	if i < 0 || j < 0 {
+		t.Fatal("crypto_withdrawal_resource.go has no memo row")
+	}
+	row := string(flowSrc[i : i+j+len("t.Memo }},\n")])
+	if why := showsCode(doc, "go", row); why != "" {
+		t.Errorf("CONTRIBUTING.md does not show the crypto withdrawal's memo row as it is (%s):\n%s", why, row)
+	}
 	// The six steps of the recipe are text, not code.
 	for _, b := range fencedBlocks(doc) {
 		if strings.Contains(b.body, "1. **Words and kind**") {

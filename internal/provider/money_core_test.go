@@ -571,8 +571,8 @@ func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
 			// The saved plan says in one line what moves and where, for
 			// the reviewer of `terraform show` as for tools.
 			summary, _ := m["summary"].(string)
-			if !strings.HasSuffix(summary, ", ref_id found-1") || !strings.Contains(summary, " from profile ") {
-				t.Errorf("planned money.summary = %q, want what moves from which profile, with its ref_id", summary)
+			if !strings.HasSuffix(summary, ", ref_id found-1") || !strings.Contains(summary, " profile ") {
+				t.Errorf("planned money.summary = %q, want what moves and its profile, with its ref_id", summary)
 			}
 			mustContain(t, "show", w.mustRun(0, "show", "found.tfplan").output(), summary)
 			r := w.mustRun(0, "apply", "found.tfplan")

@@ -203,14 +203,9 @@ var depositAddressWords = createWords{
 // ref_id through their list (scope transfer:read_deposit_address) at plan;
 // the create's replay answer is the published 409 with meta.existing.
 var depositAddressKind = moneyKind[*client.DepositAddress]{
-	words: depositAddressWords,
-	id:    func(d *client.DepositAddress) string { return deref(d.ID) },
-	createdAt: func(d *client.DepositAddress) time.Time {
-		if d.CreatedAt == nil {
-			return time.Time{}
-		}
-		return *d.CreatedAt
-	},
+	words:       depositAddressWords,
+	id:          func(d *client.DepositAddress) string { return deref(d.ID) },
+	createdAt:   func(d *client.DepositAddress) time.Time { return deref(d.CreatedAt) },
 	describe:    depositAddressSummary,
 	lookup:      lookupDepositAddress,
 	lookupScope: client.ScopeReadDepositAddress,

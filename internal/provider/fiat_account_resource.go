@@ -378,14 +378,9 @@ var fiatAccountWords = createWords{
 // id, which has the full account: the service publishes no replay answer
 // for this create, so the core looks before it sends.
 var fiatAccountKind = moneyKind[*client.FiatAccount]{
-	words: fiatAccountWords,
-	id:    func(a *client.FiatAccount) string { return deref(a.ID) },
-	createdAt: func(a *client.FiatAccount) time.Time {
-		if a.CreatedAt == nil {
-			return time.Time{}
-		}
-		return *a.CreatedAt
-	},
+	words:       fiatAccountWords,
+	id:          func(a *client.FiatAccount) string { return deref(a.ID) },
+	createdAt:   func(a *client.FiatAccount) time.Time { return deref(a.CreatedAt) },
 	describe:    accountSummary,
 	status:      func(a *client.FiatAccount) string { return deref(a.AccountStatus()) },
 	lookup:      lookupFiatAccount,

@@ -448,14 +448,9 @@ var orchestrationRuleWords = createWords{
 // through their list (scope orchestration:read_orchestration_rule), which
 // has no ref_id filter: every rule is read until the ref_id is found.
 var orchestrationRuleKind = moneyKind[*client.OrchestrationRule]{
-	words: orchestrationRuleWords,
-	id:    func(r *client.OrchestrationRule) string { return deref(r.ID) },
-	createdAt: func(r *client.OrchestrationRule) time.Time {
-		if r.CreatedAt == nil {
-			return time.Time{}
-		}
-		return *r.CreatedAt
-	},
+	words:       orchestrationRuleWords,
+	id:          func(r *client.OrchestrationRule) string { return deref(r.ID) },
+	createdAt:   func(r *client.OrchestrationRule) time.Time { return deref(r.CreatedAt) },
 	describe:    orchestrationRuleSummary,
 	status:      func(r *client.OrchestrationRule) string { return deref(r.Status) },
 	lookup:      lookupOrchestrationRule,

@@ -74,14 +74,9 @@ func (a stablecoinConversionArgs) moves() movement {
 // stablecoinConversionKind is how the core reads conversions: by id (GET
 // /conversion/stablecoins/{id}); they cannot be looked up by ref_id.
 var stablecoinConversionKind = moneyKind[*client.StablecoinConversion]{
-	words: stablecoinConversionWords,
-	id:    func(c *client.StablecoinConversion) string { return deref(c.ID) },
-	createdAt: func(c *client.StablecoinConversion) time.Time {
-		if c.CreatedAt == nil {
-			return time.Time{}
-		}
-		return *c.CreatedAt
-	},
+	words:     stablecoinConversionWords,
+	id:        func(c *client.StablecoinConversion) string { return deref(c.ID) },
+	createdAt: func(c *client.StablecoinConversion) time.Time { return deref(c.CreatedAt) },
 	describe: func(c *client.StablecoinConversion) string {
 		out := fmt.Sprintf("conversion of %s %s to %s in profile %s", deref(c.Amount), deref(c.SourceAsset),
 			deref(c.TargetAsset), deref(c.ProfileID))

@@ -176,10 +176,11 @@ func unsafeRune(r rune) bool {
 		r == '\u2028' || r == '\u2029'
 }
 
-// deref is *p, or "" for nil.
-func deref(p *string) string {
+// deref is *p, or the zero value ("", a zero time) for nil.
+func deref[T any](p *T) T {
 	if p == nil {
-		return ""
+		var zero T
+		return zero
 	}
 	return *p
 }

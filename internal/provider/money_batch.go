@@ -13,14 +13,25 @@ import (
 // Few requests: the plan's lookups of ref_ids and the refresh's reads of
 // money objects are gathered into list requests (ref_ids, ids: at most
 // maxGathered values each) instead of one request per object, without
-// making the plan of one object slower, and without a timer:
+// making the plan of one object slower:
 //
 //   - the first key asked of an idle gatherer goes out at once, alone, as
 //     the request of one object it always was (the kind's lookup of one
-//     ref_id, the read by id);
-//   - keys asked while a request is in flight wait, and go together in the
-//     next request, up to maxGathered at a time, one request after the
-//     other.
+//     ref_id, the read by id), unless a request of the gatherer started
+//     less than gatherSpacing ago;
+//   - keys asked while a request is in flight, or within gatherSpacing of
+//     the start of the last one, wait, and go together in the next
+//     request, up to maxGathered at a time, one request after the other;
+//   - the next request goes before gatherSpacing has passed when it cannot
+//     grow any more: maxGathered keys wait, or as many callers wait as the
+//     most this gatherer ever held at once (with Terraform's parallelism
+//     of N, no more than N plans are under way, so once they all wait, no
+//     other key is coming until they are answered).
+//
+// So the keys of a plan of many objects, which Terraform asks a few at a
+// time as it walks its graph, go in a few requests a second whatever
+// their number, each key waiting at most gatherSpacing more; a plan of
+// one object, or of a few far apart, asks as it did alone.
 //
 // A key answered by a list is as authoritative as one answered alone,
 // because the list is read to its end (every page, following the cursors):
@@ -38,6 +49,11 @@ import (
 // maxGathered is the most values of one list filter (ids, ref_ids) the
 // published reference allows.
 const maxGathered = 100
+
+// gatherSpacing is the least time between the starts of two requests of a
+// gatherer while keys keep coming: a plan's lookups go in at most four
+// requests a second, each of the keys that came meanwhile.
+const gatherSpacing = 250 * time.Millisecond
 
 // kindLists is how the core reads many objects of a kind at once (an
 // optional field of moneyKind): byRefIDs looks ref_ids up, byIDs reads
@@ -59,10 +75,18 @@ type gathered[V any] struct {
 }
 
 // gatherer coalesces the keys asked of it into requests of at most max
-// keys, one request in flight at a time (see the top of this file). Safe
-// for concurrent use.
+// keys, one request in flight at a time, spaced by spacing while keys keep
+// coming (see the top of this file). Safe for concurrent use.
 type gatherer[V any] struct {
 	max int
+	// spacing is the least time between the starts of two requests while
+	// keys keep coming (0: none, each request goes as soon as the one
+	// before it is answered).
+	spacing time.Duration
+	// now and after are the clock the spacing is read from and waited on
+	// (nil: the machine's).
+	now   func() time.Time
+	after func(time.Duration) <-chan time.Time
 	// one reads a single key, the way it was read alone; many reads
 	// several keys with one list read to its end. Both answer found
 	// keys only.
@@ -72,6 +96,14 @@ type gatherer[V any] struct {
 	mu      sync.Mutex
 	busy    bool
 	pending []*gatherWaiter[V]
+	// inFlight is the number of callers of the request in flight; peak
+	// the most callers ever held at once, in flight and waiting.
+	inFlight, peak int
+	// started is when the last request started.
+	started time.Time
+	// wake tells a drain waiting out the spacing that the next request
+	// cannot grow any more.
+	wake chan struct{}
 }
 
 // gatherWaiter is one caller waiting for its key.
@@ -89,9 +121,19 @@ func (g *gatherer[V]) get(ctx context.Context, key string) (gathered[V], error) 
 	w := &gatherWaiter[V]{ctx: ctx, key: key, done: make(chan struct{})}
 	g.mu.Lock()
 	g.pending = append(g.pending, w)
-	if !g.busy {
+	g.peak = max(g.peak, len(g.pending)+g.inFlight)
+	switch {
+	case !g.busy:
 		g.busy = true
+		if g.wake == nil {
+			g.wake = make(chan struct{}, 1)
+		}
 		go g.drain()
+	case g.full():
+		select {
+		case g.wake <- struct{}{}:
+		default:
+		}
 	}
 	g.mu.Unlock()
 	select {
@@ -102,7 +144,16 @@ func (g *gatherer[V]) get(ctx context.Context, key string) (gathered[V], error) 
 	}
 }
 
-// drain sends the waiting keys, at most max a request, until none waits.
+// full reports whether the next request cannot grow any more: max keys
+// wait, or as many callers as the gatherer ever held at once. Callers
+// hold mu.
+func (g *gatherer[V]) full() bool {
+	return len(g.pending) >= g.max || (g.inFlight == 0 && len(g.pending) >= g.peak)
+}
+
+// drain sends the waiting keys, at most max a request, each request
+// starting at least spacing after the one before unless it cannot grow,
+// until none waits.
 func (g *gatherer[V]) drain() {
 	for {
 		g.mu.Lock()
@@ -111,10 +162,44 @@ func (g *gatherer[V]) drain() {
 			g.mu.Unlock()
 			return
 		}
+		if wait := g.started.Add(g.spacing).Sub(g.clockNow()); wait > 0 && !g.full() {
+			g.mu.Unlock()
+			select {
+			case <-g.clockAfter(wait):
+			case <-g.wake:
+			}
+			continue
+		}
 		batch := g.take()
+		g.inFlight = len(batch)
+		g.started = g.clockNow()
 		g.mu.Unlock()
 		g.send(batch)
+		// The callers are no longer in flight before they hear their
+		// answer: one that asks again at once is alone, not a second
+		// caller at once.
+		g.mu.Lock()
+		g.inFlight = 0
+		g.mu.Unlock()
+		for _, w := range batch {
+			close(w.done)
+		}
 	}
+}
+
+// clockNow and clockAfter read the gatherer's clock.
+func (g *gatherer[V]) clockNow() time.Time {
+	if g.now != nil {
+		return g.now()
+	}
+	return time.Now()
+}
+
+func (g *gatherer[V]) clockAfter(d time.Duration) <-chan time.Time {
+	if g.after != nil {
+		return g.after(d)
+	}
+	return time.After(d)
 }
 
 // take removes from pending the waiters of the next request: those of the
@@ -140,7 +225,8 @@ func (g *gatherer[V]) take() []*gatherWaiter[V] {
 	return batch
 }
 
-// send makes the request of batch and answers each of its waiters. The
+// send makes the request of batch and records the answer of each of its
+// waiters (drain tells them). The
 // request runs with the values of the first waiter's context (its logger,
 // its deadline aside) and ends early only when every waiter is gone.
 func (g *gatherer[V]) send(batch []*gatherWaiter[V]) {
@@ -189,7 +275,6 @@ func (g *gatherer[V]) send(batch []*gatherWaiter[V]) {
 			v, ok := answers[w.key]
 			w.res = gathered[V]{val: v, found: ok, servedAt: at}
 		}
-		close(w.done)
 	}
 }
 
@@ -222,8 +307,9 @@ func lookupGathered[T any](ctx context.Context, data *providerData, k moneyKind[
 	c := data.client
 	g := gathererOf(data, "ref_ids\x00"+k.words.kind, func() *gatherer[T] {
 		return &gatherer[T]{
-			max: maxGathered,
-			one: func(ctx context.Context, refID string) (T, bool, error) { return k.lookup(ctx, c, refID) },
+			max:     maxGathered,
+			spacing: gatherSpacing,
+			one:     func(ctx context.Context, refID string) (T, bool, error) { return k.lookup(ctx, c, refID) },
 			many: func(ctx context.Context, refIDs []string) (map[string]T, error) {
 				return k.lists.byRefIDs(ctx, c, refIDs)
 			},
@@ -246,7 +332,8 @@ func readGathered[T any](ctx context.Context, data *providerData, k moneyKind[T]
 		// this address: the reads go by id, each alone, from then on.
 		var noList atomic.Bool
 		return &gatherer[T]{
-			max: maxGathered,
+			max:     maxGathered,
+			spacing: gatherSpacing,
 			one: func(ctx context.Context, id string) (T, bool, error) {
 				// Alone, the read by id: its error (404 among them) is
 				// the caller's to judge.

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -192,7 +193,7 @@ func TestGathererSameKeyAskedOnce(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if len(r.lists) != 1 || !slices.Equal(r.lists[0], []string{"a", "b"}) {
+	if len(r.lists) != 1 || !slices.Equal(slices.Sorted(slices.Values(r.lists[0])), []string{"a", "b"}) {
 		t.Errorf("lists %v, want one of a and b", r.lists)
 	}
 }
@@ -428,5 +429,159 @@ func TestReadGatheredWithoutList(t *testing.T) {
 	}
 	if n := lists.Load(); n != 1 {
 		t.Errorf("%d list requests, want 1: the first says there is none", n)
+	}
+}
+
+// fakeGatherClock is a clock for a gatherer's spacing: now moves only when
+// the test moves it, and each wait asked of it is sent on waits, to end
+// when the test fires it.
+type fakeGatherClock struct {
+	mu    sync.Mutex
+	at    time.Time
+	waits chan fakeWait
+}
+
+type fakeWait struct {
+	d    time.Duration
+	fire chan time.Time
+}
+
+func newFakeGatherClock(g *gatherer[string]) *fakeGatherClock {
+	c := &fakeGatherClock{at: time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC), waits: make(chan fakeWait, 8)}
+	g.now = func() time.Time {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.at
+	}
+	g.after = func(d time.Duration) <-chan time.Time {
+		w := fakeWait{d: d, fire: make(chan time.Time, 1)}
+		c.waits <- w
+		return w.fire
+	}
+	return c
+}
+
+func (c *fakeGatherClock) move(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.at = c.at.Add(d)
+}
+
+// While keys keep coming, the requests of a gatherer start at least its
+// spacing apart: keys that come after a request is answered wait for the
+// spacing and go together, unless as many callers wait as the gatherer
+// ever held at once (no other key is coming: Terraform's parallelism is
+// used up), and a key long after the last request goes alone at once.
+func TestGathererSpacesRequestsWhileKeysKeepComing(t *testing.T) {
+	r := newRecordingGatherer()
+	r.g.spacing = gatherSpacing
+	clock := newFakeGatherClock(r.g)
+	r.hold = make(chan struct{})
+	r.started = make(chan string, 1)
+
+	// Idle: the first key goes at once, alone; four more wait behind it.
+	answers := make(chan error, 16)
+	ask := func(key string) {
+		go func() {
+			res, err := r.g.get(t.Context(), key)
+			if err == nil && res.val != "v:"+key {
+				err = fmt.Errorf("%s answered %+v", key, res)
+			}
+			answers <- err
+		}()
+	}
+	ask("first")
+	if got := <-r.started; got != "first" {
+		t.Fatalf("first request for %q", got)
+	}
+	r.started = nil
+	for _, k := range []string{"a", "b", "c", "d"} {
+		ask(k)
+	}
+	r.waitPending(t, 4)
+	close(r.hold)
+
+	// Answered at once on the gatherer's clock: the four wait out the
+	// spacing, since a fifth caller may still come (five were held at
+	// once).
+	w := <-clock.waits
+	if w.d != gatherSpacing {
+		t.Errorf("waits %s, want the spacing %s", w.d, gatherSpacing)
+	}
+	if err := <-answers; err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	lists := len(r.lists)
+	r.mu.Unlock()
+	if lists != 0 || r.pending() != 4 {
+		t.Fatalf("before the spacing: %d lists sent, %d waiting; want none sent, 4 waiting", lists, r.pending())
+	}
+
+	// A fifth comes: as many wait as were ever held, so the request goes
+	// without the rest of the spacing.
+	ask("e")
+	for range 5 {
+		if err := <-answers; err != nil {
+			t.Error(err)
+		}
+	}
+	r.mu.Lock()
+	if len(r.lists) != 1 || !slices.Equal(slices.Sorted(slices.Values(r.lists[0])), []string{"a", "b", "c", "d", "e"}) {
+		t.Errorf("lists %v, want one of a–e", r.lists)
+	}
+	r.mu.Unlock()
+
+	// A key 100 ms after that request started waits the 150 ms left,
+	// then goes alone.
+	clock.move(100 * time.Millisecond)
+	ask("f")
+	w = <-clock.waits
+	if w.d != gatherSpacing-100*time.Millisecond {
+		t.Errorf("waits %s, want %s", w.d, gatherSpacing-100*time.Millisecond)
+	}
+	clock.move(w.d)
+	w.fire <- time.Time{}
+	if err := <-answers; err != nil {
+		t.Fatal(err)
+	}
+
+	// A key long after the last request goes at once, alone, with no wait.
+	clock.move(time.Second)
+	ask("g")
+	if err := <-answers; err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case w := <-clock.waits:
+		t.Errorf("a key long after the last request waited %s", w.d)
+	default:
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !slices.Equal(r.singles, []string{"first", "f", "g"}) || len(r.lists) != 1 {
+		t.Errorf("requests: alone %v, lists %v; want first, f and g alone and one list", r.singles, r.lists)
+	}
+}
+
+// Callers one after the other, never two at once, each go at once and
+// alone however close together: nothing could join them.
+func TestGathererOneAtATimeNeverWaits(t *testing.T) {
+	r := newRecordingGatherer()
+	r.g.spacing = gatherSpacing
+	clock := newFakeGatherClock(r.g)
+	for i := range 5 {
+		clock.move(time.Millisecond)
+		if _, err := r.g.get(t.Context(), fmt.Sprintf("ref-%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case w := <-clock.waits:
+		t.Errorf("a lone caller waited %s", w.d)
+	default:
+	}
+	if len(r.singles) != 5 || len(r.lists) != 0 {
+		t.Errorf("requests: alone %v, lists %v; want five alone", r.singles, r.lists)
 	}
 }

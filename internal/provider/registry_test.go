@@ -109,10 +109,10 @@ func registryTables(tb testing.TB) []registry.Table {
 		{Name: "bench figure 7 (registry.PlanFixtures, internal/registry/fixtures.go)", Concerns: registry.Kinds(registry.Resource), Rows: mapKeys(registry.PlanFixtures)},
 		{Name: "CLI matrix (registry.CLITests, internal/registry/cli.go)", Concerns: cliMatrixKinds, Rows: cliMatrixRows()},
 		{Name: "money-core scenarios (moneyResources, TestAccMoneyCore; money_core_test.go)", Concerns: registry.MoneyCore, Rows: mapKeys(moneyResources())},
-		{Name: "exactly-once scenarios (exactlyOnceRows, exactly_once_test.go)", Concerns: registry.MoneyCore, Rows: mapKeys(exactlyOnceRows)},
-		{Name: "lying-service answers (lyingRows, lying_service_test.go)", Concerns: registry.MoneyCore, Rows: mapKeys(lyingRows)},
-		{Name: "intent scenarios (intentRows, intent_test.go)", Concerns: registry.MoneyCore, Rows: mapKeys(intentRows)},
-		{Name: "derived ref_ids (refIDRows, testdata/refids/<type>.json, TestDerivedRefIDGolden)", Concerns: registry.MoneyCore, Rows: mapKeys(refIDRows)},
+		{Name: "exactly-once scenarios (exactlyOnceRows, exactly_once_test.go)", Concerns: registry.MoneyCore, Rows: mapKeys(exactlyOnceRows())},
+		{Name: "lying-service answers (lyingRows, lying_service_test.go)", Concerns: registry.MoneyCore, Rows: mapKeys(lyingRows())},
+		{Name: "intent scenarios (intentRows, intent_test.go)", Concerns: registry.MoneyCore, Rows: mapKeys(intentRows())},
+		{Name: "derived ref_ids (refIDRows, testdata/refids/<type>.json, TestDerivedRefIDGolden)", Concerns: registry.MoneyCore, Rows: mapKeys(refIDRows())},
 	}
 }
 

@@ -252,31 +252,6 @@ func diagTexts(diags []*tfprotov6.Diagnostic) []string {
 	return out
 }
 
-// TestMoneyFlowTables: every money flow the provider registers (its
-// action is a moneyAction) has a row in flowRows and flowActionArgs, so
-// that the flow suites run for it.
-func TestMoneyFlowTables(t *testing.T) {
-	n := 0
-	rows, actions := flowRows(), flowActionArgs()
-	for _, f := range newTestProvider().(*platformProvider).Actions(t.Context()) {
-		a, ok := f().(interface{ flowType() string })
-		if !ok {
-			continue
-		}
-		n++
-		typ := a.flowType()
-		if _, ok := rows[typ]; !ok {
-			t.Errorf("%s has no row in flowRows (its fixture's flow)", typ)
-		}
-		if _, ok := actions[typ]; !ok {
-			t.Errorf("%s has no row in flowActionArgs (its fixture's action)", typ)
-		}
-	}
-	if n != 4 {
-		t.Errorf("%d money flows registered, want 4", n)
-	}
-}
-
 // TestFlowAnswersChecked: each money flow compares every argument its
 // answer reports with the request: an answer equal to the request has no
 // difference, and each answered field changed alone is named; metadata, an

@@ -42,68 +42,19 @@ type exactlyOnceRow struct {
 }
 
 // exactlyOnceRows are the rows of the exactly-once suite, by resource
-// type: every resource on the money core (registry.MoneyCore).
-var exactlyOnceRows = map[string]exactlyOnceRow{
-	"platform_crypto_withdrawal": {
-		replays:     replayAnswers,
-		replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
-		refIDAtPlan: true,
-		what:        "0.5 BTC on BITCOIN to bc1qexampleaddress0000000000000000000000 from profile prof-1",
-	},
-	"platform_deposit_address": {
-		// The service answers a reused ref_id with 409 and meta.existing.
-		replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
-		replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
-		refIDAtPlan: true,
-		what:        "ETHEREUM deposit address for profile profile-1",
-	},
-	"platform_fiat_deposit_instructions": {
-		// The service answers a reused ref_id with the original set: made
-		// seconds before, it cannot be told from a new one.
-		replays: []emulator.ReplayAnswer{emulator.ReplayConflict},
-		what:    "WIRE instructions for profile profile-1",
-	},
-	"platform_fiat_withdrawal": {
-		replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
-		replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
-		refIDAtPlan: true,
-		what:        "1250.5 USD to fiat account " + testPayeeAccount + " from profile prof-1",
-	},
-	"platform_internal_transfer": {
-		replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
-		replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
-		refIDAtPlan: true,
-		what:        "500 USD from profile prof-1 to profile prof-2",
-	},
-	"platform_stablecoin_conversion": {
-		replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
-		replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
-		refIDAtPlan: true,
-		what:        "1000 USD to USDC in profile prof-1",
-	},
-	"platform_orchestration_rule": {
-		// The service answers a reused ref_id with 409 without the rule,
-		// which the apply then finds through the list.
-		replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
-		replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
-		refIDAtPlan: true,
-		what:        "USDC deposits on ETHEREUM to USDG, to " + orAddress + " on ETHEREUM, for profile profile-1",
-	},
-	"platform_fiat_account": {
-		// The apply finds it by its ref_id before sending.
-		replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
-		replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
-		refIDAtPlan: true,
-		what:        "owner Ada Lovelace, wire, at Customers Bank",
-	},
+// type: every resource on the money core (registry.MoneyCore), each from
+// its fixture.
+func exactlyOnceRows() map[string]exactlyOnceRow {
+	return rowsOf(func(f moneyFixture) (exactlyOnceRow, bool) { return f.exactlyOnce, true })
 }
 
 // forEachExactlyOnceRow runs f as a subtest for each row of
 // exactlyOnceRows, under each of its replay answers when eachReplay (a
 // scenario that sends a ref_id again), else under the first.
 func forEachExactlyOnceRow(t *testing.T, eachReplay bool, f func(t *testing.T, res moneyResource, row exactlyOnceRow, replay emulator.ReplayAnswer)) {
-	for _, typ := range mapKeys(exactlyOnceRows) {
-		row, res := exactlyOnceRows[typ], moneyRow(t, typ)
+	rows := exactlyOnceRows()
+	for _, typ := range mapKeys(rows) {
+		row, res := rows[typ], moneyRow(t, typ)
 		replays := row.replays
 		if !eachReplay {
 			replays = replays[:1]
@@ -235,7 +186,7 @@ func TestAccExactlyOnce_killedMidApply(t *testing.T) {
 		r = w.mustRun(0, "apply", "retry.tfplan")
 		warning := res.words.title + " was " + res.words.made + " earlier, not " + res.words.made + " again"
 		warns := slices.Contains(row.replayWarns, replay)
-		if _, moves := moneyKinds[res.typ]; moves && !res.noPlanLookup {
+		if _, moves := moneyKinds()[res.typ]; moves && !res.noPlanLookup {
 			// The plan found it (money.sends = false): the apply records
 			// it and sends no create, whatever the service's replay answer.
 			warning, warns = res.words.title+" "+sent.ID+" recorded, not "+res.words.made, true

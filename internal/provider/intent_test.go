@@ -59,69 +59,16 @@ func cannotImportWith(noun, cause string) func(id string) []string {
 }
 
 // intentRows are the rows of the intent suite, by resource type: every
-// resource on the money core (registry.MoneyCore).
-var intentRows = map[string]intentRow{
-	"platform_crypto_withdrawal": {
-		readScope:  client.ScopeReadTransfer,
-		notFound:   cannotImportWith("crypto withdrawal", "check the id"),
-		unreadable: cannotImportWith("crypto withdrawal", client.ScopeReadTransfer),
-		imports: func(t *testing.T, emu *emulator.Server) []importCase {
-			deposit := seededOfType(t, emu, "CRYPTO_DEPOSIT")
-			return []importCase{{name: "a deposit", id: deposit,
-				want: []string{deposit + " is not a crypto withdrawal", `type: "CRYPTO_DEPOSIT", not CRYPTO_WITHDRAWAL`}}}
-		},
-	},
-	"platform_deposit_address": {
-		readScope:  client.ScopeReadDepositAddress,
-		notFound:   cannotImportWith("deposit address", "check the id"),
-		unreadable: cannotImportWith("deposit address", client.ScopeReadDepositAddress),
-	},
-	"platform_fiat_deposit_instructions": {
-		readScope:  client.ScopeReadFiatDepositInstr,
-		notFound:   cannotImportWith("set of fiat deposit instructions", "check the id"),
-		unreadable: cannotImportWith("set of fiat deposit instructions", client.ScopeReadFiatDepositInstr),
-	},
-	"platform_fiat_withdrawal": {
-		readScope:  client.ScopeReadTransfer,
-		notFound:   cannotImportWith("fiat withdrawal", "check the id"),
-		unreadable: cannotImportWith("fiat withdrawal", client.ScopeReadTransfer),
-		imports: func(t *testing.T, emu *emulator.Server) []importCase {
-			w := seededOfType(t, emu, "CRYPTO_WITHDRAWAL")
-			return []importCase{{name: "a crypto withdrawal", id: w,
-				want: []string{w + " is not a fiat withdrawal", `type: "CRYPTO_WITHDRAWAL", not WIRE_WITHDRAWAL or`}}}
-		},
-	},
-	"platform_internal_transfer": {
-		readScope:  client.ScopeReadTransfer,
-		notFound:   cannotImportWith("internal transfer", "check the id"),
-		unreadable: cannotImportWith("internal transfer", client.ScopeReadTransfer),
-		imports: func(t *testing.T, emu *emulator.Server) []importCase {
-			deposit := seededOfType(t, emu, "CRYPTO_DEPOSIT")
-			return []importCase{{name: "a deposit", id: deposit,
-				want: []string{deposit + " is not an internal transfer", `type: "CRYPTO_DEPOSIT", not INTERNAL_TRANSFER_DEBIT`}}}
-		},
-	},
-	"platform_orchestration_rule": {
-		readScope:  client.ScopeReadOrchestrationRule,
-		notFound:   cannotImportWith("orchestration rule", "check the id"),
-		unreadable: cannotImportWith("orchestration rule", client.ScopeReadOrchestrationRule),
-	},
-	"platform_stablecoin_conversion": {
-		readScope:  client.ScopeReadStablecoinConversion,
-		notFound:   cannotImportWith("stablecoin conversion", "check the id"),
-		unreadable: cannotImportWith("stablecoin conversion", client.ScopeReadStablecoinConversion),
-	},
-	"platform_fiat_account": {
-		readScope:  client.ScopeReadFiatAccount,
-		notFound:   cannotImportWith("fiat account", "check the id"),
-		unreadable: cannotImportWith("fiat account", client.ScopeReadFiatAccount),
-	},
+// resource on the money core (registry.MoneyCore), each from its fixture.
+func intentRows() map[string]intentRow {
+	return rowsOf(func(f moneyFixture) (intentRow, bool) { return f.intent, true })
 }
 
 // forEachIntentRow runs f as a parallel subtest for each row of intentRows.
 func forEachIntentRow(t *testing.T, f func(t *testing.T, res moneyResource, row intentRow)) {
-	for _, typ := range mapKeys(intentRows) {
-		res, row := moneyRow(t, typ), intentRows[typ]
+	rows := intentRows()
+	for _, typ := range mapKeys(rows) {
+		res, row := moneyRow(t, typ), rows[typ]
 		t.Run(res.name, func(t *testing.T) {
 			t.Parallel()
 			f(t, res, row)

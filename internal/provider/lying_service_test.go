@@ -87,72 +87,13 @@ type lyingRow struct {
 }
 
 // lyingRows are the rows of the lying-service suite, by resource type:
-// every resource on the money core (registry.MoneyCore). Each lie is
-// applied to the row's body of moneyResources. A money flow checks every
-// argument of its table alike (flow.differences), which
-// TestFlowAnswersChecked covers field by field: its rows here are a few
-// lies through the CLI.
-var lyingRows = map[string]lyingRow{
-	"platform_crypto_withdrawal": {lies: []lyingAnswer{
-		{field: "amount", value: "250", want: `amount: requested "0.5", answered "250"`},
-		{field: "asset", value: "ETH", want: `asset: requested "BTC", answered "ETH"`},
-		{field: "crypto_network", value: "ETHEREUM", want: `crypto_network: requested "BITCOIN", answered "ETHEREUM"`},
-		{field: "destination_address", value: "bc1qattacker", want: `destination_address: requested "bc1qexampleaddress0000000000000000000000", answered "bc1qattacker"`},
-		{field: "profile_id", value: "prof-2", want: `profile_id: requested "prof-1", answered "prof-2"`},
-		{field: "metadata", value: map[string]string{"invoice": "inv-2"}, want: `metadata: requested {invoice="inv-1"}, answered {invoice="inv-2"}`},
-		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
-		{field: "fee", value: "-0.0001", want: `fee: answered "-0.0001", not a non-negative decimal`},
-		{field: "total", value: "0.6", want: `total: answered 0.6, but amount 0.5 plus fee 0.0001 is 0.5001`},
-		{field: "direction", value: "CREDIT", want: `direction: "CREDIT", not DEBIT`},
-	}},
-	"platform_fiat_deposit_instructions": {lookupFirst: true, lies: []lyingAnswer{
-		{field: "profile_id", value: "prof-2", want: `profile_id: requested "profile-1", answered "prof-2"`},
-		{field: "metadata", value: map[string]string{"purpose": "other"}, want: `metadata: requested {purpose="core"}, answered {purpose="other"}`},
-		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
-	}},
-	"platform_deposit_address": {lies: []lyingAnswer{
-		{field: "profile_id", value: "prof-2", want: `profile_id: requested "profile-1", answered "prof-2"`},
-		{field: "crypto_network", value: "SOLANA", want: `crypto_network: requested "ETHEREUM", answered "SOLANA"`},
-		{field: "metadata", value: map[string]string{"purpose": "other"}, want: `metadata: requested {purpose="core"}, answered {purpose="other"}`},
-		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
-	}},
-	"platform_fiat_withdrawal": {lies: []lyingAnswer{
-		{field: "amount", value: "2500", want: `amount: requested "1250.5", answered "2500"`},
-		{field: "fiat_account_id", value: "fa-attacker", want: `fiat_account_id: requested "` + testPayeeAccount + `", answered "fa-attacker"`},
-		{field: "type", value: "CRYPTO_WITHDRAWAL", want: `type: "CRYPTO_WITHDRAWAL", not WIRE_WITHDRAWAL or`},
-	}},
-	"platform_internal_transfer": {lies: []lyingAnswer{
-		{field: "amount", value: "5000", want: `amount: requested "500", answered "5000"`},
-		{field: "profile_id", value: "prof-9", want: `from_profile_id: requested "prof-1", answered "prof-9"`},
-		{field: "type", value: "INTERNAL_TRANSFER_CREDIT", want: `type: "INTERNAL_TRANSFER_CREDIT", not INTERNAL_TRANSFER_DEBIT`},
-	}},
-	"platform_orchestration_rule": {lies: []lyingAnswer{
-		{field: "profile_id", value: "prof-2", want: `profile_id: requested "profile-1", answered "prof-2"`},
-		{field: "destination", value: map[string]any{"crypto": map[string]any{"address": "0xattacker", "network": "ETHEREUM"}},
-			want: `destination.crypto.address: requested "` + orAddress + `", answered "0xattacker"`},
-		{field: "destination_asset", value: "USD", want: `destination_asset: requested "USDG", answered "USD"`},
-		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
-	}},
-	"platform_stablecoin_conversion": {lies: []lyingAnswer{
-		{field: "amount", value: "10000", want: `amount: requested "1000", answered "10000"`},
-		{field: "target_asset", value: "PYUSD", want: `target_asset: requested "USDC", answered "PYUSD"`},
-		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
-	}},
-	"platform_fiat_account": {lookupFirst: true, lies: []lyingAnswer{
-		{field: "fiat_account_owner", value: map[string]any{"institution_details": map[string]any{"name": "Mallory Ltd"}},
-			want: "fiat_account_owner: requested person_details, answered none"},
-		{field: "fiat_network_instructions", value: map[string]any{"wire": map[string]any{
-			"account_number":             "111122223333",
-			"fiat_account_owner_address": map[string]any{"country": "USA", "city": "New York"},
-			"routing_details": map[string]any{
-				"routing_number_type": "ABA", "routing_number": "031302971", "bank_name": "Customers Bank",
-				"bank_address": map[string]any{"country": "USA"},
-			},
-		}}, want: "fiat_network_instructions.wire.account_number: answered another value than requested (not shown: it is sensitive)",
-			hidden: "111122223333"},
-		{field: "metadata", value: map[string]string{"purpose": "other"}, want: `metadata.purpose: requested "core", answered other`},
-		{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
-	}},
+// every resource on the money core (registry.MoneyCore), each from its
+// fixture. Each lie is applied to the row's body of moneyResources. A
+// money flow checks every argument of its table alike (flow.differences),
+// which TestFlowAnswersChecked covers field by field: its rows here are a
+// few lies through the CLI.
+func lyingRows() map[string]lyingRow {
+	return rowsOf(func(f moneyFixture) (lyingRow, bool) { return f.lying, true })
 }
 
 // lyingCreates answers the creates on path through the emulator, but
@@ -177,8 +118,9 @@ func lyingCreates(t *testing.T, path, field string, value any, lie *atomic.Bool)
 // sending; once the service answers truly, the object made under the
 // ref_id is recorded. The emulator holds one object throughout.
 func TestAccLyingService_answerMustMatchRequest(t *testing.T) {
-	for _, typ := range mapKeys(lyingRows) {
-		res, row := moneyRow(t, typ), lyingRows[typ]
+	rows := lyingRows()
+	for _, typ := range mapKeys(rows) {
+		res, row := moneyRow(t, typ), rows[typ]
 		t.Run(res.name, func(t *testing.T) {
 			t.Parallel()
 			for _, lie := range row.lies {
@@ -223,7 +165,7 @@ func lyingServiceRun(t *testing.T, res moneyResource, row lyingRow, lie lyingAns
 	notRecorded("apply")
 
 	// Still lying.
-	_, moves := moneyKinds[res.typ]
+	_, moves := moneyKinds()[res.typ]
 	if found := moves && !res.noPlanLookup; row.lookupFirst || found {
 		// The lookup (before the create, or a money movement's at plan,
 		// money.sends = false) finds the object made under the ref_id:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,113 +60,14 @@ type moneyObject struct {
 func (res moneyResource) objects(emu *emulator.Server) int { return len(res.list(emu)) }
 
 // moneyResources is the table of the suite, by resource type: every
-// resource that creates through the core (registry.MoneyCore).
+// resource that creates through the core (registry.MoneyCore), each from
+// its fixture.
 func moneyResources() map[string]moneyResource {
-	rows := map[string]moneyResource{
-		"platform_crypto_withdrawal": {
-			words: withdrawalWords, body: eoWithdrawal, addr: "platform_crypto_withdrawal.payout",
-			list: func(emu *emulator.Server) []moneyObject {
-				var out []moneyObject
-				for _, tr := range emu.Transfers() {
-					out = append(out, moneyObject{ID: tr.ID, RefID: deref(tr.RefID), Summary: fmt.Sprintf(
-						"%s %s on %s to %s from profile %s", tr.Amount, tr.Asset, deref(tr.CryptoNetwork),
-						deref(tr.DestinationAddress), tr.ProfileID)})
-				}
-				return out
-			},
-			made: "An earlier crypto withdrawal has the same arguments",
-			post: cwPostKey,
-		},
-		"platform_fiat_deposit_instructions": {
-			words: instructionsWords, body: fdiConfig(`  metadata = { purpose = "core" }`),
-			addr: "platform_fiat_deposit_instructions.test",
-			list: func(emu *emulator.Server) []moneyObject {
-				var out []moneyObject
-				for _, f := range emu.FiatDepositInstructions() {
-					out = append(out, moneyObject{ID: f.ID, RefID: deref(f.RefID), Summary: fmt.Sprintf(
-						"instructions for profile %s, memo_id %s, status %s", f.ProfileID, f.MemoID, f.Status)})
-				}
-				return out
-			},
-			made: "An earlier set of fiat deposit instructions has the same arguments",
-			post: fdiPostKey,
-		},
-		"platform_deposit_address": {
-			words: depositAddressWords, body: daConfig("ETHEREUM", `  metadata = { purpose = "core" }`),
-			addr: daAddr,
-			list: func(emu *emulator.Server) []moneyObject {
-				var out []moneyObject
-				for _, d := range emu.DepositAddresses() {
-					out = append(out, moneyObject{ID: d.ID, RefID: deref(d.RefID), Summary: fmt.Sprintf(
-						"%s address %s for profile %s", d.CryptoNetwork, d.Address, d.ProfileID)})
-				}
-				return out
-			},
-			made: "An earlier deposit address has the same arguments",
-			post: daPostKey,
-		},
-		"platform_fiat_account": {
-			words: fiatAccountWords, body: faBody, addr: "platform_fiat_account.test",
-			list: func(emu *emulator.Server) []moneyObject {
-				var out []moneyObject
-				for _, a := range emu.MadeFiatAccounts() {
-					if a.Deleted || a.ID == testPayeeAccount {
-						continue
-					}
-					owner := a.FiatAccountOwner.PersonDetails
-					out = append(out, moneyObject{ID: a.ID, RefID: deref(a.RefID), Summary: fmt.Sprintf(
-						"owner %s %s, wire, at %s, status %s", owner.FirstName, owner.LastName,
-						a.FiatNetworkInstructions.Wire.RoutingDetails.BankName, a.Status)})
-				}
-				return out
-			},
-			made:            "An earlier fiat account has the same arguments",
-			post:            faPostKey,
-			lookupNotReplay: true,
-		},
-		"platform_fiat_withdrawal": {
-			words: fiatWithdrawalWords, body: fwBody, addr: "platform_fiat_withdrawal.payout",
-			list: func(emu *emulator.Server) []moneyObject {
-				return transferObjects(emu, client.FiatWithdrawalTransferTypes...)
-			},
-			made: "An earlier fiat withdrawal has the same arguments",
-			post: fwPostKey,
-		},
-		"platform_internal_transfer": {
-			words: internalTransferWords, body: itBody, addr: "platform_internal_transfer.sweep",
-			list: func(emu *emulator.Server) []moneyObject {
-				return transferObjects(emu, client.TransferTypeInternalDebit)
-			},
-			made: "An earlier internal transfer has the same arguments",
-			post: itPostKey,
-		},
-		"platform_orchestration_rule": {
-			words: orchestrationRuleWords, body: orConfig(""), addr: orAddr,
-			list: func(emu *emulator.Server) []moneyObject {
-				var out []moneyObject
-				for _, r := range emu.OrchestrationRules() {
-					out = append(out, moneyObject{ID: r.ID, RefID: r.RefID, Summary: fmt.Sprintf(
-						"%s deposits to %s, to %s on %s, for profile %s, status %s", r.SourceAsset, r.DestinationAsset,
-						r.Destination.Crypto.Address, r.Destination.Crypto.Network, r.ProfileID, r.Status)})
-				}
-				return out
-			},
-			made: "An earlier orchestration rule has the same arguments",
-			post: orPostKey,
-		},
-		"platform_stablecoin_conversion": {
-			words: stablecoinConversionWords, body: scBody, addr: "platform_stablecoin_conversion.convert",
-			list:         conversionObjects,
-			made:         "An earlier stablecoin conversion has the same arguments",
-			post:         scPostKey,
-			noPlanLookup: true,
-		},
-	}
-	for typ, res := range rows {
-		res.typ, res.name = typ, strings.TrimPrefix(typ, "platform_")
-		rows[typ] = res
-	}
-	return rows
+	return rowsOf(func(f moneyFixture) (moneyResource, bool) {
+		res := f.core
+		res.typ, res.name = f.typ, strings.TrimPrefix(f.typ, "platform_")
+		return res, true
+	})
 }
 
 // moneyRow is the row of typ in moneyResources.
@@ -545,7 +445,7 @@ func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
 	resources := moneyResources()
 	for _, typ := range mapKeys(resources) {
 		res := resources[typ]
-		if _, moves := moneyKinds[typ]; !moves || res.noPlanLookup {
+		if _, moves := moneyKinds()[typ]; !moves || res.noPlanLookup {
 			// No manifest, or a plan that cannot find the ref_id: never
 			// sends = false.
 			continue
@@ -607,15 +507,6 @@ func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
 			}
 		})
 	}
-}
-
-// moneyKinds are the resource types with a money manifest, by money.kind.
-var moneyKinds = map[string]string{
-	"platform_crypto_withdrawal":     moneyKindCryptoWithdrawal,
-	"platform_fiat_withdrawal":       moneyKindFiatWithdrawal,
-	"platform_internal_transfer":     moneyKindInternalTransfer,
-	"platform_stablecoin_conversion": moneyKindStablecoinConversion,
-	"platform_orchestration_rule":    moneyKindOrchestrationRule,
 }
 
 // plannedMoney reads the planned money manifest of addr from a saved plan.

@@ -16,7 +16,8 @@ import (
 // The money flows through the CLI: each is made once, guarded, follows its
 // status, imports, lists and forgets; their actions are guarded at send.
 
-// flowRow is a money flow as its CLI tests drive it.
+// flowRow is a money flow as its CLI tests drive it: the flow, guard and
+// action parts of its fixture.
 type flowRow struct {
 	// asset is the asset its body moves, over is an amount above the
 	// body's (for the guards), kind its money.kind.
@@ -35,62 +36,15 @@ type flowRow struct {
 	list bool
 }
 
-// flowRows are the money flows, by resource type.
-var flowRows = map[string]flowRow{
-	"platform_crypto_withdrawal": {
-		asset: "BTC", over: "0.1", kind: moneyKindCryptoWithdrawal, balance: [2]string{"prof-1", "BTC"}, short: "0.1",
-		list: true,
-		settle: func(emu *emulator.Server, id string) string {
-			emu.SetTransferStatus(id, "COMPLETED", "")
-			return "COMPLETED"
-		},
-		action: func(amount string) string {
-			return `profile_id = "prof-1"
-    destination_address = "bc1qexampleaddress0000000000000000000000"
-    asset = "BTC"
-    crypto_network = "BITCOIN"
-    amount = ` + amount
-		},
-	},
-	"platform_fiat_withdrawal": {
-		asset: "USD", over: "1000", kind: moneyKindFiatWithdrawal, balance: [2]string{"prof-1", "USD"}, list: true,
-		settle: func(emu *emulator.Server, id string) string {
-			emu.SetTransferStatus(id, "COMPLETED", "")
-			return "COMPLETED"
-		},
-		action: func(amount string) string {
-			return `profile_id = "prof-1"
-    fiat_account_id = "` + testPayeeAccount + `"
-    asset = "USD"
-    amount = ` + amount
-		},
-	},
-	"platform_internal_transfer": {
-		asset: "USD", over: "100", kind: moneyKindInternalTransfer, balance: [2]string{"prof-1", "USD"}, list: true,
-		settle: func(emu *emulator.Server, id string) string {
-			emu.SetTransferStatus(id, "COMPLETED", "")
-			return "COMPLETED"
-		},
-		action: func(amount string) string {
-			return `from_profile_id = "prof-1"
-    to_profile_id = "prof-2"
-    asset = "USD"
-    amount = ` + amount
-		},
-	},
-	"platform_stablecoin_conversion": {
-		asset: "USD", over: "999.99", kind: moneyKindStablecoinConversion, balance: [2]string{"prof-1", "USD"},
-		settle: func(emu *emulator.Server, id string) string {
-			emu.SettleConversion(id)
-			return emulator.ConversionSettled
-		},
-		action: func(amount string) string {
-			return `profile_id = "prof-1"
-    source_asset = "USD"
-    target_asset = "USDC"
-    amount = ` + amount
-		},
-	},
+// flowRows are the money flows, by resource type, each from its fixture.
+func flowRows() map[string]flowRow {
+	return rowsOf(func(f moneyFixture) (flowRow, bool) {
+		if f.flow == nil {
+			return flowRow{}, false
+		}
+		return flowRow{asset: f.guard.asset, over: f.guard.over, kind: f.moves, settle: f.flow.settle,
+			balance: f.guard.balance, short: f.guard.short, action: f.action.config, list: f.flow.list}, true
+	})
 }
 
 // TestAccMoneyFlows: for each money flow, through the CLI: the guard
@@ -99,8 +53,9 @@ var flowRows = map[string]flowRow{
 // says what it moved; a refresh follows its status and plans nothing; an
 // import by id adopts it with nothing to change; a destroy forgets it.
 func TestAccMoneyFlows(t *testing.T) {
-	for _, typ := range mapKeys(flowRows) {
-		row, res := flowRows[typ], moneyRow(t, typ)
+	rows := flowRows()
+	for _, typ := range mapKeys(rows) {
+		row, res := rows[typ], moneyRow(t, typ)
 		t.Run(res.name, func(t *testing.T) {
 			t.Parallel()
 			emu := startCore(t, emulator.Options{})
@@ -199,8 +154,9 @@ func TestAccMoneyFlows(t *testing.T) {
 // the resources toward max_run_total; the conversion's cancel action
 // cancels.
 func TestAccMoneyFlowActions(t *testing.T) {
-	for _, typ := range mapKeys(flowRows) {
-		row, res := flowRows[typ], moneyRow(t, typ)
+	rows := flowRows()
+	for _, typ := range mapKeys(rows) {
+		row, res := rows[typ], moneyRow(t, typ)
 		t.Run(res.name, func(t *testing.T) {
 			t.Parallel()
 			emu := startCore(t, emulator.Options{})

@@ -126,14 +126,15 @@ func TestMoneyRowsPlanLookup(t *testing.T) {
 	}
 }
 
-// flowActionArgs are valid arguments of each flow's action.
-var flowActionArgs = map[string]cwaArgs{
-	"platform_crypto_withdrawal": {"profile_id": "prof-1", "destination_address": "bc1qexampleaddress0000000000000000000000",
-		"asset": "BTC", "crypto_network": "BITCOIN", "amount": "0.5", "metadata": map[string]string{"invoice": "42"}},
-	"platform_fiat_withdrawal": {"profile_id": "prof-1", "fiat_account_id": testPayeeAccount, "asset": "USD",
-		"amount": "100", "metadata": map[string]string{"invoice": "42"}},
-	"platform_internal_transfer":     {"from_profile_id": "prof-1", "to_profile_id": "prof-2", "asset": "USD", "amount": "100"},
-	"platform_stablecoin_conversion": {"profile_id": "prof-1", "source_asset": "USD", "target_asset": "USDC", "amount": "100"},
+// flowActionArgs are valid arguments of each flow's action, each from its
+// fixture.
+func flowActionArgs() map[string]cwaArgs {
+	return rowsOf(func(f moneyFixture) (cwaArgs, bool) {
+		if f.flow == nil {
+			return nil, false
+		}
+		return f.action.args, true
+	})
 }
 
 // TestMoneyFlowActions_invoke: through the protocol server, as Terraform
@@ -141,13 +142,14 @@ var flowActionArgs = map[string]cwaArgs{
 // a ref_id generated for it, and one in all under a configured ref_id;
 // above max_amount it is refused at plan and at send, with nothing made.
 func TestMoneyFlowActions_invoke(t *testing.T) {
-	for _, typ := range mapKeys(flowActionArgs) {
+	actions := flowActionArgs()
+	for _, typ := range mapKeys(actions) {
 		t.Run(strings.TrimPrefix(typ, "platform_"), func(t *testing.T) {
 			res := moneyRow(t, typ)
 			emu := startCore(t, emulator.Options{})
 			h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret, nil).
 				forAction(t, typ)
-			args := flowActionArgs[typ]
+			args := actions[typ]
 
 			inv := h.invoke(t, args)
 			if errs := inv.errors(); len(errs) > 0 {
@@ -184,7 +186,8 @@ func TestMoneyFlowActions_invoke(t *testing.T) {
 // action is refused at plan, and at send when the plan could not judge it;
 // nothing is made.
 func TestMoneyFlowActions_guarded(t *testing.T) {
-	for _, typ := range mapKeys(flowActionArgs) {
+	actions := flowActionArgs()
+	for _, typ := range mapKeys(actions) {
 		t.Run(strings.TrimPrefix(typ, "platform_"), func(t *testing.T) {
 			res := moneyRow(t, typ)
 			emu := startCore(t, emulator.Options{})
@@ -202,14 +205,14 @@ func TestMoneyFlowActions_guarded(t *testing.T) {
 					"approved_destinations_only": tftypes.NewValue(tftypes.Bool, nil),
 					"check_balances":             tftypes.NewValue(tftypes.Bool, nil),
 				})}).forAction(t, typ)
-			diags := h.plan(t, flowActionArgs[typ])
+			diags := h.plan(t, actions[typ])
 			if !hasError(diags, "Withdrawal guard max_amount refuses this withdrawal") {
 				t.Errorf("the plan of the action is not refused by max_amount: %v", diagTexts(diags))
 			}
 			// Invoked as Terraform does after a plan that could not judge
 			// it: refused at send.
 			stream, err := h.srv.InvokeAction(t.Context(), &tfprotov6.InvokeActionRequest{
-				ActionType: typ, Config: h.config(t, flowActionArgs[typ])})
+				ActionType: typ, Config: h.config(t, actions[typ])})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -247,30 +250,6 @@ func diagTexts(diags []*tfprotov6.Diagnostic) []string {
 		out = append(out, d.Summary+": "+d.Detail)
 	}
 	return out
-}
-
-// TestMoneyFlowTables: every money flow the provider registers (its
-// action is a moneyAction) has a row in flowRows and flowActionArgs, so
-// that the flow suites run for it.
-func TestMoneyFlowTables(t *testing.T) {
-	n := 0
-	for _, f := range newTestProvider().(*platformProvider).Actions(t.Context()) {
-		a, ok := f().(interface{ flowType() string })
-		if !ok {
-			continue
-		}
-		n++
-		typ := a.flowType()
-		if _, ok := flowRows[typ]; !ok {
-			t.Errorf("%s has no row in flowRows (money_flows_acc_test.go)", typ)
-		}
-		if _, ok := flowActionArgs[typ]; !ok {
-			t.Errorf("%s has no row in flowActionArgs (money_flows_test.go)", typ)
-		}
-	}
-	if n != 4 {
-		t.Errorf("%d money flows registered, want 4", n)
-	}
 }
 
 // TestFlowAnswersChecked: each money flow compares every argument its

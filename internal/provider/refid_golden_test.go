@@ -69,93 +69,9 @@ type derivingResource interface {
 }
 
 // refIDRows are the rows of the golden test, by resource type: every
-// resource on the money core (registry.MoneyCore).
-var refIDRows = map[string]refIDRow{
-	"platform_crypto_withdrawal": {
-		cases: []refIDCase{
-			{Name: "amount", Arguments: map[string]any{
-				"profile_id": "profile-1", "destination_address": "bc1qexample0destination0address", "asset": "BTC",
-				"crypto_network": "BITCOIN", "amount": "0.5",
-			}},
-			{Name: "as the previous release derived it (testdata/upgrade)", Arguments: map[string]any{
-				"profile_id": "prof-1", "destination_address": "bc1qexampleaddress0000000000000000000000", "asset": "BTC",
-				"crypto_network": "BITCOIN", "amount": "0.5", "metadata": map[string]any{"invoice": "inv-1"},
-			}, previousRelease: upgradeWithdrawalRef},
-			{Name: "total and memo", Arguments: map[string]any{
-				"profile_id": "profile-1", "destination_address": "GAHK7EEG2WWHVKDNT4CEQFZGKF2LGDSW2IVM4S5DP42RBW3K6BTODB4A",
-				"asset": "XLM", "crypto_network": "STELLAR", "total": "10", "memo": "1234",
-			}},
-		},
-	},
-	"platform_orchestration_rule": {
-		cases: []refIDCase{
-			{Name: "crypto source to an address", Arguments: map[string]any{
-				"profile_id": "profile-1", "nickname": "core", "source_asset": "USDC", "destination_asset": "USDG",
-				"source":      map[string]any{"crypto": map[string]any{"network": "ETHEREUM"}},
-				"destination": map[string]any{"crypto": map[string]any{"address": orAddress, "network": "ETHEREUM"}},
-			}},
-			{Name: "fiat source to a profile", Arguments: map[string]any{
-				"profile_id": "profile-1", "source_asset": "USD", "destination_asset": "USDC",
-				"source":      map[string]any{"fiat": map[string]any{"network": "WIRE", "account_type": "ABA"}},
-				"destination": map[string]any{"profile": map[string]any{"profile_id": "profile-2"}},
-			}},
-		},
-	},
-	"platform_deposit_address": {
-		cases: []refIDCase{
-			{Name: "profile and network", Arguments: map[string]any{"profile_id": "profile-1", "crypto_network": "ETHEREUM"}},
-			{Name: "metadata", Arguments: map[string]any{
-				"profile_id": "profile-1", "crypto_network": "ETHEREUM", "metadata": map[string]any{"purpose": "core"},
-			}},
-		},
-	},
-	"platform_fiat_deposit_instructions": {
-		cases: []refIDCase{
-			{Name: "profile and network", Arguments: map[string]any{"profile_id": "profile-1", "fiat_network": "WIRE"}},
-			{Name: "after a deprecated set", Arguments: map[string]any{"profile_id": "profile-1", "fiat_network": "WIRE"},
-				AfterDeprecated: "deprecated-set"},
-			{Name: "as the previous release derived it (testdata/upgrade)", Arguments: map[string]any{
-				"profile_id": "profile-1", "fiat_network": "WIRE", "metadata": map[string]any{"purpose": "core"},
-			}, previousRelease: upgradeInstructionsRef},
-		},
-	},
-	"platform_fiat_withdrawal": {
-		cases: []refIDCase{
-			{Name: "amount", Arguments: map[string]any{
-				"profile_id": "profile-1", "fiat_account_id": "fa-1", "asset": "USD", "amount": "1250.5",
-			}},
-			{Name: "total and memo", Arguments: map[string]any{
-				"profile_id": "profile-1", "fiat_account_id": "fa-1", "asset": "USD", "total": "1250.5",
-				"memo": "payroll", "metadata": map[string]any{"invoice": "inv-1"},
-			}},
-		},
-	},
-	"platform_internal_transfer": {
-		cases: []refIDCase{
-			{Name: "sweep", Arguments: map[string]any{
-				"from_profile_id": "profile-1", "to_profile_id": "profile-2", "asset": "USD", "amount": "500",
-			}},
-		},
-	},
-	"platform_stablecoin_conversion": {
-		cases: []refIDCase{
-			{Name: "to its own profile", Arguments: map[string]any{
-				"profile_id": "profile-1", "source_asset": "USD", "target_asset": "USDC", "amount": "1000",
-			}},
-			{Name: "directed settlement", Arguments: map[string]any{
-				"profile_id": "profile-1", "source_asset": "USDC", "target_asset": "USD", "amount": "1000",
-				"recipient_profile_id": "profile-2",
-			}},
-		},
-	},
-	"platform_fiat_account": {
-		cases: []refIDCase{
-			{Name: "wire account of a person", Arguments: fiatAccountGoldenArguments("987654321012")},
-			// The ref_id is shown in plans: the account number enters it by
-			// its last four digits only.
-			{Name: "another account number with the same last four digits", Arguments: fiatAccountGoldenArguments("555555551012")},
-		},
-	},
+// resource on the money core (registry.MoneyCore), each from its fixture.
+func refIDRows() map[string]refIDRow {
+	return rowsOf(func(f moneyFixture) (refIDRow, bool) { return refIDRow{cases: f.refIDs}, true })
 }
 
 // fiatAccountGoldenArguments are the arguments of a wire account of Ada
@@ -187,9 +103,10 @@ func TestDerivedRefIDGolden(t *testing.T) {
 		r.Metadata(t.Context(), resource.MetadataRequest{ProviderTypeName: "platform"}, &meta)
 		resources[meta.TypeName] = r
 	}
-	for _, typ := range mapKeys(refIDRows) {
+	rows := refIDRows()
+	for _, typ := range mapKeys(rows) {
 		t.Run(typ, func(t *testing.T) {
-			got := derivedGolden(t, typ, resources[typ], refIDRows[typ])
+			got := derivedGolden(t, typ, resources[typ], rows[typ])
 			b, err := json.MarshalIndent(got, "", "  ")
 			if err != nil {
 				t.Fatal(err)
@@ -224,7 +141,7 @@ func TestDerivedRefIDGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		if typ := strings.TrimSuffix(filepath.Base(f), ".json"); refIDRows[typ].cases == nil {
+		if typ := strings.TrimSuffix(filepath.Base(f), ".json"); rows[typ].cases == nil {
 			t.Errorf("%s pins the ref_ids of %s, which has no row in refIDRows", f, typ)
 		}
 	}

@@ -1,16 +1,19 @@
 package provider
 
 import (
+	"maps"
 	"testing"
 
-	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
-// everyTypeBody is the configuration of testdata/upgrade/every_type.tfstate:
-// one object of every resource on the money core.
-var everyTypeBody = eoWithdrawal + fdiConfig(`  metadata = { purpose = "core" }`) +
-	daConfig("ETHEREUM", `  metadata = { purpose = "core" }`) + faBody
+// everyTypeUpgrades are the resources on the money core that
+// testdata/upgrade/every_type.tfstate holds, each declared by its core body:
+// those whose fixture has an upgrade part.
+func everyTypeUpgrades() map[string]moneyResource {
+	resources := moneyResources()
+	return rowsOf(func(f moneyFixture) (moneyResource, bool) { return resources[f.typ], f.upgrade != nil })
+}
 
 // What testdata/upgrade/every_type.tfstate recorded.
 const (
@@ -29,39 +32,11 @@ const (
 // to the emulator's.
 func madeEveryTypeEarlier(t *testing.T, emu *emulator.Server) map[string]string {
 	t.Helper()
-	ctx := t.Context()
-	c := emulatorClient(t, emu)
-	core := map[string]string{"purpose": "core"}
-	d, err := c.CreateDepositAddress(ctx, client.DepositAddressRequest{
-		ProfileID: "profile-1", CryptoNetwork: "ETHEREUM", RefID: everyTypeAddressRef, Metadata: core,
-	})
-	if err != nil {
-		t.Fatal(err)
+	ids := map[string]string{}
+	for _, typ := range mapKeys(everyTypeUpgrades()) {
+		maps.Copy(ids, moneyFixtures[typ].upgrade.earlier(t, emu))
 	}
-	s := func(v string) *string { return &v }
-	a, err := c.CreateFiatAccount(ctx, client.CreateFiatAccountRequest{
-		RefID: everyTypeAccountRef,
-		FiatAccountOwner: client.FiatAccountOwner{PersonDetails: &client.PersonDetails{
-			FirstName: s("Ada"), LastName: s("Lovelace"),
-		}},
-		FiatNetworkInstructions: client.FiatNetworkInstructions{Wire: &client.WireInstructions{
-			AccountNumber:           s("987654321012"),
-			FiatAccountOwnerAddress: &client.Address{Country: s("USA"), City: s("New York")},
-			RoutingDetails: &client.RoutingDetails{RoutingNumberType: s("ABA"), RoutingNumber: s("031302971"),
-				BankName: s("Customers Bank"), BankAddress: &client.Address{Country: s("USA")}},
-		}},
-		Metadata: core,
-	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return map[string]string{
-		everyTypeWithdrawalID:   postWithdrawal(t, emu, upgradeWithdrawalRef),
-		everyTypeInstructionsID: postInstructions(t, emu, upgradeInstructionsRef),
-		everyTypeAddressID:      deref(d.ID),
-		everyTypeAddress:        deref(d.Address),
-		everyTypeAccountID:      deref(a.ID),
-	}
+	return ids
 }
 
 // A state of every resource on the money core, written before the
@@ -69,27 +44,26 @@ func madeEveryTypeEarlier(t *testing.T, emu *emulator.Server) map[string]string 
 // applying it sends nothing and makes nothing.
 func TestAccMoneyCore_upgradeEveryType(t *testing.T) {
 	t.Parallel()
+	upgrades := everyTypeUpgrades()
+	body := ""
+	for _, typ := range mapKeys(upgrades) {
+		body += upgrades[typ].body
+	}
 	emu := startCore(t, emulator.Options{})
 	ids := madeEveryTypeEarlier(t, emu)
 	w := newCLIWorkdir(t)
-	w.write(emulatorProviderBlock(emu, ""), everyTypeBody)
+	w.write(emulatorProviderBlock(emu, ""), body)
 	upgradeState(t, w, "every_type", ids)
 	w.mustRun(0, "plan", "-detailed-exitcode")
 	w.mustRun(0, "apply", "-auto-approve")
 	w.mustRun(0, "plan", "-detailed-exitcode")
-	for key, want := range map[string]int{cwPostKey: 1, fdiPostKey: 1, daPostKey: 1, faPostKey: 1} {
-		if n := emu.Counters.Requests(key); n != want {
-			t.Errorf("%d requests %s at the emulator, want only the %d made for the test", n, key, want)
+	for _, typ := range mapKeys(upgrades) {
+		res := upgrades[typ]
+		if n := emu.Counters.Requests(res.post); n != 1 {
+			t.Errorf("%d requests %s at the emulator, want only the 1 made for the test", n, res.post)
 		}
-	}
-	for addr, id := range map[string]string{
-		"platform_crypto_withdrawal.payout":       ids[everyTypeWithdrawalID],
-		"platform_fiat_deposit_instructions.test": ids[everyTypeInstructionsID],
-		daAddr:                       ids[everyTypeAddressID],
-		"platform_fiat_account.test": ids[everyTypeAccountID],
-	} {
-		if got := stateOf(t, w, addr)["id"]; got != id {
-			t.Errorf("%s: state id %v, want %s", addr, got, id)
+		if got, id := stateOf(t, w, res.addr)["id"], ids[moneyFixtures[typ].upgrade.id]; got != id {
+			t.Errorf("%s: state id %v, want %s", res.addr, got, id)
 		}
 	}
 	if m, _ := stateOf(t, w, "platform_crypto_withdrawal.payout")["money"].(map[string]any); m["amount"] != "0.5" || m["sends"] != true {

@@ -1,0 +1,74 @@
+package provider
+
+import (
+	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+)
+
+func init() {
+	addMoneyFixture(moneyFixture{
+		typ: "platform_stablecoin_conversion",
+		core: moneyResource{
+			words: stablecoinConversionWords, body: scBody, addr: "platform_stablecoin_conversion.convert",
+			list:         conversionObjects,
+			made:         "An earlier stablecoin conversion has the same arguments",
+			post:         scPostKey,
+			noPlanLookup: true,
+		},
+		exactlyOnce: exactlyOnceRow{
+			replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
+			replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
+			refIDAtPlan: true,
+			what:        "1000 USD to USDC in profile prof-1",
+		},
+		lying: lyingRow{lies: []lyingAnswer{
+			{field: "amount", value: "10000", want: `amount: requested "1000", answered "10000"`},
+			{field: "target_asset", value: "PYUSD", want: `target_asset: requested "USDC", answered "PYUSD"`},
+			{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
+		}},
+		intent: intentRow{
+			readScope:  client.ScopeReadStablecoinConversion,
+			notFound:   cannotImportWith("stablecoin conversion", "check the id"),
+			unreadable: cannotImportWith("stablecoin conversion", client.ScopeReadStablecoinConversion),
+		},
+		refIDs: []refIDCase{
+			{Name: "to its own profile", Arguments: map[string]any{
+				"profile_id": "profile-1", "source_asset": "USD", "target_asset": "USDC", "amount": "1000",
+			}},
+			{Name: "directed settlement", Arguments: map[string]any{
+				"profile_id": "profile-1", "source_asset": "USDC", "target_asset": "USD", "amount": "1000",
+				"recipient_profile_id": "profile-2",
+			}},
+		},
+		cli: map[string][]string{
+			"resource platform_stablecoin_conversion": {
+				"TestAccRefreshPolicy",
+				"TestAccExactlyOnce_killedMidApply",
+				"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
+				"TestAccIntent_importNeverSends",
+				"TestAccMoneyCore",
+				"TestAccMoneyFlows",
+			},
+			"action platform_stablecoin_conversion":        {"TestAccMoneyFlowActions"},
+			"action platform_stablecoin_conversion_cancel": {"TestAccMoneyFlowActions"},
+		},
+		flow: &flowFixture{
+			settle: func(emu *emulator.Server, id string) string {
+				emu.SettleConversion(id)
+				return emulator.ConversionSettled
+			},
+		},
+		action: &actionFixture{
+			config: func(amount string) string {
+				return `profile_id = "prof-1"
+    source_asset = "USD"
+    target_asset = "USDC"
+    amount = ` + amount
+			},
+			args: cwaArgs{"profile_id": "prof-1", "source_asset": "USD", "target_asset": "USDC", "amount": "100"},
+		},
+		guard:     &guardFixture{asset: "USD", over: "999.99", balance: [2]string{"prof-1", "USD"}},
+		moves:     moneyKindStablecoinConversion,
+		noUpgrade: "new in 0.2.0: no earlier release wrote a state of it",
+	})
+}

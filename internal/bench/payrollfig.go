@@ -122,6 +122,7 @@ func (b *bench) figurePayroll(ctx context.Context, p payrollOptions) error {
 	if posts != n || len(emu.Transfers()) != n {
 		return fmt.Errorf("apply: %d withdrawal POSTs and %d transfers, want %d", posts, len(emu.Transfers()), n)
 	}
+	sent := sentOver(emu.Transfers())
 
 	progress("figure 8: terraform plan of %d withdrawals in state", n)
 	emu.Counters.Reset()
@@ -166,7 +167,7 @@ func (b *bench) figurePayroll(ctx context.Context, p payrollOptions) error {
 	}
 
 	bound := floor*115/100 + data.elapsed
-	b.add(row{"8", whats[0], fmt.Sprintf("%s, no 429", fmtDur(apply.elapsed)),
+	b.add(row{"8", whats[0], fmt.Sprintf("%s (the withdrawals sent over %s), no 429", fmtDur(apply.elapsed), fmtDur(sent)),
 		fmt.Sprintf("%s floor + %s terraform_data", fmtDur(floor), fmtDur(data.elapsed)),
 		ratio(apply.elapsed.Seconds(), (floor + data.elapsed).Seconds()),
 		"at most 1.15 × floor + terraform_data: " + met(apply.elapsed <= bound)})
@@ -191,4 +192,20 @@ func (b *bench) figurePayroll(ctx context.Context, p payrollOptions) error {
 		ratio(both.Seconds(), (floor + data.elapsed).Seconds()),
 		"at most 1.15 × floor + terraform_data: " + met(both <= bound)})
 	return nil
+}
+
+// sentOver is the time from the first transfer's creation to the last's at
+// the emulator: the part of an apply the rate budget rules, the rest being
+// Terraform's and the provider's own.
+func sentOver(ts []emulator.Transfer) time.Duration {
+	var first, last time.Time
+	for _, t := range ts {
+		if first.IsZero() || t.CreatedAt.Before(first) {
+			first = t.CreatedAt
+		}
+		if t.CreatedAt.After(last) {
+			last = t.CreatedAt
+		}
+	}
+	return last.Sub(first)
 }

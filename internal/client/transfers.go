@@ -85,6 +85,32 @@ type ListTransfersQuery struct {
 	MaxItems  int    // 0: no cap
 }
 
+// combinable checks q against the reference's rule for List Transfers:
+// ids, ref_ids and type can each be combined with the created_at and
+// updated_at filters only.
+func (q ListTransfersQuery) combinable() error {
+	filters := []struct {
+		name string
+		set  bool
+	}{
+		{"ids", len(q.IDs) > 0}, {"ref_ids", len(q.RefIDs) > 0}, {"type", len(q.Types) > 0},
+		{"profile_ids", len(q.ProfileIDs) > 0}, {"identity_ids", len(q.IdentityIDs) > 0},
+		{"account_ids", len(q.AccountIDs) > 0}, {"group_ids", len(q.GroupIDs) > 0},
+		{"crypto_tx_hashes", len(q.CryptoTxHashes) > 0}, {"statuses", len(q.Statuses) > 0},
+	}
+	for _, alone := range filters[:3] {
+		if !alone.set {
+			continue
+		}
+		for _, f := range filters {
+			if f.name != alone.name && f.set {
+				return fmt.Errorf("List Transfers: %s can be combined with the created_at and updated_at filters only, not with %s", alone.name, f.name)
+			}
+		}
+	}
+	return nil
+}
+
 // Transfers lists the transfers matching q, following the cursors to the
 // end with the largest page the service allows.
 func (c *Client) Transfers(ctx context.Context, q ListTransfersQuery) iter.Seq2[*Transfer, error] {
@@ -94,6 +120,9 @@ func (c *Client) Transfers(ctx context.Context, q ListTransfersQuery) iter.Seq2[
 		"account_ids": q.AccountIDs, "group_ids": q.GroupIDs, "crypto_tx_hashes": q.CryptoTxHashes,
 		"type": q.Types, "statuses": q.Statuses,
 	})
+	if err == nil {
+		err = q.combinable()
+	}
 	if err == nil {
 		err = checkOrder(q.Order)
 	}

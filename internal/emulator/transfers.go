@@ -174,6 +174,23 @@ func (s *Server) handleGetTransfer(w http.ResponseWriter, _ *http.Request, id st
 	writeError(w, errNotFound("transfer "+id+" not found"))
 }
 
+// exclusiveFilters fails q when one of the alone filters is given with
+// another of filters: the reference says each of them "can be combined
+// with created_at.* or updated_at.* filtering options only".
+func exclusiveFilters(q *query, alone []string, filters ...string) {
+	for _, a := range alone {
+		if len(q.v[a]) == 0 {
+			continue
+		}
+		for _, f := range filters {
+			if f != a && len(q.v[f]) > 0 {
+				q.fail(errInvalid(a, "can be combined with created_at.* or updated_at.* filtering options only, not with %s", f))
+				return
+			}
+		}
+	}
+}
+
 // timeFilter holds the {lt,lte,eq,gte,gt} parameters of one time field.
 func parseTimeFilter(q *query, field string) createdAtFilter {
 	return createdAtFilter{
@@ -200,6 +217,8 @@ func (s *Server) handleListTransfers(w http.ResponseWriter, r *http.Request, _ s
 	updated := parseTimeFilter(q, "updated_at")
 	desc := q.enum("order", []string{"DESC", "ASC"}) != "ASC"
 	byUpdated := q.enum("order_by", []string{"CREATED_AT", "UPDATED_AT"}) == "UPDATED_AT"
+	exclusiveFilters(q, []string{"ids", "ref_ids", "type"}, "ids", "ref_ids", "profile_ids", "identity_ids",
+		"account_ids", "group_ids", "crypto_tx_hashes", "type", "statuses")
 	items := s.data.allTransfers()
 	// Stable order: by the ordering time, then by position.
 	idx := make([]int, len(items))

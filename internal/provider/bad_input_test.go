@@ -419,6 +419,10 @@ func resourceAndDataBadInputs() []badInput {
 	add("data", "platform_transfers", `statuses = ["DONE"]`, "statuses",
 		`Attribute statuses\[0\] value must be one of: \["PENDING" "COMPLETED" "FAILED"\], got: "DONE"`)
 	createdAt("platform_transfers")
+	add("data", "platform_transfers", "ids = [\"a\"]\nprofile_ids = [\"p\"]", "ids",
+		`ids can be combined with the created_at and updated_at filters only, not with profile_ids`)
+	add("data", "platform_transfers", "types = [\"CRYPTO_WITHDRAWAL\"]\nstatuses = [\"FAILED\"]", "types",
+		`types can be combined with the created_at and updated_at filters only, not with statuses`)
 	add("data", "platform_transfers", `updated_at = { gte = "yesterday" }`, "", `updated_at.gte `+rfc+`, got "yesterday"`)
 	common("platform_transfers")
 	add("data", "platform_transfers", `order_by = "AMOUNT"`, "order_by",

@@ -74,7 +74,8 @@ func withCredit(ctx context.Context, c *client.Client, t *client.Transfer) (*int
 	if t.RefID == nil || t.GroupID == nil {
 		return it, nil
 	}
-	q := client.ListTransfersQuery{RefIDs: []string{*t.RefID}, Types: []string{client.TransferTypeInternalCredit}, MaxItems: 100}
+	// ref_ids combines with no type filter: the type is checked here.
+	q := client.ListTransfersQuery{RefIDs: []string{*t.RefID}, MaxItems: 100}
 	for other, err := range c.Transfers(ctx, q) {
 		if err != nil {
 			return it, err

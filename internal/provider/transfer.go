@@ -59,7 +59,8 @@ var transferItemShape = transferShape.without("customer_id", "auto_conversion")
 // the filters: only a transfer of those types with that ref_id counts.
 func transferLookup(types ...string) func(ctx context.Context, c *client.Client, refID string) (*client.Transfer, bool, error) {
 	return func(ctx context.Context, c *client.Client, refID string) (*client.Transfer, bool, error) {
-		q := client.ListTransfersQuery{RefIDs: []string{refID}, Types: types, MaxItems: 100}
+		// ref_ids combines with no type filter: the types are checked here.
+		q := client.ListTransfersQuery{RefIDs: []string{refID}, MaxItems: 100}
 		for t, err := range c.Transfers(ctx, q) {
 			if err != nil {
 				return nil, false, err

@@ -2,14 +2,21 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-var _ datasource.DataSourceWithConfigure = (*transfersDataSource)(nil)
+var (
+	_ datasource.DataSourceWithConfigure        = (*transfersDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*transfersDataSource)(nil)
+)
 
 // NewTransfersDataSource is the platform_transfers data source.
 func NewTransfersDataSource() datasource.DataSource { return &transfersDataSource{} }
@@ -62,7 +69,8 @@ func (d *transfersDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		MarkdownDescription: "Lists the customer's transfers (`GET /transfer/transfers`, scope `transfer:read_transfer`): " +
 			"withdrawals, deposits, internal transfers and more, following the API's pages to the end with the " +
 			"largest page the API allows (1,000 items). Every filter is optional; all the filters that are set " +
-			"apply together.",
+			"apply together, except that `ids`, `ref_ids` and `types` each combine with the `created_at` and " +
+			"`updated_at` filters only, as the service requires.",
 		Attributes: transferFilters.dataSourceAttributes(map[string]schema.Attribute{
 			"id": listIDAttribute(),
 			"items": transferItemShape.listAttribute("The transfers, in the order the API returns them, with the fields " +
@@ -71,6 +79,47 @@ func (d *transfersDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 				"are read in about 150 MiB. Fields the API leaves out are null."),
 		}),
 	})
+}
+
+// ConfigValidators refuses at validation what the service refuses: ids,
+// ref_ids and type each combine with the time filters only.
+func (d *transfersDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{aloneFilters{
+		alone:  []string{"ids", "ref_ids", "types"},
+		others: []string{"ids", "ref_ids", "types", "profile_ids", "identity_ids", "account_ids", "group_ids", "crypto_tx_hashes", "statuses"},
+	}}
+}
+
+// aloneFilters refuses a configuration that sets one of alone with
+// another of others.
+type aloneFilters struct{ alone, others []string }
+
+func (v aloneFilters) Description(context.Context) string {
+	return "each of " + strings.Join(v.alone, ", ") + " combines with the created_at and updated_at filters only"
+}
+
+func (v aloneFilters) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v aloneFilters) ValidateDataSource(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	set := func(name string) bool {
+		var val attr.Value
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(name), &val)...)
+		return val != nil && !val.IsNull()
+	}
+	for _, a := range v.alone {
+		if !set(a) {
+			continue
+		}
+		for _, o := range v.others {
+			if o != a && set(o) {
+				resp.Diagnostics.AddAttributeError(path.Root(a), "Filters the service does not combine",
+					fmt.Sprintf("%s can be combined with the created_at and updated_at filters only, not with %s: "+
+						"the service refuses the list otherwise. Remove %s or %s (and filter the items in the "+
+						"configuration, for example with a for expression).", a, o, a, o))
+				return
+			}
+		}
+	}
 }
 
 func (d *transfersDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {

@@ -85,9 +85,10 @@ type ListTransfersQuery struct {
 	MaxItems  int    // 0: no cap
 }
 
-// combinable checks q against the reference's rule for List Transfers:
-// ids, ref_ids and type can each be combined with the created_at and
-// updated_at filters only.
+// combinable checks q against the reference's rules for List Transfers:
+// ids, ref_ids, type, profile_ids, identity_ids and account_ids can each
+// be combined with the created_at and updated_at filters only, and an
+// order_by given with a time filter must name that filter's time.
 func (q ListTransfersQuery) combinable() error {
 	filters := []struct {
 		name string
@@ -98,15 +99,20 @@ func (q ListTransfersQuery) combinable() error {
 		{"account_ids", len(q.AccountIDs) > 0}, {"group_ids", len(q.GroupIDs) > 0},
 		{"crypto_tx_hashes", len(q.CryptoTxHashes) > 0}, {"statuses", len(q.Statuses) > 0},
 	}
-	for _, alone := range filters[:3] {
+	for _, alone := range filters[:6] {
 		if !alone.set {
 			continue
 		}
 		for _, f := range filters {
 			if f.name != alone.name && f.set {
-				return fmt.Errorf("List Transfers: %s can be combined with the created_at and updated_at filters only, not with %s", alone.name, f.name)
+				return fmt.Errorf("%s can be combined with the created_at and updated_at filters only, not with %s (List Transfers)", alone.name, f.name)
 			}
 		}
+	}
+	created, updated := q.CreatedAt != (TimeFilter{}), q.UpdatedAt != (TimeFilter{})
+	switch {
+	case q.OrderBy == "CREATED_AT" && updated, q.OrderBy == "UPDATED_AT" && created:
+		return fmt.Errorf("order_by %s cannot go with a filter on the other time: order_by must name the time filter's field (List Transfers)", q.OrderBy)
 	}
 	return nil
 }

@@ -217,8 +217,12 @@ func (s *Server) handleListTransfers(w http.ResponseWriter, r *http.Request, _ s
 	updated := parseTimeFilter(q, "updated_at")
 	desc := q.enum("order", []string{"DESC", "ASC"}) != "ASC"
 	byUpdated := q.enum("order_by", []string{"CREATED_AT", "UPDATED_AT"}) == "UPDATED_AT"
-	exclusiveFilters(q, []string{"ids", "ref_ids", "type"}, "ids", "ref_ids", "profile_ids", "identity_ids",
-		"account_ids", "group_ids", "crypto_tx_hashes", "type", "statuses")
+	exclusiveFilters(q, []string{"ids", "ref_ids", "type", "profile_ids", "identity_ids", "account_ids"}, "ids", "ref_ids",
+		"profile_ids", "identity_ids", "account_ids", "group_ids", "crypto_tx_hashes", "type", "statuses", "secondary_statuses")
+	hasCreated, hasUpdated := created != (createdAtFilter{}), updated != (createdAtFilter{})
+	if ob := q.v.Get("order_by"); ob == "CREATED_AT" && hasUpdated || ob == "UPDATED_AT" && hasCreated {
+		q.fail(errInvalid("order_by", "must equal the timestamp filter type"))
+	}
 	items := s.data.allTransfers()
 	// Stable order: by the ordering time, then by position.
 	idx := make([]int, len(items))

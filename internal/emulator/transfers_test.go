@@ -52,9 +52,7 @@ func TestListTransfersFilters(t *testing.T) {
 		"types": {url.Values{"type": {"CRYPTO_DEPOSIT", "WIRE_DEPOSIT"}}, func(t *Transfer) bool {
 			return t.Type == "CRYPTO_DEPOSIT" || t.Type == "WIRE_DEPOSIT"
 		}},
-		"profile and status": {url.Values{"profile_ids": {profile}, "statuses": {"FAILED"}}, func(t *Transfer) bool {
-			return t.ProfileID == profile && t.Status == "FAILED"
-		}},
+		"status": {url.Values{"statuses": {"FAILED"}}, func(t *Transfer) bool { return t.Status == "FAILED" }},
 		"profile": {url.Values{"profile_ids": {profile}, "created_at.gte": {seeded[100].CreatedAt.Format("2006-01-02T15:04:05Z07:00")}}, func(t *Transfer) bool {
 			return t.ProfileID == profile && !t.CreatedAt.Before(seeded[100].CreatedAt)
 		}},
@@ -75,7 +73,8 @@ func TestListTransfersFilters(t *testing.T) {
 	e.wantStatus(e.get(pathTransfers+"?statuses=DONE"), http.StatusBadRequest)
 	// ids, ref_ids and type combine with the time filters only.
 	for _, q := range []string{"ids=a&ref_ids=b", "ref_ids=b&type=CRYPTO_WITHDRAWAL", "type=CRYPTO_WITHDRAWAL&statuses=FAILED",
-		"ids=a&profile_ids=" + profile} {
+		"ids=a&profile_ids=" + profile, "profile_ids=" + profile + "&statuses=FAILED", "account_ids=a&group_ids=g",
+		"order_by=CREATED_AT&updated_at.gt=2020-01-01T00:00:00Z", "order_by=UPDATED_AT&created_at.gt=2020-01-01T00:00:00Z"} {
 		e.wantStatus(e.get(pathTransfers+"?"+q), http.StatusBadRequest)
 	}
 	e.wantStatus(e.get(pathTransfers+"?ref_ids=b&created_at.gte=2020-01-01T00:00:00Z"), http.StatusOK)

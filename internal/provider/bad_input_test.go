@@ -423,6 +423,8 @@ func resourceAndDataBadInputs() []badInput {
 		`ids can be combined with the created_at and updated_at filters only, not with profile_ids`)
 	add("data", "platform_transfers", "types = [\"CRYPTO_WITHDRAWAL\"]\nstatuses = [\"FAILED\"]", "types",
 		`types can be combined with the created_at and updated_at filters only, not with statuses`)
+	add("data", "platform_transfers", "order_by = \"CREATED_AT\"\nupdated_at = { gt = \"2026-01-01T00:00:00Z\" }", "order_by",
+		`order_by = "CREATED_AT" cannot go with the updated_at filter`)
 	add("data", "platform_transfers", `updated_at = { gte = "yesterday" }`, "", `updated_at.gte `+rfc+`, got "yesterday"`)
 	common("platform_transfers")
 	add("data", "platform_transfers", `order_by = "AMOUNT"`, "order_by",

@@ -180,13 +180,25 @@ var filterReadCases = []struct {
 	id       string
 	requests int
 }{
-	{"transfers every filter", "platform_transfers", map[string]tftypes.Value{
-		"ids": tfStrings("i1", "i2"), "ref_ids": tfStrings("r1"), "profile_ids": tfStrings("p1"),
-		"identity_ids": tfStrings("n1"), "account_ids": tfStrings("a1"), "group_ids": tfStrings("g1"),
-		"crypto_tx_hashes": tfStrings("h1"), "types": tfStrings("CRYPTO_DEPOSIT"), "statuses": tfStrings("PENDING"),
+	// List Transfers combines ids, ref_ids, profile_ids, identity_ids,
+	// account_ids and type with the time filters only: each is read alone
+	// with them, and the others together.
+	{"transfers ids", "platform_transfers", map[string]tftypes.Value{
+		"ids": tfStrings("i1", "i2"), "created_at": timeRange("gt", "2024-01-02T03:04:05Z"), "order": tfString("ASC"),
+		"order_by": tfString("CREATED_AT"), "max_items": tfInt(7),
+	}, "686dd4eef9b807b6becbd261ed4eb8f3", 1},
+	{"transfers ref_ids", "platform_transfers", map[string]tftypes.Value{
+		"ref_ids": tfStrings("r1"), "updated_at": timeRange("lte", "2025-01-02T03:04:05Z"),
+	}, "5e59ba60f6278e88c64b72c4096d801c", 1},
+	{"transfers profile_ids", "platform_transfers", map[string]tftypes.Value{"profile_ids": tfStrings("p1")}, "f4fccc94f44ea19881f3bc0875d51084", 1},
+	{"transfers identity_ids", "platform_transfers", map[string]tftypes.Value{"identity_ids": tfStrings("n1")}, "692a567905b1a18a0bf2b9d5ff00fa63", 1},
+	{"transfers account_ids", "platform_transfers", map[string]tftypes.Value{"account_ids": tfStrings("a1")}, "29ec8bb582b0182df4940fb7bf1bf459", 1},
+	{"transfers types", "platform_transfers", map[string]tftypes.Value{"types": tfStrings("CRYPTO_DEPOSIT")}, "227b9b1aef25c973c0803081125f12a3", 1},
+	{"transfers other filters", "platform_transfers", map[string]tftypes.Value{
+		"group_ids": tfStrings("g1"), "crypto_tx_hashes": tfStrings("h1"), "statuses": tfStrings("PENDING"),
 		"created_at": timeRange("gt", "2024-01-02T03:04:05Z"), "updated_at": timeRange("lte", "2025-01-02T03:04:05Z"),
-		"order": tfString("ASC"), "order_by": tfString("UPDATED_AT"), "max_items": tfInt(7),
-	}, "7e8c8d439395cf516191d754ca73ad28", 1},
+		"order": tfString("ASC"), "max_items": tfInt(7),
+	}, "a45826155472c826669402bdff8f7bd3", 1},
 	{"transfers empty ref_ids", "platform_transfers", map[string]tftypes.Value{
 		"ref_ids": tfStrings(), "statuses": tfStrings("PENDING"),
 	}, "b7325d958ee52c0b55ac6fdbbba3b40b", 0},

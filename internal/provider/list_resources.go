@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -366,6 +367,37 @@ func transferListFilters(plural string) listFilters[client.ListTransfersQuery] {
 	}
 }
 
+// serviceQuery is the list request of the filters f, and what is kept of
+// its answer. List Transfers combines ref_ids, profile_ids and type with
+// no other filter, and statuses not with type: the most selective filter
+// set is sent (ref_ids, else profile_ids, else statuses, else the types
+// with the limit), and every filter, the types included, is checked on
+// each transfer answered.
+func (l *transferListResource[A, O, R]) serviceQuery(f client.ListTransfersQuery, limit int) (client.ListTransfersQuery, func(*client.Transfer) bool) {
+	var q client.ListTransfersQuery
+	switch {
+	case len(f.RefIDs) > 0:
+		q.RefIDs = f.RefIDs
+	case len(f.ProfileIDs) > 0:
+		q.ProfileIDs = f.ProfileIDs
+	case len(f.Statuses) > 0:
+		q.Statuses = f.Statuses
+	default:
+		q.Types, q.MaxItems = l.types, limit
+	}
+	in := func(set []string, v string) bool { return len(set) == 0 || slices.Contains(set, v) }
+	// The types sent, a transfer of another type is the service's to
+	// answer for: it is listed, and refused with a warning (ofKind).
+	types := l.types
+	if len(q.Types) > 0 {
+		types = nil
+	}
+	return q, func(t *client.Transfer) bool {
+		return t != nil && in(types, t.Type) && in(f.RefIDs, deref(t.RefID)) &&
+			in(f.ProfileIDs, t.ProfileID) && in(f.Statuses, t.Status)
+	}
+}
+
 func (l *transferListResource[A, O, R]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(l.f.kind.words.resourceType, "platform")
 }
@@ -386,19 +418,27 @@ func (l *transferListResource[A, O, R]) ListResourceConfigSchema(_ context.Conte
 
 func (l *transferListResource[A, O, R]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var diags diag.Diagnostics
-	q := client.ListTransfersQuery{Types: l.types, MaxItems: int(req.Limit)}
-	none := transferListFilters(l.f.kind.words.plural).read(ctx, req.Config, &q, &diags)
+	var f client.ListTransfersQuery
+	none := transferListFilters(l.f.kind.words.plural).read(ctx, req.Config, &f, &diags)
 	if !listReady(l.data, &diags, none, stream) {
 		return
 	}
+	q, keep := l.serviceQuery(f, int(req.Limit))
 	c := l.data.client
 	objects := func(yield func(*O, error) bool) {
+		kept := int64(0)
 		for t, err := range c.Transfers(ctx, q) {
 			if err != nil {
 				yield(nil, err)
 				return
 			}
+			if !keep(t) {
+				continue
+			}
 			if !yield(l.wrap(ctx, c, t), nil) {
+				return
+			}
+			if kept++; req.Limit > 0 && kept >= req.Limit {
 				return
 			}
 		}

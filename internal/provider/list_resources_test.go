@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -561,4 +562,55 @@ func identityID(t *testing.T, identity *tfprotov6.ResourceIdentityData) string {
 		t.Fatalf("identity %v: %v", v, err)
 	}
 	return id
+}
+
+// A transfer list resource sends the one filter List Transfers takes of
+// those set (ref_ids, else profile_ids, else statuses, else the types with
+// the limit), which the client accepts, and checks the others, the types
+// included, on each transfer answered.
+func TestTransferListSendsWhatTheServiceCombines(t *testing.T) {
+	l := &transferListResource[cryptoWithdrawalArgs, client.Transfer, client.CryptoWithdrawalRequest]{types: []string{"CRYPTO_WITHDRAWAL"}}
+	ref := func(s string) *string { return &s }
+	w := func(refID, profile, status string) *client.Transfer {
+		return &client.Transfer{Type: "CRYPTO_WITHDRAWAL", RefID: ref(refID), ProfileID: profile, Status: status}
+	}
+	deposit := &client.Transfer{Type: "CRYPTO_DEPOSIT", RefID: ref("r1"), ProfileID: "p1", Status: "PENDING"}
+	cases := []struct {
+		name    string
+		f       client.ListTransfersQuery
+		sent    client.ListTransfersQuery
+		kept    []*client.Transfer
+		notKept []*client.Transfer
+	}{
+		{"no filter", client.ListTransfersQuery{}, client.ListTransfersQuery{Types: l.types, MaxItems: 50},
+			[]*client.Transfer{w("r1", "p1", "PENDING"), deposit}, nil},
+		{"ref_ids, profile_ids and statuses", client.ListTransfersQuery{RefIDs: []string{"r1"}, ProfileIDs: []string{"p1"}, Statuses: []string{"PENDING"}},
+			client.ListTransfersQuery{RefIDs: []string{"r1"}},
+			[]*client.Transfer{w("r1", "p1", "PENDING")},
+			[]*client.Transfer{w("r2", "p1", "PENDING"), w("r1", "p2", "PENDING"), w("r1", "p1", "FAILED"), deposit}},
+		{"profile_ids and statuses", client.ListTransfersQuery{ProfileIDs: []string{"p1"}, Statuses: []string{"FAILED"}},
+			client.ListTransfersQuery{ProfileIDs: []string{"p1"}},
+			[]*client.Transfer{w("r9", "p1", "FAILED")},
+			[]*client.Transfer{w("r9", "p1", "PENDING"), w("r9", "p2", "FAILED")}},
+		{"statuses", client.ListTransfersQuery{Statuses: []string{"FAILED"}},
+			client.ListTransfersQuery{Statuses: []string{"FAILED"}},
+			[]*client.Transfer{w("r9", "p1", "FAILED")},
+			[]*client.Transfer{{Type: "CRYPTO_DEPOSIT", Status: "FAILED"}}},
+	}
+	for _, c := range cases {
+		q, keep := l.serviceQuery(c.f, 50)
+		if !reflect.DeepEqual(q, c.sent) {
+			t.Errorf("%s: sent %+v, want %+v", c.name, q, c.sent)
+		}
+		for _, tr := range c.kept {
+			if !keep(tr) {
+				t.Errorf("%s: %+v not kept", c.name, tr)
+			}
+		}
+		for _, tr := range c.notKept {
+			if keep(tr) {
+				t.Errorf("%s: %+v kept", c.name, tr)
+			}
+		}
+	}
 }

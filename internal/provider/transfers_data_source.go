@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
@@ -69,8 +70,9 @@ func (d *transfersDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		MarkdownDescription: "Lists the customer's transfers (`GET /transfer/transfers`, scope `transfer:read_transfer`): " +
 			"withdrawals, deposits, internal transfers and more, following the API's pages to the end with the " +
 			"largest page the API allows (1,000 items). Every filter is optional; all the filters that are set " +
-			"apply together, except that `ids`, `ref_ids` and `types` each combine with the `created_at` and " +
-			"`updated_at` filters only, as the service requires.",
+			"apply together, except that `ids`, `ref_ids`, `types`, `profile_ids`, `identity_ids` and `account_ids` " +
+			"each combine with the `created_at` and `updated_at` filters only, and that `order_by` must name the " +
+			"time of a time filter set beside it, as the service requires.",
 		Attributes: transferFilters.dataSourceAttributes(map[string]schema.Attribute{
 			"id": listIDAttribute(),
 			"items": transferItemShape.listAttribute("The transfers, in the order the API returns them, with the fields " +
@@ -82,12 +84,40 @@ func (d *transfersDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 }
 
 // ConfigValidators refuses at validation what the service refuses: ids,
-// ref_ids and type each combine with the time filters only.
+// ref_ids, type, profile_ids, identity_ids and account_ids each combine
+// with the time filters only, and order_by names the time filter's time.
 func (d *transfersDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
 	return []datasource.ConfigValidator{aloneFilters{
-		alone:  []string{"ids", "ref_ids", "types"},
+		alone:  []string{"ids", "ref_ids", "types", "profile_ids", "identity_ids", "account_ids"},
 		others: []string{"ids", "ref_ids", "types", "profile_ids", "identity_ids", "account_ids", "group_ids", "crypto_tx_hashes", "statuses"},
-	}}
+	}, orderByTimeFilter{}}
+}
+
+// orderByTimeFilter refuses an order_by that names another time than the
+// time filter set beside it, which the service refuses.
+type orderByTimeFilter struct{}
+
+func (orderByTimeFilter) Description(context.Context) string {
+	return "order_by, when a time filter is set, names that filter's time"
+}
+
+func (v orderByTimeFilter) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (orderByTimeFilter) ValidateDataSource(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var orderBy types.String
+	var created, updated attr.Value
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("order_by"), &orderBy)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("created_at"), &created)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("updated_at"), &updated)...)
+	want := map[string]string{"CREATED_AT": "created_at", "UPDATED_AT": "updated_at"}
+	for name, filter := range map[string]attr.Value{"created_at": created, "updated_at": updated} {
+		if f, ok := want[orderBy.ValueString()]; ok && f != name && filter != nil && !filter.IsNull() {
+			resp.Diagnostics.AddAttributeError(path.Root("order_by"), "order_by does not match the time filter",
+				fmt.Sprintf("order_by = %q cannot go with the %s filter: the service requires order_by to name the "+
+					"time the filter is on. Set order_by = %q, or filter on %s.", orderBy.ValueString(), name,
+					strings.ToUpper(name), f))
+		}
+	}
 }
 
 // aloneFilters refuses a configuration that sets one of alone with

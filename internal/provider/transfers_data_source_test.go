@@ -73,8 +73,8 @@ func TestAccTransfers_filters(t *testing.T) {
 			{args: "types = " + hclStrings(types...) + fmt.Sprintf("\ncreated_at = {\n  gt = %q\n  lte = %q\n}", rfc3339(from), rfc3339(to)), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool {
 				return slices.Contains(types, tr.Type) && tr.CreatedAt.After(from) && !tr.CreatedAt.After(to)
 			}), requests: 1},
-			{args: "profile_ids = " + hclStrings(profile) + "\nstatuses = [\"COMPLETED\", \"FAILED\"]", want: transferIDs(all, false, false, func(tr emulator.Transfer) bool {
-				return tr.ProfileID == profile && (tr.Status == "COMPLETED" || tr.Status == "FAILED")
+			{args: "profile_ids = " + hclStrings(profile) + fmt.Sprintf("\ncreated_at = {\n  gt = %q\n}", rfc3339(from)), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool {
+				return tr.ProfileID == profile && tr.CreatedAt.After(from)
 			}), requests: 1},
 			{args: "ids = " + hclStrings(someIDs...), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool { return slices.Contains(someIDs, tr.ID) }), requests: 1},
 			{args: "ref_ids = " + hclStrings(refIDs...), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool { return tr.RefID != nil && slices.Contains(refIDs, *tr.RefID) }), requests: 1},

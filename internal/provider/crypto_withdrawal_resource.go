@@ -29,7 +29,7 @@ func NewCryptoWithdrawalResource() resource.Resource {
 // service does not report, set on an imported withdrawal; a destroy only
 // forgets.
 var cryptoWithdrawalFlow = flow[cryptoWithdrawalArgs, client.Transfer, client.CryptoWithdrawalRequest]{
-	kind: withdrawalKind,
+	objects: withdrawalObjects,
 	description: "Sends one crypto withdrawal (`POST /transfer/crypto-withdrawals`) when it is created.\n\n" +
 		"!> **Every change of an argument sends a NEW withdrawal.** The service has no endpoint to change or " +
 		"cancel a withdrawal, so Terraform replaces the resource, which sends another withdrawal; the one " +
@@ -149,7 +149,7 @@ var cryptoWithdrawalFlow = flow[cryptoWithdrawalArgs, client.Transfer, client.Cr
 	found:     checkFoundFee,
 	get:       getTransfer,
 	readScope: client.ScopeReadTransfer,
-	ofKind:    transferOfTypes(client.TransferTypeCryptoWithdr),
+	foreign:   transferOfTypes(client.TransferTypeCryptoWithdr),
 	failed:    transferFailed,
 	said:      transferSaid,
 	figures:   transferFigureText,

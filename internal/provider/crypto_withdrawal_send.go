@@ -14,7 +14,7 @@ import (
 
 // withdrawalWords are the words of a crypto withdrawal's create.
 var withdrawalWords = createWords{
-	kind:         "crypto_withdrawal",
+	refNamespace: "crypto_withdrawal",
 	resourceType: "platform_crypto_withdrawal",
 	noun:         "crypto withdrawal",
 	plural:       "crypto withdrawals",
@@ -25,10 +25,10 @@ var withdrawalWords = createWords{
 	scope:        client.ScopeWriteCryptoWithdrawal,
 }
 
-// withdrawalKind is how the core reads crypto withdrawals: transfers,
+// withdrawalObjects is how the core reads crypto withdrawals: transfers,
 // looked up at plan by ref_id through List Transfers (scope
 // transfer:read_transfer).
-var withdrawalKind = transferKind(withdrawalWords, client.TransferTypeCryptoWithdr)
+var withdrawalObjects = transfersOf(withdrawalWords, client.TransferTypeCryptoWithdr)
 
 // postCryptoWithdrawal posts the withdrawal body.
 func postCryptoWithdrawal(ctx context.Context, c *client.Client, body client.CryptoWithdrawalRequest) (*client.Transfer, error) {

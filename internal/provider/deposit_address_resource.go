@@ -27,7 +27,7 @@ func NewDepositAddressResource() resource.Resource { return newMoneyResource(&de
 // change or delete an address: every argument change is a replacement and
 // a destroy only forgets.
 var depositAddressType = moneyType[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest]{
-	kind:     depositAddressKind,
+	objects:  depositAddressObjects,
 	schema:   depositAddressSchema,
 	identity: "deposit address",
 
@@ -188,7 +188,7 @@ func depositAddressSchema() schema.Schema {
 
 // depositAddressWords are the words of a deposit address create.
 var depositAddressWords = createWords{
-	kind:         "deposit_address",
+	refNamespace: "deposit_address",
 	resourceType: "platform_deposit_address",
 	noun:         "deposit address",
 	plural:       "deposit addresses",
@@ -199,10 +199,10 @@ var depositAddressWords = createWords{
 	scope:        client.ScopeWriteDepositAddress,
 }
 
-// depositAddressKind is how the core reads deposit addresses: looked up by
+// depositAddressObjects is how the core reads deposit addresses: looked up by
 // ref_id through their list (scope transfer:read_deposit_address) at plan;
 // the create's replay answer is the published 409 with meta.existing.
-var depositAddressKind = moneyKind[*client.DepositAddress]{
+var depositAddressObjects = moneyObjects[*client.DepositAddress]{
 	words:       depositAddressWords,
 	id:          func(d *client.DepositAddress) string { return deref(d.ID) },
 	createdAt:   func(d *client.DepositAddress) time.Time { return deref(d.CreatedAt) },

@@ -32,7 +32,7 @@ func NewFiatAccountResource() resource.Resource { return newMoneyResource(&fiatA
 // account number), changed in place by PUT where the service allows it
 // (fiatAccountInPlace), deleted by DELETE.
 var fiatAccountType = moneyType[fiatAccountArgs, *client.FiatAccount, client.CreateFiatAccountRequest]{
-	kind:     fiatAccountKind,
+	objects:  fiatAccountObjects,
 	schema:   fiatAccountSchema,
 	identity: "fiat account",
 
@@ -362,7 +362,7 @@ func changeNote(p string) string {
 
 // fiatAccountWords are the words of a fiat account create.
 var fiatAccountWords = createWords{
-	kind:         fiatAccountKindName,
+	refNamespace: fiatAccountNamespace,
 	resourceType: "platform_fiat_account",
 	noun:         "fiat account",
 	plural:       "fiat accounts",
@@ -373,11 +373,11 @@ var fiatAccountWords = createWords{
 	scope:        client.ScopeWriteFiatAccount,
 }
 
-// fiatAccountKind is how the core reads fiat accounts: looked up by ref_id
+// fiatAccountObjects is how the core reads fiat accounts: looked up by ref_id
 // through the list (ref_ids filter; an exact match only) and then read by
 // id, which has the full account: the service publishes no replay answer
 // for this create, so the core looks before it sends.
-var fiatAccountKind = moneyKind[*client.FiatAccount]{
+var fiatAccountObjects = moneyObjects[*client.FiatAccount]{
 	words:       fiatAccountWords,
 	id:          func(a *client.FiatAccount) string { return deref(a.ID) },
 	createdAt:   func(a *client.FiatAccount) time.Time { return deref(a.CreatedAt) },

@@ -34,7 +34,7 @@ func NewFiatDepositInstructionsResource() resource.Resource {
 // forgets, and a set the service deprecated is replaced by a new one,
 // which takes the next ref_id derived from the same arguments.
 var instructionsType = moneyType[fiatDepositInstructionsArgs, *client.FiatDepositInstructions, client.FiatDepositInstructionsRequest]{
-	kind:     instructionsKind,
+	objects:  instructionsObjects,
 	schema:   instructionsSchema,
 	identity: "fiat deposit instructions",
 
@@ -208,7 +208,7 @@ func replaceUnlessUnknownAfterImport(_ context.Context, req planmodifier.StringR
 
 // instructionsWords are the words of a fiat deposit instructions create.
 var instructionsWords = createWords{
-	kind:         "fiat_deposit_instructions",
+	refNamespace: "fiat_deposit_instructions",
 	resourceType: "platform_fiat_deposit_instructions",
 	noun:         "set of fiat deposit instructions",
 	plural:       "sets of fiat deposit instructions",
@@ -268,13 +268,13 @@ func instructionsStatus(ctx context.Context, state getAttributer) (types.String,
 	return status, diags
 }
 
-// instructionsKind is how the core reads fiat deposit instructions: looked
+// instructionsObjects is how the core reads fiat deposit instructions: looked
 // up by ref_id through their list (scope
 // transfer:read_fiat_deposit_instructions), at plan and before each create,
 // since the reference publishes no replay answer for this create. A set the
 // service deprecated is superseded: a new set takes the next derived
 // ref_id.
-var instructionsKind = moneyKind[*client.FiatDepositInstructions]{
+var instructionsObjects = moneyObjects[*client.FiatDepositInstructions]{
 	words:       instructionsWords,
 	id:          func(f *client.FiatDepositInstructions) string { return f.ID },
 	createdAt:   func(f *client.FiatDepositInstructions) time.Time { return f.CreatedAt },

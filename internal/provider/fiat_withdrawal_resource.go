@@ -40,7 +40,7 @@ func NewFiatWithdrawalListResource() list.ListResource {
 
 // fiatWithdrawalWords are the words of a fiat withdrawal.
 var fiatWithdrawalWords = createWords{
-	kind:         "fiat_withdrawal",
+	refNamespace: "fiat_withdrawal",
 	resourceType: "platform_fiat_withdrawal",
 	noun:         "fiat withdrawal",
 	plural:       "fiat withdrawals",
@@ -55,7 +55,7 @@ var fiatWithdrawalWords = createWords{
 // bank account of the customer's (a platform_fiat_account), sent when the
 // resource is created, its transfer read back by id to follow its status.
 var fiatWithdrawalFlow = flow[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest]{
-	kind: transferKind(fiatWithdrawalWords, client.FiatWithdrawalTransferTypes...),
+	objects: transfersOf(fiatWithdrawalWords, client.FiatWithdrawalTransferTypes...),
 	description: "Sends one fiat withdrawal (`POST /transfer/fiat-withdrawals`) to a bank account of the customer's " +
 		"(`platform_fiat_account`) when it is created.\n\n" + flowDescription(fiatWithdrawalWords) +
 		"\n\nThe fiat account must be `APPROVED`: a plan that sends to an account this configuration manages and " +
@@ -126,7 +126,7 @@ var fiatWithdrawalFlow = flow[fiatWithdrawalArgs, client.Transfer, client.FiatWi
 	existing:  client.ExistingTransfer,
 	get:       getTransfer,
 	readScope: client.ScopeReadTransfer,
-	ofKind: func(t *client.Transfer) []string {
+	foreign: func(t *client.Transfer) []string {
 		d := transferOfTypes(client.FiatWithdrawalTransferTypes...)(t)
 		if t.FiatAccountID == nil {
 			d = append(d, "fiat_account_id: answered none, a fiat withdrawal pays a fiat account")

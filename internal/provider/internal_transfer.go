@@ -88,9 +88,9 @@ func withCredit(ctx context.Context, c *client.Client, t *client.Transfer) (*int
 	return it, nil
 }
 
-// internalTransferKind is how the core reads internal transfers: the debit
+// internalTransferObjects is how the core reads internal transfers: the debit
 // side by id, looked up by ref_id among the debits of List Transfers.
-var internalTransferKind = moneyKind[*internalTransfer]{
+var internalTransferObjects = moneyObjects[*internalTransfer]{
 	words:     internalTransferWords,
 	id:        func(t *internalTransfer) string { return t.ID },
 	createdAt: func(t *internalTransfer) time.Time { return t.CreatedAt },

@@ -40,7 +40,7 @@ func NewInternalTransferListResource() list.ListResource {
 
 // internalTransferWords are the words of an internal transfer.
 var internalTransferWords = createWords{
-	kind:         "internal_transfer",
+	refNamespace: "internal_transfer",
 	resourceType: "platform_internal_transfer",
 	noun:         "internal transfer",
 	plural:       "internal transfers",
@@ -55,7 +55,7 @@ var internalTransferWords = createWords{
 // between two profiles of the customer's, sent when the resource is
 // created, read back by the id of its debit side, with its credit side.
 var internalTransferFlow = flow[internalTransferArgs, internalTransfer, client.InternalTransferRequest]{
-	kind: internalTransferKind,
+	objects: internalTransferObjects,
 	description: "Sends one transfer between two profiles of the customer's (`POST /transfer/internal`) when it is " +
 		"created. The service records it as two transfers of one `group_id`: the debit in `from_profile_id`, whose " +
 		"id is this resource's `id`, and the credit in `to_profile_id` (`credit_transfer_id`), both read back " +
@@ -115,7 +115,7 @@ var internalTransferFlow = flow[internalTransferArgs, internalTransfer, client.I
 	existing:    existingInternalTransfer,
 	get:         getInternalTransfer,
 	readScope:   client.ScopeReadTransfer,
-	ofKind: func(t *internalTransfer) []string {
+	foreign: func(t *internalTransfer) []string {
 		return transferOfTypes(client.TransferTypeInternalDebit)(&t.Transfer)
 	},
 	failed:     func(t *internalTransfer) bool { return transferFailed(&t.Transfer) },

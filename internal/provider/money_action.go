@@ -30,7 +30,7 @@ func newMoneyAction[A, O, R any](f *flow[A, O, R]) action.Action {
 }
 
 func (a *moneyAction[A, O, R]) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(a.f.kind.words.resourceType, "platform")
+	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(a.f.objects.words.resourceType, "platform")
 }
 
 // MovesMoney is the money.kind of what each invocation moves (see
@@ -41,10 +41,10 @@ func (a *moneyAction[A, O, R]) MovesMoney() string {
 }
 
 // via names the action in messages.
-func (a *moneyAction[A, O, R]) via() string { return a.f.kind.words.resourceType + " action" }
+func (a *moneyAction[A, O, R]) via() string { return a.f.objects.words.resourceType + " action" }
 
 func (a *moneyAction[A, O, R]) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
-	w := a.f.kind.words
+	w := a.f.objects.words
 	attrs := map[string]schema.Attribute{}
 	for _, arg := range a.f.args {
 		desc := arg.description
@@ -143,7 +143,7 @@ func guardInvocation(ctx context.Context, data *providerData, m movement, refID 
 }
 
 func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
-	w := a.f.kind.words
+	w := a.f.objects.words
 	if a.data == nil {
 		notConfigured(&resp.Diagnostics)
 		return
@@ -172,14 +172,14 @@ func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequ
 			what = w.title + " already " + w.made + " earlier with this ref_id, not " + w.made + " again"
 		}
 		status, figures := "", ""
-		if a.f.kind.status != nil {
-			status = ", status " + shown(a.f.kind.status(res.obj))
+		if a.f.objects.status != nil {
+			status = ", status " + shown(a.f.objects.status(res.obj))
 		}
 		if a.f.figures != nil {
 			figures = " " + shown(a.f.figures(res.obj)) + "."
 		}
 		resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("%s: %s %s%s, ref_id %s.%s %s.", what,
-			w.noun, a.f.kind.shownID(res.obj), status, shown(refID), figures, a.f.kind.describe(res.obj))})
+			w.noun, a.f.objects.shownID(res.obj), status, shown(refID), figures, a.f.objects.describe(res.obj))})
 	}
 }
 
@@ -200,4 +200,4 @@ func unconfirmedInvocation(w createWords, refID string, generated bool, err erro
 
 // flowType is the resource type of the action's flow (tests: every flow
 // has a row in the flow tables).
-func (a *moneyAction[A, O, R]) flowType() string { return a.f.kind.words.resourceType }
+func (a *moneyAction[A, O, R]) flowType() string { return a.f.objects.words.resourceType }

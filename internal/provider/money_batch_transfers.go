@@ -15,8 +15,8 @@ import (
 // time filters only, so the types are checked here, not sent. A transfer
 // is not read again on refresh once COMPLETED or FAILED: the service
 // moves it no further.
-func transferLists(types ...string) *kindLists[*client.Transfer] {
-	return &kindLists[*client.Transfer]{
+func transferLists(types ...string) *objectLists[*client.Transfer] {
+	return &objectLists[*client.Transfer]{
 		byRefIDs: func(ctx context.Context, c *client.Client, refIDs []string) (map[string]*client.Transfer, error) {
 			return transfersBy(ctx, c, client.ListTransfersQuery{RefIDs: refIDs}, refIDs, func(t *client.Transfer) string {
 				if !slices.Contains(types, t.Type) {

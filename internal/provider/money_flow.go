@@ -76,7 +76,7 @@ type flowArg[A, R, T any] struct {
 
 // flow declares a money flow.
 type flow[A, O, R any] struct {
-	kind moneyKind[*O]
+	objects moneyObjects[*O]
 	// description is the resource's description; the action's is derived
 	// from actionDescription.
 	description, actionDescription string
@@ -107,9 +107,9 @@ type flow[A, O, R any] struct {
 	// idNoun is what the id names, in the id's description and the
 	// identity (default: the noun).
 	idNoun string
-	// ofKind lists why an answered object is not of this flow (a transfer
+	// foreign lists why an answered object is not of this flow (a transfer
 	// of another type), checked on every answer and on import.
-	ofKind func(obj *O) []string
+	foreign func(obj *O) []string
 	// unlisted, when set, says why configuration generated from a list
 	// cannot declare obj ("" when it can).
 	unlisted func(obj *O) string
@@ -147,7 +147,7 @@ func sends(w createWords) string {
 
 // changeNote ends the description of every argument of a flow.
 func (f *flow[A, O, R]) changeNote() string {
-	w := f.kind.words
+	w := f.objects.words
 	return fmt.Sprintf(" **Changing it %s a NEW %s**: Terraform plans a replacement, which moves the money again; "+
 		"the %s already %s is not reversed.", sends(w), w.noun, w.noun, w.made)
 }
@@ -181,13 +181,13 @@ func (f *flow[A, O, R]) idNames() string {
 	if f.idNoun != "" {
 		return f.idNoun
 	}
-	return f.kind.words.noun
+	return f.objects.words.noun
 }
 
 // schema is the resource's schema: each argument forces a replacement,
 // except those whose change is recorded in place (inPlace).
 func (f *flow[A, O, R]) schema() schema.Schema {
-	w := f.kind.words
+	w := f.objects.words
 	attrs := map[string]schema.Attribute{}
 	for _, a := range f.args {
 		mods := []planmodifier.String{stringplanmodifier.RequiresReplace()}
@@ -294,11 +294,11 @@ func (f *flow[A, O, R]) differences(body R, obj *O) []string {
 	if m := metadataDifference(*f.reqMetadata(&body), f.gotMetadata(obj)); m != "" {
 		out = append(out, m)
 	}
-	out = append(out, f.ofKind(obj)...)
+	out = append(out, f.foreign(obj)...)
 	if f.invariants != nil {
 		out = append(out, f.invariants(body, obj)...)
 	}
-	if why := unusableID(f.kind.id(obj)); why != "" {
+	if why := unusableID(f.objects.id(obj)); why != "" {
 		out = append(out, "id: answered "+why)
 	}
 	return out
@@ -309,7 +309,7 @@ func (f *flow[A, O, R]) differences(body R, obj *O) []string {
 // attributes follow obj, but the manifest stays as the plan that made the
 // object saw it.
 func (f *flow[A, O, R]) fromObject(m *shapedState[A], obj *O, diags *diag.Diagnostics) {
-	w := f.kind.words
+	w := f.objects.words
 	for _, arg := range f.args {
 		if arg.got != nil {
 			*arg.arg(&m.args) = keepOr(*arg.arg(&m.args), stringValue(arg.got(obj)))
@@ -322,7 +322,7 @@ func (f *flow[A, O, R]) fromObject(m *shapedState[A], obj *O, diags *diag.Diagno
 	}
 	followAnswer(m, f.computed.attrValues(obj, diags))
 	if f.failed != nil && f.failed(obj) {
-		status := shown(f.kind.status(obj))
+		status := shown(f.objects.status(obj))
 		said := ""
 		if f.said != nil {
 			if s := f.said(obj); s != "" {
@@ -332,7 +332,7 @@ func (f *flow[A, O, R]) fromObject(m *shapedState[A], obj *O, diags *diag.Diagno
 		diags.AddWarning(w.title+" "+status,
 			fmt.Sprintf("The service reports the %s %s (ref_id %s, %s) as %s: the money did not move.%s It stays in "+
 				"the state as recorded and is never %s again on its own; to make it again on purpose, give it a new "+
-				"ref_id (or change an argument), which plans a new one.", w.noun, f.kind.shownID(obj),
+				"ref_id (or change an argument), which plans a new one.", w.noun, f.objects.shownID(obj),
 				shownRef(f.refIDOf(obj)), shown(f.summary(m.args)), status, said, w.made))
 	}
 }
@@ -343,16 +343,16 @@ func (f *flow[A, O, R]) warnUnverified(obj *O, diags *diag.Diagnostics) {
 		return
 	}
 	if u := f.unverified(obj); len(u) > 0 {
-		diags.AddWarning(f.kind.words.title+" recorded with parts not checked",
+		diags.AddWarning(f.objects.words.title+" recorded with parts not checked",
 			fmt.Sprintf("The service's answer for the %s %s was compared with the request, but these parts of it "+
-				"could not be checked, and are recorded as the service answered them:\n%s", f.kind.words.noun,
-				f.kind.shownID(obj), bulletList(u)))
+				"could not be checked, and are recorded as the service answered them:\n%s", f.objects.words.noun,
+				f.objects.shownID(obj), bulletList(u)))
 	}
 }
 
 // declare is the money-core declaration of f.
 func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
-	w := f.kind.words
+	w := f.objects.words
 	refIDArg := f.refIDArg()
 	var firstRequired flowArg[A, R, *O]
 	for _, a := range f.args {
@@ -362,7 +362,7 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 	}
 	refOf := func(m shapedState[A]) string { return refIDArg.arg(&m.args).ValueString() }
 	return moneyType[A, *O, R]{
-		kind:       f.kind,
+		objects:    f.objects,
 		schema:     f.schema,
 		identity:   f.idNames(),
 		validators: f.validators,
@@ -384,8 +384,8 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 			return f.differences(body, obj)
 		},
 		importable: func(id string, obj *O) []string {
-			d := recordedDifferences(types.StringValue(id), f.kind.id(obj), nil)
-			return append(d, f.ofKind(obj)...)
+			d := recordedDifferences(types.StringValue(id), f.objects.id(obj), nil)
+			return append(d, f.foreign(obj)...)
 		},
 		created: func(_ context.Context, m *shapedState[A], obj *O, outcome createOutcome, diags *diag.Diagnostics) {
 			f.fromObject(m, obj, diags)
@@ -441,7 +441,7 @@ func (f *flow[A, O, R]) planChange(ctx context.Context, _ *providerData, req res
 		resp.Diagnostics.Append(setShaped(ctx, &resp.Plan, resp.Plan.Schema, next)...)
 		return
 	}
-	w := f.kind.words
+	w := f.objects.words
 	resp.Diagnostics.AddWarning(fmt.Sprintf("Changing a %s %s a NEW %s", w.noun, sends(w), w.noun),
 		f.replacementDetail(ctx, req, state))
 }
@@ -473,7 +473,7 @@ func (f *flow[A, O, R]) inPlace(ctx context.Context, req resource.ModifyPlanRequ
 // goes: what changed, the new object in full with its ref_id, which the
 // plan's diff hides in part, and that the one already made stays made.
 func (f *flow[A, O, R]) replacementDetail(ctx context.Context, req resource.ModifyPlanRequest, state shapedState[A]) string {
-	w := f.kind.words
+	w := f.objects.words
 	var now, was map[string]tftypes.Value
 	_ = req.Config.Raw.As(&now)
 	_ = req.State.Raw.As(&was)
@@ -495,7 +495,7 @@ func (f *flow[A, O, R]) replacementDetail(ctx context.Context, req resource.Modi
 		refID, origin := knownString(*f.refIDArg().arg(&config.args)), "configured"
 		if refID == "" {
 			body, _ := f.request(ctx, config.args, "")
-			refID, _ = derivedRefID(w.kind, body)
+			refID, _ = derivedRefID(w.refNamespace, body)
 			origin = "derived from its arguments"
 		}
 		next = fmt.Sprintf("Applying %s a NEW %s: %s, ref_id %s (%s).", sends(w), w.noun, f.summary(config.args),
@@ -583,7 +583,7 @@ func (f *flow[A, O, R]) refIDArg() flowArg[A, R, *O] {
 			return a
 		}
 	}
-	panic("money flow " + f.kind.words.resourceType + " declares no ref_id argument")
+	panic("money flow " + f.objects.words.resourceType + " declares no ref_id argument")
 }
 
 // refIDOf is the ref_id obj was made with.

@@ -105,7 +105,7 @@ func conversionObjects(emu *emulator.Server) []moneyObject {
 		var cc client.StablecoinConversion
 		_ = json.Unmarshal(b, &cc)
 		out = append(out, moneyObject{ID: deref(cc.ID), RefID: deref(cc.RefID),
-			Summary: stablecoinConversionKind.describe(&cc)})
+			Summary: stablecoinConversionObjects.describe(&cc)})
 	}
 	return out
 }

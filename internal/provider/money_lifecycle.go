@@ -31,8 +31,8 @@ import (
 // # The refresh policy
 //
 // A refresh reads the object by id (gathered with the other reads of its
-// kind into lists of ids, and not at all once its status is final, when
-// its kind has lists: see money_batch.go). Three events are out of the ordinary,
+// resource into lists of ids, and not at all once its status is final,
+// when its objects have lists: see money_batch.go). Three events are out of the ordinary,
 // and each resource says in its refreshPolicy what each means for it; the
 // core carries out each outcome the same way for every resource:
 //
@@ -96,9 +96,9 @@ func (e errAnotherObject) Error() string { return "the service answered with the
 // struct (its state is shapedState[A]), T its API object, R its create
 // request.
 type moneyType[A, T, R any] struct {
-	// kind is how the core reads its objects (words, id, creation time,
+	// objects is how the core reads its objects (words, id, creation time,
 	// description, lookup by ref_id).
-	kind moneyKind[T]
+	objects moneyObjects[T]
 	// schema is the resource's schema; identity names its object in the
 	// identity schema.
 	schema   func() schema.Schema
@@ -213,9 +213,11 @@ func newMoneyResource[A, T, R any](t *moneyType[A, T, R]) resource.Resource {
 	return &moneyCoreResource[A, T, R]{t: t}
 }
 
-// MoneyCoreKind names the kind of the resource's ref_ids: the registry
-// knows the resources on the money core by it.
-func (r *moneyCoreResource[A, T, R]) MoneyCoreKind() string { return r.t.kind.words.kind }
+// MoneyCoreRefNamespace names the namespace of the resource's ref_ids: the
+// registry knows the resources on the money core by it.
+func (r *moneyCoreResource[A, T, R]) MoneyCoreRefNamespace() string {
+	return r.t.objects.words.refNamespace
+}
 
 // MovesMoney is the money.kind of what the resource's objects move, ""
 // for a type that moves none: the registry, and the test that the shipped
@@ -229,7 +231,7 @@ func (r *moneyCoreResource[A, T, R]) MovesMoney() string {
 }
 
 func (r *moneyCoreResource[A, T, R]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(r.t.kind.words.resourceType, "platform")
+	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(r.t.objects.words.resourceType, "platform")
 }
 
 func (r *moneyCoreResource[A, T, R]) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -261,7 +263,7 @@ func (t *moneyType[A, T, R]) derived(ctx context.Context, a A, after string) (st
 	if err != nil {
 		return "", false
 	}
-	return derivedRefID(t.kind.words.kind, body)
+	return derivedRefID(t.objects.words.refNamespace, body)
 }
 
 // scrub has the client scrub the sensitive values of a.
@@ -320,7 +322,7 @@ func (r *moneyCoreResource[A, T, R]) decideUnchanged(ctx context.Context, data *
 	if diags.HasError() {
 		return false, diags
 	}
-	w := r.t.kind.words
+	w := r.t.objects.words
 	claimPlannedRefID(data, w, refID.ValueString(), w.noun+" "+objID.ValueString(), false, &diags)
 	return !diags.HasError(), diags
 }
@@ -340,7 +342,7 @@ func (r *moneyCoreResource[A, T, R]) planChange(ctx context.Context, req resourc
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if changed && refuseUnreadReplacement(r.t.kind.words, id(state), r.t.unread(state.args), &resp.Diagnostics) {
+	if changed && refuseUnreadReplacement(r.t.objects.words, id(state), r.t.unread(state.args), &resp.Diagnostics) {
 		return
 	}
 	if r.t.planChange != nil {
@@ -371,11 +373,11 @@ func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.M
 	}
 	r.scrub(a)
 	refID, sends := planNewObject(ctx, r.data, newObjectPlan[T]{
-		kind:       t.kind,
+		objects:    t.objects,
 		configured: *t.refID(&a),
 		derive:     func() (string, bool) { return t.derived(ctx, a, "") },
 		what:       t.summary(a),
-		show:       t.kind.superseded == nil,
+		show:       t.objects.superseded == nil,
 		differences: func(refID string, obj T) []string {
 			body, _ := t.request(ctx, a, refID)
 			return t.differences(body, obj)
@@ -389,7 +391,7 @@ func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.M
 
 func (r *moneyCoreResource[A, T, R]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	t := r.t
-	w := t.kind.words
+	w := t.objects.words
 	if r.data == nil {
 		notConfigured(&resp.Diagnostics)
 		return
@@ -422,7 +424,7 @@ func (r *moneyCoreResource[A, T, R]) Create(ctx context.Context, req resource.Cr
 		if res.superseded {
 			// The object made earlier with this derived ref_id is
 			// superseded: a new one takes the successor ref_id.
-			after := t.kind.id(res.obj)
+			after := t.objects.id(res.obj)
 			tflog.Info(ctx, w.noun+" made with the derived ref_id is superseded; trying its successor",
 				map[string]any{"ref_id": refID, "id": after})
 			if refID, ok = t.derived(ctx, a, after); !ok {
@@ -447,16 +449,16 @@ const maxSuccessorRefIDs = 16
 // sendOnce sends the create of a with refID and sorts the answer (see
 // sendMoney).
 func (r *moneyCoreResource[A, T, R]) sendOnce(ctx context.Context, a A, refID string, derived bool) (createResult[T], diag.Diagnostics) {
-	w := r.t.kind.words
+	w := r.t.objects.words
 	tflog.Info(ctx, "creating "+w.noun, map[string]any{"ref_id": refID})
-	return r.t.sendMoney(ctx, r.data, a, refID, derived, r.data.attempts.has(w.kind, refID), w.resourceType)
+	return r.t.sendMoney(ctx, r.data, a, refID, derived, r.data.attempts.has(w.refNamespace, refID), w.resourceType)
 }
 
 // recordFound records the object the plan found under refID, sending
 // nothing (see createRun.recordFound).
 func (r *moneyCoreResource[A, T, R]) recordFound(ctx context.Context, a A, refID string, derived bool) (createResult[T], diag.Diagnostics) {
 	t := r.t
-	w := t.kind.words
+	w := t.objects.words
 	tflog.Info(ctx, "recording the "+w.noun+" the plan found; sending nothing", map[string]any{"ref_id": refID})
 	body, err := t.request(ctx, a, refID)
 	if err != nil {
@@ -465,10 +467,10 @@ func (r *moneyCoreResource[A, T, R]) recordFound(ctx context.Context, a A, refID
 		return createResult[T]{}, diags
 	}
 	res, diags := createRun[T]{
-		kind:        t.kind,
+		objects:     t.objects,
 		refID:       refID,
 		derived:     derived,
-		recorded:    r.data.attempts.has(w.kind, refID),
+		recorded:    r.data.attempts.has(w.refNamespace, refID),
 		window:      r.data.recoveryWindow,
 		now:         r.data.clock(),
 		differences: func(obj T) []string { return t.differences(body, obj) },
@@ -492,11 +494,11 @@ func (r *moneyCoreResource[A, T, R]) record(ctx context.Context, plan shapedStat
 		clearUnknownArguments(ctx, &plan.args, &diags)
 		plan.clearUnknownComputed(ctx, &diags)
 		diags.Append(setShaped(ctx, &resp.State, resp.State.Schema, plan)...)
-		recordUnconfirmedCreate(ctx, resp, t.kind.words, id(plan), refID, res.err, diags)
+		recordUnconfirmedCreate(ctx, resp, t.objects.words, id(plan), refID, res.err, diags)
 	case outcomeConfirmed, outcomeAdopted:
 		t.created(ctx, &plan, res.obj, res.outcome, &resp.Diagnostics)
 		r.sawStatus(res.obj)
-		tflog.Info(ctx, t.kind.words.noun+" recorded", map[string]any{"ref_id": refID, "id": t.kind.shownID(res.obj)})
+		tflog.Info(ctx, t.objects.words.noun+" recorded", map[string]any{"ref_id": refID, "id": t.objects.shownID(res.obj)})
 		resp.Diagnostics.Append(setShaped(ctx, &resp.State, resp.State.Schema, plan)...)
 		setIdentity(ctx, resp.Identity, id(plan), &resp.Diagnostics)
 	}
@@ -522,7 +524,7 @@ func clearUnknownArguments[A any](ctx context.Context, a *A, diags *diag.Diagnos
 
 func (r *moneyCoreResource[A, T, R]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	t := r.t
-	w := t.kind.words
+	w := t.objects.words
 	state, diags := getShaped[A](ctx, req.State)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -569,17 +571,17 @@ func (r *moneyCoreResource[A, T, R]) Read(ctx context.Context, req resource.Read
 // returns (0 for an ordinary read).
 func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState[A], diags *diag.Diagnostics) refreshOutcome {
 	t := r.t
-	w := t.kind.words
+	w := t.objects.words
 	objID := id(*m).ValueString()
 	importing := t.unread(m.args)
-	if !importing && finalNotRead(t.kind, m.str("status").ValueString()) {
+	if !importing && finalNotRead(t.objects, m.str("status").ValueString()) {
 		// Final: the state keeps what the last read recorded.
 		return 0
 	}
 	get := t.get
 	if !importing {
 		get = func(ctx context.Context, _ *client.Client, id string) (T, error) {
-			return readGathered(ctx, r.data, t.kind, t.get, id)
+			return readGathered(ctx, r.data, t.objects, t.get, id)
 		}
 	}
 	obj, err := get(ctx, r.data.client, objID)
@@ -623,7 +625,7 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 	if importing {
 		// importable names what the resource asks of an object; without
 		// it, the object must have the id asked for.
-		d := recordedDifferences(id(*m), t.kind.id(obj), nil)
+		d := recordedDifferences(id(*m), t.objects.id(obj), nil)
 		if t.importable != nil {
 			d = t.importable(objID, obj)
 		}
@@ -635,7 +637,7 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 		r.sawStatus(obj)
 		return 0
 	}
-	d := recordedDifferences(id(*m), t.kind.id(obj), nil)
+	d := recordedDifferences(id(*m), t.objects.id(obj), nil)
 	d = append(d, t.recorded(ctx, *m, obj)...)
 	if len(d) > 0 {
 		return r.event(ctx, t.refresh.another, "another", *m, diags, func() message {
@@ -650,15 +652,15 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 // sawStatus records the status of obj as this process saw it (see
 // checkApprovedFiatAccount).
 func (r *moneyCoreResource[A, T, R]) sawStatus(obj T) {
-	if k := r.t.kind; k.status != nil {
-		r.data.sawStatus(k.words.kind, k.id(obj), k.status(obj))
+	if k := r.t.objects; k.status != nil {
+		r.data.sawStatus(k.words.refNamespace, k.id(obj), k.status(obj))
 	}
 }
 
 // event carries out the outcome o of a refresh event with the message
 // msg: a warning (once per type per run for a refused scope) or an error.
 func (r *moneyCoreResource[A, T, R]) event(ctx context.Context, o refreshOutcome, event string, m shapedState[A], diags *diag.Diagnostics, msg func() message) refreshOutcome {
-	w := r.t.kind.words
+	w := r.t.objects.words
 	tflog.Warn(ctx, w.noun+" not refreshed", map[string]any{"id": id(m).ValueString(), "event": event, "outcome": o.String()})
 	switch o {
 	case keepWithWarning, forgetWithWarning:
@@ -667,7 +669,7 @@ func (r *moneyCoreResource[A, T, R]) event(ctx context.Context, o refreshOutcome
 			diags.AddWarning(text.summary, text.detail)
 		}
 		if event == "scope" {
-			r.data.warnOnce("read:"+w.kind, add)
+			r.data.warnOnce("read:"+w.refNamespace, add)
 		} else {
 			add()
 		}
@@ -707,7 +709,7 @@ func (r *moneyCoreResource[A, T, R]) Update(ctx context.Context, req resource.Up
 
 func (r *moneyCoreResource[A, T, R]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	t := r.t
-	w := t.kind.words
+	w := t.objects.words
 	state, diags := getShaped[A](ctx, req.State)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -743,7 +745,7 @@ func (r *moneyCoreResource[A, T, R]) Delete(ctx context.Context, req resource.De
 // declared is what the tests read of the declaration: its words, the
 // scope of its reads and its refresh policy.
 func (r *moneyCoreResource[A, T, R]) declared() (createWords, string, refreshPolicy) {
-	return r.t.kind.words, r.t.readScope, r.t.refresh
+	return r.t.objects.words, r.t.readScope, r.t.refresh
 }
 
 // derivedFrom is the ref_id the declaration derives from the arguments of
@@ -762,4 +764,4 @@ func (r *moneyCoreResource[A, T, R]) looksUpFirst() bool { return r.t.lookupFirs
 
 // looksUpAtPlan reports whether a plan can look the ref_id of a new object
 // up (tests): not when the service publishes no lookup of its objects.
-func (r *moneyCoreResource[A, T, R]) looksUpAtPlan() bool { return r.t.kind.lookup != nil }
+func (r *moneyCoreResource[A, T, R]) looksUpAtPlan() bool { return r.t.objects.lookup != nil }

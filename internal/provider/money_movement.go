@@ -111,10 +111,10 @@ func (t *moneyType[A, T, R]) planMovement(ctx context.Context, data *providerDat
 	m := t.moves(a)
 	setMoney(ctx, &resp.Plan, m.manifest(types.StringValue(refID), sends), &resp.Diagnostics)
 	if m.standing {
-		guardDestination(ctx, data, m, refID, t.kind.words.resourceType, "", &resp.Diagnostics)
+		guardDestination(ctx, data, m, refID, t.objects.words.resourceType, "", &resp.Diagnostics)
 		return
 	}
-	guardPlan(ctx, data, m.guarded(refID, t.kind.words.resourceType), &resp.Diagnostics)
+	guardPlan(ctx, data, m.guarded(refID, t.objects.words.resourceType), &resp.Diagnostics)
 }
 
 // planUnknownMovement plans a new object of t an argument of which is
@@ -128,10 +128,10 @@ func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *prov
 	}
 	setMoney(ctx, &resp.Plan, m.manifest(ref, types.BoolUnknown()), &resp.Diagnostics)
 	if m.standing {
-		guardDestination(ctx, data, m, "", t.kind.words.resourceType, "", &resp.Diagnostics)
+		guardDestination(ctx, data, m, "", t.objects.words.resourceType, "", &resp.Diagnostics)
 		return
 	}
-	guardUnknown(ctx, data, t.kind.words.resourceType, m, &resp.Diagnostics)
+	guardUnknown(ctx, data, t.objects.words.resourceType, m, &resp.Diagnostics)
 }
 
 // sendMoney is the one call that sends an object of t, for its resource
@@ -161,7 +161,7 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, 
 	}
 	post := func(ctx context.Context, body R, lastErr *error) (createResult[T], diag.Diagnostics) {
 		return createRun[T]{
-			kind:     t.kind,
+			objects:  t.objects,
 			refID:    refID,
 			derived:  derived,
 			recorded: recorded,

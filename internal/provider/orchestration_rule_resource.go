@@ -36,7 +36,7 @@ func NewOrchestrationRuleResource() resource.Resource {
 // replacement. A rule routes money: its manifest says where, and the
 // guards judge its destination as a withdrawal's (guardDestination).
 var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.OrchestrationRule, client.OrchestrationRuleRequest]{
-	kind:     orchestrationRuleKind,
+	objects:  orchestrationRuleObjects,
 	schema:   orchestrationRuleSchema,
 	identity: "orchestration rule",
 
@@ -433,7 +433,7 @@ const ruleReplaceNote = " Changing it replaces the rule: the old one is deleted,
 
 // orchestrationRuleWords are the words of a rule create.
 var orchestrationRuleWords = createWords{
-	kind:         "orchestration_rule",
+	refNamespace: "orchestration_rule",
 	resourceType: "platform_orchestration_rule",
 	noun:         "orchestration rule",
 	plural:       "orchestration rules",
@@ -444,10 +444,10 @@ var orchestrationRuleWords = createWords{
 	scope:        client.ScopeWriteOrchestrationRule,
 }
 
-// orchestrationRuleKind is how the core reads rules: looked up by ref_id
+// orchestrationRuleObjects is how the core reads rules: looked up by ref_id
 // through their list (scope orchestration:read_orchestration_rule), which
 // has no ref_id filter: every rule is read until the ref_id is found.
-var orchestrationRuleKind = moneyKind[*client.OrchestrationRule]{
+var orchestrationRuleObjects = moneyObjects[*client.OrchestrationRule]{
 	words:       orchestrationRuleWords,
 	id:          func(r *client.OrchestrationRule) string { return deref(r.ID) },
 	createdAt:   func(r *client.OrchestrationRule) time.Time { return deref(r.CreatedAt) },

@@ -71,9 +71,9 @@ func (a stablecoinConversionArgs) moves() movement {
 		from: a.ProfileID, to: to, address: null, network: null, identity: null, fiatAccount: null, what: a.summary()}
 }
 
-// stablecoinConversionKind is how the core reads conversions: by id (GET
+// stablecoinConversionObjects is how the core reads conversions: by id (GET
 // /conversion/stablecoins/{id}); they cannot be looked up by ref_id.
-var stablecoinConversionKind = moneyKind[*client.StablecoinConversion]{
+var stablecoinConversionObjects = moneyObjects[*client.StablecoinConversion]{
 	words:     stablecoinConversionWords,
 	id:        func(c *client.StablecoinConversion) string { return deref(c.ID) },
 	createdAt: func(c *client.StablecoinConversion) time.Time { return deref(c.CreatedAt) },

@@ -26,7 +26,7 @@ func NewStablecoinConversionAction() action.Action { return newMoneyAction(&stab
 
 // stablecoinConversionWords are the words of a stablecoin conversion.
 var stablecoinConversionWords = createWords{
-	kind:         "stablecoin_conversion",
+	refNamespace: "stablecoin_conversion",
 	resourceType: "platform_stablecoin_conversion",
 	noun:         "stablecoin conversion",
 	plural:       "stablecoin conversions",
@@ -42,7 +42,7 @@ var stablecoinConversionWords = createWords{
 // created, read back by id to follow its status. A destroy forgets it:
 // cancelling is the platform_stablecoin_conversion_cancel action.
 var stablecoinConversionFlow = flow[stablecoinConversionArgs, client.StablecoinConversion, client.StablecoinConversionRequest]{
-	kind: stablecoinConversionKind,
+	objects: stablecoinConversionObjects,
 	description: "Makes one stablecoin conversion (`POST /conversion/stablecoins`) when it is created: an amount of " +
 		"`source_asset` of the profile becomes `target_asset`, credited to `recipient_profile_id` (directed " +
 		"settlement) or to the profile itself. Each refresh reads it (`GET /conversion/stablecoins/{id}`, scope `" +
@@ -108,7 +108,7 @@ var stablecoinConversionFlow = flow[stablecoinConversionArgs, client.StablecoinC
 		return c.GetStablecoinConversion(ctx, id)
 	},
 	readScope: client.ScopeReadStablecoinConversion,
-	ofKind:    func(*client.StablecoinConversion) []string { return nil },
+	foreign:   func(*client.StablecoinConversion) []string { return nil },
 	failed:    func(c *client.StablecoinConversion) bool { return deref(c.Status) == stablecoinConversionCancelled },
 	irreversible: "the conversion is not cancelled; cancelling one that has not settled is the " +
 		"platform_stablecoin_conversion_cancel action.",

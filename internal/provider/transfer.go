@@ -109,11 +109,11 @@ func transferFigures(t *client.Transfer) []string {
 	return d
 }
 
-// transferKind is how the core reads the transfers of a money flow: by id
+// transfersOf is how the core reads the transfers of a money flow: by id
 // (GET /transfer/transfers/{id}), looked up by ref_id among those of the
 // types (List Transfers, scope transfer:read_transfer).
-func transferKind(words createWords, types ...string) moneyKind[*client.Transfer] {
-	return moneyKind[*client.Transfer]{
+func transfersOf(words createWords, types ...string) moneyObjects[*client.Transfer] {
+	return moneyObjects[*client.Transfer]{
 		words:       words,
 		id:          func(t *client.Transfer) string { return t.ID },
 		createdAt:   func(t *client.Transfer) time.Time { return t.CreatedAt },

@@ -159,6 +159,9 @@ var cryptoWithdrawalFlow = flow[cryptoWithdrawalArgs, client.Transfer, client.Cr
 	irreversible: "the service has no endpoint to cancel or reverse a crypto withdrawal, and it stays sent.",
 }
 
+// moneyKindCryptoWithdrawal is the money.kind of a crypto withdrawal.
+var moneyKindCryptoWithdrawal = movementKind("crypto_withdrawal", "")
+
 // withdrawalMovement is what the withdrawal of a moves: its amount, or its
 // total when it sets total, to its destination address.
 func withdrawalMovement(a cryptoWithdrawalArgs) movement {

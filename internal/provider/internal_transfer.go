@@ -42,6 +42,9 @@ func (a internalTransferArgs) summary() string {
 		knownString(a.FromProfileID), knownString(a.ToProfileID))
 }
 
+// moneyKindInternalTransfer is the money.kind of an internal transfer.
+var moneyKindInternalTransfer = movementKind("internal_transfer", "")
+
 // moves is what the transfer of a moves: its amount to another profile of
 // the customer's.
 func (a internalTransferArgs) moves() movement {

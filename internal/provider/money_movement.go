@@ -20,7 +20,7 @@ import (
 // movement is what one object of a money-moving declaration moves. Its
 // values may be unknown at plan.
 type movement struct {
-	// kind is money.kind: moneyKindCryptoWithdrawal and the like.
+	// kind is money.kind, registered by the type's file (movementKind).
 	kind string
 	// asset and amount are what leaves the profile from: amount is the
 	// figure the service receives, the argument figureName ("amount", or

@@ -189,6 +189,10 @@ func deleteOrchestrationRule(ctx context.Context, data *providerData, state shap
 	}
 }
 
+// moneyKindOrchestrationRule is the money.kind of an orchestration rule.
+var moneyKindOrchestrationRule = movementKind("orchestration_rule",
+	"a rule that routes every future deposit to its destination")
+
 // movement is what the rule of a routes: every future deposit of its
 // source asset, from its profile to its destination.
 func (a orchestrationRuleArgs) movement() movement {

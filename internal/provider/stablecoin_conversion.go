@@ -58,6 +58,9 @@ func (a stablecoinConversionArgs) summary() string {
 	return out
 }
 
+// moneyKindStablecoinConversion is the money.kind of a stablecoin conversion.
+var moneyKindStablecoinConversion = movementKind("stablecoin_conversion", "")
+
 // moves is what the conversion of a moves: its amount of the source asset
 // leaves the profile; the target asset goes to the recipient profile, or
 // to the profile itself.

@@ -44,8 +44,6 @@ var depositAddressType = moneyType[depositAddressArgs, *client.DepositAddress, c
 	existing:    client.ExistingDepositAddress,
 	differences: depositAddressDifferences,
 
-	get:       readDepositAddress,
-	readScope: client.ScopeReadDepositAddress,
 	recorded: func(_ context.Context, m shapedState[depositAddressArgs], d *client.DepositAddress) []string {
 		return fieldDifferences([]recordedField{
 			{"profile_id", m.args.ProfileID, deref(d.ProfileID)},
@@ -203,12 +201,13 @@ var depositAddressWords = createWords{
 // ref_id through their list (scope transfer:read_deposit_address) at plan;
 // the create's replay answer is the published 409 with meta.existing.
 var depositAddressObjects = moneyObjects[*client.DepositAddress]{
-	words:       depositAddressWords,
-	id:          func(d *client.DepositAddress) string { return deref(d.ID) },
-	createdAt:   func(d *client.DepositAddress) time.Time { return deref(d.CreatedAt) },
-	describe:    depositAddressSummary,
-	lookup:      lookupDepositAddress,
-	lookupScope: client.ScopeReadDepositAddress,
+	words:     depositAddressWords,
+	id:        func(d *client.DepositAddress) string { return deref(d.ID) },
+	createdAt: func(d *client.DepositAddress) time.Time { return deref(d.CreatedAt) },
+	describe:  depositAddressSummary,
+	lookup:    lookupDepositAddress,
+	get:       readDepositAddress,
+	readScope: client.ScopeReadDepositAddress,
 }
 
 // lookupDepositAddress finds the address made with refID; only an address

@@ -57,10 +57,6 @@ var fiatAccountType = moneyType[fiatAccountArgs, *client.FiatAccount, client.Cre
 	differences: fiatAccountDifferences,
 	lookupFirst: true,
 
-	get: func(ctx context.Context, c *client.Client, id string) (*client.FiatAccount, error) {
-		return c.GetFiatAccount(ctx, id)
-	},
-	readScope: client.ScopeReadFiatAccount,
 	recorded: func(_ context.Context, m shapedState[fiatAccountArgs], a *client.FiatAccount) []string {
 		return fieldDifferences([]recordedField{{"ref_id", m.args.RefID, deref(a.RefID)}})
 	},
@@ -378,13 +374,16 @@ var fiatAccountWords = createWords{
 // id, which has the full account: the service publishes no replay answer
 // for this create, so the core looks before it sends.
 var fiatAccountObjects = moneyObjects[*client.FiatAccount]{
-	words:       fiatAccountWords,
-	id:          func(a *client.FiatAccount) string { return deref(a.ID) },
-	createdAt:   func(a *client.FiatAccount) time.Time { return deref(a.CreatedAt) },
-	describe:    accountSummary,
-	status:      func(a *client.FiatAccount) string { return deref(a.AccountStatus()) },
-	lookup:      lookupFiatAccount,
-	lookupScope: client.ScopeReadFiatAccount,
+	words:     fiatAccountWords,
+	id:        func(a *client.FiatAccount) string { return deref(a.ID) },
+	createdAt: func(a *client.FiatAccount) time.Time { return deref(a.CreatedAt) },
+	describe:  accountSummary,
+	status:    func(a *client.FiatAccount) string { return deref(a.AccountStatus()) },
+	lookup:    lookupFiatAccount,
+	get: func(ctx context.Context, c *client.Client, id string) (*client.FiatAccount, error) {
+		return c.GetFiatAccount(ctx, id)
+	},
+	readScope: client.ScopeReadFiatAccount,
 }
 
 // lookupFiatAccount finds the live account made with refID.

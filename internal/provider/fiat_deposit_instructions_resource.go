@@ -57,10 +57,6 @@ var instructionsType = moneyType[fiatDepositInstructionsArgs, *client.FiatDeposi
 	differences: instructionsDifferences,
 	lookupFirst: true,
 
-	get: func(ctx context.Context, c *client.Client, id string) (*client.FiatDepositInstructions, error) {
-		return c.GetFiatDepositInstructions(ctx, id)
-	},
-	readScope: client.ScopeReadFiatDepositInstr,
 	recorded: func(_ context.Context, m shapedState[fiatDepositInstructionsArgs], f *client.FiatDepositInstructions) []string {
 		return fieldDifferences([]recordedField{
 			{"profile_id", m.args.ProfileID, f.ProfileID}, {"ref_id", m.args.RefID, deref(f.RefID)},
@@ -275,12 +271,15 @@ func instructionsStatus(ctx context.Context, state getAttributer) (types.String,
 // service deprecated is superseded: a new set takes the next derived
 // ref_id.
 var instructionsObjects = moneyObjects[*client.FiatDepositInstructions]{
-	words:       instructionsWords,
-	id:          func(f *client.FiatDepositInstructions) string { return f.ID },
-	createdAt:   func(f *client.FiatDepositInstructions) time.Time { return f.CreatedAt },
-	describe:    instructionsSummary,
-	lookup:      lookupInstructions,
-	lookupScope: client.ScopeReadFiatDepositInstr,
+	words:     instructionsWords,
+	id:        func(f *client.FiatDepositInstructions) string { return f.ID },
+	createdAt: func(f *client.FiatDepositInstructions) time.Time { return f.CreatedAt },
+	describe:  instructionsSummary,
+	lookup:    lookupInstructions,
+	get: func(ctx context.Context, c *client.Client, id string) (*client.FiatDepositInstructions, error) {
+		return c.GetFiatDepositInstructions(ctx, id)
+	},
+	readScope: client.ScopeReadFiatDepositInstr,
 	superseded: func(f *client.FiatDepositInstructions) bool {
 		return f.Status == client.FiatDepositInstrStatusDeprecated
 	},

@@ -123,9 +123,7 @@ var fiatWithdrawalFlow = flow[fiatWithdrawalArgs, client.Transfer, client.FiatWi
 	post: func(ctx context.Context, c *client.Client, body client.FiatWithdrawalRequest) (*client.Transfer, error) {
 		return c.CreateFiatWithdrawal(ctx, body)
 	},
-	existing:  client.ExistingTransfer,
-	get:       getTransfer,
-	readScope: client.ScopeReadTransfer,
+	existing: client.ExistingTransfer,
 	foreign: func(t *client.Transfer) []string {
 		d := transferOfTypes(client.FiatWithdrawalTransferTypes...)(t)
 		if t.FiatAccountID == nil {

@@ -107,7 +107,8 @@ var internalTransferObjects = moneyObjects[*internalTransfer]{
 		it, _ := withCredit(ctx, c, t)
 		return it, true, nil
 	},
-	lookupScope: client.ScopeReadTransfer,
+	get:       getInternalTransfer,
+	readScope: client.ScopeReadTransfer,
 }
 
 // postInternalTransfer sends the transfer; its credit side is read after,

@@ -113,8 +113,6 @@ var internalTransferFlow = flow[internalTransferArgs, internalTransfer, client.I
 	summary:     internalTransferArgs.summary,
 	post:        postInternalTransfer,
 	existing:    existingInternalTransfer,
-	get:         getInternalTransfer,
-	readScope:   client.ScopeReadTransfer,
 	foreign: func(t *internalTransfer) []string {
 		return transferOfTypes(client.TransferTypeInternalDebit)(&t.Transfer)
 	},

@@ -407,7 +407,7 @@ func (l *transferListResource[A, O, R]) List(ctx context.Context, req list.ListR
 		return l.f.listed(obj), l.f.objects.id(obj), fmt.Sprintf("%s (ref_id %s, %s)", l.f.objects.describe(obj),
 			l.f.refIDOf(obj), l.f.objects.status(obj))
 	}, func(obj *O) string {
-		d := l.f.foreign(obj)
+		d := l.f.whyForeign(obj)
 		if l.f.unlisted != nil {
 			if why := l.f.unlisted(obj); why != "" {
 				d = append(d, why)

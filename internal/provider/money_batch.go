@@ -233,11 +233,12 @@ func lookupGathered[T any](ctx context.Context, data *providerData, k moneyObjec
 	return res.val, res.found, res.servedAt, err
 }
 
-// readGathered reads the object id for a refresh with get: gathered with
+// readGathered reads the object id for a refresh with k.get: gathered with
 // the other reads of k when it has lists; an id the list does not
-// answer is read alone with get, whose answer the refresh judges.
-func readGathered[T any](ctx context.Context, data *providerData, k moneyObjects[T], get func(ctx context.Context, c *client.Client, id string) (T, error), id string) (T, error) {
+// answer is read alone with k.get, whose answer the refresh judges.
+func readGathered[T any](ctx context.Context, data *providerData, k moneyObjects[T], id string) (T, error) {
 	c := data.client
+	get := k.get
 	if k.lists == nil || k.lists.byIDs == nil {
 		return get(ctx, c, id)
 	}

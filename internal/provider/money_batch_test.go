@@ -391,7 +391,7 @@ func TestReadGatheredWithoutList(t *testing.T) {
 	data := &providerData{client: c}
 	k := withdrawalObjects
 	read := func(id string, errs chan<- error) {
-		tr, err := readGathered(t.Context(), data, k, getTransfer, id)
+		tr, err := readGathered(t.Context(), data, k, id)
 		if err == nil && tr.ID != id {
 			err = fmt.Errorf("read %s answered %s", id, tr.ID)
 		}

@@ -248,7 +248,7 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 				fmt.Sprintf("The plan could not ask the service whether it already holds a %s under the ref_id "+
 					"of each new one: %s.\n\nNothing is wrong with the plan, but it cannot say in advance whether "+
 					"applying makes a new %s or finds one made earlier: the apply decides, by the same rule. %s",
-					w.noun, err, w.noun, lookupHint(err, k.lookupScope)))
+					w.noun, err, w.noun, lookupHint(err, k.scopeOfLookup())))
 		})
 		return types.BoolValue(true)
 	case found == nil:
@@ -411,8 +411,14 @@ type moneyObjects[T any] struct {
 	// lookup finds the object made with refID (nil: the service cannot be
 	// asked). It runs with a context that records the answer's Date.
 	lookup func(ctx context.Context, c *client.Client, refID string) (T, bool, error)
-	// lookupScope is the OAuth scope of lookup.
+	// lookupScope is the OAuth scope of lookup and of the lists (default:
+	// readScope, see scopeOfLookup).
 	lookupScope string
+	// get reads the object by id: client.ErrNotFound when the service
+	// does not know it, errAnotherObject when it answers another one.
+	get func(ctx context.Context, c *client.Client, id string) (T, error)
+	// readScope is the OAuth scope of get.
+	readScope string
 	// lists, when set, reads many objects at once: the lookups and the
 	// refreshes of these objects are gathered into list requests, and objects
 	// in a final state are not read again (see money_batch.go).
@@ -423,6 +429,15 @@ type moneyObjects[T any] struct {
 	// caller derives the next one. A configured ref_id names its object,
 	// superseded or not.
 	superseded func(T) bool
+}
+
+// scopeOfLookup is the OAuth scope of k's lookup: lookupScope, or
+// readScope when it has none of its own.
+func (k moneyObjects[T]) scopeOfLookup() string {
+	if k.lookupScope != "" {
+		return k.lookupScope
+	}
+	return k.readScope
 }
 
 // shownID is the id of obj as a message may show it (see shown).
@@ -507,7 +522,7 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 				fmt.Sprintf("Before it sends a %s, the provider looks its ref_id %s up, because the service does "+
 					"not say when a request with a ref_id it already processed is sent again: an earlier attempt "+
 					"may have made it. The lookup failed: %s.\n\nNothing was %s. %s Then apply again: the retry "+
-					"sends the same ref_id.", w.noun, c.refID, err, w.made, lookupHint(err, c.objects.lookupScope)))
+					"sends the same ref_id.", w.noun, c.refID, err, w.made, lookupHint(err, c.objects.scopeOfLookup())))
 			return createResult[T]{}, diags
 		case prior != nil:
 			return c.replayed(ctx, *prior, servedAt)
@@ -574,7 +589,7 @@ func (c createRun[T]) conflicted(ctx context.Context, conflict error) (createRes
 		fmt.Sprintf("The service reports that ref_id %s is already used (%s), and %s, so the provider cannot "+
 			"tell whether it is this request.\n\nNothing was %s, and nothing is sent again under this ref_id. "+
 			"Apply again to look it up again (reading it needs the OAuth scope %s); to %s a new %s, give it "+
-			"another ref_id.", c.refID, conflict, why, w.made, c.objects.lookupScope, verbOf(w.made), w.noun))
+			"another ref_id.", c.refID, conflict, why, w.made, c.objects.scopeOfLookup(), verbOf(w.made), w.noun))
 	return createResult[T]{}, diags
 }
 
@@ -607,7 +622,7 @@ func (c createRun[T]) recordFound(ctx context.Context) (createResult[T], diag.Di
 		})
 		diags.AddError(failure(w.title+" not recorded: ref_id not looked up", err),
 			fmt.Sprintf("%s Looking the ref_id up again to record it failed: %s.\n\nNothing was %s and nothing was "+
-				"recorded. %s Then apply again, or plan again.", planned, err, w.made, lookupHint(err, c.objects.lookupScope)))
+				"recorded. %s Then apply again, or plan again.", planned, err, w.made, lookupHint(err, c.objects.scopeOfLookup())))
 		return createResult[T]{}, diags
 	case prior == nil:
 		tflog.Warn(ctx, "the object the plan found under the ref_id is no longer found; nothing sent", map[string]any{

@@ -92,11 +92,9 @@ type flow[A, O, R any] struct {
 	moves func(A) movement
 	// summary describes the object of a in a few words.
 	summary func(A) string
-	// post, existing, get and readScope: see moneyType.
-	post      func(ctx context.Context, c *client.Client, body R) (*O, error)
-	existing  func(err error) (*O, bool)
-	get       func(ctx context.Context, c *client.Client, id string) (*O, error)
-	readScope string
+	// post and existing: see moneyType.
+	post     func(ctx context.Context, c *client.Client, body R) (*O, error)
+	existing func(err error) (*O, bool)
 	// send, when set, is what the flow does around the post of body (a
 	// guaranteed fee quoted first): see moneyType.send. Shared by the
 	// resource and the action.
@@ -107,8 +105,9 @@ type flow[A, O, R any] struct {
 	// idNoun is what the id names, in the id's description and the
 	// identity (default: the noun).
 	idNoun string
-	// foreign lists why an answered object is not of this flow (a transfer
-	// of another type), checked on every answer and on import.
+	// foreign, when set, lists why an answered object is not of this flow
+	// (a transfer of another type), checked on every answer and on import
+	// (default: every object of the flow's answers is its own).
 	foreign func(obj *O) []string
 	// unlisted, when set, says why configuration generated from a list
 	// cannot declare obj ("" when it can).
@@ -132,6 +131,15 @@ type flow[A, O, R any] struct {
 	irreversible string
 	// validators are the configuration validators.
 	validators []resource.ConfigValidator
+}
+
+// whyForeign lists why obj is not of f (foreign; nothing when f has no
+// foreign).
+func (f *flow[A, O, R]) whyForeign(obj *O) []string {
+	if f.foreign == nil {
+		return nil
+	}
+	return f.foreign(obj)
 }
 
 // sends is the verb of w's made in the third person ("sends", "makes").
@@ -294,7 +302,7 @@ func (f *flow[A, O, R]) differences(body R, obj *O) []string {
 	if m := metadataDifference(*f.reqMetadata(&body), f.gotMetadata(obj)); m != "" {
 		out = append(out, m)
 	}
-	out = append(out, f.foreign(obj)...)
+	out = append(out, f.whyForeign(obj)...)
 	if f.invariants != nil {
 		out = append(out, f.invariants(body, obj)...)
 	}
@@ -377,15 +385,13 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 		differences: func(body R, obj *O) []string {
 			return f.differences(body, obj)
 		},
-		get:       f.get,
-		readScope: f.readScope,
 		recorded: func(ctx context.Context, m shapedState[A], obj *O) []string {
 			body, _ := f.request(ctx, m.args, refOf(m))
 			return f.differences(body, obj)
 		},
 		importable: func(id string, obj *O) []string {
 			d := recordedDifferences(types.StringValue(id), f.objects.id(obj), nil)
-			return append(d, f.foreign(obj)...)
+			return append(d, f.whyForeign(obj)...)
 		},
 		created: func(_ context.Context, m *shapedState[A], obj *O, outcome createOutcome, diags *diag.Diagnostics) {
 			f.fromObject(m, obj, diags)

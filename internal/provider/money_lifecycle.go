@@ -144,11 +144,6 @@ type moneyType[A, T, R any] struct {
 	// charged fee against max_fee); an error still records it.
 	found func(a A, res createResult[T], diags *diag.Diagnostics)
 
-	// get reads the object by id: client.ErrNotFound when the service
-	// does not know it, errAnotherObject when it answers another one.
-	get func(ctx context.Context, c *client.Client, id string) (T, error)
-	// readScope is the OAuth scope of get.
-	readScope string
 	// recorded lists how a read object differs from what the state m
 	// records, besides its id.
 	recorded func(ctx context.Context, m shapedState[A], obj T) []string
@@ -578,17 +573,17 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 		// Final: the state keeps what the last read recorded.
 		return 0
 	}
-	get := t.get
+	get := t.objects.get
 	if !importing {
 		get = func(ctx context.Context, _ *client.Client, id string) (T, error) {
-			return readGathered(ctx, r.data, t.objects, t.get, id)
+			return readGathered(ctx, r.data, t.objects, id)
 		}
 	}
 	obj, err := get(ctx, r.data.client, objID)
 	var another errAnotherObject
 	switch {
 	case err != nil && importing:
-		cannotImport(w, objID, err, t.readScope, diags)
+		cannotImport(w, objID, err, t.objects.readScope, diags)
 		return 0
 	case errors.As(err, &another):
 		return r.event(ctx, t.refresh.another, "another", *m, diags, func() message {
@@ -599,7 +594,7 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 			return message{w.title + " not refreshed",
 				fmt.Sprintf("Reading the %s needs the OAuth scope %s, which these client credentials cannot get "+
 					"(%s). %s Have the scope granted (and, if the provider's scopes argument pins the token's "+
-					"scopes, include it there) so that a refresh can follow them.", w.plural, t.readScope, err,
+					"scopes, include it there) so that a refresh can follow them.", w.plural, t.objects.readScope, err,
 					t.say.notRefreshed)}
 		})
 	case errors.Is(err, client.ErrNotFound):
@@ -745,7 +740,7 @@ func (r *moneyCoreResource[A, T, R]) Delete(ctx context.Context, req resource.De
 // declared is what the tests read of the declaration: its words, the
 // scope of its reads and its refresh policy.
 func (r *moneyCoreResource[A, T, R]) declared() (createWords, string, refreshPolicy) {
-	return r.t.objects.words, r.t.readScope, r.t.refresh
+	return r.t.objects.words, r.t.objects.readScope, r.t.refresh
 }
 
 // derivedFrom is the ref_id the declaration derives from the arguments of

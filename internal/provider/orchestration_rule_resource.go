@@ -57,8 +57,6 @@ var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.Orchestrati
 	moves:       orchestrationRuleArgs.movement,
 	send:        sendOrchestrationRule,
 
-	get:       readOrchestrationRule,
-	readScope: client.ScopeReadOrchestrationRule,
 	recorded: func(_ context.Context, m shapedState[orchestrationRuleArgs], r *client.OrchestrationRule) []string {
 		return fieldDifferences([]recordedField{
 			{"profile_id", m.args.ProfileID, deref(r.ProfileID)},
@@ -452,13 +450,14 @@ var orchestrationRuleWords = createWords{
 // through their list (scope orchestration:read_orchestration_rule), which
 // has no ref_id filter: every rule is read until the ref_id is found.
 var orchestrationRuleObjects = moneyObjects[*client.OrchestrationRule]{
-	words:       orchestrationRuleWords,
-	id:          func(r *client.OrchestrationRule) string { return deref(r.ID) },
-	createdAt:   func(r *client.OrchestrationRule) time.Time { return deref(r.CreatedAt) },
-	describe:    orchestrationRuleSummary,
-	status:      func(r *client.OrchestrationRule) string { return deref(r.Status) },
-	lookup:      lookupOrchestrationRule,
-	lookupScope: client.ScopeReadOrchestrationRule,
+	words:     orchestrationRuleWords,
+	id:        func(r *client.OrchestrationRule) string { return deref(r.ID) },
+	createdAt: func(r *client.OrchestrationRule) time.Time { return deref(r.CreatedAt) },
+	describe:  orchestrationRuleSummary,
+	status:    func(r *client.OrchestrationRule) string { return deref(r.Status) },
+	lookup:    lookupOrchestrationRule,
+	get:       readOrchestrationRule,
+	readScope: client.ScopeReadOrchestrationRule,
 }
 
 // lookupOrchestrationRule finds the rule made with refID; only a rule with

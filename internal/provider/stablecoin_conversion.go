@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -89,6 +90,10 @@ var stablecoinConversionObjects = moneyObjects[*client.StablecoinConversion]{
 		return shown(out)
 	},
 	status: func(c *client.StablecoinConversion) string { return deref(c.Status) },
+	get: func(ctx context.Context, c *client.Client, id string) (*client.StablecoinConversion, error) {
+		return c.GetStablecoinConversion(ctx, id)
+	},
+	readScope: client.ScopeReadStablecoinConversion,
 }
 
 // stablecoinConversionCancelled is the status of a cancelled conversion.

@@ -104,12 +104,7 @@ var stablecoinConversionFlow = flow[stablecoinConversionArgs, client.StablecoinC
 		return c.CreateStablecoinConversion(ctx, body)
 	},
 	existing: client.ExistingStablecoinConversion,
-	get: func(ctx context.Context, c *client.Client, id string) (*client.StablecoinConversion, error) {
-		return c.GetStablecoinConversion(ctx, id)
-	},
-	readScope: client.ScopeReadStablecoinConversion,
-	foreign:   func(*client.StablecoinConversion) []string { return nil },
-	failed:    func(c *client.StablecoinConversion) bool { return deref(c.Status) == stablecoinConversionCancelled },
+	failed:   func(c *client.StablecoinConversion) bool { return deref(c.Status) == stablecoinConversionCancelled },
 	irreversible: "the conversion is not cancelled; cancelling one that has not settled is the " +
 		"platform_stablecoin_conversion_cancel action.",
 }

@@ -111,17 +111,18 @@ func transferFigures(t *client.Transfer) []string {
 
 // transfersOf is how the core reads the transfers of a money flow: by id
 // (GET /transfer/transfers/{id}), looked up by ref_id among those of the
-// types (List Transfers, scope transfer:read_transfer).
+// types (List Transfers), both with the scope transfer:read_transfer.
 func transfersOf(words createWords, types ...string) moneyObjects[*client.Transfer] {
 	return moneyObjects[*client.Transfer]{
-		words:       words,
-		id:          func(t *client.Transfer) string { return t.ID },
-		createdAt:   func(t *client.Transfer) time.Time { return t.CreatedAt },
-		describe:    transferSummary,
-		status:      func(t *client.Transfer) string { return t.Status },
-		lookup:      transferLookup(types...),
-		lookupScope: client.ScopeReadTransfer,
-		lists:       transferLists(types...),
+		words:     words,
+		id:        func(t *client.Transfer) string { return t.ID },
+		createdAt: func(t *client.Transfer) time.Time { return t.CreatedAt },
+		describe:  transferSummary,
+		status:    func(t *client.Transfer) string { return t.Status },
+		lookup:    transferLookup(types...),
+		lists:     transferLists(types...),
+		get:       getTransfer,
+		readScope: client.ScopeReadTransfer,
 	}
 }
 

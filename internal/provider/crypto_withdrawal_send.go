@@ -35,7 +35,7 @@ func postCryptoWithdrawal(ctx context.Context, c *client.Client, body client.Cry
 	return c.CreateCryptoWithdrawal(ctx, body)
 }
 
-// sendWithinMaxFee is the send of a crypto withdrawal (cryptoWithdrawalFlow.send),
+// sendWithinMaxFee is the send of a crypto withdrawal (cryptoWithdrawalFlow.create.send),
 // for the resource and the action alike: with max_fee, a guaranteed fee is
 // quoted first, the withdrawal is posted only with a fee at most max_fee
 // (an expired quote is quoted again once), and the fee the answer charged
@@ -68,7 +68,7 @@ func sendWithinMaxFee(ctx context.Context, data *providerData, a cryptoWithdrawa
 }
 
 // checkFoundFee checks the fee of a withdrawal recorded without sending
-// (cryptoWithdrawalFlow.found) against its max_fee.
+// (cryptoWithdrawalFlow.create.found) against its max_fee.
 func checkFoundFee(a cryptoWithdrawalArgs, res createResult[*client.Transfer], diags *diag.Diagnostics) {
 	if maxFee := knownString(a.MaxFee); maxFee != "" {
 		checkChargedFee(res, nil, maxFee, diags)

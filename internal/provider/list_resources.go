@@ -408,8 +408,8 @@ func (l *transferListResource[A, O, R]) List(ctx context.Context, req list.ListR
 			l.f.refIDOf(obj), l.f.objects.status(obj))
 	}, func(obj *O) string {
 		d := l.f.whyForeign(obj)
-		if l.f.unlisted != nil {
-			if why := l.f.unlisted(obj); why != "" {
+		if l.f.plan.unlisted != nil {
+			if why := l.f.plan.unlisted(obj); why != "" {
 				d = append(d, why)
 			}
 		}

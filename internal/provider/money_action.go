@@ -37,7 +37,7 @@ func (a *moneyAction[A, O, R]) Metadata(_ context.Context, req action.MetadataRe
 // registry.MoneyMover).
 func (a *moneyAction[A, O, R]) MovesMoney() string {
 	var args A
-	return a.f.moves(args).kind
+	return a.f.plan.moves(args).kind
 }
 
 // via names the action in messages.
@@ -76,7 +76,7 @@ func (a *moneyAction[A, O, R]) Schema(_ context.Context, _ action.SchemaRequest,
 		Validators:          metadataValidators(),
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: a.f.actionDescription + "\n\n" +
+		MarkdownDescription: a.f.texts.actionDescription + "\n\n" +
 			fmt.Sprintf("!> **Each invocation makes a %s, which cannot be reversed.** Unlike the `%s` resource, the "+
 				"action keeps nothing in the state: invoking it again makes another one unless `ref_id` is set.\n\n"+
 				"Its arguments and their validation are those of the resource, and it passes the provider's "+
@@ -91,7 +91,7 @@ func (a *moneyAction[A, O, R]) Schema(_ context.Context, _ action.SchemaRequest,
 // an action too (the precision of an amount).
 func (a *moneyAction[A, O, R]) ConfigValidators(context.Context) []action.ConfigValidator {
 	var out []action.ConfigValidator
-	for _, v := range a.f.validators {
+	for _, v := range a.f.plan.validators {
 		if av, ok := v.(action.ConfigValidator); ok {
 			out = append(out, av)
 		}
@@ -115,7 +115,7 @@ func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.Modify
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	guardInvocation(ctx, a.data, a.f.moves(args), *a.t.refID(&args), req.Config.Raw.IsFullyKnown(), a.via(),
+	guardInvocation(ctx, a.data, a.f.plan.moves(args), *a.t.refID(&args), req.Config.Raw.IsFullyKnown(), a.via(),
 		&resp.Diagnostics)
 }
 
@@ -160,7 +160,7 @@ func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequ
 		refID, origin = a.data.newID(), "generated for this invocation"
 	}
 	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Sending %s: %s, ref_id %s (%s).",
-		w.noun, a.f.summary(args), refID, origin)})
+		w.noun, a.f.plan.summary(args), refID, origin)})
 	res, diags := a.t.sendMoney(ctx, a.data, args, refID, false, false, a.via())
 	resp.Diagnostics.Append(diags...)
 	switch res.outcome {
@@ -175,8 +175,8 @@ func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequ
 		if a.f.objects.status != nil {
 			status = ", status " + shown(a.f.objects.status(res.obj))
 		}
-		if a.f.figures != nil {
-			figures = " " + shown(a.f.figures(res.obj)) + "."
+		if a.f.answer.figures != nil {
+			figures = " " + shown(a.f.answer.figures(res.obj)) + "."
 		}
 		resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("%s: %s %s%s, ref_id %s.%s %s.", what,
 			w.noun, a.f.objects.shownID(res.obj), status, shown(refID), figures, a.f.objects.describe(res.obj))})

@@ -350,7 +350,7 @@ func checkFlowAnswers[A, O, R any](t *testing.T, f *flow[A, O, R], a A, answer f
 		}
 	}
 	obj := answer(body)
-	f.gotMetadata(obj)["purpose"] = "other"
+	f.metadata.got(obj)["purpose"] = "other"
 	if d := f.differences(body, obj); len(d) != 1 || !strings.HasPrefix(d[0], "metadata") {
 		t.Errorf("metadata answered otherwise: differences %v", d)
 	}

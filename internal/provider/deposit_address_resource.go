@@ -30,45 +30,7 @@ var depositAddressType = moneyType[depositAddressArgs, *client.DepositAddress, c
 	objects:  depositAddressObjects,
 	schema:   depositAddressSchema,
 	identity: "deposit address",
-
-	refID:  func(a *depositAddressArgs) *types.String { return &a.RefID },
-	unread: func(a depositAddressArgs) bool { return a.ProfileID.IsNull() },
-	request: func(ctx context.Context, a depositAddressArgs, refID string) (client.DepositAddressRequest, error) {
-		return a.request(ctx, refID)
-	},
-	summary: depositAddressArgs.summary,
-
-	post: func(ctx context.Context, c *client.Client, body client.DepositAddressRequest) (*client.DepositAddress, error) {
-		return c.CreateDepositAddress(ctx, body)
-	},
-	existing:    client.ExistingDepositAddress,
-	differences: depositAddressDifferences,
-
-	recorded: func(_ context.Context, m shapedState[depositAddressArgs], d *client.DepositAddress) []string {
-		return fieldDifferences([]recordedField{
-			{"profile_id", m.args.ProfileID, deref(d.ProfileID)},
-			{"crypto_network", m.args.CryptoNetwork, deref(d.CryptoNetwork)},
-			{"ref_id", m.args.RefID, deref(d.RefID)},
-			{"address", m.str("address"), deref(d.Address)},
-		})
-	},
-	importable: func(_ string, d *client.DepositAddress) []string {
-		if why := unusableID(deref(d.Address)); why != "" {
-			return []string{"address: answered " + why}
-		}
-		return nil
-	},
-	created: func(_ context.Context, m *shapedState[depositAddressArgs], d *client.DepositAddress, _ createOutcome, diags *diag.Diagnostics) {
-		(*depositAddressModel)(m).fromAPI(d, diags)
-	},
-	refreshed: func(_ context.Context, m *shapedState[depositAddressArgs], d *client.DepositAddress, diags *diag.Diagnostics) {
-		(*depositAddressModel)(m).fromAPI(d, diags)
-	},
-	adopt: func(_ context.Context, m *shapedState[depositAddressArgs], d *client.DepositAddress, diags *diag.Diagnostics) {
-		(*depositAddressModel)(m).fromAPI(d, diags)
-	},
-	refresh: refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
-
+	refresh:  refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
 	say: lifecycleWords[depositAddressArgs]{
 		destroy: &message{"Destroying a deposit address does not delete it",
 			"The service has no endpoint to delete a deposit address: destroy only removes it from the " +
@@ -90,12 +52,54 @@ var depositAddressType = moneyType[depositAddressArgs, *client.DepositAddress, c
 					m.args.RefID.ValueString(), m.args.ProfileID.ValueString())}
 		},
 	},
-	planChange: func(_ context.Context, _ *providerData, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[depositAddressArgs]) {
-		resp.Diagnostics.AddWarning("Changing a deposit address creates a NEW address",
-			fmt.Sprintf("The arguments of the deposit address %s (%s) changed. The service cannot change a deposit "+
-				"address, so Terraform plans a replacement: applying creates a new address with a new value, and "+
-				"the old one is only forgotten: it still exists and deposits sent to it are still credited. Update "+
-				"whoever sends deposits with the new address.", id(state).ValueString(), state.str("address").ValueString()))
+	plan: typePlan[depositAddressArgs]{
+		refID:   func(a *depositAddressArgs) *types.String { return &a.RefID },
+		unread:  func(a depositAddressArgs) bool { return a.ProfileID.IsNull() },
+		summary: depositAddressArgs.summary,
+	},
+	create: typeCreate[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest]{
+		request: func(ctx context.Context, a depositAddressArgs, refID string) (client.DepositAddressRequest, error) {
+			return a.request(ctx, refID)
+		},
+		post: func(ctx context.Context, c *client.Client, body client.DepositAddressRequest) (*client.DepositAddress, error) {
+			return c.CreateDepositAddress(ctx, body)
+		},
+		existing:    client.ExistingDepositAddress,
+		differences: depositAddressDifferences,
+		created: func(_ context.Context, m *shapedState[depositAddressArgs], d *client.DepositAddress, _ createOutcome, diags *diag.Diagnostics) {
+			(*depositAddressModel)(m).fromAPI(d, diags)
+		},
+	},
+	read: typeRead[depositAddressArgs, *client.DepositAddress]{
+		recorded: func(_ context.Context, m shapedState[depositAddressArgs], d *client.DepositAddress) []string {
+			return fieldDifferences([]recordedField{
+				{"profile_id", m.args.ProfileID, deref(d.ProfileID)},
+				{"crypto_network", m.args.CryptoNetwork, deref(d.CryptoNetwork)},
+				{"ref_id", m.args.RefID, deref(d.RefID)},
+				{"address", m.str("address"), deref(d.Address)},
+			})
+		},
+		importable: func(_ string, d *client.DepositAddress) []string {
+			if why := unusableID(deref(d.Address)); why != "" {
+				return []string{"address: answered " + why}
+			}
+			return nil
+		},
+		refreshed: func(_ context.Context, m *shapedState[depositAddressArgs], d *client.DepositAddress, diags *diag.Diagnostics) {
+			(*depositAddressModel)(m).fromAPI(d, diags)
+		},
+		adopt: func(_ context.Context, m *shapedState[depositAddressArgs], d *client.DepositAddress, diags *diag.Diagnostics) {
+			(*depositAddressModel)(m).fromAPI(d, diags)
+		},
+	},
+	change: typeChange[depositAddressArgs]{
+		planChange: func(_ context.Context, _ *providerData, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[depositAddressArgs]) {
+			resp.Diagnostics.AddWarning("Changing a deposit address creates a NEW address",
+				fmt.Sprintf("The arguments of the deposit address %s (%s) changed. The service cannot change a deposit "+
+					"address, so Terraform plans a replacement: applying creates a new address with a new value, and "+
+					"the old one is only forgotten: it still exists and deposits sent to it are still credited. Update "+
+					"whoever sends deposits with the new address.", id(state).ValueString(), state.str("address").ValueString()))
+		},
 	},
 }
 

@@ -35,38 +35,7 @@ var fiatAccountType = moneyType[fiatAccountArgs, *client.FiatAccount, client.Cre
 	objects:  fiatAccountObjects,
 	schema:   fiatAccountSchema,
 	identity: "fiat account",
-
-	refID:  func(a *fiatAccountArgs) *types.String { return &a.RefID },
-	unread: func(a fiatAccountArgs) bool { return a.FiatAccountOwner == nil },
-	request: func(ctx context.Context, a fiatAccountArgs, refID string) (client.CreateFiatAccountRequest, error) {
-		return a.request(ctx, refID)
-	},
-	derive:  func(ctx context.Context, a fiatAccountArgs, _ string) (string, bool) { return a.derivedRefID(ctx) },
-	summary: fiatAccountWhat,
-	secrets: func(a fiatAccountArgs) []*string {
-		n := a.FiatNetworkInstructions.request()
-		return sensitiveValues(&n)
-	},
-
-	post: func(ctx context.Context, c *client.Client, body client.CreateFiatAccountRequest) (*client.FiatAccount, error) {
-		return c.CreateFiatAccount(ctx, body, func(ctx context.Context) (*client.FiatAccount, bool, error) {
-			return lookupFiatAccount(ctx, c, body.RefID)
-		})
-	},
-	existing:    func(error) (*client.FiatAccount, bool) { return nil, false },
-	differences: fiatAccountDifferences,
-	lookupFirst: true,
-
-	recorded: func(_ context.Context, m shapedState[fiatAccountArgs], a *client.FiatAccount) []string {
-		return fieldDifferences([]recordedField{{"ref_id", m.args.RefID, deref(a.RefID)}})
-	},
-	created: func(_ context.Context, m *shapedState[fiatAccountArgs], a *client.FiatAccount, _ createOutcome, diags *diag.Diagnostics) {
-		(*fiatAccountModel)(m).computedFrom(a, diags)
-	},
-	refreshed: readFiatAccount,
-	adopt:     readFiatAccount,
-	refresh:   refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
-
+	refresh:  refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
 	say: lifecycleWords[fiatAccountArgs]{
 		unconfirmed: " (it looks the ref_id up first), so the service does not make a second account",
 		notRefreshed: "The fiat accounts keep the values and the review status recorded when they were last read; " +
@@ -78,9 +47,44 @@ var fiatAccountType = moneyType[fiatAccountArgs, *client.FiatAccount, client.Cre
 					fiatAccountWhat(m.args))}
 		},
 	},
-	planChange: planFiatAccountChange,
-	update:     updateFiatAccount,
-	remove:     deleteFiatAccount,
+	plan: typePlan[fiatAccountArgs]{
+		refID:   func(a *fiatAccountArgs) *types.String { return &a.RefID },
+		unread:  func(a fiatAccountArgs) bool { return a.FiatAccountOwner == nil },
+		summary: fiatAccountWhat,
+	},
+	create: typeCreate[fiatAccountArgs, *client.FiatAccount, client.CreateFiatAccountRequest]{
+		request: func(ctx context.Context, a fiatAccountArgs, refID string) (client.CreateFiatAccountRequest, error) {
+			return a.request(ctx, refID)
+		},
+		derive: func(ctx context.Context, a fiatAccountArgs, _ string) (string, bool) { return a.derivedRefID(ctx) },
+		secrets: func(a fiatAccountArgs) []*string {
+			n := a.FiatNetworkInstructions.request()
+			return sensitiveValues(&n)
+		},
+		post: func(ctx context.Context, c *client.Client, body client.CreateFiatAccountRequest) (*client.FiatAccount, error) {
+			return c.CreateFiatAccount(ctx, body, func(ctx context.Context) (*client.FiatAccount, bool, error) {
+				return lookupFiatAccount(ctx, c, body.RefID)
+			})
+		},
+		existing:    func(error) (*client.FiatAccount, bool) { return nil, false },
+		differences: fiatAccountDifferences,
+		lookupFirst: true,
+		created: func(_ context.Context, m *shapedState[fiatAccountArgs], a *client.FiatAccount, _ createOutcome, diags *diag.Diagnostics) {
+			(*fiatAccountModel)(m).computedFrom(a, diags)
+		},
+	},
+	read: typeRead[fiatAccountArgs, *client.FiatAccount]{
+		recorded: func(_ context.Context, m shapedState[fiatAccountArgs], a *client.FiatAccount) []string {
+			return fieldDifferences([]recordedField{{"ref_id", m.args.RefID, deref(a.RefID)}})
+		},
+		refreshed: readFiatAccount,
+		adopt:     readFiatAccount,
+	},
+	change: typeChange[fiatAccountArgs]{
+		planChange: planFiatAccountChange,
+		update:     updateFiatAccount,
+		remove:     deleteFiatAccount,
+	},
 }
 
 // readFiatAccount sets the state m from the full account a a refresh or

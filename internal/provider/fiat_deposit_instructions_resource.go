@@ -37,38 +37,7 @@ var instructionsType = moneyType[fiatDepositInstructionsArgs, *client.FiatDeposi
 	objects:  instructionsObjects,
 	schema:   instructionsSchema,
 	identity: "fiat deposit instructions",
-
-	refID:  func(a *fiatDepositInstructionsArgs) *types.String { return &a.RefID },
-	unread: func(a fiatDepositInstructionsArgs) bool { return a.ProfileID.IsNull() },
-	request: func(ctx context.Context, a fiatDepositInstructionsArgs, refID string) (client.FiatDepositInstructionsRequest, error) {
-		return a.request(ctx, refID)
-	},
-	derive: func(ctx context.Context, a fiatDepositInstructionsArgs, after string) (string, bool) {
-		return a.derivedRefID(ctx, after)
-	},
-	summary: func(a fiatDepositInstructionsArgs) string {
-		return fmt.Sprintf("%s instructions for profile %s", knownString(a.FiatNetwork), knownString(a.ProfileID))
-	},
-
-	post: func(ctx context.Context, c *client.Client, body client.FiatDepositInstructionsRequest) (*client.FiatDepositInstructions, error) {
-		return c.CreateFiatDepositInstructions(ctx, body)
-	},
-	existing:    client.ExistingFiatDepositInstructions,
-	differences: instructionsDifferences,
-	lookupFirst: true,
-
-	recorded: func(_ context.Context, m shapedState[fiatDepositInstructionsArgs], f *client.FiatDepositInstructions) []string {
-		return fieldDifferences([]recordedField{
-			{"profile_id", m.args.ProfileID, f.ProfileID}, {"ref_id", m.args.RefID, deref(f.RefID)},
-		})
-	},
-	created: func(_ context.Context, m *shapedState[fiatDepositInstructionsArgs], f *client.FiatDepositInstructions, _ createOutcome, diags *diag.Diagnostics) {
-		diags.Append((*fiatDepositInstructionsModel)(m).fromAPI(f, true)...)
-	},
-	refreshed: readInstructions,
-	adopt:     readInstructions,
-	refresh:   refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
-
+	refresh:  refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
 	say: lifecycleWords[fiatDepositInstructionsArgs]{
 		destroy: &message{"Destroying fiat deposit instructions does not delete them",
 			"The service has no endpoint to delete fiat deposit instructions: destroy only removes them from " +
@@ -88,12 +57,47 @@ var instructionsType = moneyType[fiatDepositInstructionsArgs, *client.FiatDeposi
 					"credited. No API call was made.", id(m).ValueString(), m.str("memo_id").ValueString())}
 		},
 	},
-	stale: func(ctx context.Context, state tfsdk.State) bool {
-		status, diags := instructionsStatus(ctx, state)
-		return !diags.HasError() && status.ValueString() == client.FiatDepositInstrStatusDeprecated
+	plan: typePlan[fiatDepositInstructionsArgs]{
+		refID:  func(a *fiatDepositInstructionsArgs) *types.String { return &a.RefID },
+		unread: func(a fiatDepositInstructionsArgs) bool { return a.ProfileID.IsNull() },
+		summary: func(a fiatDepositInstructionsArgs) string {
+			return fmt.Sprintf("%s instructions for profile %s", knownString(a.FiatNetwork), knownString(a.ProfileID))
+		},
 	},
-	planChange: planDeprecatedInstructions,
-	update:     updateInstructions,
+	create: typeCreate[fiatDepositInstructionsArgs, *client.FiatDepositInstructions, client.FiatDepositInstructionsRequest]{
+		request: func(ctx context.Context, a fiatDepositInstructionsArgs, refID string) (client.FiatDepositInstructionsRequest, error) {
+			return a.request(ctx, refID)
+		},
+		derive: func(ctx context.Context, a fiatDepositInstructionsArgs, after string) (string, bool) {
+			return a.derivedRefID(ctx, after)
+		},
+		post: func(ctx context.Context, c *client.Client, body client.FiatDepositInstructionsRequest) (*client.FiatDepositInstructions, error) {
+			return c.CreateFiatDepositInstructions(ctx, body)
+		},
+		existing:    client.ExistingFiatDepositInstructions,
+		differences: instructionsDifferences,
+		lookupFirst: true,
+		created: func(_ context.Context, m *shapedState[fiatDepositInstructionsArgs], f *client.FiatDepositInstructions, _ createOutcome, diags *diag.Diagnostics) {
+			diags.Append((*fiatDepositInstructionsModel)(m).fromAPI(f, true)...)
+		},
+	},
+	read: typeRead[fiatDepositInstructionsArgs, *client.FiatDepositInstructions]{
+		recorded: func(_ context.Context, m shapedState[fiatDepositInstructionsArgs], f *client.FiatDepositInstructions) []string {
+			return fieldDifferences([]recordedField{
+				{"profile_id", m.args.ProfileID, f.ProfileID}, {"ref_id", m.args.RefID, deref(f.RefID)},
+			})
+		},
+		refreshed: readInstructions,
+		adopt:     readInstructions,
+	},
+	change: typeChange[fiatDepositInstructionsArgs]{
+		stale: func(ctx context.Context, state tfsdk.State) bool {
+			status, diags := instructionsStatus(ctx, state)
+			return !diags.HasError() && status.ValueString() == client.FiatDepositInstrStatusDeprecated
+		},
+		planChange: planDeprecatedInstructions,
+		update:     updateInstructions,
+	},
 }
 
 // readInstructions sets the state m from the instructions f a refresh or

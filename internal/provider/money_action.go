@@ -115,7 +115,7 @@ func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.Modify
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	guardInvocation(ctx, a.data, a.f.plan.moves(args), *a.t.refID(&args), req.Config.Raw.IsFullyKnown(), a.via(),
+	guardInvocation(ctx, a.data, a.f.plan.moves(args), *a.t.plan.refID(&args), req.Config.Raw.IsFullyKnown(), a.via(),
 		&resp.Diagnostics)
 }
 
@@ -153,7 +153,7 @@ func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	refID := knownString(*a.t.refID(&args))
+	refID := knownString(*a.t.plan.refID(&args))
 	generated := refID == ""
 	origin := "configured"
 	if generated {

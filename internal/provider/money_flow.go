@@ -401,43 +401,9 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 	}
 	refOf := func(m shapedState[A]) string { return refIDArg.arg(&m.args).ValueString() }
 	return moneyType[A, *O, R]{
-		objects:    f.objects,
-		schema:     f.schema,
-		identity:   f.idNames(),
-		validators: f.plan.validators,
-		refID:      refIDArg.arg,
-		unread:     func(a A) bool { return firstRequired.arg(&a).IsNull() },
-		request:    f.request,
-		summary:    f.plan.summary,
-		post:       f.create.post,
-		existing:   f.create.existing,
-		moves:      f.plan.moves,
-		found:      f.create.found,
-		differences: func(body R, obj *O) []string {
-			return f.differences(body, obj)
-		},
-		recorded: func(ctx context.Context, m shapedState[A], obj *O) []string {
-			body, _ := f.request(ctx, m.args, refOf(m))
-			return f.differences(body, obj)
-		},
-		importable: func(id string, obj *O) []string {
-			d := recordedDifferences(types.StringValue(id), f.objects.id(obj), nil)
-			return append(d, f.whyForeign(obj)...)
-		},
-		created: func(_ context.Context, m *shapedState[A], obj *O, outcome createOutcome, diags *diag.Diagnostics) {
-			f.fromObject(m, obj, diags)
-			f.warnUnverified(obj, diags)
-			// A plan that could not derive the ref_id left sends unknown:
-			// the apply knows.
-			m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed)
-		},
-		refreshed: func(_ context.Context, m *shapedState[A], obj *O, diags *diag.Diagnostics) {
-			f.fromObject(m, obj, diags)
-		},
-		adopt: func(_ context.Context, m *shapedState[A], obj *O, diags *diag.Diagnostics) {
-			f.fromObject(m, obj, diags)
-			f.warnUnverified(obj, diags)
-		},
+		objects:  f.objects,
+		schema:   f.schema,
+		identity: f.idNames(),
 		// A money movement keeps its state whatever a refresh finds:
 		// forgetting it would plan to move the money again.
 		refresh: refreshPolicy{scopeRefused: keepWithWarning, gone: keepWithWarning, another: failKeepingState},
@@ -458,8 +424,50 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 						"%s", w.noun, id(m).ValueString(), refOf(m), f.texts.irreversible)}
 			},
 		},
-		planChange: f.planChange,
-		send:       f.create.send,
+		plan: typePlan[A]{
+			validators: f.plan.validators,
+			refID:      refIDArg.arg,
+			unread:     func(a A) bool { return firstRequired.arg(&a).IsNull() },
+			summary:    f.plan.summary,
+			moves:      f.plan.moves,
+		},
+		create: typeCreate[A, *O, R]{
+			request:  f.request,
+			post:     f.create.post,
+			existing: f.create.existing,
+			found:    f.create.found,
+			differences: func(body R, obj *O) []string {
+				return f.differences(body, obj)
+			},
+			created: func(_ context.Context, m *shapedState[A], obj *O, outcome createOutcome, diags *diag.Diagnostics) {
+				f.fromObject(m, obj, diags)
+				f.warnUnverified(obj, diags)
+				// A plan that could not derive the ref_id left sends unknown:
+				// the apply knows.
+				m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed)
+			},
+			send: f.create.send,
+		},
+		read: typeRead[A, *O]{
+			recorded: func(ctx context.Context, m shapedState[A], obj *O) []string {
+				body, _ := f.request(ctx, m.args, refOf(m))
+				return f.differences(body, obj)
+			},
+			importable: func(id string, obj *O) []string {
+				d := recordedDifferences(types.StringValue(id), f.objects.id(obj), nil)
+				return append(d, f.whyForeign(obj)...)
+			},
+			refreshed: func(_ context.Context, m *shapedState[A], obj *O, diags *diag.Diagnostics) {
+				f.fromObject(m, obj, diags)
+			},
+			adopt: func(_ context.Context, m *shapedState[A], obj *O, diags *diag.Diagnostics) {
+				f.fromObject(m, obj, diags)
+				f.warnUnverified(obj, diags)
+			},
+		},
+		change: typeChange[A]{
+			planChange: f.planChange,
+		},
 	}
 }
 

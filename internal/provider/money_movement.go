@@ -108,7 +108,7 @@ func movementKey(kind, ref string, w guardedMovement) string {
 // planMovement follows the core's plan of a new object of t whose
 // configuration is known: its manifest, and the guards' judgement.
 func (t *moneyType[A, T, R]) planMovement(ctx context.Context, data *providerData, a A, refID string, sends types.Bool, resp *resource.ModifyPlanResponse) {
-	m := t.moves(a)
+	m := t.plan.moves(a)
 	setMoney(ctx, &resp.Plan, m.manifest(types.StringValue(refID), sends), &resp.Diagnostics)
 	if m.standing {
 		guardDestination(ctx, data, m, refID, t.objects.words.resourceType, "", &resp.Diagnostics)
@@ -121,8 +121,8 @@ func (t *moneyType[A, T, R]) planMovement(ctx context.Context, data *providerDat
 // known only at apply: so is its ref_id, which the final plan derives
 // then, and the guards judge it then. The manifest shows what is known.
 func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *providerData, a A, resp *resource.ModifyPlanResponse) {
-	m := t.moves(a)
-	ref := *t.refID(&a)
+	m := t.plan.moves(a)
+	ref := *t.plan.refID(&a)
 	if ref.IsNull() {
 		ref = types.StringUnknown()
 	}
@@ -143,8 +143,8 @@ func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *prov
 // run holds an unconfirmed attempt with refID.
 func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, a A, refID string, derived, recorded bool, via string) (createResult[T], diag.Diagnostics) {
 	var diags diag.Diagnostics
-	if t.moves != nil {
-		m := t.moves(a)
+	if t.plan.moves != nil {
+		m := t.plan.moves(a)
 		if m.standing {
 			guardDestination(ctx, data, m, refID, via, " at send", &diags)
 		} else {
@@ -154,7 +154,7 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, 
 			return createResult[T]{}, diags
 		}
 	}
-	body, err := t.request(ctx, a, refID)
+	body, err := t.create.request(ctx, a, refID)
 	if err != nil {
 		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
 		return createResult[T]{}, diags
@@ -168,22 +168,22 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, 
 			window:   data.recoveryWindow,
 			now:      data.clock(),
 			send: func(ctx context.Context) (T, error) {
-				obj, err := t.post(ctx, data.client, body)
+				obj, err := t.create.post(ctx, data.client, body)
 				if lastErr != nil {
 					*lastErr = err
 				}
 				return obj, err
 			},
-			existing:    t.existing,
-			differences: func(obj T) []string { return t.differences(body, obj) },
-			lookupFirst: t.lookupFirst,
+			existing:    t.create.existing,
+			differences: func(obj T) []string { return t.create.differences(body, obj) },
+			lookupFirst: t.create.lookupFirst,
 			data:        data,
 		}.run(ctx)
 	}
 	var res createResult[T]
 	var d diag.Diagnostics
-	if t.send != nil {
-		res, d = t.send(ctx, data, a, body, post)
+	if t.create.send != nil {
+		res, d = t.create.send(ctx, data, a, body, post)
 	} else {
 		res, d = post(ctx, body, nil)
 	}

@@ -39,48 +39,9 @@ var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.Orchestrati
 	objects:  orchestrationRuleObjects,
 	schema:   orchestrationRuleSchema,
 	identity: "orchestration rule",
-
-	refID:  func(a *orchestrationRuleArgs) *types.String { return &a.RefID },
-	unread: func(a orchestrationRuleArgs) bool { return a.ProfileID.IsNull() },
-	request: func(ctx context.Context, a orchestrationRuleArgs, refID string) (client.OrchestrationRuleRequest, error) {
-		return a.request(ctx, refID)
-	},
-	summary: orchestrationRuleArgs.summary,
-
-	post: func(ctx context.Context, c *client.Client, body client.OrchestrationRuleRequest) (*client.OrchestrationRule, error) {
-		return c.CreateOrchestrationRule(ctx, body)
-	},
-	// The reference's answer to a reused ref_id does not carry the rule:
-	// the core finds it through the list (conflicted).
-	existing:    noExistingRule,
-	differences: orchestrationRuleDifferences,
-	moves:       orchestrationRuleArgs.movement,
-	send:        sendOrchestrationRule,
-
-	recorded: func(_ context.Context, m shapedState[orchestrationRuleArgs], r *client.OrchestrationRule) []string {
-		return fieldDifferences([]recordedField{
-			{"profile_id", m.args.ProfileID, deref(r.ProfileID)},
-			{"source_asset", m.args.SourceAsset, deref(r.SourceAsset)},
-			{"destination_asset", m.args.DestinationAsset, deref(r.DestinationAsset)},
-			{"ref_id", m.args.RefID, deref(r.RefID)},
-			{"deposit_address", m.str("deposit_address"), deref(orchestrationRuleShapeString(r, "deposit_address"))},
-			{"deposit_memo_id", m.str("deposit_memo_id"), deref(orchestrationRuleShapeString(r, "deposit_memo_id"))},
-		})
-	},
-	created: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, outcome createOutcome, diags *diag.Diagnostics) {
-		(*orchestrationRuleModel)(m).fromAPI(r, diags)
-		m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed)
-	},
-	refreshed: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, diags *diag.Diagnostics) {
-		(*orchestrationRuleModel)(m).fromAPI(r, diags)
-	},
-	adopt: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, diags *diag.Diagnostics) {
-		(*orchestrationRuleModel)(m).fromAPI(r, diags)
-	},
 	// A rule routes money: one the service no longer lists stays in the
 	// state, said, rather than being made again unseen.
 	refresh: refreshPolicy{scopeRefused: keepWithWarning, gone: keepWithWarning, another: failKeepingState},
-
 	say: lifecycleWords[orchestrationRuleArgs]{
 		unconfirmed:  ", so the service does not create a second rule",
 		notRefreshed: "The orchestration rules keep the status recorded at their last refresh.",
@@ -95,20 +56,63 @@ var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.Orchestrati
 			return message{"Orchestration rule not deleted", "The rule " + id(m).ValueString() + " was only removed from the state."}
 		},
 	},
-	stale: func(ctx context.Context, state tfsdk.State) bool {
-		var status types.String
-		if d := state.GetAttribute(ctx, path.Root("status"), &status); d.HasError() {
-			return false
-		}
-		return ruleInactive(status.ValueString())
+	plan: typePlan[orchestrationRuleArgs]{
+		refID:   func(a *orchestrationRuleArgs) *types.String { return &a.RefID },
+		unread:  func(a orchestrationRuleArgs) bool { return a.ProfileID.IsNull() },
+		summary: orchestrationRuleArgs.summary,
+		moves:   orchestrationRuleArgs.movement,
 	},
-	planChange: planOrchestrationRuleChange,
-	// Only wait_for_active changes in place, and nothing at the service.
-	update: func(_ context.Context, _ *providerData, plan, state shapedState[orchestrationRuleArgs], _ *diag.Diagnostics) (shapedState[orchestrationRuleArgs], bool) {
-		plan.computed = state.computed
-		return plan, true
+	create: typeCreate[orchestrationRuleArgs, *client.OrchestrationRule, client.OrchestrationRuleRequest]{
+		request: func(ctx context.Context, a orchestrationRuleArgs, refID string) (client.OrchestrationRuleRequest, error) {
+			return a.request(ctx, refID)
+		},
+		post: func(ctx context.Context, c *client.Client, body client.OrchestrationRuleRequest) (*client.OrchestrationRule, error) {
+			return c.CreateOrchestrationRule(ctx, body)
+		},
+		// The reference's answer to a reused ref_id does not carry the rule:
+		// the core finds it through the list (conflicted).
+		existing:    noExistingRule,
+		differences: orchestrationRuleDifferences,
+		send:        sendOrchestrationRule,
+		created: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, outcome createOutcome, diags *diag.Diagnostics) {
+			(*orchestrationRuleModel)(m).fromAPI(r, diags)
+			m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed)
+		},
 	},
-	remove: deleteOrchestrationRule,
+	read: typeRead[orchestrationRuleArgs, *client.OrchestrationRule]{
+		recorded: func(_ context.Context, m shapedState[orchestrationRuleArgs], r *client.OrchestrationRule) []string {
+			return fieldDifferences([]recordedField{
+				{"profile_id", m.args.ProfileID, deref(r.ProfileID)},
+				{"source_asset", m.args.SourceAsset, deref(r.SourceAsset)},
+				{"destination_asset", m.args.DestinationAsset, deref(r.DestinationAsset)},
+				{"ref_id", m.args.RefID, deref(r.RefID)},
+				{"deposit_address", m.str("deposit_address"), deref(orchestrationRuleShapeString(r, "deposit_address"))},
+				{"deposit_memo_id", m.str("deposit_memo_id"), deref(orchestrationRuleShapeString(r, "deposit_memo_id"))},
+			})
+		},
+		refreshed: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, diags *diag.Diagnostics) {
+			(*orchestrationRuleModel)(m).fromAPI(r, diags)
+		},
+		adopt: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, diags *diag.Diagnostics) {
+			(*orchestrationRuleModel)(m).fromAPI(r, diags)
+		},
+	},
+	change: typeChange[orchestrationRuleArgs]{
+		stale: func(ctx context.Context, state tfsdk.State) bool {
+			var status types.String
+			if d := state.GetAttribute(ctx, path.Root("status"), &status); d.HasError() {
+				return false
+			}
+			return ruleInactive(status.ValueString())
+		},
+		planChange: planOrchestrationRuleChange,
+		// Only wait_for_active changes in place, and nothing at the service.
+		update: func(_ context.Context, _ *providerData, plan, state shapedState[orchestrationRuleArgs], _ *diag.Diagnostics) (shapedState[orchestrationRuleArgs], bool) {
+			plan.computed = state.computed
+			return plan, true
+		},
+		remove: deleteOrchestrationRule,
+	},
 }
 
 // noExistingRule is the rule a 409 carries: none, as the reference

@@ -126,11 +126,11 @@ func TestContributingShowsTheDeclaration(t *testing.T) {
 	}
 	// The six steps of the recipe are text, not code.
 	for _, b := range fencedBlocks(doc) {
-		if strings.Contains(b.body, "1. **Words and kind**") {
+		if strings.Contains(b.body, "1. **Words and objects**") {
 			t.Errorf("the recipe's steps render as code, in the block opened at line %d", b.line)
 		}
 	}
-	if !strings.Contains(doc, "\n1. **Words and kind**") || !strings.Contains(doc, "\n6. **Tests**") {
+	if !strings.Contains(doc, "\n1. **Words and objects**") || !strings.Contains(doc, "\n6. **Tests**") {
 		t.Error("CONTRIBUTING.md has not the six steps of the recipe")
 	}
 	if n := strings.Count(doc, "\n"); n >= 350 {

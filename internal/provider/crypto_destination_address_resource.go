@@ -51,7 +51,7 @@ type cryptoDestinationAddressResource struct {
 // destinationWords are the words of the address book, for the messages the
 // resource shares with the money core.
 var destinationWords = createWords{
-	kind:         "crypto_destination_address",
+	refNamespace: "crypto_destination_address",
 	resourceType: "platform_crypto_destination_address",
 	noun:         "crypto destination address",
 	plural:       "crypto destination addresses",
@@ -536,7 +536,7 @@ func (r *cryptoDestinationAddressResource) adoptOrRefuse(ctx context.Context, pl
 // this configuration's: when this state recorded an unconfirmed attempt to
 // add it and it matches the configuration. Otherwise why says why not.
 func (r *cryptoDestinationAddressResource) judgeExisting(args cryptoDestinationAddressArgs, a *client.CryptoDestinationAddress) (adopt bool, why string) {
-	recorded := r.data.attempts.has(destinationWords.kind, args.tuple())
+	recorded := r.data.attempts.has(destinationWords.refNamespace, args.tuple())
 	diffs := matchesConfig(args, a)
 	switch {
 	case recorded && len(diffs) == 0:
@@ -635,7 +635,7 @@ func (r *cryptoDestinationAddressResource) Read(ctx context.Context, req resourc
 	id := state.id()
 	if id.IsNull() {
 		// An unconfirmed create (Terraform holds it tainted).
-		r.data.attempts.add(destinationWords.kind, state.args.tuple())
+		r.data.attempts.add(destinationWords.refNamespace, state.args.tuple())
 		resp.Diagnostics.AddWarning("Crypto destination address not confirmed",
 			fmt.Sprintf("The last create of %s ended without confirmation from the service. Terraform plans to "+
 				"create it again: the apply looks it up first, and records the entry it finds when it matches the "+
@@ -721,7 +721,7 @@ func (r *cryptoDestinationAddressResource) Delete(ctx context.Context, req resou
 	if state.id().IsNull() {
 		// A tainted, unconfirmed create, before its retry.
 		if r.data != nil {
-			r.data.attempts.add(destinationWords.kind, state.args.tuple())
+			r.data.attempts.add(destinationWords.refNamespace, state.args.tuple())
 		}
 		return
 	}

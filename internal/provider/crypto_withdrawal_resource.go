@@ -29,26 +29,30 @@ func NewCryptoWithdrawalResource() resource.Resource {
 // service does not report, set on an imported withdrawal; a destroy only
 // forgets.
 var cryptoWithdrawalFlow = flow[cryptoWithdrawalArgs, client.Transfer, client.CryptoWithdrawalRequest]{
-	kind: withdrawalKind,
-	description: "Sends one crypto withdrawal (`POST /transfer/crypto-withdrawals`) when it is created.\n\n" +
-		"!> **Every change of an argument sends a NEW withdrawal.** The service has no endpoint to change or " +
-		"cancel a withdrawal, so Terraform replaces the resource, which sends another withdrawal; the one " +
-		"already sent stays sent. Destroying the resource only removes it from the Terraform state: a " +
-		"withdrawal cannot be reversed.\n\n" +
-		"Each withdrawal carries a `ref_id`, the service's replay protection, fixed before anything is " +
-		"sent: configured, or derived at plan from the withdrawal's arguments and shown in the plan. If the " +
-		"service does not confirm the withdrawal (a timeout, server errors until the retries run out, or a " +
-		"run killed mid-apply), applying the same configuration again sends the same `ref_id`, and when the " +
-		"service answers that it already processed it, the provider records that transfer instead of " +
-		"sending another. A `ref_id` the service already knows from a different withdrawal is an error, " +
-		"and nothing is sent.\n\n" +
-		"Each refresh reads the transfer (`GET /transfer/transfers/{id}`, scope `transfer:read_transfer`) and " +
-		"follows its `status`, `crypto_tx_hash` and the like, never its arguments: a refresh never plans a new " +
-		"withdrawal. A withdrawal made elsewhere is adopted with `terraform import` (or an `import` block, by " +
-		"`id` or, with Terraform 1.12+, by `identity`) by its transfer id; nothing is sent.",
-	actionDescription: "Sends one crypto withdrawal (`POST /transfer/crypto-withdrawals`) each time it is " +
-		"invoked, from a resource's `lifecycle { action_trigger { ... } }` or by hand with " +
-		"`terraform apply -invoke=action.platform_crypto_withdrawal.<name>`.",
+	objects: withdrawalObjects,
+	texts: flowTexts{
+		description: "Sends one crypto withdrawal (`POST /transfer/crypto-withdrawals`) when it is created.\n\n" +
+			"!> **Every change of an argument sends a NEW withdrawal.** The service has no endpoint to change or " +
+			"cancel a withdrawal, so Terraform replaces the resource, which sends another withdrawal; the one " +
+			"already sent stays sent. Destroying the resource only removes it from the Terraform state: a " +
+			"withdrawal cannot be reversed.\n\n" +
+			"Each withdrawal carries a `ref_id`, the service's replay protection, fixed before anything is " +
+			"sent: configured, or derived at plan from the withdrawal's arguments and shown in the plan. If the " +
+			"service does not confirm the withdrawal (a timeout, server errors until the retries run out, or a " +
+			"run killed mid-apply), applying the same configuration again sends the same `ref_id`, and when the " +
+			"service answers that it already processed it, the provider records that transfer instead of " +
+			"sending another. A `ref_id` the service already knows from a different withdrawal is an error, " +
+			"and nothing is sent.\n\n" +
+			"Each refresh reads the transfer (`GET /transfer/transfers/{id}`, scope `transfer:read_transfer`) and " +
+			"follows its `status`, `crypto_tx_hash` and the like, never its arguments: a refresh never plans a new " +
+			"withdrawal. A withdrawal made elsewhere is adopted with `terraform import` (or an `import` block, by " +
+			"`id` or, with Terraform 1.12+, by `identity`) by its transfer id; nothing is sent.",
+		actionDescription: "Sends one crypto withdrawal (`POST /transfer/crypto-withdrawals`) each time it is " +
+			"invoked, from a resource's `lifecycle { action_trigger { ... } }` or by hand with " +
+			"`terraform apply -invoke=action.platform_crypto_withdrawal.<name>`.",
+		idNoun:       "transfer the withdrawal created",
+		irreversible: "the service has no endpoint to cancel or reverse a crypto withdrawal, and it stays sent.",
+	},
 	args: []flowArg[cryptoWithdrawalArgs, client.CryptoWithdrawalRequest, *client.Transfer]{
 		{name: "profile_id", required: true, description: "Profile to withdraw from.",
 			validators: []validator.String{stringvalidator.LengthAtLeast(1)},
@@ -135,29 +139,36 @@ var cryptoWithdrawalFlow = flow[cryptoWithdrawalArgs, client.Transfer, client.Cr
 				stringvalidator.ConflictsWith(path.MatchRoot("fee_id"))},
 			arg: func(a *cryptoWithdrawalArgs) *types.String { return &a.MaxFee }},
 	},
-	metadata:    func(a *cryptoWithdrawalArgs) *types.Map { return &a.Metadata },
-	reqMetadata: func(r *client.CryptoWithdrawalRequest) *map[string]string { return &r.Metadata },
-	gotMetadata: func(t *client.Transfer) map[string]string { return t.Metadata },
+	metadata: flowMetadata[cryptoWithdrawalArgs, client.Transfer, client.CryptoWithdrawalRequest]{
+		arg: func(a *cryptoWithdrawalArgs) *types.Map { return &a.Metadata },
+		req: func(r *client.CryptoWithdrawalRequest) *map[string]string { return &r.Metadata },
+		got: func(t *client.Transfer) map[string]string { return t.Metadata },
+	},
 	computed: transferShape.without("profile_id", "destination_address", "asset", "crypto_network", "amount",
 		"total", "ref_id", "identity_id", "account_id", "balance_asset", "metadata", "memo"),
-	idNoun:    "transfer the withdrawal created",
-	moves:     withdrawalMovement,
-	summary:   cryptoWithdrawalArgs.summary,
-	post:      postCryptoWithdrawal,
-	existing:  client.ExistingTransfer,
-	send:      sendWithinMaxFee,
-	found:     checkFoundFee,
-	get:       getTransfer,
-	readScope: client.ScopeReadTransfer,
-	ofKind:    transferOfTypes(client.TransferTypeCryptoWithdr),
-	failed:    transferFailed,
-	said:      transferSaid,
-	figures:   transferFigureText,
-	invariants: func(_ client.CryptoWithdrawalRequest, t *client.Transfer) []string {
-		return transferFigures(t)
+	plan: flowPlan[cryptoWithdrawalArgs, client.Transfer]{
+		moves:   withdrawalMovement,
+		summary: cryptoWithdrawalArgs.summary,
 	},
-	irreversible: "the service has no endpoint to cancel or reverse a crypto withdrawal, and it stays sent.",
+	create: flowCreate[cryptoWithdrawalArgs, client.Transfer, client.CryptoWithdrawalRequest]{
+		post:     postCryptoWithdrawal,
+		existing: client.ExistingTransfer,
+		send:     sendWithinMaxFee,
+		found:    checkFoundFee,
+	},
+	answer: flowAnswer[client.Transfer, client.CryptoWithdrawalRequest]{
+		foreign: transferOfTypes(client.TransferTypeCryptoWithdr),
+		failed:  transferFailed,
+		said:    transferSaid,
+		figures: transferFigureText,
+		invariants: func(_ client.CryptoWithdrawalRequest, t *client.Transfer) []string {
+			return transferFigures(t)
+		},
+	},
 }
+
+// moneyKindCryptoWithdrawal is the money.kind of a crypto withdrawal.
+var moneyKindCryptoWithdrawal = movementKind("crypto_withdrawal", "")
 
 // withdrawalMovement is what the withdrawal of a moves: its amount, or its
 // total when it sets total, to its destination address.

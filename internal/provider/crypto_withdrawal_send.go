@@ -14,7 +14,7 @@ import (
 
 // withdrawalWords are the words of a crypto withdrawal's create.
 var withdrawalWords = createWords{
-	kind:         "crypto_withdrawal",
+	refNamespace: "crypto_withdrawal",
 	resourceType: "platform_crypto_withdrawal",
 	noun:         "crypto withdrawal",
 	plural:       "crypto withdrawals",
@@ -25,17 +25,17 @@ var withdrawalWords = createWords{
 	scope:        client.ScopeWriteCryptoWithdrawal,
 }
 
-// withdrawalKind is how the core reads crypto withdrawals: transfers,
+// withdrawalObjects is how the core reads crypto withdrawals: transfers,
 // looked up at plan by ref_id through List Transfers (scope
 // transfer:read_transfer).
-var withdrawalKind = transferKind(withdrawalWords, client.TransferTypeCryptoWithdr)
+var withdrawalObjects = transfersOf(withdrawalWords, client.TransferTypeCryptoWithdr)
 
 // postCryptoWithdrawal posts the withdrawal body.
 func postCryptoWithdrawal(ctx context.Context, c *client.Client, body client.CryptoWithdrawalRequest) (*client.Transfer, error) {
 	return c.CreateCryptoWithdrawal(ctx, body)
 }
 
-// sendWithinMaxFee is the send of a crypto withdrawal (cryptoWithdrawalFlow.send),
+// sendWithinMaxFee is the send of a crypto withdrawal (cryptoWithdrawalFlow.create.send),
 // for the resource and the action alike: with max_fee, a guaranteed fee is
 // quoted first, the withdrawal is posted only with a fee at most max_fee
 // (an expired quote is quoted again once), and the fee the answer charged
@@ -68,7 +68,7 @@ func sendWithinMaxFee(ctx context.Context, data *providerData, a cryptoWithdrawa
 }
 
 // checkFoundFee checks the fee of a withdrawal recorded without sending
-// (cryptoWithdrawalFlow.found) against its max_fee.
+// (cryptoWithdrawalFlow.create.found) against its max_fee.
 func checkFoundFee(a cryptoWithdrawalArgs, res createResult[*client.Transfer], diags *diag.Diagnostics) {
 	if maxFee := knownString(a.MaxFee); maxFee != "" {
 		checkChargedFee(res, nil, maxFee, diags)

@@ -27,50 +27,10 @@ func NewDepositAddressResource() resource.Resource { return newMoneyResource(&de
 // change or delete an address: every argument change is a replacement and
 // a destroy only forgets.
 var depositAddressType = moneyType[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest]{
-	kind:     depositAddressKind,
+	objects:  depositAddressObjects,
 	schema:   depositAddressSchema,
 	identity: "deposit address",
-
-	refID:  func(a *depositAddressArgs) *types.String { return &a.RefID },
-	unread: func(a depositAddressArgs) bool { return a.ProfileID.IsNull() },
-	request: func(ctx context.Context, a depositAddressArgs, refID string) (client.DepositAddressRequest, error) {
-		return a.request(ctx, refID)
-	},
-	summary: depositAddressArgs.summary,
-
-	post: func(ctx context.Context, c *client.Client, body client.DepositAddressRequest) (*client.DepositAddress, error) {
-		return c.CreateDepositAddress(ctx, body)
-	},
-	existing:    client.ExistingDepositAddress,
-	differences: depositAddressDifferences,
-
-	get:       readDepositAddress,
-	readScope: client.ScopeReadDepositAddress,
-	recorded: func(_ context.Context, m shapedState[depositAddressArgs], d *client.DepositAddress) []string {
-		return fieldDifferences([]recordedField{
-			{"profile_id", m.args.ProfileID, deref(d.ProfileID)},
-			{"crypto_network", m.args.CryptoNetwork, deref(d.CryptoNetwork)},
-			{"ref_id", m.args.RefID, deref(d.RefID)},
-			{"address", m.str("address"), deref(d.Address)},
-		})
-	},
-	importable: func(_ string, d *client.DepositAddress) []string {
-		if why := unusableID(deref(d.Address)); why != "" {
-			return []string{"address: answered " + why}
-		}
-		return nil
-	},
-	created: func(_ context.Context, m *shapedState[depositAddressArgs], d *client.DepositAddress, _ createOutcome, diags *diag.Diagnostics) {
-		(*depositAddressModel)(m).fromAPI(d, diags)
-	},
-	refreshed: func(_ context.Context, m *shapedState[depositAddressArgs], d *client.DepositAddress, diags *diag.Diagnostics) {
-		(*depositAddressModel)(m).fromAPI(d, diags)
-	},
-	adopt: func(_ context.Context, m *shapedState[depositAddressArgs], d *client.DepositAddress, diags *diag.Diagnostics) {
-		(*depositAddressModel)(m).fromAPI(d, diags)
-	},
-	refresh: refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
-
+	refresh:  refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
 	say: lifecycleWords[depositAddressArgs]{
 		destroy: &message{"Destroying a deposit address does not delete it",
 			"The service has no endpoint to delete a deposit address: destroy only removes it from the " +
@@ -92,12 +52,54 @@ var depositAddressType = moneyType[depositAddressArgs, *client.DepositAddress, c
 					m.args.RefID.ValueString(), m.args.ProfileID.ValueString())}
 		},
 	},
-	planChange: func(_ context.Context, _ *providerData, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[depositAddressArgs]) {
-		resp.Diagnostics.AddWarning("Changing a deposit address creates a NEW address",
-			fmt.Sprintf("The arguments of the deposit address %s (%s) changed. The service cannot change a deposit "+
-				"address, so Terraform plans a replacement: applying creates a new address with a new value, and "+
-				"the old one is only forgotten: it still exists and deposits sent to it are still credited. Update "+
-				"whoever sends deposits with the new address.", id(state).ValueString(), state.str("address").ValueString()))
+	plan: typePlan[depositAddressArgs]{
+		refID:   func(a *depositAddressArgs) *types.String { return &a.RefID },
+		unread:  func(a depositAddressArgs) bool { return a.ProfileID.IsNull() },
+		summary: depositAddressArgs.summary,
+	},
+	create: typeCreate[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest]{
+		request: func(ctx context.Context, a depositAddressArgs, refID string) (client.DepositAddressRequest, error) {
+			return a.request(ctx, refID)
+		},
+		post: func(ctx context.Context, c *client.Client, body client.DepositAddressRequest) (*client.DepositAddress, error) {
+			return c.CreateDepositAddress(ctx, body)
+		},
+		existing:    client.ExistingDepositAddress,
+		differences: depositAddressDifferences,
+		created: func(_ context.Context, m *shapedState[depositAddressArgs], d *client.DepositAddress, _ createOutcome, diags *diag.Diagnostics) {
+			(*depositAddressModel)(m).fromAPI(d, diags)
+		},
+	},
+	read: typeRead[depositAddressArgs, *client.DepositAddress]{
+		recorded: func(_ context.Context, m shapedState[depositAddressArgs], d *client.DepositAddress) []string {
+			return fieldDifferences([]recordedField{
+				{"profile_id", m.args.ProfileID, deref(d.ProfileID)},
+				{"crypto_network", m.args.CryptoNetwork, deref(d.CryptoNetwork)},
+				{"ref_id", m.args.RefID, deref(d.RefID)},
+				{"address", m.str("address"), deref(d.Address)},
+			})
+		},
+		importable: func(_ string, d *client.DepositAddress) []string {
+			if why := unusableID(deref(d.Address)); why != "" {
+				return []string{"address: answered " + why}
+			}
+			return nil
+		},
+		refreshed: func(_ context.Context, m *shapedState[depositAddressArgs], d *client.DepositAddress, diags *diag.Diagnostics) {
+			(*depositAddressModel)(m).fromAPI(d, diags)
+		},
+		adopt: func(_ context.Context, m *shapedState[depositAddressArgs], d *client.DepositAddress, diags *diag.Diagnostics) {
+			(*depositAddressModel)(m).fromAPI(d, diags)
+		},
+	},
+	change: typeChange[depositAddressArgs]{
+		planChange: func(_ context.Context, _ *providerData, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[depositAddressArgs]) {
+			resp.Diagnostics.AddWarning("Changing a deposit address creates a NEW address",
+				fmt.Sprintf("The arguments of the deposit address %s (%s) changed. The service cannot change a deposit "+
+					"address, so Terraform plans a replacement: applying creates a new address with a new value, and "+
+					"the old one is only forgotten: it still exists and deposits sent to it are still credited. Update "+
+					"whoever sends deposits with the new address.", id(state).ValueString(), state.str("address").ValueString()))
+		},
 	},
 }
 
@@ -188,7 +190,7 @@ func depositAddressSchema() schema.Schema {
 
 // depositAddressWords are the words of a deposit address create.
 var depositAddressWords = createWords{
-	kind:         "deposit_address",
+	refNamespace: "deposit_address",
 	resourceType: "platform_deposit_address",
 	noun:         "deposit address",
 	plural:       "deposit addresses",
@@ -199,16 +201,17 @@ var depositAddressWords = createWords{
 	scope:        client.ScopeWriteDepositAddress,
 }
 
-// depositAddressKind is how the core reads deposit addresses: looked up by
+// depositAddressObjects is how the core reads deposit addresses: looked up by
 // ref_id through their list (scope transfer:read_deposit_address) at plan;
 // the create's replay answer is the published 409 with meta.existing.
-var depositAddressKind = moneyKind[*client.DepositAddress]{
-	words:       depositAddressWords,
-	id:          func(d *client.DepositAddress) string { return deref(d.ID) },
-	createdAt:   func(d *client.DepositAddress) time.Time { return deref(d.CreatedAt) },
-	describe:    depositAddressSummary,
-	lookup:      lookupDepositAddress,
-	lookupScope: client.ScopeReadDepositAddress,
+var depositAddressObjects = moneyObjects[*client.DepositAddress]{
+	words:     depositAddressWords,
+	id:        func(d *client.DepositAddress) string { return deref(d.ID) },
+	createdAt: func(d *client.DepositAddress) time.Time { return deref(d.CreatedAt) },
+	describe:  depositAddressSummary,
+	lookup:    lookupDepositAddress,
+	get:       readDepositAddress,
+	readScope: client.ScopeReadDepositAddress,
 }
 
 // lookupDepositAddress finds the address made with refID; only an address

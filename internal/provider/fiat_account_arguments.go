@@ -286,7 +286,7 @@ func (m *fiatAccountArgs) derivedRefID(ctx context.Context) (string, bool) {
 			*p = *lastFour(p)
 		}
 	}
-	return derivedRefID(fiatAccountWords.kind, req)
+	return derivedRefID(fiatAccountWords.refNamespace, req)
 }
 
 // ownerName is the owner's name of an account, for messages.

@@ -32,45 +32,10 @@ func NewFiatAccountResource() resource.Resource { return newMoneyResource(&fiatA
 // account number), changed in place by PUT where the service allows it
 // (fiatAccountInPlace), deleted by DELETE.
 var fiatAccountType = moneyType[fiatAccountArgs, *client.FiatAccount, client.CreateFiatAccountRequest]{
-	kind:     fiatAccountKind,
+	objects:  fiatAccountObjects,
 	schema:   fiatAccountSchema,
 	identity: "fiat account",
-
-	refID:  func(a *fiatAccountArgs) *types.String { return &a.RefID },
-	unread: func(a fiatAccountArgs) bool { return a.FiatAccountOwner == nil },
-	request: func(ctx context.Context, a fiatAccountArgs, refID string) (client.CreateFiatAccountRequest, error) {
-		return a.request(ctx, refID)
-	},
-	derive:  func(ctx context.Context, a fiatAccountArgs, _ string) (string, bool) { return a.derivedRefID(ctx) },
-	summary: fiatAccountWhat,
-	secrets: func(a fiatAccountArgs) []*string {
-		n := a.FiatNetworkInstructions.request()
-		return sensitiveValues(&n)
-	},
-
-	post: func(ctx context.Context, c *client.Client, body client.CreateFiatAccountRequest) (*client.FiatAccount, error) {
-		return c.CreateFiatAccount(ctx, body, func(ctx context.Context) (*client.FiatAccount, bool, error) {
-			return lookupFiatAccount(ctx, c, body.RefID)
-		})
-	},
-	existing:    func(error) (*client.FiatAccount, bool) { return nil, false },
-	differences: fiatAccountDifferences,
-	lookupFirst: true,
-
-	get: func(ctx context.Context, c *client.Client, id string) (*client.FiatAccount, error) {
-		return c.GetFiatAccount(ctx, id)
-	},
-	readScope: client.ScopeReadFiatAccount,
-	recorded: func(_ context.Context, m shapedState[fiatAccountArgs], a *client.FiatAccount) []string {
-		return fieldDifferences([]recordedField{{"ref_id", m.args.RefID, deref(a.RefID)}})
-	},
-	created: func(_ context.Context, m *shapedState[fiatAccountArgs], a *client.FiatAccount, _ createOutcome, diags *diag.Diagnostics) {
-		(*fiatAccountModel)(m).computedFrom(a, diags)
-	},
-	refreshed: readFiatAccount,
-	adopt:     readFiatAccount,
-	refresh:   refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
-
+	refresh:  refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
 	say: lifecycleWords[fiatAccountArgs]{
 		unconfirmed: " (it looks the ref_id up first), so the service does not make a second account",
 		notRefreshed: "The fiat accounts keep the values and the review status recorded when they were last read; " +
@@ -82,9 +47,44 @@ var fiatAccountType = moneyType[fiatAccountArgs, *client.FiatAccount, client.Cre
 					fiatAccountWhat(m.args))}
 		},
 	},
-	planChange: planFiatAccountChange,
-	update:     updateFiatAccount,
-	remove:     deleteFiatAccount,
+	plan: typePlan[fiatAccountArgs]{
+		refID:   func(a *fiatAccountArgs) *types.String { return &a.RefID },
+		unread:  func(a fiatAccountArgs) bool { return a.FiatAccountOwner == nil },
+		summary: fiatAccountWhat,
+	},
+	create: typeCreate[fiatAccountArgs, *client.FiatAccount, client.CreateFiatAccountRequest]{
+		request: func(ctx context.Context, a fiatAccountArgs, refID string) (client.CreateFiatAccountRequest, error) {
+			return a.request(ctx, refID)
+		},
+		derive: func(ctx context.Context, a fiatAccountArgs, _ string) (string, bool) { return a.derivedRefID(ctx) },
+		secrets: func(a fiatAccountArgs) []*string {
+			n := a.FiatNetworkInstructions.request()
+			return sensitiveValues(&n)
+		},
+		post: func(ctx context.Context, c *client.Client, body client.CreateFiatAccountRequest) (*client.FiatAccount, error) {
+			return c.CreateFiatAccount(ctx, body, func(ctx context.Context) (*client.FiatAccount, bool, error) {
+				return lookupFiatAccount(ctx, c, body.RefID)
+			})
+		},
+		existing:    func(error) (*client.FiatAccount, bool) { return nil, false },
+		differences: fiatAccountDifferences,
+		lookupFirst: true,
+		created: func(_ context.Context, m *shapedState[fiatAccountArgs], a *client.FiatAccount, _ createOutcome, diags *diag.Diagnostics) {
+			(*fiatAccountModel)(m).computedFrom(a, diags)
+		},
+	},
+	read: typeRead[fiatAccountArgs, *client.FiatAccount]{
+		recorded: func(_ context.Context, m shapedState[fiatAccountArgs], a *client.FiatAccount) []string {
+			return fieldDifferences([]recordedField{{"ref_id", m.args.RefID, deref(a.RefID)}})
+		},
+		refreshed: readFiatAccount,
+		adopt:     readFiatAccount,
+	},
+	change: typeChange[fiatAccountArgs]{
+		planChange: planFiatAccountChange,
+		update:     updateFiatAccount,
+		remove:     deleteFiatAccount,
+	},
 }
 
 // readFiatAccount sets the state m from the full account a a refresh or
@@ -362,7 +362,7 @@ func changeNote(p string) string {
 
 // fiatAccountWords are the words of a fiat account create.
 var fiatAccountWords = createWords{
-	kind:         fiatAccountKindName,
+	refNamespace: fiatAccountNamespace,
 	resourceType: "platform_fiat_account",
 	noun:         "fiat account",
 	plural:       "fiat accounts",
@@ -373,18 +373,21 @@ var fiatAccountWords = createWords{
 	scope:        client.ScopeWriteFiatAccount,
 }
 
-// fiatAccountKind is how the core reads fiat accounts: looked up by ref_id
+// fiatAccountObjects is how the core reads fiat accounts: looked up by ref_id
 // through the list (ref_ids filter; an exact match only) and then read by
 // id, which has the full account: the service publishes no replay answer
 // for this create, so the core looks before it sends.
-var fiatAccountKind = moneyKind[*client.FiatAccount]{
-	words:       fiatAccountWords,
-	id:          func(a *client.FiatAccount) string { return deref(a.ID) },
-	createdAt:   func(a *client.FiatAccount) time.Time { return deref(a.CreatedAt) },
-	describe:    accountSummary,
-	status:      func(a *client.FiatAccount) string { return deref(a.AccountStatus()) },
-	lookup:      lookupFiatAccount,
-	lookupScope: client.ScopeReadFiatAccount,
+var fiatAccountObjects = moneyObjects[*client.FiatAccount]{
+	words:     fiatAccountWords,
+	id:        func(a *client.FiatAccount) string { return deref(a.ID) },
+	createdAt: func(a *client.FiatAccount) time.Time { return deref(a.CreatedAt) },
+	describe:  accountSummary,
+	status:    func(a *client.FiatAccount) string { return deref(a.AccountStatus()) },
+	lookup:    lookupFiatAccount,
+	get: func(ctx context.Context, c *client.Client, id string) (*client.FiatAccount, error) {
+		return c.GetFiatAccount(ctx, id)
+	},
+	readScope: client.ScopeReadFiatAccount,
 }
 
 // lookupFiatAccount finds the live account made with refID.

@@ -181,9 +181,9 @@ func (a fiatDepositInstructionsArgs) derivedRefID(ctx context.Context, afterDepr
 		return "", false
 	}
 	if afterDeprecated == "" {
-		return derivedRefID(instructionsWords.kind, req)
+		return derivedRefID(instructionsWords.refNamespace, req)
 	}
-	return derivedRefID(instructionsWords.kind, struct {
+	return derivedRefID(instructionsWords.refNamespace, struct {
 		Request         client.FiatDepositInstructionsRequest `json:"request"`
 		AfterDeprecated string                                `json:"after_deprecated"`
 	}{req, afterDeprecated})

@@ -34,45 +34,10 @@ func NewFiatDepositInstructionsResource() resource.Resource {
 // forgets, and a set the service deprecated is replaced by a new one,
 // which takes the next ref_id derived from the same arguments.
 var instructionsType = moneyType[fiatDepositInstructionsArgs, *client.FiatDepositInstructions, client.FiatDepositInstructionsRequest]{
-	kind:     instructionsKind,
+	objects:  instructionsObjects,
 	schema:   instructionsSchema,
 	identity: "fiat deposit instructions",
-
-	refID:  func(a *fiatDepositInstructionsArgs) *types.String { return &a.RefID },
-	unread: func(a fiatDepositInstructionsArgs) bool { return a.ProfileID.IsNull() },
-	request: func(ctx context.Context, a fiatDepositInstructionsArgs, refID string) (client.FiatDepositInstructionsRequest, error) {
-		return a.request(ctx, refID)
-	},
-	derive: func(ctx context.Context, a fiatDepositInstructionsArgs, after string) (string, bool) {
-		return a.derivedRefID(ctx, after)
-	},
-	summary: func(a fiatDepositInstructionsArgs) string {
-		return fmt.Sprintf("%s instructions for profile %s", knownString(a.FiatNetwork), knownString(a.ProfileID))
-	},
-
-	post: func(ctx context.Context, c *client.Client, body client.FiatDepositInstructionsRequest) (*client.FiatDepositInstructions, error) {
-		return c.CreateFiatDepositInstructions(ctx, body)
-	},
-	existing:    client.ExistingFiatDepositInstructions,
-	differences: instructionsDifferences,
-	lookupFirst: true,
-
-	get: func(ctx context.Context, c *client.Client, id string) (*client.FiatDepositInstructions, error) {
-		return c.GetFiatDepositInstructions(ctx, id)
-	},
-	readScope: client.ScopeReadFiatDepositInstr,
-	recorded: func(_ context.Context, m shapedState[fiatDepositInstructionsArgs], f *client.FiatDepositInstructions) []string {
-		return fieldDifferences([]recordedField{
-			{"profile_id", m.args.ProfileID, f.ProfileID}, {"ref_id", m.args.RefID, deref(f.RefID)},
-		})
-	},
-	created: func(_ context.Context, m *shapedState[fiatDepositInstructionsArgs], f *client.FiatDepositInstructions, _ createOutcome, diags *diag.Diagnostics) {
-		diags.Append((*fiatDepositInstructionsModel)(m).fromAPI(f, true)...)
-	},
-	refreshed: readInstructions,
-	adopt:     readInstructions,
-	refresh:   refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
-
+	refresh:  refreshPolicy{scopeRefused: keepWithWarning, gone: forgetWithWarning, another: failKeepingState},
 	say: lifecycleWords[fiatDepositInstructionsArgs]{
 		destroy: &message{"Destroying fiat deposit instructions does not delete them",
 			"The service has no endpoint to delete fiat deposit instructions: destroy only removes them from " +
@@ -92,12 +57,47 @@ var instructionsType = moneyType[fiatDepositInstructionsArgs, *client.FiatDeposi
 					"credited. No API call was made.", id(m).ValueString(), m.str("memo_id").ValueString())}
 		},
 	},
-	stale: func(ctx context.Context, state tfsdk.State) bool {
-		status, diags := instructionsStatus(ctx, state)
-		return !diags.HasError() && status.ValueString() == client.FiatDepositInstrStatusDeprecated
+	plan: typePlan[fiatDepositInstructionsArgs]{
+		refID:  func(a *fiatDepositInstructionsArgs) *types.String { return &a.RefID },
+		unread: func(a fiatDepositInstructionsArgs) bool { return a.ProfileID.IsNull() },
+		summary: func(a fiatDepositInstructionsArgs) string {
+			return fmt.Sprintf("%s instructions for profile %s", knownString(a.FiatNetwork), knownString(a.ProfileID))
+		},
 	},
-	planChange: planDeprecatedInstructions,
-	update:     updateInstructions,
+	create: typeCreate[fiatDepositInstructionsArgs, *client.FiatDepositInstructions, client.FiatDepositInstructionsRequest]{
+		request: func(ctx context.Context, a fiatDepositInstructionsArgs, refID string) (client.FiatDepositInstructionsRequest, error) {
+			return a.request(ctx, refID)
+		},
+		derive: func(ctx context.Context, a fiatDepositInstructionsArgs, after string) (string, bool) {
+			return a.derivedRefID(ctx, after)
+		},
+		post: func(ctx context.Context, c *client.Client, body client.FiatDepositInstructionsRequest) (*client.FiatDepositInstructions, error) {
+			return c.CreateFiatDepositInstructions(ctx, body)
+		},
+		existing:    client.ExistingFiatDepositInstructions,
+		differences: instructionsDifferences,
+		lookupFirst: true,
+		created: func(_ context.Context, m *shapedState[fiatDepositInstructionsArgs], f *client.FiatDepositInstructions, _ createOutcome, diags *diag.Diagnostics) {
+			diags.Append((*fiatDepositInstructionsModel)(m).fromAPI(f, true)...)
+		},
+	},
+	read: typeRead[fiatDepositInstructionsArgs, *client.FiatDepositInstructions]{
+		recorded: func(_ context.Context, m shapedState[fiatDepositInstructionsArgs], f *client.FiatDepositInstructions) []string {
+			return fieldDifferences([]recordedField{
+				{"profile_id", m.args.ProfileID, f.ProfileID}, {"ref_id", m.args.RefID, deref(f.RefID)},
+			})
+		},
+		refreshed: readInstructions,
+		adopt:     readInstructions,
+	},
+	change: typeChange[fiatDepositInstructionsArgs]{
+		stale: func(ctx context.Context, state tfsdk.State) bool {
+			status, diags := instructionsStatus(ctx, state)
+			return !diags.HasError() && status.ValueString() == client.FiatDepositInstrStatusDeprecated
+		},
+		planChange: planDeprecatedInstructions,
+		update:     updateInstructions,
+	},
 }
 
 // readInstructions sets the state m from the instructions f a refresh or
@@ -208,7 +208,7 @@ func replaceUnlessUnknownAfterImport(_ context.Context, req planmodifier.StringR
 
 // instructionsWords are the words of a fiat deposit instructions create.
 var instructionsWords = createWords{
-	kind:         "fiat_deposit_instructions",
+	refNamespace: "fiat_deposit_instructions",
 	resourceType: "platform_fiat_deposit_instructions",
 	noun:         "set of fiat deposit instructions",
 	plural:       "sets of fiat deposit instructions",
@@ -268,19 +268,22 @@ func instructionsStatus(ctx context.Context, state getAttributer) (types.String,
 	return status, diags
 }
 
-// instructionsKind is how the core reads fiat deposit instructions: looked
+// instructionsObjects is how the core reads fiat deposit instructions: looked
 // up by ref_id through their list (scope
 // transfer:read_fiat_deposit_instructions), at plan and before each create,
 // since the reference publishes no replay answer for this create. A set the
 // service deprecated is superseded: a new set takes the next derived
 // ref_id.
-var instructionsKind = moneyKind[*client.FiatDepositInstructions]{
-	words:       instructionsWords,
-	id:          func(f *client.FiatDepositInstructions) string { return f.ID },
-	createdAt:   func(f *client.FiatDepositInstructions) time.Time { return f.CreatedAt },
-	describe:    instructionsSummary,
-	lookup:      lookupInstructions,
-	lookupScope: client.ScopeReadFiatDepositInstr,
+var instructionsObjects = moneyObjects[*client.FiatDepositInstructions]{
+	words:     instructionsWords,
+	id:        func(f *client.FiatDepositInstructions) string { return f.ID },
+	createdAt: func(f *client.FiatDepositInstructions) time.Time { return f.CreatedAt },
+	describe:  instructionsSummary,
+	lookup:    lookupInstructions,
+	get: func(ctx context.Context, c *client.Client, id string) (*client.FiatDepositInstructions, error) {
+		return c.GetFiatDepositInstructions(ctx, id)
+	},
+	readScope: client.ScopeReadFiatDepositInstr,
 	superseded: func(f *client.FiatDepositInstructions) bool {
 		return f.Status == client.FiatDepositInstrStatusDeprecated
 	},

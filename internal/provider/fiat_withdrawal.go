@@ -37,6 +37,9 @@ func (a fiatWithdrawalArgs) summary() string {
 		knownString(a.ProfileID))
 }
 
+// moneyKindFiatWithdrawal is the money.kind of a fiat withdrawal.
+var moneyKindFiatWithdrawal = movementKind("fiat_withdrawal", "")
+
 // moves is what the withdrawal of a moves: its amount (or total) to its
 // fiat account.
 func (a fiatWithdrawalArgs) moves() movement {

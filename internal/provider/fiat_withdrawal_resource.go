@@ -40,7 +40,7 @@ func NewFiatWithdrawalListResource() list.ListResource {
 
 // fiatWithdrawalWords are the words of a fiat withdrawal.
 var fiatWithdrawalWords = createWords{
-	kind:         "fiat_withdrawal",
+	refNamespace: "fiat_withdrawal",
 	resourceType: "platform_fiat_withdrawal",
 	noun:         "fiat withdrawal",
 	plural:       "fiat withdrawals",
@@ -55,16 +55,19 @@ var fiatWithdrawalWords = createWords{
 // bank account of the customer's (a platform_fiat_account), sent when the
 // resource is created, its transfer read back by id to follow its status.
 var fiatWithdrawalFlow = flow[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest]{
-	kind: transferKind(fiatWithdrawalWords, client.FiatWithdrawalTransferTypes...),
-	description: "Sends one fiat withdrawal (`POST /transfer/fiat-withdrawals`) to a bank account of the customer's " +
-		"(`platform_fiat_account`) when it is created.\n\n" + flowDescription(fiatWithdrawalWords) +
-		"\n\nThe fiat account must be `APPROVED`: a plan that sends to an account this configuration manages and " +
-		"the service has not approved yet (a new account, or one whose update is under review) is refused, and " +
-		"with the provider's `withdrawal_guard.approved_destinations_only` every account is read at the service " +
-		"first. A withdrawal above the profile's balance is refused by the service (403 insufficient funds): " +
-		"nothing is recorded, and nothing is sent.",
-	actionDescription: "Sends one fiat withdrawal (`POST /transfer/fiat-withdrawals`) to a bank account of the " +
-		"customer's each time it is invoked.",
+	objects: transfersOf(fiatWithdrawalWords, client.FiatWithdrawalTransferTypes...),
+	texts: flowTexts{
+		description: "Sends one fiat withdrawal (`POST /transfer/fiat-withdrawals`) to a bank account of the customer's " +
+			"(`platform_fiat_account`) when it is created.\n\n" + flowDescription(fiatWithdrawalWords) +
+			"\n\nThe fiat account must be `APPROVED`: a plan that sends to an account this configuration manages and " +
+			"the service has not approved yet (a new account, or one whose update is under review) is refused, and " +
+			"with the provider's `withdrawal_guard.approved_destinations_only` every account is read at the service " +
+			"first. A withdrawal above the profile's balance is refused by the service (403 insufficient funds): " +
+			"nothing is recorded, and nothing is sent.",
+		actionDescription: "Sends one fiat withdrawal (`POST /transfer/fiat-withdrawals`) to a bank account of the " +
+			"customer's each time it is invoked.",
+		irreversible: "the service has no endpoint to cancel or reverse a fiat withdrawal, and it stays sent.",
+	},
 	args: []flowArg[fiatWithdrawalArgs, client.FiatWithdrawalRequest, *client.Transfer]{
 		{name: "profile_id", required: true, description: "Profile to withdraw from.",
 			validators: []validator.String{stringvalidator.LengthAtLeast(1)},
@@ -113,30 +116,35 @@ var fiatWithdrawalFlow = flow[fiatWithdrawalArgs, client.Transfer, client.FiatWi
 			func(r *client.FiatWithdrawalRequest) *string { return &r.AccountID },
 			func(t *client.Transfer) *string { return t.AccountID }),
 	},
-	metadata:    func(a *fiatWithdrawalArgs) *types.Map { return &a.Metadata },
-	reqMetadata: func(r *client.FiatWithdrawalRequest) *map[string]string { return &r.Metadata },
-	gotMetadata: func(t *client.Transfer) map[string]string { return t.Metadata },
+	metadata: flowMetadata[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest]{
+		arg: func(a *fiatWithdrawalArgs) *types.Map { return &a.Metadata },
+		req: func(r *client.FiatWithdrawalRequest) *map[string]string { return &r.Metadata },
+		got: func(t *client.Transfer) map[string]string { return t.Metadata },
+	},
 	computed: transferShape.without("profile_id", "fiat_account_id", "asset", "amount", "total", "memo", "ref_id",
 		"identity_id", "account_id", "metadata"),
-	moves:   fiatWithdrawalArgs.moves,
-	summary: fiatWithdrawalArgs.summary,
-	post: func(ctx context.Context, c *client.Client, body client.FiatWithdrawalRequest) (*client.Transfer, error) {
-		return c.CreateFiatWithdrawal(ctx, body)
+	plan: flowPlan[fiatWithdrawalArgs, client.Transfer]{
+		moves:   fiatWithdrawalArgs.moves,
+		summary: fiatWithdrawalArgs.summary,
 	},
-	existing:  client.ExistingTransfer,
-	get:       getTransfer,
-	readScope: client.ScopeReadTransfer,
-	ofKind: func(t *client.Transfer) []string {
-		d := transferOfTypes(client.FiatWithdrawalTransferTypes...)(t)
-		if t.FiatAccountID == nil {
-			d = append(d, "fiat_account_id: answered none, a fiat withdrawal pays a fiat account")
-		}
-		return d
+	create: flowCreate[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest]{
+		post: func(ctx context.Context, c *client.Client, body client.FiatWithdrawalRequest) (*client.Transfer, error) {
+			return c.CreateFiatWithdrawal(ctx, body)
+		},
+		existing: client.ExistingTransfer,
 	},
-	failed:       transferFailed,
-	said:         transferSaid,
-	figures:      transferFigureText,
-	invariants:   func(_ client.FiatWithdrawalRequest, t *client.Transfer) []string { return transferFigures(t) },
-	unverified:   fiatWithdrawalFee,
-	irreversible: "the service has no endpoint to cancel or reverse a fiat withdrawal, and it stays sent.",
+	answer: flowAnswer[client.Transfer, client.FiatWithdrawalRequest]{
+		foreign: func(t *client.Transfer) []string {
+			d := transferOfTypes(client.FiatWithdrawalTransferTypes...)(t)
+			if t.FiatAccountID == nil {
+				d = append(d, "fiat_account_id: answered none, a fiat withdrawal pays a fiat account")
+			}
+			return d
+		},
+		failed:     transferFailed,
+		said:       transferSaid,
+		figures:    transferFigureText,
+		invariants: func(_ client.FiatWithdrawalRequest, t *client.Transfer) []string { return transferFigures(t) },
+		unverified: fiatWithdrawalFee,
+	},
 }

@@ -411,13 +411,14 @@ func int64Value(v types.Int64) int {
 	return int(v.ValueInt64())
 }
 
-// filtersID is the id of a list read: a hash of its kind and filters, which
-// are encoded as JSON (the client query structs encode deterministically).
-func filtersID(kind string, query any) string {
+// filtersID is the id of a list read: a hash of the list's name and its
+// filters, which are encoded as JSON (the client query structs encode
+// deterministically).
+func filtersID(list string, query any) string {
 	b, err := json.Marshal(query)
 	if err != nil {
 		b = []byte(fmt.Sprintf("%#v", query))
 	}
-	sum := sha256.Sum256(append([]byte(kind+"\x00"), b...))
+	sum := sha256.Sum256(append([]byte(list+"\x00"), b...))
 	return hex.EncodeToString(sum[:16])
 }

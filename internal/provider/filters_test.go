@@ -98,7 +98,7 @@ func TestListFiltersCreatedAtAndID(t *testing.T) {
 	if filtersID("x", client.ListFiatAccountsQuery{IDs: []string{"a"}}) == noFilter ||
 		filtersID("x", client.ListFiatAccountsQuery{Order: ""}) != noFilter ||
 		filtersID("y", client.ListFiatAccountsQuery{}) == noFilter {
-		t.Fatal("the id must follow the kind and the filters, and only them")
+		t.Fatal("the id must follow the list's name and the filters, and only them")
 	}
 }
 

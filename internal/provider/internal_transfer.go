@@ -42,6 +42,9 @@ func (a internalTransferArgs) summary() string {
 		knownString(a.FromProfileID), knownString(a.ToProfileID))
 }
 
+// moneyKindInternalTransfer is the money.kind of an internal transfer.
+var moneyKindInternalTransfer = movementKind("internal_transfer", "")
+
 // moves is what the transfer of a moves: its amount to another profile of
 // the customer's.
 func (a internalTransferArgs) moves() movement {
@@ -89,9 +92,9 @@ func withCredit(ctx context.Context, c *client.Client, t *client.Transfer) (*int
 	return it, nil
 }
 
-// internalTransferKind is how the core reads internal transfers: the debit
+// internalTransferObjects is how the core reads internal transfers: the debit
 // side by id, looked up by ref_id among the debits of List Transfers.
-var internalTransferKind = moneyKind[*internalTransfer]{
+var internalTransferObjects = moneyObjects[*internalTransfer]{
 	words:     internalTransferWords,
 	id:        func(t *internalTransfer) string { return t.ID },
 	createdAt: func(t *internalTransfer) time.Time { return t.CreatedAt },
@@ -105,7 +108,8 @@ var internalTransferKind = moneyKind[*internalTransfer]{
 		it, _ := withCredit(ctx, c, t)
 		return it, true, nil
 	},
-	lookupScope: client.ScopeReadTransfer,
+	get:       getInternalTransfer,
+	readScope: client.ScopeReadTransfer,
 }
 
 // postInternalTransfer sends the transfer; its credit side is read after,

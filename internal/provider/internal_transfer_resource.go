@@ -40,7 +40,7 @@ func NewInternalTransferListResource() list.ListResource {
 
 // internalTransferWords are the words of an internal transfer.
 var internalTransferWords = createWords{
-	kind:         "internal_transfer",
+	refNamespace: "internal_transfer",
 	resourceType: "platform_internal_transfer",
 	noun:         "internal transfer",
 	plural:       "internal transfers",
@@ -55,15 +55,19 @@ var internalTransferWords = createWords{
 // between two profiles of the customer's, sent when the resource is
 // created, read back by the id of its debit side, with its credit side.
 var internalTransferFlow = flow[internalTransferArgs, internalTransfer, client.InternalTransferRequest]{
-	kind: internalTransferKind,
-	description: "Sends one transfer between two profiles of the customer's (`POST /transfer/internal`) when it is " +
-		"created. The service records it as two transfers of one `group_id`: the debit in `from_profile_id`, whose " +
-		"id is this resource's `id`, and the credit in `to_profile_id` (`credit_transfer_id`), both read back " +
-		"through `GET /transfer/transfers`.\n\n" + flowDescription(internalTransferWords) +
-		"\n\nA transfer above the profile's balance is refused by the service (403 insufficient funds): nothing is " +
-		"recorded, and nothing is sent.",
-	actionDescription: "Sends one transfer between two profiles of the customer's (`POST /transfer/internal`) each " +
-		"time it is invoked.",
+	objects: internalTransferObjects,
+	texts: flowTexts{
+		description: "Sends one transfer between two profiles of the customer's (`POST /transfer/internal`) when it is " +
+			"created. The service records it as two transfers of one `group_id`: the debit in `from_profile_id`, whose " +
+			"id is this resource's `id`, and the credit in `to_profile_id` (`credit_transfer_id`), both read back " +
+			"through `GET /transfer/transfers`.\n\n" + flowDescription(internalTransferWords) +
+			"\n\nA transfer above the profile's balance is refused by the service (403 insufficient funds): nothing is " +
+			"recorded, and nothing is sent.",
+		actionDescription: "Sends one transfer between two profiles of the customer's (`POST /transfer/internal`) each " +
+			"time it is invoked.",
+		irreversible: "the service has no endpoint to cancel or reverse an internal transfer; to move the money back, " +
+			"declare a transfer the other way.",
+	},
 	args: []flowArg[internalTransferArgs, client.InternalTransferRequest, *internalTransfer]{
 		{name: "from_profile_id", required: true, description: "Profile the money leaves.",
 			validators: []validator.String{stringvalidator.LengthAtLeast(1)},
@@ -105,24 +109,28 @@ var internalTransferFlow = flow[internalTransferArgs, internalTransfer, client.I
 			func(r *client.InternalTransferRequest) *string { return &r.AccountID },
 			func(t *internalTransfer) *string { return t.AccountID }),
 	},
-	metadata:    func(a *internalTransferArgs) *types.Map { return &a.Metadata },
-	reqMetadata: func(r *client.InternalTransferRequest) *map[string]string { return &r.Metadata },
-	gotMetadata: func(t *internalTransfer) map[string]string { return t.Metadata },
-	computed:    internalTransferShape,
-	moves:       internalTransferArgs.moves,
-	summary:     internalTransferArgs.summary,
-	post:        postInternalTransfer,
-	existing:    existingInternalTransfer,
-	get:         getInternalTransfer,
-	readScope:   client.ScopeReadTransfer,
-	ofKind: func(t *internalTransfer) []string {
-		return transferOfTypes(client.TransferTypeInternalDebit)(&t.Transfer)
+	metadata: flowMetadata[internalTransferArgs, internalTransfer, client.InternalTransferRequest]{
+		arg: func(a *internalTransferArgs) *types.Map { return &a.Metadata },
+		req: func(r *client.InternalTransferRequest) *map[string]string { return &r.Metadata },
+		got: func(t *internalTransfer) map[string]string { return t.Metadata },
 	},
-	failed:     func(t *internalTransfer) bool { return transferFailed(&t.Transfer) },
-	said:       func(t *internalTransfer) string { return transferSaid(&t.Transfer) },
-	figures:    func(t *internalTransfer) string { return transferFigureText(&t.Transfer) },
-	invariants: internalTransferInvariants,
-	unverified: internalTransferUnverified,
-	irreversible: "the service has no endpoint to cancel or reverse an internal transfer; to move the money back, " +
-		"declare a transfer the other way.",
+	computed: internalTransferShape,
+	plan: flowPlan[internalTransferArgs, internalTransfer]{
+		moves:   internalTransferArgs.moves,
+		summary: internalTransferArgs.summary,
+	},
+	create: flowCreate[internalTransferArgs, internalTransfer, client.InternalTransferRequest]{
+		post:     postInternalTransfer,
+		existing: existingInternalTransfer,
+	},
+	answer: flowAnswer[internalTransfer, client.InternalTransferRequest]{
+		foreign: func(t *internalTransfer) []string {
+			return transferOfTypes(client.TransferTypeInternalDebit)(&t.Transfer)
+		},
+		failed:     func(t *internalTransfer) bool { return transferFailed(&t.Transfer) },
+		said:       func(t *internalTransfer) string { return transferSaid(&t.Transfer) },
+		figures:    func(t *internalTransfer) string { return transferFigureText(&t.Transfer) },
+		invariants: internalTransferInvariants,
+		unverified: internalTransferUnverified,
+	},
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -47,6 +48,15 @@ type upwardReference struct{ from, to, name string }
 // names the type files declare.
 func upwardReferences(t *testing.T, dir string) []upwardReference {
 	t.Helper()
+	shared := func(name string) bool { return !isTypeFile(name) && !slices.Contains(objectFiles, name) }
+	return references(t, dir, shared, isTypeFile)
+}
+
+// references are the references of the files of the package in dir that
+// from selects (tests aside) to the package-level names that the files to
+// selects declare.
+func references(t *testing.T, dir string, from, to func(name string) bool) []upwardReference {
+	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +96,7 @@ func upwardReferences(t *testing.T, dir string) []upwardReference {
 	}
 	var out []upwardReference
 	for name, f := range files {
-		if isTypeFile(name) || slices.Contains(objectFiles, name) {
+		if !from(name) {
 			continue
 		}
 		methods := map[*ast.Ident]bool{}
@@ -103,8 +113,8 @@ func upwardReferences(t *testing.T, dir string) []upwardReference {
 				return false
 			}
 			if id, ok := n.(*ast.Ident); ok && id.Obj == nil && !methods[id] {
-				if to := declared[id.Name]; to != "" && to != name && isTypeFile(to) {
-					out = append(out, upwardReference{name, to, id.Name})
+				if file := declared[id.Name]; file != "" && file != name && to(file) {
+					out = append(out, upwardReference{name, file, id.Name})
 				}
 			}
 			return true
@@ -156,5 +166,91 @@ func TestSharedFilesCheckFails(t *testing.T) {
 	refs := upwardReferences(t, dir)
 	if len(refs) != 1 || refs[0] != (upwardReference{"money_core.go", "thing_resource.go", "thingHelper"}) {
 		t.Errorf("references %+v, want money_core.go -> thing_resource.go: thingHelper only", refs)
+	}
+}
+
+// isMoneyFile reports a file of the money core (money_*.go, tests aside).
+func isMoneyFile(name string) bool {
+	return strings.HasPrefix(name, "money_") && !strings.HasSuffix(name, "_test.go")
+}
+
+// typeSpecific lists the type-specific identifiers the money files of the
+// package in dir name: a reference to a name a type file or an object
+// file declares, and a package-level name that carries the name of a
+// money type (words, each a kind of money movement or a type's object).
+func typeSpecific(t *testing.T, dir string, words []string) []string {
+	t.Helper()
+	var out []string
+	typeOrObject := func(name string) bool { return isTypeFile(name) || slices.Contains(objectFiles, name) }
+	for _, r := range references(t, dir, isMoneyFile, typeOrObject) {
+		out = append(out, fmt.Sprintf("%s refers to %s of %s", r.from, r.name, r.to))
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !isMoneyFile(e.Name()) || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, e.Name()), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name := range f.Scope.Objects {
+			for _, w := range words {
+				if strings.Contains(strings.ToLower(name), strings.ReplaceAll(w, "_", "")) {
+					out = append(out, fmt.Sprintf("%s declares %s, named for %s", e.Name(), name, w))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// moneyTypeWords are the names a money file never carries: every kind of
+// money movement (money.kind) and the object the transfer flows share.
+func moneyTypeWords() []string {
+	words := []string{"transfer"}
+	for _, k := range movementKinds {
+		words = append(words, k.name)
+	}
+	return words
+}
+
+// TestMoneyFilesNameNoType: a money_*.go file holds the generic part of
+// the money core and names no type: what is one type's lives in its
+// file, what its object's in the object's file (the transfers' lists in
+// transfer.go), and a kind of money movement is registered by its type's
+// file (movementKind).
+func TestMoneyFilesNameNoType(t *testing.T) {
+	if len(movementKinds) == 0 {
+		t.Fatal("no kind of money movement is registered")
+	}
+	for _, why := range typeSpecific(t, ".", moneyTypeWords()) {
+		t.Errorf("%s: move it to the type's or the object's file (CONTRIBUTING.md, \"Where things are\")", why)
+	}
+}
+
+// The check finds a money file's type-specific names, and nothing in a
+// generic one.
+func TestMoneyFilesCheckFails(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("package provider\n\n"+src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("transfer.go", "func transferHelper() int { return 1 }\n")
+	write("money_core.go", "func use() int { return transferHelper() }\n")
+	write("money_manifest.go", "const moneyKindThingMove = \"thing_move\"\n")
+	write("money_flow.go", "func generic() int { return 2 }\n")
+	got := typeSpecific(t, dir, []string{"thing_move"})
+	want := []string{"money_core.go refers to transferHelper of transfer.go",
+		"money_manifest.go declares moneyKindThingMove, named for thing_move"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

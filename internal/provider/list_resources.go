@@ -387,7 +387,7 @@ func (l *transferListResource[A, O, R]) serviceQuery(f client.ListTransfersQuery
 	}
 	in := func(set []string, v string) bool { return len(set) == 0 || slices.Contains(set, v) }
 	// The types sent, a transfer of another type is the service's to
-	// answer for: it is listed, and refused with a warning (ofKind).
+	// answer for: it is listed, and refused with a warning (foreign).
 	types := l.types
 	if len(q.Types) > 0 {
 		types = nil
@@ -399,7 +399,7 @@ func (l *transferListResource[A, O, R]) serviceQuery(f client.ListTransfersQuery
 }
 
 func (l *transferListResource[A, O, R]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(l.f.kind.words.resourceType, "platform")
+	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(l.f.objects.words.resourceType, "platform")
 }
 
 func (l *transferListResource[A, O, R]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -407,7 +407,7 @@ func (l *transferListResource[A, O, R]) Configure(_ context.Context, req resourc
 }
 
 func (l *transferListResource[A, O, R]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	w := l.f.kind.words
+	w := l.f.objects.words
 	resp.Schema = listschema.Schema{
 		MarkdownDescription: fmt.Sprintf("Finds the %s of the customer (`GET /transfer/transfers` of the types %s, "+
 			"scope `transfer:read_transfer`), newest first. Configuration generated from the results imports them "+
@@ -419,7 +419,7 @@ func (l *transferListResource[A, O, R]) ListResourceConfigSchema(_ context.Conte
 func (l *transferListResource[A, O, R]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var diags diag.Diagnostics
 	var f client.ListTransfersQuery
-	none := transferListFilters(l.f.kind.words.plural).read(ctx, req.Config, &f, &diags)
+	none := transferListFilters(l.f.objects.words.plural).read(ctx, req.Config, &f, &diags)
 	if !listReady(l.data, &diags, none, stream) {
 		return
 	}
@@ -444,19 +444,19 @@ func (l *transferListResource[A, O, R]) List(ctx context.Context, req list.ListR
 		}
 	}
 	stream.Results = listResults(ctx, req, objects, func(obj *O) (shapedWriter, string, string) {
-		return l.f.listed(obj), l.f.kind.id(obj), fmt.Sprintf("%s (ref_id %s, %s)", l.f.kind.describe(obj),
-			l.f.refIDOf(obj), l.f.kind.status(obj))
+		return l.f.listed(obj), l.f.objects.id(obj), fmt.Sprintf("%s (ref_id %s, %s)", l.f.objects.describe(obj),
+			l.f.refIDOf(obj), l.f.objects.status(obj))
 	}, func(obj *O) string {
-		d := l.f.ofKind(obj)
-		if l.f.unlisted != nil {
-			if why := l.f.unlisted(obj); why != "" {
+		d := l.f.whyForeign(obj)
+		if l.f.plan.unlisted != nil {
+			if why := l.f.plan.unlisted(obj); why != "" {
 				d = append(d, why)
 			}
 		}
 		if len(d) > 0 {
 			return fmt.Sprintf("The service listed %s among the %s, but configuration cannot declare it as one:\n%s\n\n"+
 				"It is left out of the results, so that no configuration generated from them imports it.",
-				shown(l.f.kind.id(obj)), l.f.kind.words.plural, bulletList(d))
+				shown(l.f.objects.id(obj)), l.f.objects.words.plural, bulletList(d))
 		}
 		return ""
 	})

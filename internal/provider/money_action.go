@@ -30,21 +30,21 @@ func newMoneyAction[A, O, R any](f *flow[A, O, R]) action.Action {
 }
 
 func (a *moneyAction[A, O, R]) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(a.f.kind.words.resourceType, "platform")
+	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(a.f.objects.words.resourceType, "platform")
 }
 
 // MovesMoney is the money.kind of what each invocation moves (see
 // registry.MoneyMover).
 func (a *moneyAction[A, O, R]) MovesMoney() string {
 	var args A
-	return a.f.moves(args).kind
+	return a.f.plan.moves(args).kind
 }
 
 // via names the action in messages.
-func (a *moneyAction[A, O, R]) via() string { return a.f.kind.words.resourceType + " action" }
+func (a *moneyAction[A, O, R]) via() string { return a.f.objects.words.resourceType + " action" }
 
 func (a *moneyAction[A, O, R]) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
-	w := a.f.kind.words
+	w := a.f.objects.words
 	attrs := map[string]schema.Attribute{}
 	for _, arg := range a.f.args {
 		desc := arg.description
@@ -76,7 +76,7 @@ func (a *moneyAction[A, O, R]) Schema(_ context.Context, _ action.SchemaRequest,
 		Validators:          metadataValidators(),
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: a.f.actionDescription + "\n\n" +
+		MarkdownDescription: a.f.texts.actionDescription + "\n\n" +
 			fmt.Sprintf("!> **Each invocation makes a %s, which cannot be reversed.** Unlike the `%s` resource, the "+
 				"action keeps nothing in the state: invoking it again makes another one unless `ref_id` is set.\n\n"+
 				"Its arguments and their validation are those of the resource, and it passes the provider's "+
@@ -91,7 +91,7 @@ func (a *moneyAction[A, O, R]) Schema(_ context.Context, _ action.SchemaRequest,
 // an action too (the precision of an amount).
 func (a *moneyAction[A, O, R]) ConfigValidators(context.Context) []action.ConfigValidator {
 	var out []action.ConfigValidator
-	for _, v := range a.f.validators {
+	for _, v := range a.f.plan.validators {
 		if av, ok := v.(action.ConfigValidator); ok {
 			out = append(out, av)
 		}
@@ -115,7 +115,7 @@ func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.Modify
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	guardInvocation(ctx, a.data, a.f.moves(args), *a.t.refID(&args), req.Config.Raw.IsFullyKnown(), a.via(),
+	guardInvocation(ctx, a.data, a.f.plan.moves(args), *a.t.plan.refID(&args), req.Config.Raw.IsFullyKnown(), a.via(),
 		&resp.Diagnostics)
 }
 
@@ -143,7 +143,7 @@ func guardInvocation(ctx context.Context, data *providerData, m movement, refID 
 }
 
 func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
-	w := a.f.kind.words
+	w := a.f.objects.words
 	if a.data == nil {
 		notConfigured(&resp.Diagnostics)
 		return
@@ -153,14 +153,14 @@ func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	refID := knownString(*a.t.refID(&args))
+	refID := knownString(*a.t.plan.refID(&args))
 	generated := refID == ""
 	origin := "configured"
 	if generated {
 		refID, origin = a.data.newID(), "generated for this invocation"
 	}
 	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Sending %s: %s, ref_id %s (%s).",
-		w.noun, a.f.summary(args), refID, origin)})
+		w.noun, a.f.plan.summary(args), refID, origin)})
 	res, diags := a.t.sendMoney(ctx, a.data, args, refID, false, false, a.via())
 	resp.Diagnostics.Append(diags...)
 	switch res.outcome {
@@ -172,14 +172,14 @@ func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequ
 			what = w.title + " already " + w.made + " earlier with this ref_id, not " + w.made + " again"
 		}
 		status, figures := "", ""
-		if a.f.kind.status != nil {
-			status = ", status " + shown(a.f.kind.status(res.obj))
+		if a.f.objects.status != nil {
+			status = ", status " + shown(a.f.objects.status(res.obj))
 		}
-		if a.f.figures != nil {
-			figures = " " + shown(a.f.figures(res.obj)) + "."
+		if a.f.answer.figures != nil {
+			figures = " " + shown(a.f.answer.figures(res.obj)) + "."
 		}
 		resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("%s: %s %s%s, ref_id %s.%s %s.", what,
-			w.noun, a.f.kind.shownID(res.obj), status, shown(refID), figures, a.f.kind.describe(res.obj))})
+			w.noun, a.f.objects.shownID(res.obj), status, shown(refID), figures, a.f.objects.describe(res.obj))})
 	}
 }
 
@@ -200,4 +200,4 @@ func unconfirmedInvocation(w createWords, refID string, generated bool, err erro
 
 // flowType is the resource type of the action's flow (tests: every flow
 // has a row in the flow tables).
-func (a *moneyAction[A, O, R]) flowType() string { return a.f.kind.words.resourceType }
+func (a *moneyAction[A, O, R]) flowType() string { return a.f.objects.words.resourceType }

@@ -16,8 +16,8 @@ import (
 // making the plan of one object slower:
 //
 //   - the first key asked of an idle gatherer goes out at once, alone, as
-//     the request of one object it always was (the kind's lookup of one
-//     ref_id, the read by id), unless a request of the gatherer started
+//     the request of one object it always was (the lookup of one ref_id,
+//     the read by id), unless a request of the gatherer started
 //     less than gatherSpacing ago;
 //   - keys asked while a request is in flight, or within gatherSpacing of
 //     the start of the last one, wait, and go together in the next
@@ -55,12 +55,12 @@ const maxGathered = 100
 // requests a second, each of the keys that came meanwhile.
 const gatherSpacing = 250 * time.Millisecond
 
-// kindLists is how the core reads many objects of a kind at once (an
-// optional field of moneyKind): byRefIDs looks ref_ids up, byIDs reads
+// objectLists is how the core reads many objects of a resource at once (an
+// optional field of moneyObjects): byRefIDs looks ref_ids up, byIDs reads
 // objects by id, each through one list read to its end; final reports a
 // status after which the object is not read again on refresh. Each answer
-// maps a key to its object and holds only objects of the kind.
-type kindLists[T any] struct {
+// maps a key to its object and holds only objects of the resource.
+type objectLists[T any] struct {
 	byRefIDs func(ctx context.Context, c *client.Client, refIDs []string) (map[string]T, error)
 	byIDs    func(ctx context.Context, c *client.Client, ids []string) (map[string]T, error)
 	final    func(status string) bool
@@ -296,16 +296,16 @@ func gathererOf[V any](data *providerData, name string, mk func() *gatherer[V]) 
 }
 
 // lookupGathered looks refID up with k: gathered with the other lookups of
-// the kind when it has lists, otherwise alone with k.lookup. servedAt is
+// k when it has lists, otherwise alone with k.lookup. servedAt is
 // the Date of the answer.
-func lookupGathered[T any](ctx context.Context, data *providerData, k moneyKind[T], refID string) (obj T, found bool, servedAt time.Time, err error) {
+func lookupGathered[T any](ctx context.Context, data *providerData, k moneyObjects[T], refID string) (obj T, found bool, servedAt time.Time, err error) {
 	if k.lists == nil || k.lists.byRefIDs == nil {
 		lctx, served := client.WithServedAt(ctx)
 		obj, found, err = k.lookup(lctx, data.client, refID)
 		return obj, found, served.Last(), err
 	}
 	c := data.client
-	g := gathererOf(data, "ref_ids\x00"+k.words.kind, func() *gatherer[T] {
+	g := gathererOf(data, "ref_ids\x00"+k.words.refNamespace, func() *gatherer[T] {
 		return &gatherer[T]{
 			max:     maxGathered,
 			spacing: gatherSpacing,
@@ -319,15 +319,16 @@ func lookupGathered[T any](ctx context.Context, data *providerData, k moneyKind[
 	return res.val, res.found, res.servedAt, err
 }
 
-// readGathered reads the object id for a refresh with get: gathered with
-// the other reads of the kind when it has lists; an id the list does not
-// answer is read alone with get, whose answer the refresh judges.
-func readGathered[T any](ctx context.Context, data *providerData, k moneyKind[T], get func(ctx context.Context, c *client.Client, id string) (T, error), id string) (T, error) {
+// readGathered reads the object id for a refresh with k.get: gathered with
+// the other reads of k when it has lists; an id the list does not
+// answer is read alone with k.get, whose answer the refresh judges.
+func readGathered[T any](ctx context.Context, data *providerData, k moneyObjects[T], id string) (T, error) {
 	c := data.client
+	get := k.get
 	if k.lists == nil || k.lists.byIDs == nil {
 		return get(ctx, c, id)
 	}
-	g := gathererOf(data, "ids\x00"+k.words.kind, func() *gatherer[T] {
+	g := gathererOf(data, "ids\x00"+k.words.refNamespace, func() *gatherer[T] {
 		// noList is set once the service answers that it has no list at
 		// this address: the reads go by id, each alone, from then on.
 		var noList atomic.Bool
@@ -360,12 +361,12 @@ func readGathered[T any](ctx context.Context, data *providerData, k moneyKind[T]
 	return res.val, err
 }
 
-// errNoList says that the service has no list of the kind's objects at
+// errNoList says that the service has no list of these objects at
 // this address: each is read alone by id, as before lists.
 var errNoList = errors.New("the service has no list of these objects")
 
 // finalNotRead reports whether the refresh keeps the object whose state
-// records status without reading it: the kind declares the status final.
-func finalNotRead[T any](k moneyKind[T], status string) bool {
+// records status without reading it: k declares the status final.
+func finalNotRead[T any](k moneyObjects[T], status string) bool {
 	return k.lists != nil && k.lists.final != nil && status != "" && k.lists.final(status)
 }

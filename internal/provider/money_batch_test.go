@@ -329,7 +329,7 @@ func TestTransferListsFollowPages(t *testing.T) {
 	if err != nil || len(byID) != 5 {
 		t.Errorf("by ids: %d of 5, %v", len(byID), err)
 	}
-	// Another type under a ref_id is not the kind's.
+	// Another type under a ref_id is not one of these objects.
 	if other, err := transferLists(client.TransferTypeWireWithdrawal).byRefIDs(t.Context(), c, refIDs); err != nil || len(other) != 0 {
 		t.Errorf("wire withdrawals under the ref_ids: %v, %v", other, err)
 	}
@@ -343,7 +343,7 @@ func TestTransferListsFollowPages(t *testing.T) {
 
 // A transfer COMPLETED or FAILED is final: its refresh does not read it.
 func TestTransferListsFinal(t *testing.T) {
-	k := transferKind(withdrawalWords, client.TransferTypeCryptoWithdr)
+	k := transfersOf(withdrawalWords, client.TransferTypeCryptoWithdr)
 	for status, want := range map[string]bool{"COMPLETED": true, "FAILED": true, "PENDING": false, "": false} {
 		if got := finalNotRead(k, status); got != want {
 			t.Errorf("finalNotRead(%q) = %v, want %v", status, got, want)
@@ -390,9 +390,9 @@ func TestReadGatheredWithoutList(t *testing.T) {
 		ids = append(ids, tr.ID)
 	}
 	data := &providerData{client: c}
-	k := withdrawalKind
+	k := withdrawalObjects
 	read := func(id string, errs chan<- error) {
-		tr, err := readGathered(t.Context(), data, k, getTransfer, id)
+		tr, err := readGathered(t.Context(), data, k, id)
 		if err == nil && tr.ID != id {
 			err = fmt.Errorf("read %s answered %s", id, tr.ID)
 		}
@@ -407,7 +407,7 @@ func TestReadGatheredWithoutList(t *testing.T) {
 		go read(group[0], errs)
 		<-arrived
 		holdID.Store("")
-		g := data.lookups.gatherers["ids\x00"+k.words.kind].(*gatherer[*client.Transfer])
+		g := data.lookups.gatherers["ids\x00"+k.words.refNamespace].(*gatherer[*client.Transfer])
 		for _, id := range group[1:] {
 			go read(id, errs)
 		}

@@ -30,7 +30,7 @@ import (
 // the key, and the refresh and import of what was made are here and in
 // money_lifecycle.go, which drives them: a resource is a declaration
 // (moneyType) of its words (createWords), how to read its objects
-// (moneyKind), its request, its comparison of answer with request and its
+// (moneyObjects), its request, its comparison of answer with request and its
 // refresh policy.
 //
 // # Which ref_id
@@ -88,15 +88,15 @@ import (
 var refIDNamespace = uuid.MustParse("6f1c2a8e-4b7d-5e3f-9a10-2c4d6e8f0a1b")
 
 // derivedRefID is the ref_id of a request whose configuration sets none:
-// the UUID (version 5) in refIDNamespace of kind, a NUL byte and the
+// the UUID (version 5) in refIDNamespace of namespace, a NUL byte and the
 // canonical JSON of req (object keys sorted, no spacing), where req has no
 // ref_id. ok is false when req cannot be encoded.
-func derivedRefID(kind string, req any) (string, bool) {
+func derivedRefID(namespace string, req any) (string, bool) {
 	b, err := canonicalJSON(req)
 	if err != nil {
 		return "", false
 	}
-	return uuid.NewSHA1(refIDNamespace, append([]byte(kind+"\x00"), b...)).String(), true
+	return uuid.NewSHA1(refIDNamespace, append([]byte(namespace+"\x00"), b...)).String(), true
 }
 
 // canonicalJSON encodes v with object keys sorted and no spacing.
@@ -114,13 +114,13 @@ func canonicalJSON(v any) ([]byte, error) {
 	return json.Marshal(generic)
 }
 
-// refKey keys the ref_ids of one kind in the maps of a run (plannedRefIDs,
-// attemptSet, lookupCache): ref_ids of different kinds are separate
-// namespaces at the service.
-func refKey(kind, refID string) string { return kind + "\x00" + refID }
+// refKey keys the ref_ids of one namespace in the maps of a run
+// (plannedRefIDs, attemptSet, lookupCache): ref_ids of different
+// namespaces are separate at the service.
+func refKey(namespace, refID string) string { return namespace + "\x00" + refID }
 
 // plannedRefIDs are the ref_ids that the objects of one plan will create
-// with, by kind. A provider configuration (one plan or apply) has its own;
+// with, by namespace. A provider configuration (one plan or apply) has its own;
 // safe for concurrent use.
 type plannedRefIDs struct {
 	mu   sync.Mutex
@@ -128,9 +128,9 @@ type plannedRefIDs struct {
 }
 
 // claim records that an object described by what plans to create with
-// refID. When another object of the same kind already did, it returns that
+// refID. When another object of the same namespace already did, it returns that
 // object's description and false.
-func (p *plannedRefIDs) claim(kind, refID, what string) (string, bool) {
+func (p *plannedRefIDs) claim(namespace, refID, what string) (string, bool) {
 	if p == nil || refID == "" {
 		return "", true
 	}
@@ -139,7 +139,7 @@ func (p *plannedRefIDs) claim(kind, refID, what string) (string, bool) {
 	if p.seen == nil {
 		p.seen = map[string]string{}
 	}
-	key := refKey(kind, refID)
+	key := refKey(namespace, refID)
 	if other, dup := p.seen[key]; dup {
 		return other, false
 	}
@@ -148,12 +148,12 @@ func (p *plannedRefIDs) claim(kind, refID, what string) (string, bool) {
 }
 
 // claimPlannedRefID refuses, with an error on ref_id, a create whose ref_id
-// another object of the same kind in this plan also creates with.
+// another object of the same namespace in this plan also creates with.
 func claimPlannedRefID(data *providerData, words createWords, refID, what string, derived bool, diags *diag.Diagnostics) {
 	if data == nil {
 		return
 	}
-	other, ok := data.planned.claim(words.kind, refID, what)
+	other, ok := data.planned.claim(words.refNamespace, refID, what)
 	if ok {
 		return
 	}
@@ -172,7 +172,7 @@ func claimPlannedRefID(data *providerData, words createWords, refID, what string
 
 // newObjectPlan is what ModifyPlan of a new object gives the core.
 type newObjectPlan[T any] struct {
-	kind moneyKind[T]
+	objects moneyObjects[T]
 	// configured is the ref_id argument; derive derives one from the
 	// arguments (ok is false when it cannot).
 	configured types.String
@@ -180,7 +180,7 @@ type newObjectPlan[T any] struct {
 	// what describes the object in messages.
 	what string
 	// show sets a derived ref_id in the plan (otherwise it is chosen at
-	// apply, see moneyKind.superseded).
+	// apply, see moneyObjects.superseded).
 	show bool
 	// differences lists how an object found under the ref_id differs from
 	// the request with that ref_id.
@@ -193,7 +193,7 @@ type newObjectPlan[T any] struct {
 // holds under it (askAtPlan). It returns the ref_id ("" when it cannot be
 // derived) and whether the apply sends the object (see askAtPlan).
 func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPlan[T], resp *resource.ModifyPlanResponse) (string, types.Bool) {
-	w := p.kind.words
+	w := p.objects.words
 	refID := knownString(p.configured)
 	derived := refID == ""
 	if !derived {
@@ -228,7 +228,7 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 // the object again, and a value known at plan must not turn unknown then
 // (a lookup that fails at apply would fail the apply).
 func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T], refID string, derived bool, diags *diag.Diagnostics) types.Bool {
-	k := p.kind
+	k := p.objects
 	w := k.words
 	if k.lookup == nil {
 		return types.BoolValue(true)
@@ -243,12 +243,12 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 		return types.BoolUnknown()
 	case err != nil:
 		tflog.Warn(ctx, "ref_id not looked up at plan", map[string]any{"ref_id": refID, "error": err.Error()})
-		data.warnOnce("lookup:"+w.kind, func() {
+		data.warnOnce("lookup:"+w.refNamespace, func() {
 			diags.AddWarning(w.title+" not checked at plan",
 				fmt.Sprintf("The plan could not ask the service whether it already holds a %s under the ref_id "+
 					"of each new one: %s.\n\nNothing is wrong with the plan, but it cannot say in advance whether "+
 					"applying makes a new %s or finds one made earlier: the apply decides, by the same rule. %s",
-					w.noun, err, w.noun, lookupHint(err, k.lookupScope)))
+					w.noun, err, w.noun, lookupHint(err, k.scopeOfLookup())))
 		})
 		return types.BoolValue(true)
 	case found == nil:
@@ -268,7 +268,7 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 				refID, w.noun, id, k.describe(prior), bulletList(d), verbOf(w.made), w.noun, w.noun, id))
 		return types.BoolUnknown()
 	}
-	e := evidence{derived: derived, recorded: data.attempts.has(w.kind, refID), window: data.recoveryWindow}
+	e := evidence{derived: derived, recorded: data.attempts.has(w.refNamespace, refID), window: data.recoveryWindow}
 	created := k.createdAt(prior)
 	if !e.accepts(created, servedAt) {
 		summary, detail := earlierObjectError(k, prior, refID, servedAt, data.recoveryWindow, true)
@@ -291,7 +291,8 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 type lookupCache struct {
 	mu   sync.Mutex
 	done map[string]*lookupEntry
-	// gatherers gather the lookups and reads of each kind (money_batch.go).
+	// gatherers gather the lookups and reads of each namespace
+	// (money_batch.go).
 	gatherers map[string]any
 }
 
@@ -304,13 +305,13 @@ type lookupEntry struct {
 
 // lookupOnce looks refID up with k.lookup once per provider process.
 // found is nil when the service holds no object under it.
-func lookupOnce[T any](ctx context.Context, data *providerData, k moneyKind[T], refID string) (*T, time.Time, error) {
+func lookupOnce[T any](ctx context.Context, data *providerData, k moneyObjects[T], refID string) (*T, time.Time, error) {
 	l := &data.lookups
 	l.mu.Lock()
 	if l.done == nil {
 		l.done = map[string]*lookupEntry{}
 	}
-	key := refKey(k.words.kind, refID)
+	key := refKey(k.words.refNamespace, refID)
 	e := l.done[key]
 	if e == nil {
 		e = &lookupEntry{}
@@ -332,7 +333,7 @@ func lookupOnce[T any](ctx context.Context, data *providerData, k moneyKind[T], 
 }
 
 // attemptSet holds the ref_ids of the unconfirmed creates that the state
-// of this run records, by kind: the refresh of an unconfirmed object (at
+// of this run records, by namespace: the refresh of an unconfirmed object (at
 // plan) and its destroy before its retry (at apply) add its ref_id, and the
 // plan and the create of its retry read it as the evidence that an object
 // found under the ref_id is the one that attempt made. It only mirrors the
@@ -342,8 +343,8 @@ type attemptSet struct {
 	refs map[string]bool
 }
 
-// add records an unconfirmed attempt of kind with refID.
-func (a *attemptSet) add(kind, refID string) {
+// add records an unconfirmed attempt in namespace with refID.
+func (a *attemptSet) add(namespace, refID string) {
 	if a == nil || refID == "" {
 		return
 	}
@@ -352,24 +353,24 @@ func (a *attemptSet) add(kind, refID string) {
 	if a.refs == nil {
 		a.refs = map[string]bool{}
 	}
-	a.refs[refKey(kind, refID)] = true
+	a.refs[refKey(namespace, refID)] = true
 }
 
 // has reports whether the state of this run records an unconfirmed
-// attempt of kind with refID.
-func (a *attemptSet) has(kind, refID string) bool {
+// attempt in namespace with refID.
+func (a *attemptSet) has(namespace, refID string) bool {
 	if a == nil {
 		return false
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.refs[refKey(kind, refID)]
+	return a.refs[refKey(namespace, refID)]
 }
 
 // createWords are what differs between the callers of createRun.
 type createWords struct {
-	// kind names the request in derived ref_ids and in plannedRefIDs.
-	kind string
+	// refNamespace names the request in derived ref_ids and in plannedRefIDs.
+	refNamespace string
 	// resourceType is the Terraform type, e.g. platform_crypto_withdrawal.
 	resourceType string
 	// noun and plural name one object and several: "crypto withdrawal".
@@ -394,9 +395,9 @@ const (
 	outcomeUnconfirmed
 )
 
-// moneyKind is how the core reads the objects of one kind: what a resource
+// moneyObjects is how the core reads the objects of one resource: what it
 // supplies besides its request.
-type moneyKind[T any] struct {
+type moneyObjects[T any] struct {
 	words createWords
 	// id and createdAt read an answered object; createdAt is zero when the
 	// answer has none.
@@ -410,12 +411,18 @@ type moneyKind[T any] struct {
 	// lookup finds the object made with refID (nil: the service cannot be
 	// asked). It runs with a context that records the answer's Date.
 	lookup func(ctx context.Context, c *client.Client, refID string) (T, bool, error)
-	// lookupScope is the OAuth scope of lookup.
+	// lookupScope is the OAuth scope of lookup and of the lists (default:
+	// readScope, see scopeOfLookup).
 	lookupScope string
+	// get reads the object by id: client.ErrNotFound when the service
+	// does not know it, errAnotherObject when it answers another one.
+	get func(ctx context.Context, c *client.Client, id string) (T, error)
+	// readScope is the OAuth scope of get.
+	readScope string
 	// lists, when set, reads many objects at once: the lookups and the
-	// refreshes of the kind are gathered into list requests, and objects
+	// refreshes of these objects are gathered into list requests, and objects
 	// in a final state are not read again (see money_batch.go).
-	lists *kindLists[T]
+	lists *objectLists[T]
 	// superseded, when set, reports an object whose derived ref_id a new
 	// create may move past (deposit instructions the service deprecated):
 	// such an object is never adopted under a derived ref_id, and the
@@ -424,8 +431,17 @@ type moneyKind[T any] struct {
 	superseded func(T) bool
 }
 
+// scopeOfLookup is the OAuth scope of k's lookup: lookupScope, or
+// readScope when it has none of its own.
+func (k moneyObjects[T]) scopeOfLookup() string {
+	if k.lookupScope != "" {
+		return k.lookupScope
+	}
+	return k.readScope
+}
+
 // shownID is the id of obj as a message may show it (see shown).
-func (k moneyKind[T]) shownID(obj T) string { return shown(k.id(obj)) }
+func (k moneyObjects[T]) shownID(obj T) string { return shown(k.id(obj)) }
 
 // replaySkew is how much older than the request a 2xx answer's object must
 // be to be taken for a replay of an earlier request rather than the
@@ -435,8 +451,8 @@ const replaySkew = 2 * time.Minute
 
 // createRun is one create of an object of type T.
 type createRun[T any] struct {
-	kind  moneyKind[T]
-	refID string
+	objects moneyObjects[T]
+	refID   string
 	// derived: the ref_id was derived from the arguments, so an earlier
 	// object under it needs evidence (see judgeEarlier).
 	derived bool
@@ -455,9 +471,9 @@ type createRun[T any] struct {
 	// differences lists how an answered object differs from the request,
 	// one "field: requested x, answered y" line each.
 	differences func(T) []string
-	// lookupFirst looks the ref_id up before sending (kind.lookup): an
+	// lookupFirst looks the ref_id up before sending (objects.lookup): an
 	// object made earlier with it is judged like a replay answer, and
-	// nothing is sent. For kinds whose replay answer the service does not
+	// nothing is sent. For objects whose replay answer the service does not
 	// publish.
 	lookupFirst bool
 	// data holds the lookups of this process (see lookupOnce).
@@ -470,7 +486,7 @@ type createResult[T any] struct {
 	// obj is the confirmed or adopted object, or the superseded one.
 	obj T
 	// superseded: the object found under the ref_id is superseded (see
-	// moneyKind.superseded); nothing was sent.
+	// moneyObjects.superseded); nothing was sent.
 	superseded bool
 	// err is the error of an unconfirmed create.
 	err error
@@ -481,23 +497,23 @@ type createResult[T any] struct {
 // caller explains an unconfirmed one in its own terms.
 func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostics) {
 	var diags diag.Diagnostics
-	w := c.kind.words
-	if c.lookupFirst && c.kind.lookup != nil && c.data != nil {
+	w := c.objects.words
+	if c.lookupFirst && c.objects.lookup != nil && c.data != nil {
 		// The plan of this process looked it up a moment ago, if it could.
-		prior, servedAt, err := lookupOnce(ctx, c.data, c.kind, c.refID)
+		prior, servedAt, err := lookupOnce(ctx, c.data, c.objects, c.refID)
 		switch {
 		case client.IsNoSuchOperation(err):
 			// The service has no list to look in (the seed's has none of
 			// deposit instructions): its promise that the ref_id is the
 			// key of idempotence is what protects the request.
-			c.data.warnOnce("no lookup:"+w.kind, func() {
+			c.data.warnOnce("no lookup:"+w.refNamespace, func() {
 				diags.AddWarning(w.title+" sent without looking its ref_id up",
 					fmt.Sprintf("The service has no operation to look %s up by ref_id (%s). The provider sends "+
 						"each request with its ref_id, which the service takes as the key of idempotence: a request "+
 						"sent again under it makes nothing new.", w.plural, err))
 			})
 		case err != nil:
-			// The lookup is this kind's only protection against making
+			// The lookup is these objects' only protection against making
 			// a second object: without it, nothing is sent.
 			tflog.Warn(ctx, "looking up the ref_id failed; nothing sent", map[string]any{
 				"ref_id": c.refID, "error": err.Error(),
@@ -506,7 +522,7 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 				fmt.Sprintf("Before it sends a %s, the provider looks its ref_id %s up, because the service does "+
 					"not say when a request with a ref_id it already processed is sent again: an earlier attempt "+
 					"may have made it. The lookup failed: %s.\n\nNothing was %s. %s Then apply again: the retry "+
-					"sends the same ref_id.", w.noun, c.refID, err, w.made, lookupHint(err, c.kind.lookupScope)))
+					"sends the same ref_id.", w.noun, c.refID, err, w.made, lookupHint(err, c.objects.scopeOfLookup())))
 			return createResult[T]{}, diags
 		case prior != nil:
 			return c.replayed(ctx, *prior, servedAt)
@@ -519,14 +535,14 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 	if err == nil {
 		if d := c.differences(obj); len(d) > 0 {
 			tflog.Error(ctx, w.noun+" answered differently from the request", map[string]any{
-				"ref_id": c.refID, "id": c.kind.shownID(obj), "differences": d,
+				"ref_id": c.refID, "id": c.objects.shownID(obj), "differences": d,
 			})
 			diags.AddError(w.title+" answered differently from the request",
 				fmt.Sprintf("The service answered the request with ref_id %s with %s %s, which differs from the "+
 					"request:\n%s\n\nThe provider does not record an answer it cannot trust. Nothing will be sent "+
 					"again under this ref_id: applying again sends the same ref_id, and the service answers with the "+
 					"object it made, which is checked again. Check %s %s with the service before changing the "+
-					"configuration.", c.refID, w.noun, c.kind.shownID(obj), bulletList(d), w.noun, c.kind.shownID(obj)))
+					"configuration.", c.refID, w.noun, c.objects.shownID(obj), bulletList(d), w.noun, c.objects.shownID(obj)))
 			return createResult[T]{}, diags
 		}
 		if c.replayedAnswer(obj, served.Last(), elapsed) {
@@ -537,7 +553,7 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 	if prior, ok := c.existing(err); ok {
 		return c.replayed(ctx, prior, served.Last())
 	}
-	if errors.Is(err, client.ErrConflict) && c.kind.lookup != nil && c.data != nil {
+	if errors.Is(err, client.ErrConflict) && c.objects.lookup != nil && c.data != nil {
 		// A 409 that does not carry the object (the reference's answer to
 		// a reused ref_id of an internal transfer): the object is found
 		// by its ref_id, and judged as a replay answer.
@@ -559,9 +575,9 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 // ref_id is used, and nothing is sent again under it.
 func (c createRun[T]) conflicted(ctx context.Context, conflict error) (createResult[T], diag.Diagnostics) {
 	var diags diag.Diagnostics
-	w := c.kind.words
+	w := c.objects.words
 	lctx, served := client.WithServedAt(ctx)
-	prior, found, err := c.kind.lookup(lctx, c.data.client, c.refID)
+	prior, found, err := c.objects.lookup(lctx, c.data.client, c.refID)
 	if err == nil && found {
 		return c.replayed(ctx, prior, served.Last())
 	}
@@ -573,7 +589,7 @@ func (c createRun[T]) conflicted(ctx context.Context, conflict error) (createRes
 		fmt.Sprintf("The service reports that ref_id %s is already used (%s), and %s, so the provider cannot "+
 			"tell whether it is this request.\n\nNothing was %s, and nothing is sent again under this ref_id. "+
 			"Apply again to look it up again (reading it needs the OAuth scope %s); to %s a new %s, give it "+
-			"another ref_id.", c.refID, conflict, why, w.made, c.kind.lookupScope, verbOf(w.made), w.noun))
+			"another ref_id.", c.refID, conflict, why, w.made, c.objects.scopeOfLookup(), verbOf(w.made), w.noun))
 	return createResult[T]{}, diags
 }
 
@@ -586,7 +602,7 @@ func (c createRun[T]) conflicted(ctx context.Context, conflict error) (createRes
 // instead of sending what the reviewed plan said it would not.
 func (c createRun[T]) recordFound(ctx context.Context) (createResult[T], diag.Diagnostics) {
 	var diags diag.Diagnostics
-	w := c.kind.words
+	w := c.objects.words
 	planned := fmt.Sprintf("The plan found %s under ref_id %s at the service, and said that applying records it "+
 		"and %s nothing (money.sends = false).", withArticle(w.noun), c.refID, verbOf(w.made)+"s")
 	var (
@@ -594,10 +610,10 @@ func (c createRun[T]) recordFound(ctx context.Context) (createResult[T], diag.Di
 		servedAt time.Time
 		err      error
 	)
-	if c.kind.lookup == nil || c.data == nil {
+	if c.objects.lookup == nil || c.data == nil {
 		err = errors.New("the service offers no lookup of " + w.plural + " by ref_id")
 	} else {
-		prior, servedAt, err = lookupOnce(ctx, c.data, c.kind, c.refID)
+		prior, servedAt, err = lookupOnce(ctx, c.data, c.objects, c.refID)
 	}
 	switch {
 	case err != nil:
@@ -606,7 +622,7 @@ func (c createRun[T]) recordFound(ctx context.Context) (createResult[T], diag.Di
 		})
 		diags.AddError(failure(w.title+" not recorded: ref_id not looked up", err),
 			fmt.Sprintf("%s Looking the ref_id up again to record it failed: %s.\n\nNothing was %s and nothing was "+
-				"recorded. %s Then apply again, or plan again.", planned, err, w.made, lookupHint(err, c.kind.lookupScope)))
+				"recorded. %s Then apply again, or plan again.", planned, err, w.made, lookupHint(err, c.objects.scopeOfLookup())))
 		return createResult[T]{}, diags
 	case prior == nil:
 		tflog.Warn(ctx, "the object the plan found under the ref_id is no longer found; nothing sent", map[string]any{
@@ -619,7 +635,7 @@ func (c createRun[T]) recordFound(ctx context.Context) (createResult[T], diag.Di
 				verbOf(w.made)+"s"))
 		return createResult[T]{}, diags
 	}
-	id := c.kind.shownID(*prior)
+	id := c.objects.shownID(*prior)
 	if d := c.differences(*prior); len(d) > 0 {
 		diags.AddAttributeError(path.Root("ref_id"), "ref_id "+c.refID+" already used by another "+w.noun,
 			fmt.Sprintf("%s The service now reports that ref_id %s is used by %s %s, which is not this request:\n%s"+
@@ -644,7 +660,7 @@ func (c createRun[T]) recordFound(ctx context.Context) (createResult[T], diag.Di
 // again): its created_at precedes the answer's Date (or, without one, the
 // machine's clock) by more than the request took plus replaySkew.
 func (c createRun[T]) replayedAnswer(obj T, servedAt time.Time, elapsed time.Duration) bool {
-	created := c.kind.createdAt(obj)
+	created := c.objects.createdAt(obj)
 	if created.IsZero() {
 		return false
 	}
@@ -659,9 +675,9 @@ func (c createRun[T]) replayedAnswer(obj T, servedAt time.Time, elapsed time.Dur
 // refused otherwise.
 func (c createRun[T]) replayed(ctx context.Context, prior T, servedAt time.Time) (createResult[T], diag.Diagnostics) {
 	var diags diag.Diagnostics
-	w := c.kind.words
-	id := c.kind.shownID(prior)
-	if c.derived && c.kind.superseded != nil && c.kind.superseded(prior) {
+	w := c.objects.words
+	id := c.objects.shownID(prior)
+	if c.derived && c.objects.superseded != nil && c.objects.superseded(prior) {
 		return createResult[T]{outcome: outcomeRefused, obj: prior, superseded: true}, diags
 	}
 	if d := c.differences(prior); len(d) > 0 {
@@ -696,7 +712,7 @@ type evidence struct {
 
 // why says, for messages, why an accepted earlier object is this one's.
 func (c createRun[T]) why(prior T, servedAt time.Time) string {
-	return evidence{c.derived, c.recorded, c.window}.why(c.kind.createdAt(prior), servedAt)
+	return evidence{c.derived, c.recorded, c.window}.why(c.objects.createdAt(prior), servedAt)
 }
 
 func (e evidence) why(created, servedAt time.Time) string {
@@ -745,17 +761,17 @@ func age(created, servedAt time.Time) string {
 // or adds the error that names it and both ways on.
 func (c createRun[T]) judgeEarlier(prior T, servedAt time.Time, diags *diag.Diagnostics) bool {
 	e := evidence{c.derived, c.recorded, c.window}
-	if e.accepts(c.kind.createdAt(prior), servedAt) {
+	if e.accepts(c.objects.createdAt(prior), servedAt) {
 		return true
 	}
-	summary, detail := earlierObjectError(c.kind, prior, c.refID, servedAt, c.window, false)
+	summary, detail := earlierObjectError(c.objects, prior, c.refID, servedAt, c.window, false)
 	diags.AddAttributeError(path.Root("ref_id"), summary, detail)
 	return false
 }
 
 // earlierObjectError is the error of an earlier object under a derived
 // ref_id without evidence that it is this resource's, at plan or at apply.
-func earlierObjectError[T any](k moneyKind[T], prior T, refID string, servedAt time.Time, window time.Duration, atPlan bool) (summary, detail string) {
+func earlierObjectError[T any](k moneyObjects[T], prior T, refID string, servedAt time.Time, window time.Duration, atPlan bool) (summary, detail string) {
 	w := k.words
 	id := k.shownID(prior)
 	made := "at an unknown time (the answer gives no creation time or no Date)"
@@ -1002,7 +1018,7 @@ func recordUnconfirmed(ctx context.Context, data *providerData, p privateState, 
 		return false
 	}
 	if data != nil {
-		data.attempts.add(w.kind, refID)
+		data.attempts.add(w.refNamespace, refID)
 	}
 	return true
 }

@@ -556,14 +556,14 @@ func TestRecordFoundSendsNothing(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			k := withdrawalKind
+			k := withdrawalObjects
 			lookups := 0
 			k.lookup = func(context.Context, *client.Client, string) (*client.Transfer, bool, error) {
 				lookups++
 				return tc.obj, tc.obj != nil, tc.err
 			}
 			res, diags := createRun[*client.Transfer]{
-				kind: k, refID: "ref-1", now: time.Now, data: &providerData{},
+				objects: k, refID: "ref-1", now: time.Now, data: &providerData{},
 				send: func(context.Context) (*client.Transfer, error) {
 					t.Fatal("a create was sent")
 					return nil, nil

@@ -74,29 +74,63 @@ type flowArg[A, R, T any] struct {
 	got     func(T) *string
 }
 
-// flow declares a money flow.
+// flow declares a money flow: how its objects are read, its texts, its
+// arguments, and one group of settings for each phase of an object (its
+// plan, its create, the judgement of an answer).
 type flow[A, O, R any] struct {
-	kind moneyKind[*O]
-	// description is the resource's description; the action's is derived
-	// from actionDescription.
-	description, actionDescription string
-	args                           []flowArg[A, R, *O]
-	// metadata is the metadata argument, its request field and answered
-	// field.
-	metadata    func(*A) *types.Map
-	reqMetadata func(*R) *map[string]string
-	gotMetadata func(*O) map[string]string
-	// computed is the object's shape less the arguments.
+	// objects is how the core reads the flow's objects (by id, by ref_id,
+	// in lists) and describes them.
+	objects moneyObjects[*O]
+	texts   flowTexts
+	// args are the arguments, one row each; metadata is the metadata
+	// argument; computed is the object's shape less the arguments.
+	args     []flowArg[A, R, *O]
+	metadata flowMetadata[A, O, R]
 	computed objectShape[O]
-	// moves is what an object moves.
+	plan     flowPlan[A, O]
+	create   flowCreate[A, O, R]
+	answer   flowAnswer[O, R]
+}
+
+// flowTexts are what a flow says beyond its words and its arguments.
+type flowTexts struct {
+	// description is the resource's description; actionDescription the
+	// action's, to which the core adds what every money action says.
+	description, actionDescription string
+	// idNoun is what the id names, in the id's description and the
+	// identity (default: the noun).
+	idNoun string
+	// irreversible says, in a sentence, why a destroy only forgets.
+	irreversible string
+}
+
+// flowMetadata is the metadata argument of a flow, its request field and
+// its answered field.
+type flowMetadata[A, O, R any] struct {
+	arg func(*A) *types.Map
+	req func(*R) *map[string]string
+	got func(*O) map[string]string
+}
+
+// flowPlan is what the plan of an object of a flow needs.
+type flowPlan[A, O any] struct {
+	// moves is what the object of a moves: its manifest and what the
+	// guards judge.
 	moves func(A) movement
 	// summary describes the object of a in a few words.
 	summary func(A) string
-	// post, existing, get and readScope: see moneyType.
-	post      func(ctx context.Context, c *client.Client, body R) (*O, error)
-	existing  func(err error) (*O, bool)
-	get       func(ctx context.Context, c *client.Client, id string) (*O, error)
-	readScope string
+	// validators are the configuration validators.
+	validators []resource.ConfigValidator
+	// unlisted, when set, says why configuration generated from a list
+	// cannot declare obj ("" when it can).
+	unlisted func(obj *O) string
+}
+
+// flowCreate is how an object of a flow is sent.
+type flowCreate[A, O, R any] struct {
+	// post and existing: see moneyType.
+	post     func(ctx context.Context, c *client.Client, body R) (*O, error)
+	existing func(err error) (*O, bool)
 	// send, when set, is what the flow does around the post of body (a
 	// guaranteed fee quoted first): see moneyType.send. Shared by the
 	// resource and the action.
@@ -104,22 +138,15 @@ type flow[A, O, R any] struct {
 	// found, when set, checks an object of a recorded without sending as
 	// send checks one it adopts (see moneyType.found).
 	found func(a A, res createResult[*O], diags *diag.Diagnostics)
-	// idNoun is what the id names, in the id's description and the
-	// identity (default: the noun).
-	idNoun string
-	// ofKind lists why an answered object is not of this flow (a transfer
-	// of another type), checked on every answer and on import.
-	ofKind func(obj *O) []string
-	// unlisted, when set, says why configuration generated from a list
-	// cannot declare obj ("" when it can).
-	unlisted func(obj *O) string
-	// figures, when set, says the figures of an answered object (amount,
-	// fee, total), for the action's progress.
-	figures func(obj *O) string
-	// failed reports an answered status that means the money did not
-	// move; said, when set, what the service says of it.
-	failed func(obj *O) bool
-	said   func(obj *O) string
+}
+
+// flowAnswer is how the core judges an answered object of a flow, and
+// what it says of it.
+type flowAnswer[O, R any] struct {
+	// foreign, when set, lists why an answered object is not of this flow
+	// (a transfer of another type), checked on every answer and on import
+	// (default: every object of the flow's answers is its own).
+	foreign func(obj *O) []string
 	// invariants lists how obj breaks what an answer to body must keep
 	// beyond its arguments (amount plus fee is total; the credit side of an
 	// internal transfer), checked with them on every answer.
@@ -128,10 +155,22 @@ type flow[A, O, R any] struct {
 	// side the service does not list yet, a fee nothing bounded): warned
 	// of when the object is made or adopted, never recorded in silence.
 	unverified func(obj *O) []string
-	// irreversible says, in a sentence, why a destroy only forgets.
-	irreversible string
-	// validators are the configuration validators.
-	validators []resource.ConfigValidator
+	// failed reports an answered status that means the money did not
+	// move; said, when set, what the service says of it.
+	failed func(obj *O) bool
+	said   func(obj *O) string
+	// figures, when set, says the figures of an answered object (amount,
+	// fee, total), for the action's progress.
+	figures func(obj *O) string
+}
+
+// whyForeign lists why obj is not of f (foreign; nothing when f has no
+// foreign).
+func (f *flow[A, O, R]) whyForeign(obj *O) []string {
+	if f.answer.foreign == nil {
+		return nil
+	}
+	return f.answer.foreign(obj)
 }
 
 // sends is the verb of w's made in the third person ("sends", "makes").
@@ -147,7 +186,7 @@ func sends(w createWords) string {
 
 // changeNote ends the description of every argument of a flow.
 func (f *flow[A, O, R]) changeNote() string {
-	w := f.kind.words
+	w := f.objects.words
 	return fmt.Sprintf(" **Changing it %s a NEW %s**: Terraform plans a replacement, which moves the money again; "+
 		"the %s already %s is not reversed.", sends(w), w.noun, w.noun, w.made)
 }
@@ -178,16 +217,16 @@ func replaceUnlessRecordedAfterImport(w createWords) planmodifier.String {
 
 // idNames is what the id of an object of f names.
 func (f *flow[A, O, R]) idNames() string {
-	if f.idNoun != "" {
-		return f.idNoun
+	if f.texts.idNoun != "" {
+		return f.texts.idNoun
 	}
-	return f.kind.words.noun
+	return f.objects.words.noun
 }
 
 // schema is the resource's schema: each argument forces a replacement,
 // except those whose change is recorded in place (inPlace).
 func (f *flow[A, O, R]) schema() schema.Schema {
-	w := f.kind.words
+	w := f.objects.words
 	attrs := map[string]schema.Attribute{}
 	for _, a := range f.args {
 		mods := []planmodifier.String{stringplanmodifier.RequiresReplace()}
@@ -234,7 +273,7 @@ func (f *flow[A, O, R]) schema() schema.Schema {
 		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 	}
 	attrs[moneyAttribute] = moneySchema()
-	return schema.Schema{MarkdownDescription: f.description, Attributes: attrs}
+	return schema.Schema{MarkdownDescription: f.texts.description, Attributes: attrs}
 }
 
 // request is the create request of a with refID: every argument but the
@@ -253,13 +292,13 @@ func (f *flow[A, O, R]) request(ctx context.Context, a A, refID string) (R, erro
 		}
 	}
 	*f.refIDArg().req(&r) = refID
-	m := *f.metadata(&a)
+	m := *f.metadata.arg(&a)
 	if !m.IsNull() && !m.IsUnknown() {
 		md := map[string]string{}
 		if d := m.ElementsAs(ctx, &md, false); d.HasError() {
 			return r, errors.New("metadata is not a map of strings")
 		}
-		*f.reqMetadata(&r) = md
+		*f.metadata.req(&r) = md
 	}
 	return r, nil
 }
@@ -291,14 +330,14 @@ func (f *flow[A, O, R]) differences(body R, obj *O) []string {
 		}
 		out = differ(out, arg.name, requested, arg.got(obj), equal)
 	}
-	if m := metadataDifference(*f.reqMetadata(&body), f.gotMetadata(obj)); m != "" {
+	if m := metadataDifference(*f.metadata.req(&body), f.metadata.got(obj)); m != "" {
 		out = append(out, m)
 	}
-	out = append(out, f.ofKind(obj)...)
-	if f.invariants != nil {
-		out = append(out, f.invariants(body, obj)...)
+	out = append(out, f.whyForeign(obj)...)
+	if f.answer.invariants != nil {
+		out = append(out, f.answer.invariants(body, obj)...)
 	}
-	if why := unusableID(f.kind.id(obj)); why != "" {
+	if why := unusableID(f.objects.id(obj)); why != "" {
 		out = append(out, "id: answered "+why)
 	}
 	return out
@@ -309,7 +348,7 @@ func (f *flow[A, O, R]) differences(body R, obj *O) []string {
 // attributes follow obj, but the manifest stays as the plan that made the
 // object saw it.
 func (f *flow[A, O, R]) fromObject(m *shapedState[A], obj *O, diags *diag.Diagnostics) {
-	w := f.kind.words
+	w := f.objects.words
 	for _, arg := range f.args {
 		if arg.got != nil {
 			*arg.arg(&m.args) = keepOr(*arg.arg(&m.args), stringValue(arg.got(obj)))
@@ -317,42 +356,42 @@ func (f *flow[A, O, R]) fromObject(m *shapedState[A], obj *O, diags *diag.Diagno
 			*v = types.StringNull()
 		}
 	}
-	if md := f.metadata(&m.args); md.IsNull() || md.IsUnknown() {
-		*md = stringMapValue(f.gotMetadata(obj))
+	if md := f.metadata.arg(&m.args); md.IsNull() || md.IsUnknown() {
+		*md = stringMapValue(f.metadata.got(obj))
 	}
 	followAnswer(m, f.computed.attrValues(obj, diags))
-	if f.failed != nil && f.failed(obj) {
-		status := shown(f.kind.status(obj))
+	if f.answer.failed != nil && f.answer.failed(obj) {
+		status := shown(f.objects.status(obj))
 		said := ""
-		if f.said != nil {
-			if s := f.said(obj); s != "" {
+		if f.answer.said != nil {
+			if s := f.answer.said(obj); s != "" {
 				said = " The service says: " + shown(s) + "."
 			}
 		}
 		diags.AddWarning(w.title+" "+status,
 			fmt.Sprintf("The service reports the %s %s (ref_id %s, %s) as %s: the money did not move.%s It stays in "+
 				"the state as recorded and is never %s again on its own; to make it again on purpose, give it a new "+
-				"ref_id (or change an argument), which plans a new one.", w.noun, f.kind.shownID(obj),
-				shownRef(f.refIDOf(obj)), shown(f.summary(m.args)), status, said, w.made))
+				"ref_id (or change an argument), which plans a new one.", w.noun, f.objects.shownID(obj),
+				shownRef(f.refIDOf(obj)), shown(f.plan.summary(m.args)), status, said, w.made))
 	}
 }
 
 // warnUnverified warns of what of obj the provider could not check.
 func (f *flow[A, O, R]) warnUnverified(obj *O, diags *diag.Diagnostics) {
-	if f.unverified == nil {
+	if f.answer.unverified == nil {
 		return
 	}
-	if u := f.unverified(obj); len(u) > 0 {
-		diags.AddWarning(f.kind.words.title+" recorded with parts not checked",
+	if u := f.answer.unverified(obj); len(u) > 0 {
+		diags.AddWarning(f.objects.words.title+" recorded with parts not checked",
 			fmt.Sprintf("The service's answer for the %s %s was compared with the request, but these parts of it "+
-				"could not be checked, and are recorded as the service answered them:\n%s", f.kind.words.noun,
-				f.kind.shownID(obj), bulletList(u)))
+				"could not be checked, and are recorded as the service answered them:\n%s", f.objects.words.noun,
+				f.objects.shownID(obj), bulletList(u)))
 	}
 }
 
 // declare is the money-core declaration of f.
 func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
-	w := f.kind.words
+	w := f.objects.words
 	refIDArg := f.refIDArg()
 	var firstRequired flowArg[A, R, *O]
 	for _, a := range f.args {
@@ -362,52 +401,16 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 	}
 	refOf := func(m shapedState[A]) string { return refIDArg.arg(&m.args).ValueString() }
 	return moneyType[A, *O, R]{
-		kind:       f.kind,
-		schema:     f.schema,
-		identity:   f.idNames(),
-		validators: f.validators,
-		refID:      refIDArg.arg,
-		unread:     func(a A) bool { return firstRequired.arg(&a).IsNull() },
-		request:    f.request,
-		summary:    f.summary,
-		post:       f.post,
-		existing:   f.existing,
-		moves:      f.moves,
-		found:      f.found,
-		differences: func(body R, obj *O) []string {
-			return f.differences(body, obj)
-		},
-		get:       f.get,
-		readScope: f.readScope,
-		recorded: func(ctx context.Context, m shapedState[A], obj *O) []string {
-			body, _ := f.request(ctx, m.args, refOf(m))
-			return f.differences(body, obj)
-		},
-		importable: func(id string, obj *O) []string {
-			d := recordedDifferences(types.StringValue(id), f.kind.id(obj), nil)
-			return append(d, f.ofKind(obj)...)
-		},
-		created: func(_ context.Context, m *shapedState[A], obj *O, outcome createOutcome, diags *diag.Diagnostics) {
-			f.fromObject(m, obj, diags)
-			f.warnUnverified(obj, diags)
-			// A plan that could not derive the ref_id left sends unknown:
-			// the apply knows.
-			m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed)
-		},
-		refreshed: func(_ context.Context, m *shapedState[A], obj *O, diags *diag.Diagnostics) {
-			f.fromObject(m, obj, diags)
-		},
-		adopt: func(_ context.Context, m *shapedState[A], obj *O, diags *diag.Diagnostics) {
-			f.fromObject(m, obj, diags)
-			f.warnUnverified(obj, diags)
-		},
+		objects:  f.objects,
+		schema:   f.schema,
+		identity: f.idNames(),
 		// A money movement keeps its state whatever a refresh finds:
 		// forgetting it would plan to move the money again.
 		refresh: refreshPolicy{scopeRefused: keepWithWarning, gone: keepWithWarning, another: failKeepingState},
 		say: lifecycleWords[A]{
 			destroy: &message{fmt.Sprintf("Destroying a %s does not reverse it", w.noun),
 				fmt.Sprintf("Destroy only removes the %s from the Terraform state: %s No API call is made.",
-					w.noun, f.irreversible)},
+					w.noun, f.texts.irreversible)},
 			notRefreshed: fmt.Sprintf("The %s keep the status recorded when they were %s; nothing else is "+
 				"affected, and nothing is sent.", w.plural, w.made),
 			gone: func(m shapedState[A]) message {
@@ -418,11 +421,53 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 			forgotten: func(m shapedState[A]) message {
 				return message{w.title + " removed from state only",
 					fmt.Sprintf("The %s %s (ref_id %s) was removed from the Terraform state. No API call was made: "+
-						"%s", w.noun, id(m).ValueString(), refOf(m), f.irreversible)}
+						"%s", w.noun, id(m).ValueString(), refOf(m), f.texts.irreversible)}
 			},
 		},
-		planChange: f.planChange,
-		send:       f.send,
+		plan: typePlan[A]{
+			validators: f.plan.validators,
+			refID:      refIDArg.arg,
+			unread:     func(a A) bool { return firstRequired.arg(&a).IsNull() },
+			summary:    f.plan.summary,
+			moves:      f.plan.moves,
+		},
+		create: typeCreate[A, *O, R]{
+			request:  f.request,
+			post:     f.create.post,
+			existing: f.create.existing,
+			found:    f.create.found,
+			differences: func(body R, obj *O) []string {
+				return f.differences(body, obj)
+			},
+			created: func(_ context.Context, m *shapedState[A], obj *O, outcome createOutcome, diags *diag.Diagnostics) {
+				f.fromObject(m, obj, diags)
+				f.warnUnverified(obj, diags)
+				// A plan that could not derive the ref_id left sends unknown:
+				// the apply knows.
+				m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed)
+			},
+			send: f.create.send,
+		},
+		read: typeRead[A, *O]{
+			recorded: func(ctx context.Context, m shapedState[A], obj *O) []string {
+				body, _ := f.request(ctx, m.args, refOf(m))
+				return f.differences(body, obj)
+			},
+			importable: func(id string, obj *O) []string {
+				d := recordedDifferences(types.StringValue(id), f.objects.id(obj), nil)
+				return append(d, f.whyForeign(obj)...)
+			},
+			refreshed: func(_ context.Context, m *shapedState[A], obj *O, diags *diag.Diagnostics) {
+				f.fromObject(m, obj, diags)
+			},
+			adopt: func(_ context.Context, m *shapedState[A], obj *O, diags *diag.Diagnostics) {
+				f.fromObject(m, obj, diags)
+				f.warnUnverified(obj, diags)
+			},
+		},
+		change: typeChange[A]{
+			planChange: f.planChange,
+		},
 	}
 }
 
@@ -441,7 +486,7 @@ func (f *flow[A, O, R]) planChange(ctx context.Context, _ *providerData, req res
 		resp.Diagnostics.Append(setShaped(ctx, &resp.Plan, resp.Plan.Schema, next)...)
 		return
 	}
-	w := f.kind.words
+	w := f.objects.words
 	resp.Diagnostics.AddWarning(fmt.Sprintf("Changing a %s %s a NEW %s", w.noun, sends(w), w.noun),
 		f.replacementDetail(ctx, req, state))
 }
@@ -466,14 +511,14 @@ func (f *flow[A, O, R]) inPlace(ctx context.Context, req resource.ModifyPlanRequ
 			return state, false
 		}
 	}
-	return next, f.metadata(&plan.args).Equal(*f.metadata(&state.args))
+	return next, f.metadata.arg(&plan.args).Equal(*f.metadata.arg(&state.args))
 }
 
 // replacementDetail tells a reviewer where the money of a replacement
 // goes: what changed, the new object in full with its ref_id, which the
 // plan's diff hides in part, and that the one already made stays made.
 func (f *flow[A, O, R]) replacementDetail(ctx context.Context, req resource.ModifyPlanRequest, state shapedState[A]) string {
-	w := f.kind.words
+	w := f.objects.words
 	var now, was map[string]tftypes.Value
 	_ = req.Config.Raw.As(&now)
 	_ = req.State.Raw.As(&was)
@@ -495,10 +540,10 @@ func (f *flow[A, O, R]) replacementDetail(ctx context.Context, req resource.Modi
 		refID, origin := knownString(*f.refIDArg().arg(&config.args)), "configured"
 		if refID == "" {
 			body, _ := f.request(ctx, config.args, "")
-			refID, _ = derivedRefID(w.kind, body)
+			refID, _ = derivedRefID(w.refNamespace, body)
 			origin = "derived from its arguments"
 		}
-		next = fmt.Sprintf("Applying %s a NEW %s: %s, ref_id %s (%s).", sends(w), w.noun, f.summary(config.args),
+		next = fmt.Sprintf("Applying %s a NEW %s: %s, ref_id %s (%s).", sends(w), w.noun, f.plan.summary(config.args),
 			shownRef(refID), origin)
 	}
 	what := "Its arguments changed"
@@ -509,7 +554,7 @@ func (f *flow[A, O, R]) replacementDetail(ctx context.Context, req resource.Modi
 	return fmt.Sprintf("%s. %s\n\nThe service cannot change a %s, so Terraform plans a replacement. The %s already "+
 		"%s, %s (%s, ref_id %s), stays %s: it is not reversed, and the replacement only removes it from the state. "+
 		"If that is not what you want, restore the previous arguments.", what, next, w.noun, w.noun, w.made,
-		shown(id(state).ValueString()), f.summary(state.args), shownRef(refID), w.made)
+		shown(id(state).ValueString()), f.plan.summary(state.args), shownRef(refID), w.made)
 }
 
 // shownValue quotes an argument's value for a message, "unset" when empty.
@@ -583,7 +628,7 @@ func (f *flow[A, O, R]) refIDArg() flowArg[A, R, *O] {
 			return a
 		}
 	}
-	panic("money flow " + f.kind.words.resourceType + " declares no ref_id argument")
+	panic("money flow " + f.objects.words.resourceType + " declares no ref_id argument")
 }
 
 // refIDOf is the ref_id obj was made with.

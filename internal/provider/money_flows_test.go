@@ -105,7 +105,7 @@ func conversionObjects(emu *emulator.Server) []moneyObject {
 		var cc client.StablecoinConversion
 		_ = json.Unmarshal(b, &cc)
 		out = append(out, moneyObject{ID: deref(cc.ID), RefID: deref(cc.RefID),
-			Summary: stablecoinConversionKind.describe(&cc)})
+			Summary: stablecoinConversionObjects.describe(&cc)})
 	}
 	return out
 }
@@ -329,7 +329,7 @@ func checkFlowAnswers[A, O, R any](t *testing.T, f *flow[A, O, R], a A, answer f
 		}
 	}
 	obj := answer(body)
-	f.gotMetadata(obj)["purpose"] = "other"
+	f.metadata.got(obj)["purpose"] = "other"
 	if d := f.differences(body, obj); len(d) != 1 || !strings.HasPrefix(d[0], "metadata") {
 		t.Errorf("metadata answered otherwise: differences %v", d)
 	}

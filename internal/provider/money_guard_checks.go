@@ -15,11 +15,11 @@ import (
 )
 
 // The fiat account approval rule reads what the run saw of fiat accounts:
-// their kind (part of their derived ref_ids, fiatAccountWords) and the
+// their ref_id namespace (fiatAccountWords) and the
 // status of an account the service approved for withdrawals.
 const (
-	fiatAccountKindName = "fiat_account"
-	fiatAccountApproved = "APPROVED"
+	fiatAccountNamespace = "fiat_account"
+	fiatAccountApproved  = "APPROVED"
 )
 
 // The checks of the money guard, one function per rule of guardRules
@@ -212,7 +212,7 @@ func checkApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *provider
 	if w.fiatAccount == "" {
 		return guardFindings{}
 	}
-	if status, seen := data.seenStatus(fiatAccountKindName, w.fiatAccount); seen && status != fiatAccountApproved {
+	if status, seen := data.seenStatus(fiatAccountNamespace, w.fiatAccount); seen && status != fiatAccountApproved {
 		return guardFindings{refusal: "Fiat account not approved", breaches: []string{fmt.Sprintf("The %s %s goes "+
 			"to the fiat account %s, which this configuration manages and whose status is %s, not APPROVED: the "+
 			"service refuses a withdrawal to it.", w.resourceType, shown(w.what), w.fiatAccount, shown(status))}}

@@ -425,7 +425,7 @@ func TestGuardRules_nextStep(t *testing.T) {
 				t.Fatalf("no rule %s", c.rule)
 			}
 			data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, c.guard)
-			data.sawStatus(fiatAccountKindName, "acct-pending", "PENDING")
+			data.sawStatus(fiatAccountNamespace, "acct-pending", "PENDING")
 			var d diag.Diagnostics
 			for _, w := range c.moves {
 				guardPlan(t.Context(), data, w, &d)

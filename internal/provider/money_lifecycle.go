@@ -31,8 +31,8 @@ import (
 // # The refresh policy
 //
 // A refresh reads the object by id (gathered with the other reads of its
-// kind into lists of ids, and not at all once its status is final, when
-// its kind has lists: see money_batch.go). Three events are out of the ordinary,
+// resource into lists of ids, and not at all once its status is final,
+// when its objects have lists: see money_batch.go). Three events are out of the ordinary,
 // and each resource says in its refreshPolicy what each means for it; the
 // core carries out each outcome the same way for every resource:
 //
@@ -94,35 +94,56 @@ func (e errAnotherObject) Error() string { return "the service answered with the
 
 // moneyType declares a resource on the money core: A is its arguments
 // struct (its state is shapedState[A]), T its API object, R its create
-// request.
+// request. Besides how its objects are read, its schema and its words, its
+// settings come in one group per phase: the plan of a new object, its
+// create, the reads of a made one, and the change and destroy of one.
 type moneyType[A, T, R any] struct {
-	// kind is how the core reads its objects (words, id, creation time,
-	// description, lookup by ref_id).
-	kind moneyKind[T]
+	// objects is how the core reads its objects (words, id, creation time,
+	// description, get by id, lookup by ref_id).
+	objects moneyObjects[T]
 	// schema is the resource's schema; identity names its object in the
 	// identity schema.
 	schema   func() schema.Schema
 	identity string
-	// validators are its configuration validators, if any.
-	validators []resource.ConfigValidator
+	// refresh is the refresh policy.
+	refresh refreshPolicy
+	// say holds the resource's own words for the lifecycle's messages.
+	say    lifecycleWords[A]
+	plan   typePlan[A]
+	create typeCreate[A, T, R]
+	read   typeRead[A, T]
+	change typeChange[A]
+}
 
+// typePlan is what the plan of a new object of a moneyType reads of its
+// arguments.
+type typePlan[A any] struct {
 	// refID is the ref_id argument of a.
 	refID func(a *A) *types.String
 	// unread reports a state whose arguments were never read from the
 	// service: an object being imported.
 	unread func(a A) bool
+	// summary describes the object of a in a few words, for messages.
+	summary func(a A) string
+	// validators are its configuration validators, if any.
+	validators []resource.ConfigValidator
+	// moves, when set, says what the object of a moves: the core then sets
+	// its manifest (money) at plan and passes it through the provider's
+	// withdrawal_guard at plan and at send (see money_movement.go).
+	moves func(a A) movement
+}
+
+// typeCreate is how an object of a moneyType is created.
+type typeCreate[A, T, R any] struct {
 	// request is the create request of a with refID.
 	request func(ctx context.Context, a A, refID string) (R, error)
 	// derive is the ref_id derived from a, after the superseded object
 	// of id after ("" for the first); nil: derivedRefID of the request
 	// without ref_id.
 	derive func(ctx context.Context, a A, after string) (string, bool)
-	// summary describes the object of a in a few words, for messages.
-	summary func(a A) string
 	// secrets are the sensitive values of a, which the client scrubs from
 	// its logs and errors.
 	secrets func(a A) []*string
-
 	// post sends the create request; existing reads the object a 409
 	// reports as made earlier; differences lists how an answered object
 	// differs from the request; lookupFirst looks the ref_id up before
@@ -131,10 +152,6 @@ type moneyType[A, T, R any] struct {
 	existing    func(err error) (T, bool)
 	differences func(body R, obj T) []string
 	lookupFirst bool
-	// moves, when set, says what the object of a moves: the core then sets
-	// its manifest (money) at plan and passes it through the provider's
-	// withdrawal_guard at plan and at send (see money_movement.go).
-	moves func(a A) movement
 	// send, when set, is what the declaration does around the post of
 	// the create request body (a guaranteed fee quoted first, the body
 	// posted with it): post sends a body through the core (see sendMoney).
@@ -143,31 +160,27 @@ type moneyType[A, T, R any] struct {
 	// (money.sends = false) as send checks one it adopts (a withdrawal's
 	// charged fee against max_fee); an error still records it.
 	found func(a A, res createResult[T], diags *diag.Diagnostics)
+	// created sets m from the object its create confirmed or adopted.
+	created func(ctx context.Context, m *shapedState[A], obj T, outcome createOutcome, diags *diag.Diagnostics)
+}
 
-	// get reads the object by id: client.ErrNotFound when the service
-	// does not know it, errAnotherObject when it answers another one.
-	get func(ctx context.Context, c *client.Client, id string) (T, error)
-	// readScope is the OAuth scope of get.
-	readScope string
+// typeRead is how a made object of a moneyType is read back: by a
+// refresh, or by an import.
+type typeRead[A, T any] struct {
 	// recorded lists how a read object differs from what the state m
 	// records, besides its id.
 	recorded func(ctx context.Context, m shapedState[A], obj T) []string
 	// importable lists why obj, read for the import of id, is not an
 	// object of this resource.
 	importable func(id string, obj T) []string
-	// created sets m from the object its create confirmed or adopted;
-	// refreshed from the object a refresh read; adopt from the object an
-	// import read.
-	created   func(ctx context.Context, m *shapedState[A], obj T, outcome createOutcome, diags *diag.Diagnostics)
+	// refreshed sets m from the object a refresh read; adopt from the
+	// object an import read.
 	refreshed func(ctx context.Context, m *shapedState[A], obj T, diags *diag.Diagnostics)
 	adopt     func(ctx context.Context, m *shapedState[A], obj T, diags *diag.Diagnostics)
-	// refresh is the refresh policy.
-	refresh refreshPolicy
+}
 
-	// say holds the resource's own words for the lifecycle's messages.
-	say lifecycleWords[A]
-
-	// Plan hooks, each optional.
+// typeChange are the hooks of a made object of a moneyType, each optional.
+type typeChange[A any] struct {
 	// stale reports an unchanged object the resource has something to
 	// say about (instructions the service deprecated): its plan goes to
 	// planChange. It reads the state alone.
@@ -213,23 +226,25 @@ func newMoneyResource[A, T, R any](t *moneyType[A, T, R]) resource.Resource {
 	return &moneyCoreResource[A, T, R]{t: t}
 }
 
-// MoneyCoreKind names the kind of the resource's ref_ids: the registry
-// knows the resources on the money core by it.
-func (r *moneyCoreResource[A, T, R]) MoneyCoreKind() string { return r.t.kind.words.kind }
+// MoneyCoreRefNamespace names the namespace of the resource's ref_ids: the
+// registry knows the resources on the money core by it.
+func (r *moneyCoreResource[A, T, R]) MoneyCoreRefNamespace() string {
+	return r.t.objects.words.refNamespace
+}
 
 // MovesMoney is the money.kind of what the resource's objects move, ""
 // for a type that moves none: the registry, and the test that the shipped
 // policy knows every type, know the money types by it.
 func (r *moneyCoreResource[A, T, R]) MovesMoney() string {
-	if r.t.moves == nil {
+	if r.t.plan.moves == nil {
 		return ""
 	}
 	var a A
-	return r.t.moves(a).kind
+	return r.t.plan.moves(a).kind
 }
 
 func (r *moneyCoreResource[A, T, R]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(r.t.kind.words.resourceType, "platform")
+	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(r.t.objects.words.resourceType, "platform")
 }
 
 func (r *moneyCoreResource[A, T, R]) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -245,7 +260,7 @@ func (r *moneyCoreResource[A, T, R]) Configure(_ context.Context, req resource.C
 }
 
 func (r *moneyCoreResource[A, T, R]) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return r.t.validators
+	return r.t.plan.validators
 }
 
 func (r *moneyCoreResource[A, T, R]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
@@ -254,22 +269,22 @@ func (r *moneyCoreResource[A, T, R]) ImportState(ctx context.Context, req resour
 
 // derived is the ref_id derived from a after the superseded object after.
 func (t *moneyType[A, T, R]) derived(ctx context.Context, a A, after string) (string, bool) {
-	if t.derive != nil {
-		return t.derive(ctx, a, after)
+	if t.create.derive != nil {
+		return t.create.derive(ctx, a, after)
 	}
-	body, err := t.request(ctx, a, "")
+	body, err := t.create.request(ctx, a, "")
 	if err != nil {
 		return "", false
 	}
-	return derivedRefID(t.kind.words.kind, body)
+	return derivedRefID(t.objects.words.refNamespace, body)
 }
 
 // scrub has the client scrub the sensitive values of a.
 func (r *moneyCoreResource[A, T, R]) scrub(a A) {
-	if r.t.secrets == nil || r.data == nil || r.data.client == nil {
+	if r.t.create.secrets == nil || r.data == nil || r.data.client == nil {
 		return
 	}
-	for _, p := range r.t.secrets(a) {
+	for _, p := range r.t.create.secrets(a) {
 		if p != nil {
 			r.data.client.AddSensitive(*p)
 		}
@@ -309,7 +324,7 @@ func (r *moneyCoreResource[A, T, R]) ModifyPlan(ctx context.Context, req resourc
 // the resource has something to say about it (stale), or when the claim
 // fails (diags then hold the error, and nothing is claimed).
 func (r *moneyCoreResource[A, T, R]) decideUnchanged(ctx context.Context, data *providerData, state tfsdk.State) (keep bool, diags diag.Diagnostics) {
-	if r.t.stale != nil && r.t.stale(ctx, state) {
+	if r.t.change.stale != nil && r.t.change.stale(ctx, state) {
 		return false, nil
 	}
 	// The id and the ref_id alone: most objects of a plan are unchanged,
@@ -320,7 +335,7 @@ func (r *moneyCoreResource[A, T, R]) decideUnchanged(ctx context.Context, data *
 	if diags.HasError() {
 		return false, diags
 	}
-	w := r.t.kind.words
+	w := r.t.objects.words
 	claimPlannedRefID(data, w, refID.ValueString(), w.noun+" "+objID.ValueString(), false, &diags)
 	return !diags.HasError(), diags
 }
@@ -340,11 +355,11 @@ func (r *moneyCoreResource[A, T, R]) planChange(ctx context.Context, req resourc
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if changed && refuseUnreadReplacement(r.t.kind.words, id(state), r.t.unread(state.args), &resp.Diagnostics) {
+	if changed && refuseUnreadReplacement(r.t.objects.words, id(state), r.t.plan.unread(state.args), &resp.Diagnostics) {
 		return
 	}
-	if r.t.planChange != nil {
-		r.t.planChange(ctx, r.data, req, resp, state)
+	if r.t.change.planChange != nil {
+		r.t.change.planChange(ctx, r.data, req, resp, state)
 	}
 }
 
@@ -364,24 +379,24 @@ func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.M
 	if !req.Config.Raw.IsFullyKnown() {
 		// An argument is known only at apply: so is the ref_id, which the
 		// final plan derives then.
-		if t.moves != nil {
+		if t.plan.moves != nil {
 			t.planUnknownMovement(ctx, r.data, a, resp)
 		}
 		return
 	}
 	r.scrub(a)
 	refID, sends := planNewObject(ctx, r.data, newObjectPlan[T]{
-		kind:       t.kind,
-		configured: *t.refID(&a),
+		objects:    t.objects,
+		configured: *t.plan.refID(&a),
 		derive:     func() (string, bool) { return t.derived(ctx, a, "") },
-		what:       t.summary(a),
-		show:       t.kind.superseded == nil,
+		what:       t.plan.summary(a),
+		show:       t.objects.superseded == nil,
 		differences: func(refID string, obj T) []string {
-			body, _ := t.request(ctx, a, refID)
-			return t.differences(body, obj)
+			body, _ := t.create.request(ctx, a, refID)
+			return t.create.differences(body, obj)
 		},
 	}, resp)
-	if resp.Diagnostics.HasError() || t.moves == nil {
+	if resp.Diagnostics.HasError() || t.plan.moves == nil {
 		return
 	}
 	t.planMovement(ctx, r.data, a, refID, sends, resp)
@@ -389,7 +404,7 @@ func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.M
 
 func (r *moneyCoreResource[A, T, R]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	t := r.t
-	w := t.kind.words
+	w := t.objects.words
 	if r.data == nil {
 		notConfigured(&resp.Diagnostics)
 		return
@@ -403,12 +418,12 @@ func (r *moneyCoreResource[A, T, R]) Create(ctx context.Context, req resource.Cr
 	}
 	a := plan.args
 	r.scrub(a)
-	refID, derived, ok := createKey(ctx, w, *t.refID(&plan.args), *t.refID(&config.args),
+	refID, derived, ok := createKey(ctx, w, *t.plan.refID(&plan.args), *t.plan.refID(&config.args),
 		func() (string, bool) { return t.derived(ctx, a, "") }, resp.Private, &resp.Diagnostics)
 	if !ok || resp.Diagnostics.HasError() {
 		return
 	}
-	if t.moves != nil && recordsOnly(plan.computed[moneyAttribute]) {
+	if t.plan.moves != nil && recordsOnly(plan.computed[moneyAttribute]) {
 		// The plan found the ref_id at the service and said that applying
 		// records that object and sends nothing (money.sends = false):
 		// no create is sent, whatever the service holds now.
@@ -422,7 +437,7 @@ func (r *moneyCoreResource[A, T, R]) Create(ctx context.Context, req resource.Cr
 		if res.superseded {
 			// The object made earlier with this derived ref_id is
 			// superseded: a new one takes the successor ref_id.
-			after := t.kind.id(res.obj)
+			after := t.objects.id(res.obj)
 			tflog.Info(ctx, w.noun+" made with the derived ref_id is superseded; trying its successor",
 				map[string]any{"ref_id": refID, "id": after})
 			if refID, ok = t.derived(ctx, a, after); !ok {
@@ -447,35 +462,35 @@ const maxSuccessorRefIDs = 16
 // sendOnce sends the create of a with refID and sorts the answer (see
 // sendMoney).
 func (r *moneyCoreResource[A, T, R]) sendOnce(ctx context.Context, a A, refID string, derived bool) (createResult[T], diag.Diagnostics) {
-	w := r.t.kind.words
+	w := r.t.objects.words
 	tflog.Info(ctx, "creating "+w.noun, map[string]any{"ref_id": refID})
-	return r.t.sendMoney(ctx, r.data, a, refID, derived, r.data.attempts.has(w.kind, refID), w.resourceType)
+	return r.t.sendMoney(ctx, r.data, a, refID, derived, r.data.attempts.has(w.refNamespace, refID), w.resourceType)
 }
 
 // recordFound records the object the plan found under refID, sending
 // nothing (see createRun.recordFound).
 func (r *moneyCoreResource[A, T, R]) recordFound(ctx context.Context, a A, refID string, derived bool) (createResult[T], diag.Diagnostics) {
 	t := r.t
-	w := t.kind.words
+	w := t.objects.words
 	tflog.Info(ctx, "recording the "+w.noun+" the plan found; sending nothing", map[string]any{"ref_id": refID})
-	body, err := t.request(ctx, a, refID)
+	body, err := t.create.request(ctx, a, refID)
 	if err != nil {
 		var diags diag.Diagnostics
 		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
 		return createResult[T]{}, diags
 	}
 	res, diags := createRun[T]{
-		kind:        t.kind,
+		objects:     t.objects,
 		refID:       refID,
 		derived:     derived,
-		recorded:    r.data.attempts.has(w.kind, refID),
+		recorded:    r.data.attempts.has(w.refNamespace, refID),
 		window:      r.data.recoveryWindow,
 		now:         r.data.clock(),
-		differences: func(obj T) []string { return t.differences(body, obj) },
+		differences: func(obj T) []string { return t.create.differences(body, obj) },
 		data:        r.data,
 	}.recordFound(ctx)
-	if res.outcome == outcomeAdopted && t.found != nil {
-		t.found(a, res, &diags)
+	if res.outcome == outcomeAdopted && t.create.found != nil {
+		t.create.found(a, res, &diags)
 	}
 	return res, diags
 }
@@ -485,18 +500,18 @@ func (r *moneyCoreResource[A, T, R]) recordFound(ctx context.Context, a A, refID
 // values cleared), which Terraform keeps tainted for the retry.
 func (r *moneyCoreResource[A, T, R]) record(ctx context.Context, plan shapedState[A], refID string, res createResult[T], resp *resource.CreateResponse) {
 	t := r.t
-	*t.refID(&plan.args) = types.StringValue(refID)
+	*t.plan.refID(&plan.args) = types.StringValue(refID)
 	switch res.outcome {
 	case outcomeUnconfirmed:
 		var diags diag.Diagnostics
 		clearUnknownArguments(ctx, &plan.args, &diags)
 		plan.clearUnknownComputed(ctx, &diags)
 		diags.Append(setShaped(ctx, &resp.State, resp.State.Schema, plan)...)
-		recordUnconfirmedCreate(ctx, resp, t.kind.words, id(plan), refID, res.err, diags)
+		recordUnconfirmedCreate(ctx, resp, t.objects.words, id(plan), refID, res.err, diags)
 	case outcomeConfirmed, outcomeAdopted:
-		t.created(ctx, &plan, res.obj, res.outcome, &resp.Diagnostics)
+		t.create.created(ctx, &plan, res.obj, res.outcome, &resp.Diagnostics)
 		r.sawStatus(res.obj)
-		tflog.Info(ctx, t.kind.words.noun+" recorded", map[string]any{"ref_id": refID, "id": t.kind.shownID(res.obj)})
+		tflog.Info(ctx, t.objects.words.noun+" recorded", map[string]any{"ref_id": refID, "id": t.objects.shownID(res.obj)})
 		resp.Diagnostics.Append(setShaped(ctx, &resp.State, resp.State.Schema, plan)...)
 		setIdentity(ctx, resp.Identity, id(plan), &resp.Diagnostics)
 	}
@@ -522,7 +537,7 @@ func clearUnknownArguments[A any](ctx context.Context, a *A, diags *diag.Diagnos
 
 func (r *moneyCoreResource[A, T, R]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	t := r.t
-	w := t.kind.words
+	w := t.objects.words
 	state, diags := getShaped[A](ctx, req.State)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -531,7 +546,7 @@ func (r *moneyCoreResource[A, T, R]) Read(ctx context.Context, req resource.Read
 	setIdentity(ctx, resp.Identity, id(state), &resp.Diagnostics)
 	if id(state).IsNull() {
 		// A create whose outcome is unknown (Terraform holds it tainted).
-		refID := t.refID(&state.args).ValueString()
+		refID := t.plan.refID(&state.args).ValueString()
 		derived, _ := t.derived(ctx, state.args, "")
 		if !recordUnconfirmed(ctx, r.data, req.Private, w, refID, derived, &resp.Diagnostics) {
 			return
@@ -569,24 +584,24 @@ func (r *moneyCoreResource[A, T, R]) Read(ctx context.Context, req resource.Read
 // returns (0 for an ordinary read).
 func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState[A], diags *diag.Diagnostics) refreshOutcome {
 	t := r.t
-	w := t.kind.words
+	w := t.objects.words
 	objID := id(*m).ValueString()
-	importing := t.unread(m.args)
-	if !importing && finalNotRead(t.kind, m.str("status").ValueString()) {
+	importing := t.plan.unread(m.args)
+	if !importing && finalNotRead(t.objects, m.str("status").ValueString()) {
 		// Final: the state keeps what the last read recorded.
 		return 0
 	}
-	get := t.get
+	get := t.objects.get
 	if !importing {
 		get = func(ctx context.Context, _ *client.Client, id string) (T, error) {
-			return readGathered(ctx, r.data, t.kind, t.get, id)
+			return readGathered(ctx, r.data, t.objects, id)
 		}
 	}
 	obj, err := get(ctx, r.data.client, objID)
 	var another errAnotherObject
 	switch {
 	case err != nil && importing:
-		cannotImport(w, objID, err, t.readScope, diags)
+		cannotImport(w, objID, err, t.objects.readScope, diags)
 		return 0
 	case errors.As(err, &another):
 		return r.event(ctx, t.refresh.another, "another", *m, diags, func() message {
@@ -597,7 +612,7 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 			return message{w.title + " not refreshed",
 				fmt.Sprintf("Reading the %s needs the OAuth scope %s, which these client credentials cannot get "+
 					"(%s). %s Have the scope granted (and, if the provider's scopes argument pins the token's "+
-					"scopes, include it there) so that a refresh can follow them.", w.plural, t.readScope, err,
+					"scopes, include it there) so that a refresh can follow them.", w.plural, t.objects.readScope, err,
 					t.say.notRefreshed)}
 		})
 	case errors.Is(err, client.ErrNotFound):
@@ -623,26 +638,26 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 	if importing {
 		// importable names what the resource asks of an object; without
 		// it, the object must have the id asked for.
-		d := recordedDifferences(id(*m), t.kind.id(obj), nil)
-		if t.importable != nil {
-			d = t.importable(objID, obj)
+		d := recordedDifferences(id(*m), t.objects.id(obj), nil)
+		if t.read.importable != nil {
+			d = t.read.importable(objID, obj)
 		}
 		if len(d) > 0 {
 			notImportable(w, objID, d, diags)
 			return 0
 		}
-		t.adopt(ctx, m, obj, diags)
+		t.read.adopt(ctx, m, obj, diags)
 		r.sawStatus(obj)
 		return 0
 	}
-	d := recordedDifferences(id(*m), t.kind.id(obj), nil)
-	d = append(d, t.recorded(ctx, *m, obj)...)
+	d := recordedDifferences(id(*m), t.objects.id(obj), nil)
+	d = append(d, t.read.recorded(ctx, *m, obj)...)
 	if len(d) > 0 {
 		return r.event(ctx, t.refresh.another, "another", *m, diags, func() message {
 			return anotherObjectMessage(w, objID, d)
 		})
 	}
-	t.refreshed(ctx, m, obj, diags)
+	t.read.refreshed(ctx, m, obj, diags)
 	r.sawStatus(obj)
 	return 0
 }
@@ -650,15 +665,15 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 // sawStatus records the status of obj as this process saw it (see
 // checkApprovedFiatAccount).
 func (r *moneyCoreResource[A, T, R]) sawStatus(obj T) {
-	if k := r.t.kind; k.status != nil {
-		r.data.sawStatus(k.words.kind, k.id(obj), k.status(obj))
+	if k := r.t.objects; k.status != nil {
+		r.data.sawStatus(k.words.refNamespace, k.id(obj), k.status(obj))
 	}
 }
 
 // event carries out the outcome o of a refresh event with the message
 // msg: a warning (once per type per run for a refused scope) or an error.
 func (r *moneyCoreResource[A, T, R]) event(ctx context.Context, o refreshOutcome, event string, m shapedState[A], diags *diag.Diagnostics, msg func() message) refreshOutcome {
-	w := r.t.kind.words
+	w := r.t.objects.words
 	tflog.Warn(ctx, w.noun+" not refreshed", map[string]any{"id": id(m).ValueString(), "event": event, "outcome": o.String()})
 	switch o {
 	case keepWithWarning, forgetWithWarning:
@@ -667,7 +682,7 @@ func (r *moneyCoreResource[A, T, R]) event(ctx context.Context, o refreshOutcome
 			diags.AddWarning(text.summary, text.detail)
 		}
 		if event == "scope" {
-			r.data.warnOnce("read:"+w.kind, add)
+			r.data.warnOnce("read:"+w.refNamespace, add)
 		} else {
 			add()
 		}
@@ -690,14 +705,14 @@ func (r *moneyCoreResource[A, T, R]) Update(ctx context.Context, req resource.Up
 		return
 	}
 	next := plan
-	if r.t.update != nil {
+	if r.t.change.update != nil {
 		if r.data == nil {
 			notConfigured(&resp.Diagnostics)
 			return
 		}
 		r.scrub(plan.args)
 		var ok bool
-		if next, ok = r.t.update(ctx, r.data, plan, state, &resp.Diagnostics); !ok {
+		if next, ok = r.t.change.update(ctx, r.data, plan, state, &resp.Diagnostics); !ok {
 			return
 		}
 	}
@@ -707,13 +722,13 @@ func (r *moneyCoreResource[A, T, R]) Update(ctx context.Context, req resource.Up
 
 func (r *moneyCoreResource[A, T, R]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	t := r.t
-	w := t.kind.words
+	w := t.objects.words
 	state, diags := getShaped[A](ctx, req.State)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	refID := t.refID(&state.args).ValueString()
+	refID := t.plan.refID(&state.args).ValueString()
 	if id(state).IsNull() {
 		// A tainted, unconfirmed create, before its retry. One left by a
 		// provider version that generated ref_ids stops the apply here
@@ -728,7 +743,7 @@ func (r *moneyCoreResource[A, T, R]) Delete(ctx context.Context, req resource.De
 				"Terraform state without any API call.", w.noun, refID))
 		return
 	}
-	if t.remove == nil {
+	if t.change.remove == nil {
 		text := t.say.forgotten(state)
 		resp.Diagnostics.AddWarning(text.summary, text.detail)
 		return
@@ -737,13 +752,13 @@ func (r *moneyCoreResource[A, T, R]) Delete(ctx context.Context, req resource.De
 		notConfigured(&resp.Diagnostics)
 		return
 	}
-	t.remove(ctx, r.data, state, &resp.Diagnostics)
+	t.change.remove(ctx, r.data, state, &resp.Diagnostics)
 }
 
 // declared is what the tests read of the declaration: its words, the
 // scope of its reads and its refresh policy.
 func (r *moneyCoreResource[A, T, R]) declared() (createWords, string, refreshPolicy) {
-	return r.t.kind.words, r.t.readScope, r.t.refresh
+	return r.t.objects.words, r.t.objects.readScope, r.t.refresh
 }
 
 // derivedFrom is the ref_id the declaration derives from the arguments of
@@ -758,8 +773,8 @@ func (r *moneyCoreResource[A, T, R]) derivedFrom(ctx context.Context, src getter
 
 // looksUpFirst reports whether each create looks the ref_id up before it
 // sends (see createRun.lookupFirst).
-func (r *moneyCoreResource[A, T, R]) looksUpFirst() bool { return r.t.lookupFirst }
+func (r *moneyCoreResource[A, T, R]) looksUpFirst() bool { return r.t.create.lookupFirst }
 
 // looksUpAtPlan reports whether a plan can look the ref_id of a new object
 // up (tests): not when the service publishes no lookup of its objects.
-func (r *moneyCoreResource[A, T, R]) looksUpAtPlan() bool { return r.t.kind.lookup != nil }
+func (r *moneyCoreResource[A, T, R]) looksUpAtPlan() bool { return r.t.objects.lookup != nil }

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -22,16 +24,51 @@ import (
 // moneyAttribute is the name of the manifest's attribute.
 const moneyAttribute = "money"
 
-// Kinds of money movement (money.kind).
-const (
-	moneyKindCryptoWithdrawal     = "crypto_withdrawal"
-	moneyKindFiatWithdrawal       = "fiat_withdrawal"
-	moneyKindInternalTransfer     = "internal_transfer"
-	moneyKindStablecoinConversion = "stablecoin_conversion"
-	// moneyKindOrchestrationRule: a rule that routes every future deposit
-	// to its source to its destination.
-	moneyKindOrchestrationRule = "orchestration_rule"
-)
+// movementKinds are the kinds of money movement (money.kind), each
+// registered by the file of the type that moves it (movementKind).
+var movementKinds []registeredKind
+
+// registeredKind is a kind of money movement and what the description of
+// money.kind says of it ("" when its name says enough).
+type registeredKind struct{ name, note string }
+
+// movementKind registers the kind name of money movement, with what the
+// description of money.kind says of it (note, "" for nothing), and
+// returns name.
+func movementKind(name, note string) string {
+	movementKinds = append(movementKinds, registeredKind{name, note})
+	return name
+}
+
+// kindDescription is the description of money.kind: every registered
+// kind, those without a note first, each group by name.
+func kindDescription() string {
+	kinds := slices.Clone(movementKinds)
+	slices.SortFunc(kinds, func(a, b registeredKind) int {
+		if (a.note == "") != (b.note == "") {
+			if a.note == "" {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	var b strings.Builder
+	b.WriteString("The kind of money movement: ")
+	for i, k := range kinds {
+		switch {
+		case i == len(kinds)-1 && i > 0:
+			b.WriteString(" or ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString("`" + k.name + "`")
+		if k.note != "" {
+			b.WriteString(" (" + k.note + ")")
+		}
+	}
+	return b.String() + "."
+}
 
 // moneyVersion is money.version, the version of the manifest's schema,
 // which the shipped policy checks (policies/platform/money.rego,
@@ -68,9 +105,7 @@ func moneySchema() schema.SingleNestedAttribute {
 			"version": schema.Int64Attribute{Computed: true, MarkdownDescription: fmt.Sprintf("The version of the "+
 				"manifest's schema, `%d`: a policy reads the manifests of the versions it knows and refuses the others "+
 				"(null in a state written before it was set).", moneyVersion)},
-			"kind": str("The kind of money movement: `" + moneyKindCryptoWithdrawal + "`, `" + moneyKindFiatWithdrawal +
-				"`, `" + moneyKindInternalTransfer + "`, `" + moneyKindStablecoinConversion + "` or `" +
-				moneyKindOrchestrationRule + "` (a rule that routes every future deposit to its destination)."),
+			"kind":  str(kindDescription()),
 			"asset": str("The asset that leaves the profile, as configured (a conversion's `source_asset`)."),
 			"amount": str("The exact decimal string the service receives as the amount: the `amount`, or the `total` " +
 				"when a withdrawal sets `total`; null for an orchestration rule, which routes every deposit whatever its " +

@@ -20,7 +20,7 @@ import (
 // movement is what one object of a money-moving declaration moves. Its
 // values may be unknown at plan.
 type movement struct {
-	// kind is money.kind: moneyKindCryptoWithdrawal and the like.
+	// kind is money.kind, registered by the type's file (movementKind).
 	kind string
 	// asset and amount are what leaves the profile from: amount is the
 	// figure the service receives, the argument figureName ("amount", or
@@ -108,30 +108,30 @@ func movementKey(kind, ref string, w guardedMovement) string {
 // planMovement follows the core's plan of a new object of t whose
 // configuration is known: its manifest, and the guards' judgement.
 func (t *moneyType[A, T, R]) planMovement(ctx context.Context, data *providerData, a A, refID string, sends types.Bool, resp *resource.ModifyPlanResponse) {
-	m := t.moves(a)
+	m := t.plan.moves(a)
 	setMoney(ctx, &resp.Plan, m.manifest(types.StringValue(refID), sends), &resp.Diagnostics)
 	if m.standing {
-		guardDestination(ctx, data, m, refID, t.kind.words.resourceType, "", &resp.Diagnostics)
+		guardDestination(ctx, data, m, refID, t.objects.words.resourceType, "", &resp.Diagnostics)
 		return
 	}
-	guardPlan(ctx, data, m.guarded(refID, t.kind.words.resourceType), &resp.Diagnostics)
+	guardPlan(ctx, data, m.guarded(refID, t.objects.words.resourceType), &resp.Diagnostics)
 }
 
 // planUnknownMovement plans a new object of t an argument of which is
 // known only at apply: so is its ref_id, which the final plan derives
 // then, and the guards judge it then. The manifest shows what is known.
 func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *providerData, a A, resp *resource.ModifyPlanResponse) {
-	m := t.moves(a)
-	ref := *t.refID(&a)
+	m := t.plan.moves(a)
+	ref := *t.plan.refID(&a)
 	if ref.IsNull() {
 		ref = types.StringUnknown()
 	}
 	setMoney(ctx, &resp.Plan, m.manifest(ref, types.BoolUnknown()), &resp.Diagnostics)
 	if m.standing {
-		guardDestination(ctx, data, m, "", t.kind.words.resourceType, "", &resp.Diagnostics)
+		guardDestination(ctx, data, m, "", t.objects.words.resourceType, "", &resp.Diagnostics)
 		return
 	}
-	guardUnknown(ctx, data, t.kind.words.resourceType, m, &resp.Diagnostics)
+	guardUnknown(ctx, data, t.objects.words.resourceType, m, &resp.Diagnostics)
 }
 
 // sendMoney is the one call that sends an object of t, for its resource
@@ -143,8 +143,8 @@ func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *prov
 // run holds an unconfirmed attempt with refID.
 func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, a A, refID string, derived, recorded bool, via string) (createResult[T], diag.Diagnostics) {
 	var diags diag.Diagnostics
-	if t.moves != nil {
-		m := t.moves(a)
+	if t.plan.moves != nil {
+		m := t.plan.moves(a)
 		if m.standing {
 			guardDestination(ctx, data, m, refID, via, " at send", &diags)
 		} else {
@@ -154,36 +154,36 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, 
 			return createResult[T]{}, diags
 		}
 	}
-	body, err := t.request(ctx, a, refID)
+	body, err := t.create.request(ctx, a, refID)
 	if err != nil {
 		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
 		return createResult[T]{}, diags
 	}
 	post := func(ctx context.Context, body R, lastErr *error) (createResult[T], diag.Diagnostics) {
 		return createRun[T]{
-			kind:     t.kind,
+			objects:  t.objects,
 			refID:    refID,
 			derived:  derived,
 			recorded: recorded,
 			window:   data.recoveryWindow,
 			now:      data.clock(),
 			send: func(ctx context.Context) (T, error) {
-				obj, err := t.post(ctx, data.client, body)
+				obj, err := t.create.post(ctx, data.client, body)
 				if lastErr != nil {
 					*lastErr = err
 				}
 				return obj, err
 			},
-			existing:    t.existing,
-			differences: func(obj T) []string { return t.differences(body, obj) },
-			lookupFirst: t.lookupFirst,
+			existing:    t.create.existing,
+			differences: func(obj T) []string { return t.create.differences(body, obj) },
+			lookupFirst: t.create.lookupFirst,
 			data:        data,
 		}.run(ctx)
 	}
 	var res createResult[T]
 	var d diag.Diagnostics
-	if t.send != nil {
-		res, d = t.send(ctx, data, a, body, post)
+	if t.create.send != nil {
+		res, d = t.create.send(ctx, data, a, body, post)
 	} else {
 		res, d = post(ctx, body, nil)
 	}

@@ -36,53 +36,12 @@ func NewOrchestrationRuleResource() resource.Resource {
 // replacement. A rule routes money: its manifest says where, and the
 // guards judge its destination as a withdrawal's (guardDestination).
 var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.OrchestrationRule, client.OrchestrationRuleRequest]{
-	kind:     orchestrationRuleKind,
+	objects:  orchestrationRuleObjects,
 	schema:   orchestrationRuleSchema,
 	identity: "orchestration rule",
-
-	refID:  func(a *orchestrationRuleArgs) *types.String { return &a.RefID },
-	unread: func(a orchestrationRuleArgs) bool { return a.ProfileID.IsNull() },
-	request: func(ctx context.Context, a orchestrationRuleArgs, refID string) (client.OrchestrationRuleRequest, error) {
-		return a.request(ctx, refID)
-	},
-	summary: orchestrationRuleArgs.summary,
-
-	post: func(ctx context.Context, c *client.Client, body client.OrchestrationRuleRequest) (*client.OrchestrationRule, error) {
-		return c.CreateOrchestrationRule(ctx, body)
-	},
-	// The reference's answer to a reused ref_id does not carry the rule:
-	// the core finds it through the list (conflicted).
-	existing:    noExistingRule,
-	differences: orchestrationRuleDifferences,
-	moves:       orchestrationRuleArgs.movement,
-	send:        sendOrchestrationRule,
-
-	get:       readOrchestrationRule,
-	readScope: client.ScopeReadOrchestrationRule,
-	recorded: func(_ context.Context, m shapedState[orchestrationRuleArgs], r *client.OrchestrationRule) []string {
-		return fieldDifferences([]recordedField{
-			{"profile_id", m.args.ProfileID, deref(r.ProfileID)},
-			{"source_asset", m.args.SourceAsset, deref(r.SourceAsset)},
-			{"destination_asset", m.args.DestinationAsset, deref(r.DestinationAsset)},
-			{"ref_id", m.args.RefID, deref(r.RefID)},
-			{"deposit_address", m.str("deposit_address"), deref(orchestrationRuleShapeString(r, "deposit_address"))},
-			{"deposit_memo_id", m.str("deposit_memo_id"), deref(orchestrationRuleShapeString(r, "deposit_memo_id"))},
-		})
-	},
-	created: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, outcome createOutcome, diags *diag.Diagnostics) {
-		(*orchestrationRuleModel)(m).fromAPI(r, diags)
-		m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed)
-	},
-	refreshed: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, diags *diag.Diagnostics) {
-		(*orchestrationRuleModel)(m).fromAPI(r, diags)
-	},
-	adopt: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, diags *diag.Diagnostics) {
-		(*orchestrationRuleModel)(m).fromAPI(r, diags)
-	},
 	// A rule routes money: one the service no longer lists stays in the
 	// state, said, rather than being made again unseen.
 	refresh: refreshPolicy{scopeRefused: keepWithWarning, gone: keepWithWarning, another: failKeepingState},
-
 	say: lifecycleWords[orchestrationRuleArgs]{
 		unconfirmed:  ", so the service does not create a second rule",
 		notRefreshed: "The orchestration rules keep the status recorded at their last refresh.",
@@ -97,20 +56,63 @@ var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.Orchestrati
 			return message{"Orchestration rule not deleted", "The rule " + id(m).ValueString() + " was only removed from the state."}
 		},
 	},
-	stale: func(ctx context.Context, state tfsdk.State) bool {
-		var status types.String
-		if d := state.GetAttribute(ctx, path.Root("status"), &status); d.HasError() {
-			return false
-		}
-		return ruleInactive(status.ValueString())
+	plan: typePlan[orchestrationRuleArgs]{
+		refID:   func(a *orchestrationRuleArgs) *types.String { return &a.RefID },
+		unread:  func(a orchestrationRuleArgs) bool { return a.ProfileID.IsNull() },
+		summary: orchestrationRuleArgs.summary,
+		moves:   orchestrationRuleArgs.movement,
 	},
-	planChange: planOrchestrationRuleChange,
-	// Only wait_for_active changes in place, and nothing at the service.
-	update: func(_ context.Context, _ *providerData, plan, state shapedState[orchestrationRuleArgs], _ *diag.Diagnostics) (shapedState[orchestrationRuleArgs], bool) {
-		plan.computed = state.computed
-		return plan, true
+	create: typeCreate[orchestrationRuleArgs, *client.OrchestrationRule, client.OrchestrationRuleRequest]{
+		request: func(ctx context.Context, a orchestrationRuleArgs, refID string) (client.OrchestrationRuleRequest, error) {
+			return a.request(ctx, refID)
+		},
+		post: func(ctx context.Context, c *client.Client, body client.OrchestrationRuleRequest) (*client.OrchestrationRule, error) {
+			return c.CreateOrchestrationRule(ctx, body)
+		},
+		// The reference's answer to a reused ref_id does not carry the rule:
+		// the core finds it through the list (conflicted).
+		existing:    noExistingRule,
+		differences: orchestrationRuleDifferences,
+		send:        sendOrchestrationRule,
+		created: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, outcome createOutcome, diags *diag.Diagnostics) {
+			(*orchestrationRuleModel)(m).fromAPI(r, diags)
+			m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed)
+		},
 	},
-	remove: deleteOrchestrationRule,
+	read: typeRead[orchestrationRuleArgs, *client.OrchestrationRule]{
+		recorded: func(_ context.Context, m shapedState[orchestrationRuleArgs], r *client.OrchestrationRule) []string {
+			return fieldDifferences([]recordedField{
+				{"profile_id", m.args.ProfileID, deref(r.ProfileID)},
+				{"source_asset", m.args.SourceAsset, deref(r.SourceAsset)},
+				{"destination_asset", m.args.DestinationAsset, deref(r.DestinationAsset)},
+				{"ref_id", m.args.RefID, deref(r.RefID)},
+				{"deposit_address", m.str("deposit_address"), deref(orchestrationRuleShapeString(r, "deposit_address"))},
+				{"deposit_memo_id", m.str("deposit_memo_id"), deref(orchestrationRuleShapeString(r, "deposit_memo_id"))},
+			})
+		},
+		refreshed: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, diags *diag.Diagnostics) {
+			(*orchestrationRuleModel)(m).fromAPI(r, diags)
+		},
+		adopt: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, diags *diag.Diagnostics) {
+			(*orchestrationRuleModel)(m).fromAPI(r, diags)
+		},
+	},
+	change: typeChange[orchestrationRuleArgs]{
+		stale: func(ctx context.Context, state tfsdk.State) bool {
+			var status types.String
+			if d := state.GetAttribute(ctx, path.Root("status"), &status); d.HasError() {
+				return false
+			}
+			return ruleInactive(status.ValueString())
+		},
+		planChange: planOrchestrationRuleChange,
+		// Only wait_for_active changes in place, and nothing at the service.
+		update: func(_ context.Context, _ *providerData, plan, state shapedState[orchestrationRuleArgs], _ *diag.Diagnostics) (shapedState[orchestrationRuleArgs], bool) {
+			plan.computed = state.computed
+			return plan, true
+		},
+		remove: deleteOrchestrationRule,
+	},
 }
 
 // noExistingRule is the rule a 409 carries: none, as the reference
@@ -188,6 +190,10 @@ func deleteOrchestrationRule(ctx context.Context, data *providerData, state shap
 				"with the service.", objID, shown(deref(r.ID))))
 	}
 }
+
+// moneyKindOrchestrationRule is the money.kind of an orchestration rule.
+var moneyKindOrchestrationRule = movementKind("orchestration_rule",
+	"a rule that routes every future deposit to its destination")
 
 // movement is what the rule of a routes: every future deposit of its
 // source asset, from its profile to its destination.
@@ -433,7 +439,7 @@ const ruleReplaceNote = " Changing it replaces the rule: the old one is deleted,
 
 // orchestrationRuleWords are the words of a rule create.
 var orchestrationRuleWords = createWords{
-	kind:         "orchestration_rule",
+	refNamespace: "orchestration_rule",
 	resourceType: "platform_orchestration_rule",
 	noun:         "orchestration rule",
 	plural:       "orchestration rules",
@@ -444,17 +450,18 @@ var orchestrationRuleWords = createWords{
 	scope:        client.ScopeWriteOrchestrationRule,
 }
 
-// orchestrationRuleKind is how the core reads rules: looked up by ref_id
+// orchestrationRuleObjects is how the core reads rules: looked up by ref_id
 // through their list (scope orchestration:read_orchestration_rule), which
 // has no ref_id filter: every rule is read until the ref_id is found.
-var orchestrationRuleKind = moneyKind[*client.OrchestrationRule]{
-	words:       orchestrationRuleWords,
-	id:          func(r *client.OrchestrationRule) string { return deref(r.ID) },
-	createdAt:   func(r *client.OrchestrationRule) time.Time { return deref(r.CreatedAt) },
-	describe:    orchestrationRuleSummary,
-	status:      func(r *client.OrchestrationRule) string { return deref(r.Status) },
-	lookup:      lookupOrchestrationRule,
-	lookupScope: client.ScopeReadOrchestrationRule,
+var orchestrationRuleObjects = moneyObjects[*client.OrchestrationRule]{
+	words:     orchestrationRuleWords,
+	id:        func(r *client.OrchestrationRule) string { return deref(r.ID) },
+	createdAt: func(r *client.OrchestrationRule) time.Time { return deref(r.CreatedAt) },
+	describe:  orchestrationRuleSummary,
+	status:    func(r *client.OrchestrationRule) string { return deref(r.Status) },
+	lookup:    lookupOrchestrationRule,
+	get:       readOrchestrationRule,
+	readScope: client.ScopeReadOrchestrationRule,
 }
 
 // lookupOrchestrationRule finds the rule made with refID; only a rule with

@@ -38,7 +38,7 @@ func (m *profileModel) fromAPI(p *client.Profile) {
 
 // profileWords name profiles in the messages shared with the money core.
 var profileWords = createWords{
-	kind:         "profile",
+	refNamespace: "profile",
 	resourceType: "platform_profile",
 	noun:         "profile",
 	plural:       "profiles",

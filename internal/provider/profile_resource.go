@@ -145,7 +145,7 @@ func (r *profileResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			// Terraform plans the create of the replacement next, without
 			// the state: the profile it finds under the nickname is this one,
 			// which the replacement deactivates first.
-			r.data.attempts.add(profileReplacedKind, replacedKey(plan.Nickname.ValueString(), state.ID.ValueString()))
+			r.data.attempts.add(profileReplacedNamespace, replacedKey(plan.Nickname.ValueString(), state.ID.ValueString()))
 			return
 		}
 		if n := plan.Nickname; !n.IsUnknown() && !strings.EqualFold(n.ValueString(), state.Nickname.ValueString()) {
@@ -213,10 +213,10 @@ func (r *profileResource) planCreate(ctx context.Context, req resource.ModifyPla
 	if existing == nil {
 		return
 	}
-	if r.data.attempts.has(profileReplacedKind, replacedKey(nickname, existing.ID)) {
+	if r.data.attempts.has(profileReplacedNamespace, replacedKey(nickname, existing.ID)) {
 		return
 	}
-	if r.data.attempts.has(profileWords.kind, nicknameKey(nickname)) {
+	if r.data.attempts.has(profileWords.refNamespace, nicknameKey(nickname)) {
 		resp.Diagnostics.AddWarning("Profile was created earlier",
 			fmt.Sprintf("Profile %s has the nickname %s; it was made by the attempt this state recorded and the "+
 				"service never confirmed. Applying records it and sends nothing.", shown(existing.ID), shown(nickname)))
@@ -225,11 +225,11 @@ func (r *profileResource) planCreate(ctx context.Context, req resource.ModifyPla
 	nicknameTakenError(existing, "Nothing was sent.", &resp.Diagnostics)
 }
 
-// profileReplacedKind keys, in the run's attempt set, the profiles a plan
+// profileReplacedNamespace keys, in the run's attempt set, the profiles a plan
 // replaces by their nickname and id (replacedKey): the plan of the create
 // of the replacement, made without the state, does not take the profile it
 // replaces for another profile holding the nickname.
-const profileReplacedKind = "profile replaced"
+const profileReplacedNamespace = "profile replaced"
 
 func replacedKey(nickname, id string) string { return nicknameKey(nickname) + "\x00" + id }
 
@@ -277,7 +277,7 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	if existing != nil {
-		if !r.data.attempts.has(profileWords.kind, nicknameKey(nickname)) {
+		if !r.data.attempts.has(profileWords.refNamespace, nicknameKey(nickname)) {
 			nicknameTakenError(existing, "Nothing was sent.", &resp.Diagnostics)
 			return
 		}
@@ -413,7 +413,7 @@ func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, re
 	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
 	if state.ID.IsNull() || state.ID.ValueString() == "" {
 		// An unconfirmed create (Terraform holds it tainted).
-		r.data.attempts.add(profileWords.kind, nicknameKey(state.Nickname.ValueString()))
+		r.data.attempts.add(profileWords.refNamespace, nicknameKey(state.Nickname.ValueString()))
 		resp.Diagnostics.AddWarning("Profile not confirmed",
 			fmt.Sprintf("The last create of profile %s ended without confirmation from the service. Terraform plans "+
 				"to create it again: the apply looks the nickname up first, and records the profile it finds when it "+
@@ -499,7 +499,7 @@ func (r *profileResource) Delete(ctx context.Context, req resource.DeleteRequest
 	if state.ID.IsNull() || state.ID.ValueString() == "" {
 		// A tainted, unconfirmed create, before its retry.
 		if r.data != nil {
-			r.data.attempts.add(profileWords.kind, nicknameKey(state.Nickname.ValueString()))
+			r.data.attempts.add(profileWords.refNamespace, nicknameKey(state.Nickname.ValueString()))
 		}
 		return
 	}

@@ -90,22 +90,22 @@ type providerData struct {
 	// guard is the withdrawal_guard of this process (money_guard.go).
 	guard *moneyGuard
 	// statuses are the statuses of the objects this process created, read
-	// or imported, by kind and id (see seenStatus).
+	// or imported, by ref_id namespace and id (see seenStatus).
 	statuses sync.Map
 }
 
-// sawStatus records the status of the object id of kind, as this process
-// last created, read or imported it.
-func (d *providerData) sawStatus(kind, id, status string) {
+// sawStatus records the status of the object id of namespace, as this
+// process last created, read or imported it.
+func (d *providerData) sawStatus(namespace, id, status string) {
 	if d != nil && id != "" {
-		d.statuses.Store(kind+"\x00"+id, status)
+		d.statuses.Store(namespace+"\x00"+id, status)
 	}
 }
 
-// seenStatus is the status of the object id of kind as this process last
-// saw it; false when it saw none.
-func (d *providerData) seenStatus(kind, id string) (string, bool) {
-	v, ok := d.statuses.Load(kind + "\x00" + id)
+// seenStatus is the status of the object id of namespace as this process
+// last saw it; false when it saw none.
+func (d *providerData) seenStatus(namespace, id string) (string, bool) {
+	v, ok := d.statuses.Load(namespace + "\x00" + id)
 	s, _ := v.(string)
 	return s, ok
 }

@@ -51,10 +51,10 @@ type refIDCase struct {
 // refIDGolden is a golden file: the derivations of one resource type.
 type refIDGolden struct {
 	ResourceType string `json:"resource_type"`
-	// Kind is the kind of its ref_ids (registry.MoneyCoreResource), part
-	// of every derivation.
-	Kind  string      `json:"kind"`
-	Cases []refIDCase `json:"cases"`
+	// RefNamespace is the namespace of its ref_ids
+	// (registry.MoneyCoreResource), part of every derivation.
+	RefNamespace string      `json:"kind"`
+	Cases        []refIDCase `json:"cases"`
 }
 
 // refIDRow is what the golden test derives for one resource type: its
@@ -158,7 +158,7 @@ func derivedGolden(t *testing.T, typ string, r resource.Resource, row refIDRow) 
 	var sch resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sch)
 	objType := sch.Schema.Type().TerraformType(ctx)
-	got := refIDGolden{ResourceType: typ, Kind: marker.MoneyCoreKind()}
+	got := refIDGolden{ResourceType: typ, RefNamespace: marker.MoneyCoreRefNamespace()}
 	for _, c := range row.cases {
 		raw := tfValueOf(t, objType, c.Arguments)
 		d, _ := r.(derivingResource)
@@ -183,9 +183,10 @@ func derivedGolden(t *testing.T, typ string, r resource.Resource, row refIDRow) 
 // ones.
 func compareGolden(t *testing.T, file string, want, got refIDGolden) {
 	t.Helper()
-	if want.ResourceType != got.ResourceType || want.Kind != got.Kind {
-		t.Errorf("%s pins %s of kind %q, the resource is %s of kind %q: the kind is part of every derived ref_id",
-			file, want.ResourceType, want.Kind, got.ResourceType, got.Kind)
+	if want.ResourceType != got.ResourceType || want.RefNamespace != got.RefNamespace {
+		t.Errorf("%s pins %s of namespace %q, the resource is %s of namespace %q: the namespace is part of every "+
+			"derived ref_id",
+			file, want.ResourceType, want.RefNamespace, got.ResourceType, got.RefNamespace)
 	}
 	pinned := map[string]refIDCase{}
 	for _, c := range want.Cases {

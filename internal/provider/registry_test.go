@@ -279,7 +279,7 @@ func TestMoneyCoreMarker(t *testing.T) {
 			marked[typ.Name] = true
 		}
 	}
-	kinds := map[string]string{}
+	namespaces := map[string]string{}
 	for _, f := range newTestProvider().Resources(t.Context()) {
 		r := f()
 		var meta resource.MetadataResponse
@@ -290,11 +290,11 @@ func TestMoneyCoreMarker(t *testing.T) {
 		case declared != isMarked:
 			t.Errorf("%s: a declaration of the core %v, marked %v", meta.TypeName, declared, isMarked)
 		case isMarked:
-			kind := m.MoneyCoreKind()
-			if kind == "" || kinds[kind] != "" {
-				t.Errorf("%s: MoneyCoreKind %q is empty or also %s's", meta.TypeName, kind, kinds[kind])
+			ns := m.MoneyCoreRefNamespace()
+			if ns == "" || namespaces[ns] != "" {
+				t.Errorf("%s: MoneyCoreRefNamespace %q is empty or also %s's", meta.TypeName, ns, namespaces[ns])
 			}
-			kinds[kind] = meta.TypeName
+			namespaces[ns] = meta.TypeName
 		}
 		if isMarked != marked[meta.TypeName] {
 			t.Errorf("%s: implements the marker %v, the registry marks it %v", meta.TypeName, isMarked, marked[meta.TypeName])

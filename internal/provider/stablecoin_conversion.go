@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -58,6 +59,9 @@ func (a stablecoinConversionArgs) summary() string {
 	return out
 }
 
+// moneyKindStablecoinConversion is the money.kind of a stablecoin conversion.
+var moneyKindStablecoinConversion = movementKind("stablecoin_conversion", "")
+
 // moves is what the conversion of a moves: its amount of the source asset
 // leaves the profile; the target asset goes to the recipient profile, or
 // to the profile itself.
@@ -71,9 +75,9 @@ func (a stablecoinConversionArgs) moves() movement {
 		from: a.ProfileID, to: to, address: null, network: null, identity: null, fiatAccount: null, what: a.summary()}
 }
 
-// stablecoinConversionKind is how the core reads conversions: by id (GET
+// stablecoinConversionObjects is how the core reads conversions: by id (GET
 // /conversion/stablecoins/{id}); they cannot be looked up by ref_id.
-var stablecoinConversionKind = moneyKind[*client.StablecoinConversion]{
+var stablecoinConversionObjects = moneyObjects[*client.StablecoinConversion]{
 	words:     stablecoinConversionWords,
 	id:        func(c *client.StablecoinConversion) string { return deref(c.ID) },
 	createdAt: func(c *client.StablecoinConversion) time.Time { return deref(c.CreatedAt) },
@@ -86,6 +90,10 @@ var stablecoinConversionKind = moneyKind[*client.StablecoinConversion]{
 		return shown(out)
 	},
 	status: func(c *client.StablecoinConversion) string { return deref(c.Status) },
+	get: func(ctx context.Context, c *client.Client, id string) (*client.StablecoinConversion, error) {
+		return c.GetStablecoinConversion(ctx, id)
+	},
+	readScope: client.ScopeReadStablecoinConversion,
 }
 
 // stablecoinConversionCancelled is the status of a cancelled conversion.

@@ -26,7 +26,7 @@ func NewStablecoinConversionAction() action.Action { return newMoneyAction(&stab
 
 // stablecoinConversionWords are the words of a stablecoin conversion.
 var stablecoinConversionWords = createWords{
-	kind:         "stablecoin_conversion",
+	refNamespace: "stablecoin_conversion",
 	resourceType: "platform_stablecoin_conversion",
 	noun:         "stablecoin conversion",
 	plural:       "stablecoin conversions",
@@ -42,17 +42,21 @@ var stablecoinConversionWords = createWords{
 // created, read back by id to follow its status. A destroy forgets it:
 // cancelling is the platform_stablecoin_conversion_cancel action.
 var stablecoinConversionFlow = flow[stablecoinConversionArgs, client.StablecoinConversion, client.StablecoinConversionRequest]{
-	kind: stablecoinConversionKind,
-	description: "Makes one stablecoin conversion (`POST /conversion/stablecoins`) when it is created: an amount of " +
-		"`source_asset` of the profile becomes `target_asset`, credited to `recipient_profile_id` (directed " +
-		"settlement) or to the profile itself. Each refresh reads it (`GET /conversion/stablecoins/{id}`, scope `" +
-		client.ScopeReadStablecoinConversion + "`) and follows its `status`.\n\n" +
-		flowDescription(stablecoinConversionWords) +
-		"\n\nDestroying the resource never cancels the conversion: cancelling one that has not settled is the " +
-		"action `platform_stablecoin_conversion_cancel`, invoked on purpose. The service publishes no list of " +
-		"conversions, so a plan cannot look a `ref_id` up in advance: the apply tells a replay by the service's " +
-		"answer.",
-	actionDescription: "Makes one stablecoin conversion (`POST /conversion/stablecoins`) each time it is invoked.",
+	objects: stablecoinConversionObjects,
+	texts: flowTexts{
+		description: "Makes one stablecoin conversion (`POST /conversion/stablecoins`) when it is created: an amount of " +
+			"`source_asset` of the profile becomes `target_asset`, credited to `recipient_profile_id` (directed " +
+			"settlement) or to the profile itself. Each refresh reads it (`GET /conversion/stablecoins/{id}`, scope `" +
+			client.ScopeReadStablecoinConversion + "`) and follows its `status`.\n\n" +
+			flowDescription(stablecoinConversionWords) +
+			"\n\nDestroying the resource never cancels the conversion: cancelling one that has not settled is the " +
+			"action `platform_stablecoin_conversion_cancel`, invoked on purpose. The service publishes no list of " +
+			"conversions, so a plan cannot look a `ref_id` up in advance: the apply tells a replay by the service's " +
+			"answer.",
+		actionDescription: "Makes one stablecoin conversion (`POST /conversion/stablecoins`) each time it is invoked.",
+		irreversible: "the conversion is not cancelled; cancelling one that has not settled is the " +
+			"platform_stablecoin_conversion_cancel action.",
+	},
 	args: []flowArg[stablecoinConversionArgs, client.StablecoinConversionRequest, *client.StablecoinConversion]{
 		{name: "profile_id", required: true, description: "Profile whose `source_asset` is converted.",
 			validators: []validator.String{stringvalidator.LengthAtLeast(1)},
@@ -93,23 +97,24 @@ var stablecoinConversionFlow = flow[stablecoinConversionArgs, client.StablecoinC
 			func(r *client.StablecoinConversionRequest) *string { return &r.AccountID },
 			func(c *client.StablecoinConversion) *string { return c.AccountID }),
 	},
-	metadata:    func(a *stablecoinConversionArgs) *types.Map { return &a.Metadata },
-	reqMetadata: func(r *client.StablecoinConversionRequest) *map[string]string { return &r.Metadata },
-	gotMetadata: func(c *client.StablecoinConversion) map[string]string { return c.Metadata },
+	metadata: flowMetadata[stablecoinConversionArgs, client.StablecoinConversion, client.StablecoinConversionRequest]{
+		arg: func(a *stablecoinConversionArgs) *types.Map { return &a.Metadata },
+		req: func(r *client.StablecoinConversionRequest) *map[string]string { return &r.Metadata },
+		got: func(c *client.StablecoinConversion) map[string]string { return c.Metadata },
+	},
 	computed: stablecoinConversionShape.without("profile_id", "source_asset", "target_asset", "amount",
 		"recipient_profile_id", "ref_id", "identity_id", "account_id", "metadata"),
-	moves:   stablecoinConversionArgs.moves,
-	summary: stablecoinConversionArgs.summary,
-	post: func(ctx context.Context, c *client.Client, body client.StablecoinConversionRequest) (*client.StablecoinConversion, error) {
-		return c.CreateStablecoinConversion(ctx, body)
+	plan: flowPlan[stablecoinConversionArgs, client.StablecoinConversion]{
+		moves:   stablecoinConversionArgs.moves,
+		summary: stablecoinConversionArgs.summary,
 	},
-	existing: client.ExistingStablecoinConversion,
-	get: func(ctx context.Context, c *client.Client, id string) (*client.StablecoinConversion, error) {
-		return c.GetStablecoinConversion(ctx, id)
+	create: flowCreate[stablecoinConversionArgs, client.StablecoinConversion, client.StablecoinConversionRequest]{
+		post: func(ctx context.Context, c *client.Client, body client.StablecoinConversionRequest) (*client.StablecoinConversion, error) {
+			return c.CreateStablecoinConversion(ctx, body)
+		},
+		existing: client.ExistingStablecoinConversion,
 	},
-	readScope: client.ScopeReadStablecoinConversion,
-	ofKind:    func(*client.StablecoinConversion) []string { return nil },
-	failed:    func(c *client.StablecoinConversion) bool { return deref(c.Status) == stablecoinConversionCancelled },
-	irreversible: "the conversion is not cancelled; cancelling one that has not settled is the " +
-		"platform_stablecoin_conversion_cancel action.",
+	answer: flowAnswer[client.StablecoinConversion, client.StablecoinConversionRequest]{
+		failed: func(c *client.StablecoinConversion) bool { return deref(c.Status) == stablecoinConversionCancelled },
+	},
 }

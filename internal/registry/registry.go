@@ -49,12 +49,12 @@ type Type struct {
 }
 
 // MoneyCoreResource is implemented by a resource that creates its objects
-// with a ref_id through the provider's money core. MoneyCoreKind is the
-// kind of its ref_ids (the namespace they are derived and claimed in, such
-// as "deposit_address"). Implementing it is how Types knows a resource is
+// with a ref_id through the provider's money core. MoneyCoreRefNamespace
+// is the namespace its ref_ids are derived and claimed in, such as
+// "deposit_address". Implementing it is how Types knows a resource is
 // on the money core, and so which tables must have a row for it.
 type MoneyCoreResource interface {
-	MoneyCoreKind() string
+	MoneyCoreRefNamespace() string
 }
 
 // MoneyMover is implemented by a resource or an action that may move

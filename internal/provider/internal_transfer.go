@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -110,6 +111,90 @@ var internalTransferObjects = moneyObjects[*internalTransfer]{
 	},
 	get:       getInternalTransfer,
 	readScope: client.ScopeReadTransfer,
+	lists:     internalTransferLists,
+	// Completed or failed, with its credit side recorded: an internal
+	// transfer whose credit side the service did not list yet is read
+	// until it does.
+	final: func(recorded func(string) string) bool {
+		return transferFinal(recorded) && recorded("credit_transfer_id") != ""
+	},
+}
+
+// internalTransferLists reads many internal transfers at once through
+// List Transfers, each list read to its end, as the lookup and the read of
+// one take them: by ref_ids, the first INTERNAL_TRANSFER_DEBIT of each
+// ref_id, with its credit side from the same answer (both sides carry the
+// ref_id); by ids, the transfers with the ids, then the credit sides of
+// those that have a ref_id and a group in one more list of their ref_ids.
+// A credit side is an INTERNAL_TRANSFER_CREDIT of the same ref_id and
+// group_id, as withCredit takes it.
+var internalTransferLists = &objectLists[*internalTransfer]{
+	byRefIDs: func(ctx context.Context, c *client.Client, refIDs []string) (map[string]*internalTransfer, error) {
+		all, err := transfersListed(ctx, c, client.ListTransfersQuery{RefIDs: refIDs})
+		if err != nil {
+			return nil, err
+		}
+		asked := make(map[string]bool, len(refIDs))
+		for _, r := range refIDs {
+			asked[r] = true
+		}
+		out := map[string]*internalTransfer{}
+		for _, t := range all {
+			r := deref(t.RefID)
+			if t.Type == client.TransferTypeInternalDebit && asked[r] && out[r] == nil {
+				out[r] = pairedWithCredit(t, all)
+			}
+		}
+		return out, nil
+	},
+	byIDs: func(ctx context.Context, c *client.Client, ids []string) (map[string]*internalTransfer, error) {
+		listed, err := transfersListed(ctx, c, client.ListTransfersQuery{IDs: ids})
+		if err != nil {
+			return nil, err
+		}
+		asked := make(map[string]bool, len(ids))
+		for _, id := range ids {
+			asked[id] = true
+		}
+		found := map[string]*client.Transfer{}
+		var refs []string
+		for _, t := range listed {
+			if asked[t.ID] && found[t.ID] == nil {
+				found[t.ID] = t
+				if t.RefID != nil && t.GroupID != nil && !slices.Contains(refs, *t.RefID) {
+					refs = append(refs, *t.RefID)
+				}
+			}
+		}
+		var sides []*client.Transfer
+		if len(refs) > 0 {
+			if sides, err = transfersListed(ctx, c, client.ListTransfersQuery{RefIDs: refs}); err != nil {
+				return nil, err
+			}
+		}
+		out := make(map[string]*internalTransfer, len(found))
+		for id, t := range found {
+			out[id] = pairedWithCredit(t, sides)
+		}
+		return out, nil
+	},
+}
+
+// pairedWithCredit is the internal transfer of t with its credit side
+// among sides, as withCredit finds it.
+func pairedWithCredit(t *client.Transfer, sides []*client.Transfer) *internalTransfer {
+	it := &internalTransfer{Transfer: *t}
+	if t.RefID == nil || t.GroupID == nil {
+		return it
+	}
+	for _, other := range sides {
+		if other.Type == client.TransferTypeInternalCredit && deref(other.GroupID) == *t.GroupID &&
+			deref(other.RefID) == *t.RefID {
+			it.credit = other
+			break
+		}
+	}
+	return it
 }
 
 // postInternalTransfer sends the transfer; its credit side is read after,

@@ -57,13 +57,11 @@ const gatherSpacing = 250 * time.Millisecond
 
 // objectLists is how the core reads many objects of a resource at once (an
 // optional field of moneyObjects): byRefIDs looks ref_ids up, byIDs reads
-// objects by id, each through one list read to its end; final reports a
-// status after which the object is not read again on refresh. Each answer
+// objects by id, each through one list read to its end. Each answer
 // maps a key to its object and holds only objects of the resource.
 type objectLists[T any] struct {
 	byRefIDs func(ctx context.Context, c *client.Client, refIDs []string) (map[string]T, error)
 	byIDs    func(ctx context.Context, c *client.Client, ids []string) (map[string]T, error)
-	final    func(status string) bool
 }
 
 // gathered is what a gatherer answers for one key.
@@ -366,7 +364,7 @@ func readGathered[T any](ctx context.Context, data *providerData, k moneyObjects
 var errNoList = errors.New("the service has no list of these objects")
 
 // finalNotRead reports whether the refresh keeps the object whose state
-// records status without reading it: k declares the status final.
-func finalNotRead[T any](k moneyObjects[T], status string) bool {
-	return k.lists != nil && k.lists.final != nil && status != "" && k.lists.final(status)
+// recorded reads without reading it: k declares what it records final.
+func finalNotRead[T any](k moneyObjects[T], recorded func(name string) string) bool {
+	return k.final != nil && k.final(recorded)
 }

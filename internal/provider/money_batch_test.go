@@ -345,10 +345,53 @@ func TestTransferListsFollowPages(t *testing.T) {
 func TestTransferListsFinal(t *testing.T) {
 	k := transfersOf(withdrawalWords, client.TransferTypeCryptoWithdr)
 	for status, want := range map[string]bool{"COMPLETED": true, "FAILED": true, "PENDING": false, "": false} {
-		if got := finalNotRead(k, status); got != want {
+		if got := finalNotRead(k, recordedOf(map[string]string{"status": status})); got != want {
 			t.Errorf("finalNotRead(%q) = %v, want %v", status, got, want)
 		}
 	}
+}
+
+// recordedOf reads the attributes of a state from m ("" when absent).
+func recordedOf(m map[string]string) func(string) string {
+	return func(name string) string { return m[name] }
+}
+
+// What each money object records when the service moves it no further:
+// an internal transfer completed or failed with its credit side recorded,
+// a conversion settled or cancelled, a deleted rule. Anything else is read.
+func TestFinalStatesNotReadAgain(t *testing.T) {
+	type row struct {
+		recorded map[string]string
+		final    bool
+	}
+	check := func(name string, final func(func(string) string) bool, rows []row) {
+		t.Helper()
+		if final == nil {
+			t.Fatalf("%s declares no final state", name)
+		}
+		for _, r := range rows {
+			if got := final(recordedOf(r.recorded)); got != r.final {
+				t.Errorf("%s recording %v: final = %v, want %v", name, r.recorded, got, r.final)
+			}
+		}
+	}
+	check("internal transfer", internalTransferObjects.final, []row{
+		{map[string]string{"status": "COMPLETED", "credit_transfer_id": "c1"}, true},
+		{map[string]string{"status": "FAILED", "credit_transfer_id": "c1"}, true},
+		{map[string]string{"status": "COMPLETED"}, false},
+		{map[string]string{"status": "PENDING", "credit_transfer_id": "c1"}, false},
+	})
+	check("stablecoin conversion", stablecoinConversionObjects.final, []row{
+		{map[string]string{"status": "SETTLED", "settled_at": "2026-11-28T00:00:00Z"}, true},
+		{map[string]string{"status": "CANCELLED", "cancelled_at": "2026-11-28T00:00:00Z"}, true},
+		{map[string]string{"status": "PENDING"}, false},
+	})
+	check("orchestration rule", orchestrationRuleObjects.final, []row{
+		{map[string]string{"status": "DELETED"}, true},
+		{map[string]string{"status": "ACTIVE"}, false},
+		{map[string]string{"status": "REJECTED"}, false},
+		{map[string]string{"status": "PENDING"}, false},
+	})
 }
 
 // A service without the list of transfers (but with the read by id) has
@@ -584,4 +627,61 @@ func TestGathererOneAtATimeNeverWaits(t *testing.T) {
 	if len(r.singles) != 5 || len(r.lists) != 0 {
 		t.Errorf("requests: alone %v, lists %v; want five alone", r.singles, r.lists)
 	}
+}
+
+// Internal transfers are read many at once as the lookup and the read of
+// one take them: by ref_ids, each debit with its credit side from the one
+// list; by ids, the debits and then their credit sides, in two lists for
+// any number of transfers.
+func TestInternalTransferListsPairCredits(t *testing.T) {
+	emu := emulator.StartTest(t, emulator.Options{})
+	c := emulatorClient(t, emu)
+	var refIDs, ids []string
+	for i := range 3 {
+		ref := fmt.Sprintf("internal-%d", i)
+		tr, err := c.CreateInternalTransfer(t.Context(), client.InternalTransferRequest{
+			FromProfileID: "prof-1", ToProfileID: "prof-2", Asset: "USD", Amount: "1", RefID: ref,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		refIDs, ids = append(refIDs, ref), append(ids, tr.ID)
+	}
+	check := func(how string, got map[string]*internalTransfer, keys []string) {
+		t.Helper()
+		for i, k := range keys {
+			it := got[k]
+			if it == nil || it.ID != ids[i] || it.Type != client.TransferTypeInternalDebit {
+				t.Fatalf("%s %s: %+v, want the debit %s", how, k, it, ids[i])
+			}
+			want, err := withCredit(t.Context(), c, &it.Transfer)
+			if err != nil || want.credit == nil {
+				t.Fatalf("the credit side of %s read alone: %+v, %v", ids[i], want, err)
+			}
+			if it.credit == nil || it.credit.ID != want.credit.ID {
+				t.Errorf("%s %s: credit %+v, want %s", how, k, it.credit, want.credit.ID)
+			}
+		}
+	}
+	before := emu.Counters.Requests("GET /v2" + client.PathTransfers)
+	got, err := internalTransferLists.byRefIDs(t.Context(), c, append(slices.Clone(refIDs), "never-made"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("by ref_id", got, refIDs)
+	if _, ok := got["never-made"]; ok || len(got) != 3 {
+		t.Errorf("by ref_ids: %v", got)
+	}
+	if n := emu.Counters.Requests("GET /v2"+client.PathTransfers) - before; n != 1+3 {
+		t.Errorf("%d lists, want 1 for the three and 3 for the credit sides read alone by the check", n)
+	}
+	before = emu.Counters.Requests("GET /v2" + client.PathTransfers)
+	byID, err := internalTransferLists.byIDs(t.Context(), c, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := emu.Counters.Requests("GET /v2"+client.PathTransfers) - before; n != 2 {
+		t.Errorf("%d lists, want 2 for the three: their debits, then their credit sides", n)
+	}
+	check("by id", byID, ids)
 }

@@ -420,9 +420,14 @@ type moneyObjects[T any] struct {
 	// readScope is the OAuth scope of get.
 	readScope string
 	// lists, when set, reads many objects at once: the lookups and the
-	// refreshes of these objects are gathered into list requests, and objects
-	// in a final state are not read again (see money_batch.go).
+	// refreshes of these objects are gathered into list requests (see
+	// money_batch.go).
 	lists *objectLists[T]
+	// final, when set, reports from what the state records (recorded
+	// reads one of its string attributes) that the object is in a state
+	// the service moves it no further from: a refresh keeps what the last
+	// read recorded and does not read it; an import still reads.
+	final func(recorded func(name string) string) bool
 	// superseded, when set, reports an object whose derived ref_id a new
 	// create may move past (deposit instructions the service deprecated):
 	// such an object is never adopted under a derived ref_id, and the

@@ -587,7 +587,7 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 	w := t.objects.words
 	objID := id(*m).ValueString()
 	importing := t.plan.unread(m.args)
-	if !importing && finalNotRead(t.objects, m.str("status").ValueString()) {
+	if !importing && finalNotRead(t.objects, func(name string) string { return m.str(name).ValueString() }) {
 		// Final: the state keeps what the last read recorded.
 		return 0
 	}

@@ -462,6 +462,8 @@ var orchestrationRuleObjects = moneyObjects[*client.OrchestrationRule]{
 	lookup:    lookupOrchestrationRule,
 	get:       readOrchestrationRule,
 	readScope: client.ScopeReadOrchestrationRule,
+	// A deleted rule stays deleted.
+	final: func(recorded func(string) string) bool { return recorded("status") == client.RuleStatusDeleted },
 }
 
 // lookupOrchestrationRule finds the rule made with refID; only a rule with

@@ -94,6 +94,10 @@ var stablecoinConversionObjects = moneyObjects[*client.StablecoinConversion]{
 		return c.GetStablecoinConversion(ctx, id)
 	},
 	readScope: client.ScopeReadStablecoinConversion,
+	// Settled or cancelled, a conversion moves no further.
+	final: func(recorded func(string) string) bool {
+		return recorded("settled_at") != "" || recorded("cancelled_at") != ""
+	},
 }
 
 // stablecoinConversionCancelled is the status of a cancelled conversion.

@@ -124,7 +124,15 @@ func transfersOf(words createWords, types ...string) moneyObjects[*client.Transf
 		lists:     transferLists(types...),
 		get:       getTransfer,
 		readScope: client.ScopeReadTransfer,
+		final:     transferFinal,
 	}
+}
+
+// transferFinal reports a transfer the service moves no further: one
+// COMPLETED or FAILED.
+func transferFinal(recorded func(string) string) bool {
+	s := recorded("status")
+	return s == client.TransferStatusCompleted || s == client.TransferStatusFailed
 }
 
 // getTransfer reads a transfer by id.
@@ -195,10 +203,22 @@ func transferLists(types ...string) *objectLists[*client.Transfer] {
 		byIDs: func(ctx context.Context, c *client.Client, ids []string) (map[string]*client.Transfer, error) {
 			return transfersBy(ctx, c, client.ListTransfersQuery{IDs: ids}, ids, func(t *client.Transfer) string { return t.ID })
 		},
-		final: func(status string) bool {
-			return status == client.TransferStatusCompleted || status == client.TransferStatusFailed
-		},
 	}
+}
+
+// transfersListed is every transfer of q, the list read to its end; any
+// error, on any page, is the answer.
+func transfersListed(ctx context.Context, c *client.Client, q client.ListTransfersQuery) ([]*client.Transfer, error) {
+	var out []*client.Transfer
+	for t, err := range c.Transfers(ctx, q) {
+		if err != nil {
+			return nil, err
+		}
+		if t != nil && t.ID != "" {
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }
 
 // transfersBy lists the transfers of q to the end and maps each asked key
@@ -210,14 +230,12 @@ func transfersBy(ctx context.Context, c *client.Client, q client.ListTransfersQu
 	for _, k := range keys {
 		asked[k] = true
 	}
+	all, err := transfersListed(ctx, c, q)
+	if err != nil {
+		return nil, err
+	}
 	out := make(map[string]*client.Transfer, len(keys))
-	for t, err := range c.Transfers(ctx, q) {
-		if err != nil {
-			return nil, err
-		}
-		if t == nil || t.ID == "" {
-			continue
-		}
+	for _, t := range all {
 		if k := key(t); k != "" && asked[k] {
 			if _, dup := out[k]; !dup {
 				out[k] = t

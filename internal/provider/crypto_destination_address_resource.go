@@ -54,13 +54,10 @@ var destinationWords = createWords{
 	refNamespace: "crypto_destination_address",
 	resourceType: "platform_crypto_destination_address",
 	noun:         "crypto destination address",
-	plural:       "crypto destination addresses",
-	title:        "Crypto destination address",
-	unknown:      "Outcome of crypto destination address create unknown",
 	made:         "created",
 	path:         client.PathCryptoDestinationAddress,
 	scope:        client.ScopeWriteCryptoDestinationAddress,
-}
+}.filled()
 
 func (r *cryptoDestinationAddressResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_crypto_destination_address"

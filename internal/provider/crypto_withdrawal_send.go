@@ -17,13 +17,10 @@ var withdrawalWords = createWords{
 	refNamespace: "crypto_withdrawal",
 	resourceType: "platform_crypto_withdrawal",
 	noun:         "crypto withdrawal",
-	plural:       "crypto withdrawals",
-	title:        "Crypto withdrawal",
-	unknown:      "Outcome of crypto withdrawal unknown",
 	made:         "sent",
 	path:         client.PathCryptoWithdrawals,
 	scope:        client.ScopeWriteCryptoWithdrawal,
-}
+}.filled()
 
 // withdrawalObjects is how the core reads crypto withdrawals: transfers,
 // looked up at plan by ref_id through List Transfers (scope

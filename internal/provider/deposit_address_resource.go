@@ -193,13 +193,10 @@ var depositAddressWords = createWords{
 	refNamespace: "deposit_address",
 	resourceType: "platform_deposit_address",
 	noun:         "deposit address",
-	plural:       "deposit addresses",
-	title:        "Deposit address",
-	unknown:      "Outcome of deposit address create unknown",
 	made:         "created",
 	path:         client.PathDepositAddresses,
 	scope:        client.ScopeWriteDepositAddress,
-}
+}.filled()
 
 // depositAddressObjects is how the core reads deposit addresses: looked up by
 // ref_id through their list (scope transfer:read_deposit_address) at plan;

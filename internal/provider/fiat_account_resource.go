@@ -365,13 +365,10 @@ var fiatAccountWords = createWords{
 	refNamespace: fiatAccountNamespace,
 	resourceType: "platform_fiat_account",
 	noun:         "fiat account",
-	plural:       "fiat accounts",
-	title:        "Fiat account",
-	unknown:      "Outcome of fiat account create unknown",
 	made:         "created",
 	path:         client.PathFiatAccounts,
 	scope:        client.ScopeWriteFiatAccount,
-}
+}.filled()
 
 // fiatAccountObjects is how the core reads fiat accounts: looked up by ref_id
 // through the list (ref_ids filter; an exact match only) and then read by

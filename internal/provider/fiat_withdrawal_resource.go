@@ -43,13 +43,10 @@ var fiatWithdrawalWords = createWords{
 	refNamespace: "fiat_withdrawal",
 	resourceType: "platform_fiat_withdrawal",
 	noun:         "fiat withdrawal",
-	plural:       "fiat withdrawals",
-	title:        "Fiat withdrawal",
-	unknown:      "Outcome of fiat withdrawal unknown",
 	made:         "sent",
 	path:         client.PathFiatWithdrawals,
 	scope:        client.ScopeWriteFiatWithdrawal,
-}
+}.filled()
 
 // fiatWithdrawalFlow declares platform_fiat_withdrawal: one withdrawal to a
 // bank account of the customer's (a platform_fiat_account), sent when the

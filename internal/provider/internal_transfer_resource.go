@@ -43,13 +43,10 @@ var internalTransferWords = createWords{
 	refNamespace: "internal_transfer",
 	resourceType: "platform_internal_transfer",
 	noun:         "internal transfer",
-	plural:       "internal transfers",
-	title:        "Internal transfer",
-	unknown:      "Outcome of internal transfer unknown",
 	made:         "sent",
 	path:         client.PathInternalTransfers,
 	scope:        client.ScopeWriteInternalTransfer,
-}
+}.filled()
 
 // internalTransferFlow declares platform_internal_transfer: one transfer
 // between two profiles of the customer's, sent when the resource is

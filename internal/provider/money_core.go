@@ -385,6 +385,31 @@ type createWords struct {
 	path, scope string
 }
 
+// filled is w with the words it leaves unset derived from its noun: the
+// plural (the noun and "s", "es" after an s), the title (the noun with a
+// capital) and the summary of an unknown outcome ("Outcome of <noun>
+// create unknown" for an object the service creates, "Outcome of <noun>
+// unknown" for one it sends or makes).
+func (w createWords) filled() createWords {
+	if w.plural == "" {
+		w.plural = w.noun + "s"
+		if strings.HasSuffix(w.noun, "s") {
+			w.plural = w.noun + "es"
+		}
+	}
+	if w.title == "" && w.noun != "" {
+		w.title = strings.ToUpper(w.noun[:1]) + w.noun[1:]
+	}
+	if w.unknown == "" {
+		what := w.noun
+		if w.made == "created" {
+			what += " create"
+		}
+		w.unknown = "Outcome of " + what + " unknown"
+	}
+	return w
+}
+
 // createOutcome is what the answer of a create means.
 type createOutcome int
 

@@ -594,3 +594,27 @@ func TestRecordFoundSendsNothing(t *testing.T) {
 		})
 	}
 }
+
+// The words a declaration leaves unset are derived from its noun, as each
+// declaration spelled them before.
+func TestCreateWordsFilled(t *testing.T) {
+	for _, c := range []struct {
+		w                      createWords
+		plural, title, unknown string
+	}{
+		{withdrawalWords, "crypto withdrawals", "Crypto withdrawal", "Outcome of crypto withdrawal unknown"},
+		{fiatWithdrawalWords, "fiat withdrawals", "Fiat withdrawal", "Outcome of fiat withdrawal unknown"},
+		{internalTransferWords, "internal transfers", "Internal transfer", "Outcome of internal transfer unknown"},
+		{stablecoinConversionWords, "stablecoin conversions", "Stablecoin conversion", "Outcome of stablecoin conversion unknown"},
+		{depositAddressWords, "deposit addresses", "Deposit address", "Outcome of deposit address create unknown"},
+		{destinationWords, "crypto destination addresses", "Crypto destination address", "Outcome of crypto destination address create unknown"},
+		{fiatAccountWords, "fiat accounts", "Fiat account", "Outcome of fiat account create unknown"},
+		{orchestrationRuleWords, "orchestration rules", "Orchestration rule", "Outcome of orchestration rule create unknown"},
+		{profileWords, "profiles", "Profile", "Outcome of profile create unknown"},
+		{instructionsWords, "sets of fiat deposit instructions", "Fiat deposit instructions", "Outcome of fiat deposit instructions create unknown"},
+	} {
+		if c.w.plural != c.plural || c.w.title != c.title || c.w.unknown != c.unknown {
+			t.Errorf("%s: %q, %q, %q; want %q, %q, %q", c.w.noun, c.w.plural, c.w.title, c.w.unknown, c.plural, c.title, c.unknown)
+		}
+	}
+}

@@ -442,13 +442,10 @@ var orchestrationRuleWords = createWords{
 	refNamespace: "orchestration_rule",
 	resourceType: "platform_orchestration_rule",
 	noun:         "orchestration rule",
-	plural:       "orchestration rules",
-	title:        "Orchestration rule",
-	unknown:      "Outcome of orchestration rule create unknown",
 	made:         "created",
 	path:         client.PathOrchestrationRules,
 	scope:        client.ScopeWriteOrchestrationRule,
-}
+}.filled()
 
 // orchestrationRuleObjects is how the core reads rules: looked up by ref_id
 // through their list (scope orchestration:read_orchestration_rule), which

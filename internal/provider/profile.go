@@ -41,13 +41,10 @@ var profileWords = createWords{
 	refNamespace: "profile",
 	resourceType: "platform_profile",
 	noun:         "profile",
-	plural:       "profiles",
-	title:        "Profile",
-	unknown:      "Outcome of profile create unknown",
 	made:         "created",
 	path:         client.PathProfiles,
 	scope:        client.ScopeWriteProfile,
-}
+}.filled()
 
 // nicknameKey is the nickname as the service compares it (without letter
 // case): the key of an unconfirmed create in the attempt set.

@@ -29,13 +29,10 @@ var stablecoinConversionWords = createWords{
 	refNamespace: "stablecoin_conversion",
 	resourceType: "platform_stablecoin_conversion",
 	noun:         "stablecoin conversion",
-	plural:       "stablecoin conversions",
-	title:        "Stablecoin conversion",
-	unknown:      "Outcome of stablecoin conversion unknown",
 	made:         "made",
 	path:         client.PathStablecoinConversions,
 	scope:        client.ScopeWriteStablecoinConversion,
-}
+}.filled()
 
 // stablecoinConversionFlow declares platform_stablecoin_conversion: one
 // conversion between USD and a stablecoin, made when the resource is

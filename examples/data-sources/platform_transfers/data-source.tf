@@ -1,8 +1,9 @@
 # The withdrawals that failed in the last week, oldest first, and the
-# completed ones on chain: for a daily treasury report.
-data "platform_transfers" "failed_withdrawals" {
-  types    = ["CRYPTO_WITHDRAWAL"]
-  statuses = ["FAILED"]
+# completed ones on chain: for a daily treasury report. The service combines
+# `types` with the time filters only, so the status is picked in the
+# configuration.
+data "platform_transfers" "week_withdrawals" {
+  types = ["CRYPTO_WITHDRAWAL"]
   updated_at = {
     gte = timeadd(plantimestamp(), "-168h")
   }
@@ -11,20 +12,19 @@ data "platform_transfers" "failed_withdrawals" {
 }
 
 data "platform_transfers" "recent_completed" {
-  types     = ["CRYPTO_WITHDRAWAL"]
   statuses  = ["COMPLETED"]
   max_items = 50
 }
 
 output "failed_withdrawals" {
-  value = [for t in data.platform_transfers.failed_withdrawals.items : {
+  value = [for t in data.platform_transfers.week_withdrawals.items : {
     id      = t.id
     ref_id  = t.ref_id
     amount  = "${t.amount} ${t.asset}"
     details = t.status_details == null ? null : jsondecode(t.status_details)
-  }]
+  } if t.status == "FAILED"]
 }
 
 output "recent_tx_hashes" {
-  value = { for t in data.platform_transfers.recent_completed.items : t.id => t.crypto_tx_hash }
+  value = { for t in data.platform_transfers.recent_completed.items : t.id => t.crypto_tx_hash if t.type == "CRYPTO_WITHDRAWAL" }
 }

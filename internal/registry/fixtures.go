@@ -53,7 +53,7 @@ var PlanFixtures = map[string]string{
 	"platform_fiat_withdrawal": `profile_id      = "bench-profile"
   fiat_account_id = "` + PayeeFiatAccount + `"
   asset           = "USD"
-  amount          = "10.${count.index}"
+  amount          = "10.50"
   metadata        = { run = "bench-${count.index}" }`,
 	"platform_internal_transfer": `from_profile_id = "bench-profile"
   to_profile_id   = "bench-savings"

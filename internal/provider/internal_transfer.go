@@ -148,22 +148,14 @@ var internalTransferLists = &objectLists[*internalTransfer]{
 		return out, nil
 	},
 	byIDs: func(ctx context.Context, c *client.Client, ids []string) (map[string]*internalTransfer, error) {
-		listed, err := transfersListed(ctx, c, client.ListTransfersQuery{IDs: ids})
+		found, err := transfersBy(ctx, c, client.ListTransfersQuery{IDs: ids}, ids, func(t *client.Transfer) string { return t.ID })
 		if err != nil {
 			return nil, err
 		}
-		asked := make(map[string]bool, len(ids))
-		for _, id := range ids {
-			asked[id] = true
-		}
-		found := map[string]*client.Transfer{}
 		var refs []string
-		for _, t := range listed {
-			if asked[t.ID] && found[t.ID] == nil {
-				found[t.ID] = t
-				if t.RefID != nil && t.GroupID != nil && !slices.Contains(refs, *t.RefID) {
-					refs = append(refs, *t.RefID)
-				}
+		for _, t := range found {
+			if t.RefID != nil && t.GroupID != nil && !slices.Contains(refs, *t.RefID) {
+				refs = append(refs, *t.RefID)
 			}
 		}
 		var sides []*client.Transfer

@@ -280,7 +280,7 @@ var policyCases = map[string][]policyCase{
 				`platform_crypto_withdrawal.payroll["b"]: destination bc1qpolicyb on BITCOIN is not an APPROVED`,
 				`platform_crypto_withdrawal.ops: destination bc1qpolicyops`,
 				`module.treasury.platform_crypto_withdrawal.sweep: destination bc1qpolicytreasury`,
-				`action.platform_crypto_withdrawal.bonus: destination bc1qpolicybonus`,
+				`action.platform_crypto_withdrawal.bonus (AfterCreate of terraform_data.payday): destination bc1qpolicybonus`,
 			},
 			not: []string{`payroll["a"]`, "adopted"}},
 		{name: "allow list", settings: map[string]any{"allowed_destinations": []any{
@@ -288,7 +288,7 @@ var policyCases = map[string][]policyCase{
 			map[string]any{"crypto_network": "BITCOIN", "address": "bc1qpolicyb"},
 			map[string]any{"crypto_network": "BITCOIN", "address": "bc1qpolicyops"},
 			map[string]any{"crypto_network": "BITCOIN", "address": "bc1qpolicytreasury"},
-		}}, want: []string{"action.platform_crypto_withdrawal.bonus: destination bc1qpolicybonus on BITCOIN is not in allowed_destinations"},
+		}}, want: []string{"action.platform_crypto_withdrawal.bonus (AfterCreate of terraform_data.payday): destination bc1qpolicybonus on BITCOIN is not in allowed_destinations"},
 			not: []string{"payroll", "treasury", "ops"}},
 	},
 	"policy-unknown": {
@@ -380,8 +380,8 @@ func TestPolicies(t *testing.T) {
 		}
 		passed++
 	}
-	if passed < 21 {
-		t.Errorf("%d policy tests passed, want every one of at least 21", passed)
+	if passed < 33 {
+		t.Errorf("%d policy tests passed, want every one of at least 33", passed)
 	}
 }
 

@@ -31,6 +31,7 @@ var CLITests = map[string][]string{
 		"TestAccMoneyGuard",                                    // modules and for_each, plan JSON
 		"TestAccCheckBalances",                                 // for_each payroll of every money type, plan refused
 		"TestAccWithdrawalMistakes_failThePlanOnce",            // diagnostics of validation and of the plan, each printed once
+		"TestAccPolicies_everyEngine",                          // plan JSON of each CLI, actions, under every policy engine
 	},
 	"resource platform_crypto_withdrawal": {
 		"TestAccMoneyCore_upgradeEveryType",

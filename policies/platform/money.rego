@@ -1,10 +1,11 @@
 # METADATA
 # title: Money moved by a Terraform plan of the platform provider
 # description: |
-#   Reads the plan JSON (terraform show -json) and denies a plan whose money
-#   breaks the limits of data.platform_policy, over every provider
-#   configuration, module, for_each instance and action invocation of the
-#   plan. See docs/guides/policy-on-plans.md.
+#   Reads the plan JSON (terraform show -json), wherever the engine that runs
+#   the policy puts it, and denies a plan whose money breaks the limits of
+#   data.platform_policy, over every provider configuration, module,
+#   for_each instance and action invocation of the plan. See
+#   docs/guides/policy-on-plans.md.
 package platform.money
 
 # The policy's settings (a data document at data.platform_policy):
@@ -43,13 +44,102 @@ manifest_versions := {1}
 
 # This provider: its registry address, and the prefix of its type names
 # (a mirror or a fork under another address keeps it).
-provider_addresses := {"registry.terraform.io/platform/platform"}
+provider_addresses := {"registry.terraform.io/platform/platform", "registry.opentofu.org/platform/platform"}
 
 type_prefix := "platform_"
 
 ours(x) if x.provider_name in provider_addresses
 
 ours(x) if startswith(x.type, type_prefix)
+
+# Where the plan is. Every engine hands the plan JSON (terraform show -json)
+# to OPA in its own shape; the policy judges it wherever it is, and refuses
+# an input in which it finds none, or more than one:
+#
+#   conftest, Atlantis, opa eval   the input is the plan
+#   HCP Terraform, TFE, env0       input.plan
+#   Scalr                          input.tfplan
+#   Spacelift                      input.third_party_metadata.custom.platform_plan,
+#                                  the file platform_plan.custom.spacelift.json
+#                                  an after_plan hook writes: Spacelift's own
+#                                  input.terraform holds no action invocations
+#                                  and may hold sanitized values
+plan_places contains {"where": "the input", "plan": input} if is_plan(input)
+
+plan_places contains {"where": "input.plan", "plan": input.plan} if is_plan(input.plan)
+
+plan_places contains {"where": "input.tfplan", "plan": input.tfplan} if is_plan(input.tfplan)
+
+plan_places contains {"where": "input.third_party_metadata.custom.platform_plan", "plan": p} if {
+	p := input.third_party_metadata.custom.platform_plan
+	is_plan(p)
+}
+
+# is_plan: a plan JSON: its format_version, or its resource_changes.
+is_plan(p) if {
+	is_object(p)
+	is_string(p.format_version)
+}
+
+is_plan(p) if {
+	is_object(p)
+	is_array(p.resource_changes)
+}
+
+# plan: the plan judged, when the input holds exactly one.
+plan := only.plan if {
+	count(plan_places) == 1
+	some only in plan_places
+}
+
+# spacelift: the input of a Spacelift plan policy.
+spacelift if {
+	is_object(input.spacelift)
+	is_object(input.terraform)
+}
+
+spacelift_export := "platform_plan.custom.spacelift.json"
+
+deny_input contains msg if {
+	count(plan_places) == 0
+	not spacelift
+	msg := "no Terraform plan in the policy's input: looked for the plan JSON (terraform show -json) as the input itself (conftest, opa eval, Atlantis), at input.plan (HCP Terraform, Terraform Enterprise, env0), at input.tfplan (Scalr) and at input.third_party_metadata.custom.platform_plan (Spacelift); a policy refuses what it cannot see"
+}
+
+deny_input contains msg if {
+	count(plan_places) == 0
+	spacelift
+	msg := sprintf("Spacelift: no export of the plan at input.third_party_metadata.custom.platform_plan: the plan policy's input.terraform holds no action invocations and may hold sanitized values, so the policy cannot see what money the plan moves; add the after_plan hook `terraform show -json spacelift.plan > %s` to the stack", [spacelift_export])
+}
+
+deny_input contains msg if {
+	count(plan_places) > 1
+	msg := sprintf("more than one Terraform plan in the policy's input (%s): the policy cannot tell which one the run applies and refuses both", [
+		concat(", ", sort([p.where | some p in plan_places])),
+	])
+}
+
+# On Spacelift, every change of this provider that Spacelift itself shows
+# must be in the export with the same actions: an export of another plan
+# is refused.
+deny_input contains msg if {
+	spacelift
+	plan
+	some rc in input.terraform.resource_changes
+	ours(rc)
+	actions := object.get(object.get(rc, "change", {}), "actions", null)
+	actions != ["no-op"]
+	not exported_as(rc.address, actions)
+	msg := sprintf("%s: Spacelift's plan %v it, and the export %s does not: the export is not of this run's plan; write it in an after_plan hook of the stack", [
+		rc.address, actions, spacelift_export,
+	])
+}
+
+exported_as(address, actions) if {
+	some rc in plan.resource_changes
+	rc.address == address
+	rc.change.actions == actions
+}
 
 # Resource types of this provider that move money, by money.kind: each
 # create of one must carry the manifest. (A Go test of the provider,
@@ -97,7 +187,7 @@ non_money_actions := {"platform_stablecoin_conversion_cancel"}
 # creates: the creates of resources of this provider in the plan (a new
 # object or a replacement).
 creates contains rc if {
-	some rc in input.resource_changes
+	some rc in object.get(plan, "resource_changes", [])
 	object.get(rc, "mode", "managed") == "managed"
 	ours(rc)
 	"create" in rc.change.actions
@@ -108,14 +198,26 @@ carries_money(rc) if is_object(object.get(object.get(rc.change, "after", {}), "m
 
 carries_money(rc) if object.get(object.get(rc.change, "after_unknown", {}), "money", false) == true
 
+# invocations: the invocations of actions of this provider in the plan.
+# Each is its own movement, even when it equals another but for what
+# triggered it (a for_each of records, each triggering the action).
 invocations contains ai if {
-	some ai in object.get(input, "action_invocations", [])
+	some ai in object.get(plan, "action_invocations", [])
 	ours(ai)
 }
 
 allowed_types := {t | some t in object.get(settings, "non_money_types", [])}
 
 allowed_actions := {t | some t in object.get(settings, "non_money_actions", [])}
+
+deny_unjudgeable contains msg if {
+	some rc in object.get(plan, "resource_changes", [])
+	ours(rc)
+	not is_array(object.get(object.get(rc, "change", {}), "actions", null))
+	msg := sprintf("%s: a change of the platform provider whose actions the plan does not show: the policy cannot judge it and refuses it", [
+		object.get(rc, "address", "(a change without an address)"),
+	])
+}
 
 deny_unjudgeable contains msg if {
 	some rc in creates
@@ -154,14 +256,14 @@ transfers contains t if {
 	some rc in creates
 	carries_money(rc)
 	money := money_of(rc)
-	unknown_money := object.get(rc.change.after_unknown, "money", false)
+	unknown_money := object.get(object.get(rc.change, "after_unknown", {}), "money", false)
 	t := {
 		"address": rc.address,
 		"kind": object.get(money, "kind", rc.type),
 		"asset": object.get(money, "asset", null),
 		"amount": object.get(money, "amount", null),
 		"to": object.get(money, "to", null),
-		"network": network_of(rc.change.after),
+		"network": network_of(object.get(rc.change, "after", {})),
 		"sends": object.get(money, "sends", null),
 		"version": object.get(money, "version", null),
 		"unknown": unknown_parts(money, unknown_money) - figure_parts(money),
@@ -171,9 +273,12 @@ transfers contains t if {
 # network_of: the network of the destination address of a create: a crypto
 # withdrawal's crypto_network, a rule's destination.crypto.network; null
 # when it goes to no address.
-network_of(after) := after.crypto_network if is_string(after.crypto_network)
+network_of(after) := after.crypto_network if is_string(object.get(after, "crypto_network", null))
 
-else := after.destination.crypto.network if is_string(after.destination.crypto.network)
+else := n if {
+	n := object.get(after, ["destination", "crypto", "network"], null)
+	is_string(n)
+}
 
 else := null
 
@@ -185,17 +290,23 @@ else := set()
 
 # money_of: the create's manifest, {} when the plan knows none of it.
 money_of(rc) := m if {
-	m := object.get(rc.change.after, "money", null)
+	m := object.get(object.get(rc.change, "after", {}), "money", null)
 	is_object(m)
 } else := {}
 
+# An invocation's transfer: every invocation counts, each by its place in
+# the plan, except one that equals an earlier invocation of the same
+# action, ref_id included: the service makes a ref_id of a kind once.
 transfers contains t if {
-	some ai in invocations
+	some place, ai in object.get(plan, "action_invocations", [])
+	ours(ai)
 	a := money_actions[ai.type]
+	not made_before(place, ai)
 	cfg := object.get(ai, "config_values", {})
 	cu := object.get(ai, "config_unknown", {})
 	t := {
-		"address": ai.address,
+		"address": invocation_address(ai),
+		"place": place,
 		"kind": a.kind,
 		"asset": object.get(cfg, a.asset, null),
 		"amount": action_amount(cfg),
@@ -206,6 +317,28 @@ transfers contains t if {
 		"unknown": {p | some p in ["asset", "amount", "to"]; action_unknown(cu, a, p)},
 	}
 }
+
+# made_before: an earlier invocation of the same action has the same
+# configuration and a known ref_id: the service makes that movement once.
+made_before(place, ai) if {
+	ref := object.get(ai.config_values, "ref_id", null)
+	is_string(ref)
+	ref != ""
+	not object.get(object.get(ai, "config_unknown", {}), "ref_id", false)
+	some earlier, other in plan.action_invocations
+	earlier < place
+	other.type == ai.type
+	object.get(other, "provider_name", null) == object.get(ai, "provider_name", null)
+	other.config_values == ai.config_values
+	object.get(other, "config_unknown", {}) == object.get(ai, "config_unknown", {})
+}
+
+# invocation_address: the action's address and what triggers it.
+invocation_address(ai) := sprintf("%s (%s of %s)", [ai.address, trigger.action_trigger_event, trigger.triggering_resource_address]) if {
+	trigger := ai.lifecycle_action_trigger
+	is_string(trigger.triggering_resource_address)
+	is_string(trigger.action_trigger_event)
+} else := ai.address
 
 action_amount(cfg) := cfg.amount if object.get(cfg, "amount", null) != null
 
@@ -229,9 +362,13 @@ unknown_parts(_, true) := {"asset", "amount", "to", "sends"}
 unknown_parts(money, u) := {p |
 	some p in ["asset", "amount", "to", "sends"]
 	part_unknown(money, u, p)
-} if is_object(u)
+} if u != true
 
-part_unknown(_, u, p) if u[p] == true
+part_unknown(_, u, p) if {
+	is_object(u)
+	u[p] == true
+}
+
 part_unknown(money, _, p) if object.get(money, p, null) == null
 
 # sent: the transfers the apply sends (or may send: sends unknown).
@@ -335,7 +472,8 @@ to_address(t) if {
 }
 
 deny_destination contains msg if {
-	allowed := settings.allowed_destinations
+	allowed := object.get(settings, "allowed_destinations", null)
+	is_array(allowed)
 	some t in sent
 	to_address(t)
 	judged(t)
@@ -350,7 +488,7 @@ destination_in(t, list) if {
 }
 
 deny_destination contains msg if {
-	settings.approved_destinations_only == true
+	object.get(settings, "approved_destinations_only", false) == true
 	some t in sent
 	to_address(t)
 	judged(t)
@@ -363,7 +501,7 @@ deny_destination contains msg if {
 # approved_in_plan: the address book entries the plan shows APPROVED (in
 # the state it starts from, and unchanged or updated by it).
 approved_in_plan contains {"address": r.values.address, "crypto_network": r.values.crypto_network} if {
-	some r in resources(object.get(input, "prior_state", {}))
+	some r in resources(object.get(plan, "prior_state", {}))
 	r.type == "platform_crypto_destination_address"
 	r.values.status == "APPROVED"
 }
@@ -390,5 +528,9 @@ decimal_of(digits) := whole if {
 	trim_right(substring(digits, count(digits) - 30, 30), "0"),
 ])
 
-# deny: every reason to refuse the plan.
-deny := (((deny_unjudgeable | deny_unjudged) | deny_plan_total) | deny_per_transfer) | deny_destination
+# reasons: every reason to refuse the plan.
+reasons := ((((deny_input | deny_unjudgeable) | deny_unjudged) | deny_plan_total) | deny_per_transfer) | deny_destination
+
+# deny: the reasons, as a set rule that merges with other deny rules of a
+# package (an engine's entry, or a bundle of this policy).
+deny contains msg if some msg in reasons

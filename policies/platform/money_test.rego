@@ -38,7 +38,7 @@ test_unapproved_destination_denied if {
 	some m in msgs
 	startswith(m, `platform_crypto_withdrawal.payroll["b"]: destination bc1qpolicyb on BITCOIN is not an APPROVED`)
 	some a in msgs
-	startswith(a, "action.platform_crypto_withdrawal.bonus: destination bc1qpolicybonus")
+	startswith(a, "action.platform_crypto_withdrawal.bonus (AfterCreate of terraform_data.payday): destination bc1qpolicybonus")
 	not any_mentions(msgs, `payroll["a"]`)
 }
 
@@ -49,7 +49,7 @@ test_allow_list if {
 		{"crypto_network": "BITCOIN", "address": "bc1qpolicyops"},
 		{"crypto_network": "BITCOIN", "address": "bc1qpolicytreasury"},
 	]}
-	msgs == {"action.platform_crypto_withdrawal.bonus: destination bc1qpolicybonus on BITCOIN is not in allowed_destinations"}
+	msgs == {"action.platform_crypto_withdrawal.bonus (AfterCreate of terraform_data.payday): destination bc1qpolicybonus on BITCOIN is not in allowed_destinations"}
 }
 
 test_unknown_amount_denied if {
@@ -146,7 +146,7 @@ deny_five_btc(plan) := msgs if {
 
 test_five_btc_denied if {
 	msgs := deny_five_btc(withdrawal_plan("5"))
-	msgs[`platform_crypto_withdrawal.big: sends 5 BTC, over max_per_transfer 1`]
+	msgs["platform_crypto_withdrawal.big: sends 5 BTC, over max_per_transfer 1"]
 }
 
 test_half_btc_allowed if {
@@ -198,7 +198,7 @@ test_a_known_money_type_cannot_be_allowed_without_money if {
 		with data.platform_policy as {"non_money_types": ["platform_crypto_withdrawal"]}
 }
 
-unknown_action := {"action_invocations": [{
+unknown_action := {"format_version": "1.2", "action_invocations": [{
 	"address": "action.platform_crypto_withdrawal_batch.all",
 	"type": "platform_crypto_withdrawal_batch",
 	"provider_name": "registry.terraform.io/platform/platform",

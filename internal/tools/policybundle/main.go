@@ -67,10 +67,10 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		if err := os.MkdirAll(filepath.Dir(e.file), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(e.file), 0o750); err != nil {
 			return err
 		}
-		if err := os.WriteFile(e.file, b, 0o644); err != nil {
+		if err := os.WriteFile(e.file, b, 0o600); err != nil { //nolint:gosec // a path of the table above
 			return err
 		}
 	}

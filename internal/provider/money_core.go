@@ -248,7 +248,7 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 				fmt.Sprintf("The plan could not ask the service whether it already holds a %s under the ref_id "+
 					"of each new one: %s.\n\nNothing is wrong with the plan, but it cannot say in advance whether "+
 					"applying makes a new %s or finds one made earlier: the apply decides, by the same rule. %s",
-					w.noun, err, w.noun, lookupHint(err, k.scopeOfLookup())))
+					w.noun, err, w.noun, lookupHint(err, k)))
 		})
 		return types.BoolValue(true)
 	case found == nil:
@@ -439,6 +439,14 @@ type moneyObjects[T any] struct {
 	// lookupScope is the OAuth scope of lookup and of the lists (default:
 	// readScope, see scopeOfLookup).
 	lookupScope string
+	// keyWithoutLookup, for a type whose create looks its ref_id up first,
+	// says what a service that offers no lookup of these objects (the
+	// seed's interface) promises of their ref_id, as the warning of a
+	// create sent without a lookup quotes it: the promise relied on. Set it
+	// only where that interface has no lookup and makes the type's ref_id
+	// its key of idempotence. Empty: nothing is ever sent without a
+	// lookup.
+	keyWithoutLookup string
 	// get reads the object by id: client.ErrNotFound when the service
 	// does not know it, errAnotherObject when it answers another one.
 	get func(ctx context.Context, c *client.Client, id string) (T, error)
@@ -532,19 +540,23 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 		// The plan of this process looked it up a moment ago, if it could.
 		prior, servedAt, err := lookupOnce(ctx, c.data, c.objects, c.refID)
 		switch {
-		case client.IsNoSuchOperation(err):
-			// The service has no list to look in (the seed's has none of
-			// deposit instructions): its promise that the ref_id is the
-			// key of idempotence is what protects the request.
+		case client.IsOperationNotOffered(err) && c.objects.keyWithoutLookup != "":
+			// The service itself answers that it has no list to look in
+			// (the seed's has none of deposit instructions), and its
+			// interface makes the ref_id the key of idempotence: that
+			// promise is what protects the request.
 			c.data.warnOnce("no lookup:"+w.refNamespace, func() {
 				diags.AddWarning(w.title+" sent without looking its ref_id up",
-					fmt.Sprintf("The service has no operation to look %s up by ref_id (%s). The provider sends "+
-						"each request with its ref_id, which the service takes as the key of idempotence: a request "+
-						"sent again under it makes nothing new.", w.plural, err))
+					fmt.Sprintf("The service answered that it offers no operation to look %s up by ref_id (%s). "+
+						"The provider sends each request with its ref_id, and relies on this: %s. A request sent "+
+						"again under the same ref_id must then make nothing new; a service that does not honour "+
+						"it could make a second one on a retry.", w.plural, err, c.objects.keyWithoutLookup))
 			})
 		case err != nil:
 			// The lookup is these objects' only protection against making
-			// a second object: without it, nothing is sent.
+			// a second object: without it, nothing is sent. An answer that
+			// is not the service's (a gateway's 404 page) says nothing of
+			// what the service holds.
 			tflog.Warn(ctx, "looking up the ref_id failed; nothing sent", map[string]any{
 				"ref_id": c.refID, "error": err.Error(),
 			})
@@ -552,7 +564,7 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 				fmt.Sprintf("Before it sends a %s, the provider looks its ref_id %s up, because the service does "+
 					"not say when a request with a ref_id it already processed is sent again: an earlier attempt "+
 					"may have made it. The lookup failed: %s.\n\nNothing was %s. %s Then apply again: the retry "+
-					"sends the same ref_id.", w.noun, c.refID, err, w.made, lookupHint(err, c.objects.scopeOfLookup())))
+					"sends the same ref_id.", w.noun, c.refID, err, w.made, lookupHint(err, c.objects)))
 			return createResult[T]{}, diags
 		case prior != nil:
 			return c.replayed(ctx, *prior, servedAt)
@@ -652,7 +664,7 @@ func (c createRun[T]) recordFound(ctx context.Context) (createResult[T], diag.Di
 		})
 		diags.AddError(failure(w.title+" not recorded: ref_id not looked up", err),
 			fmt.Sprintf("%s Looking the ref_id up again to record it failed: %s.\n\nNothing was %s and nothing was "+
-				"recorded. %s Then apply again, or plan again.", planned, err, w.made, lookupHint(err, c.objects.scopeOfLookup())))
+				"recorded. %s Then apply again, or plan again.", planned, err, w.made, lookupHint(err, c.objects)))
 		return createResult[T]{}, diags
 	case prior == nil:
 		tflog.Warn(ctx, "the object the plan found under the ref_id is no longer found; nothing sent", map[string]any{
@@ -1156,18 +1168,30 @@ func withArticle(noun string) string {
 	return "a " + noun
 }
 
-// lookupHint says what to do about a lookup of ref_ids that failed with
-// err: have its scope granted when the credentials may not make it;
-// otherwise check the configuration and the service (an address where the
-// service has no such operation is named in err), never a scope.
-func lookupHint(err error, scope string) string {
-	if scopeRefused(err) {
+// lookupHint says what to do about a lookup of ref_ids of k that failed
+// with err: have its scope granted when the credentials may not make it;
+// when the answer is not the service's (a gateway's or proxy's page),
+// check what answers at base_url; when the service answers that it offers
+// no such lookup, what that means for these objects (see
+// moneyObjects.keyWithoutLookup); otherwise check the configuration and
+// the service, never a scope.
+func lookupHint[T any](err error, k moneyObjects[T]) string {
+	switch {
+	case scopeRefused(err):
 		return fmt.Sprintf("Looking ref_ids up needs the OAuth scope %s; have it granted to the client credentials "+
-			"(and, if the provider's scopes argument pins the token's scopes, include it there).", scope)
-	}
-	if client.IsNoSuchOperation(err) {
-		return "If base_url is right, this service offers no such lookup, and the request relies on its ref_id, the " +
-			"service's key of idempotence."
+			"(and, if the provider's scopes argument pins the token's scopes, include it there).", k.scopeOfLookup())
+	case client.IsOperationNotOffered(err) && k.keyWithoutLookup != "":
+		return fmt.Sprintf("If base_url is right, this service offers no such lookup, and the request relies on "+
+			"its ref_id: %s.", k.keyWithoutLookup)
+	case client.IsOperationNotOffered(err):
+		return fmt.Sprintf("If base_url is right, this service offers no such lookup, and nothing the service "+
+			"publishes promises that the ref_id of a %s alone prevents a second one: the provider never sends one "+
+			"without looking its ref_id up. Check base_url; to use a %s made another way, import it.",
+			k.words.noun, k.words.noun)
+	case client.IsNoSuchOperation(err):
+		return "The answer is not the service's (a page of a gateway or proxy in front of it, or another server at " +
+			"this address), so it says nothing of what the service holds. Check base_url and what stands between " +
+			"this machine and the service."
 	}
 	return "Check the provider configuration (base_url) and the service's availability."
 }

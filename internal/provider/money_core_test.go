@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -615,6 +618,108 @@ func TestCreateWordsFilled(t *testing.T) {
 	} {
 		if c.w.plural != c.plural || c.w.title != c.title || c.w.unknown != c.unknown {
 			t.Errorf("%s: %q, %q, %q; want %q, %q, %q", c.w.noun, c.w.plural, c.w.title, c.w.unknown, c.plural, c.title, c.unknown)
+		}
+	}
+}
+
+// TestLookupFirstSendsOnlyOnTheServicesWord: a create that looks its
+// ref_id up first sends without a lookup only when the service itself
+// answers, in the API's words, that it offers none, and the type's ref_id
+// is the key of idempotence where the service has no lookup (deposit
+// instructions at the seed's service), with a warning that says what is
+// relied on. A 404 or 405 that is not the service's (a gateway's page),
+// and any answer for a type without that promise (a fiat account), sends
+// nothing.
+func TestLookupFirstSendsOnlyOnTheServicesWord(t *testing.T) {
+	answers := []struct {
+		name        string
+		status      int
+		contentType string
+		body        string
+		api         bool
+	}{
+		{"404 HTML page", 404, "text/html", "<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>", false},
+		{"404 plain text", 404, "text/plain", "404 page not found", false},
+		{"404 empty", 404, "", "", false},
+		{"405 HTML page", 405, "text/html", "<html><body>405 Not Allowed</body></html>", false},
+		{"404 gateway JSON", 404, "application/json", `{"message":"no Route matched with those values"}`, false},
+		{"405 problem", 405, "application/problem+json", `{"type":"https://errors.platform.example/method-not-allowed","title":"Method Not Allowed","status":405}`, true},
+		{"404 problem", 404, "application/problem+json", `{"type":"about:blank","title":"Not Found","status":404,"detail":"no such operation"}`, true},
+		{"404 code and message", 404, "application/json", `{"code":"NOT_FOUND","message":"unknown path"}`, true},
+	}
+	for _, a := range answers {
+		for _, kind := range []string{"instructions", "fiat account"} {
+			t.Run(a.name+"/"+kind, func(t *testing.T) {
+				list := client.PathFiatDepositInstructions
+				if kind == "fiat account" {
+					list = client.PathFiatAccounts
+				}
+				f := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+					if r.Method == http.MethodGet && r.URL.Path == "/v2"+list {
+						if a.contentType != "" {
+							w.Header().Set("Content-Type", a.contentType)
+						}
+						w.WriteHeader(a.status)
+						_, _ = w.Write([]byte(a.body))
+						return
+					}
+					next.ServeHTTP(w, r)
+				})
+				c, err := client.New(client.Config{
+					ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
+					BaseURL: f.srv.URL + "/v2", AuthURL: f.srv.URL, Rates: &testRates, MaxRetries: 0,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				data := &providerData{client: c}
+				var sent bool
+				var diags diag.Diagnostics
+				if kind == "instructions" {
+					_, diags = createRun[*client.FiatDepositInstructions]{
+						objects: instructionsObjects, refID: "ref-1", now: time.Now, data: data, lookupFirst: true,
+						send: func(context.Context) (*client.FiatDepositInstructions, error) {
+							sent = true
+							return &client.FiatDepositInstructions{ID: "i-1"}, nil
+						},
+						differences: func(*client.FiatDepositInstructions) []string { return nil },
+					}.run(t.Context())
+				} else {
+					_, diags = createRun[*client.FiatAccount]{
+						objects: fiatAccountObjects, refID: "ref-1", now: time.Now, data: data, lookupFirst: true,
+						send: func(context.Context) (*client.FiatAccount, error) {
+							sent = true
+							id := "a-1"
+							return &client.FiatAccount{ID: &id}, nil
+						},
+						differences: func(*client.FiatAccount) []string { return nil },
+					}.run(t.Context())
+				}
+				wantSent := a.api && kind == "instructions"
+				if sent != wantSent || diags.HasError() == wantSent {
+					t.Fatalf("sent %v, want %v; diagnostics: %v", sent, wantSent, diags)
+				}
+				var text []string
+				for _, d := range diags {
+					text = append(text, d.Summary()+": "+d.Detail())
+				}
+				all := strings.Join(text, "\n")
+				switch {
+				case wantSent:
+					if !strings.Contains(all, `sent without looking its ref_id up`) || !strings.Contains(all, `"client id for idempotence"`) {
+						t.Errorf("the warning does not say what the request relies on:\n%s", all)
+					}
+				case !a.api:
+					if !strings.Contains(all, "Nothing was created") || !strings.Contains(all, "not the service's") {
+						t.Errorf("the error does not say that nothing was sent and that the answer is not the service's:\n%s", all)
+					}
+				default:
+					if !strings.Contains(all, "Nothing was created") || !strings.Contains(all, "never sends one without looking its ref_id up") ||
+						!strings.Contains(all, "import it") {
+						t.Errorf("the error does not say that nothing was sent, why, and what to do:\n%s", all)
+					}
+				}
+			})
 		}
 	}
 }

@@ -191,8 +191,9 @@ type newObjectPlan[T any] struct {
 // shown in the plan when p.show), claimed against the other creates of the
 // plan, and what the apply will do with an object the service already
 // holds under it (askAtPlan). It returns the ref_id ("" when it cannot be
-// derived) and whether the apply sends the object (see askAtPlan).
-func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPlan[T], resp *resource.ModifyPlanResponse) (string, types.Bool) {
+// derived), whether the apply sends the object (see askAtPlan), and the id
+// of the object the apply records when it sends nothing ("" otherwise).
+func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPlan[T], resp *resource.ModifyPlanResponse) (string, types.Bool, string) {
 	w := p.objects.words
 	refID := knownString(p.configured)
 	derived := refID == ""
@@ -201,7 +202,7 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 	} else {
 		var ok bool
 		if refID, ok = p.derive(); !ok {
-			return "", types.BoolUnknown()
+			return "", types.BoolUnknown(), ""
 		}
 		if p.show {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("ref_id"), refID)...)
@@ -209,9 +210,10 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 	}
 	claimPlannedRefID(data, w, refID, p.what, derived, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || data == nil {
-		return refID, types.BoolUnknown()
+		return refID, types.BoolUnknown(), ""
 	}
-	return refID, askAtPlan(ctx, data, p, refID, derived, &resp.Diagnostics)
+	sends, found := askAtPlan(ctx, data, p, refID, derived, &resp.Diagnostics)
+	return refID, sends, found
 }
 
 // askAtPlan looks refID up at the service, so that the plan of a new
@@ -221,17 +223,17 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 // (see evidence); an error otherwise. A lookup that cannot be made (no
 // scope, a failure) is a warning, once per run, and the apply decides.
 //
-// It reports what the apply will do: false when it records the object the
-// service holds under refID, true otherwise: the service holds none, or
-// the plan could not ask (no lookup, or an error, which the warning
+// It reports what the apply will do, and the id of the object it records:
+// false when it records the object the service holds under refID, true
+// otherwise: the service holds none, or the plan could not ask (no lookup, or an error, which the warning
 // says), and then the apply may send it. Never unknown: the apply plans
 // the object again, and a value known at plan must not turn unknown then
 // (a lookup that fails at apply would fail the apply).
-func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T], refID string, derived bool, diags *diag.Diagnostics) types.Bool {
+func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T], refID string, derived bool, diags *diag.Diagnostics) (types.Bool, string) {
 	k := p.objects
 	w := k.words
 	if k.lookup == nil {
-		return types.BoolValue(true)
+		return types.BoolValue(true), ""
 	}
 	found, servedAt, err := lookupOnce(ctx, data, k, refID)
 	switch {
@@ -240,7 +242,7 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 			fmt.Sprintf("The plan could not ask the service whether it already holds a %s under the ref_id %s: %s."+
 				"\n\nNo plan is made with credentials the service rejects: correct client_id and client_secret "+
 				"(or PLATFORM_CLIENT_ID and PLATFORM_CLIENT_SECRET) and plan again. Nothing was sent.", w.noun, refID, err))
-		return types.BoolUnknown()
+		return types.BoolUnknown(), ""
 	case err != nil:
 		tflog.Warn(ctx, "ref_id not looked up at plan", map[string]any{"ref_id": refID, "error": err.Error()})
 		data.warnOnce("lookup:"+w.refNamespace, func() {
@@ -250,15 +252,15 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 					"applying makes a new %s or finds one made earlier: the apply decides, by the same rule. %s",
 					w.noun, err, w.noun, lookupHint(err, k)))
 		})
-		return types.BoolValue(true)
+		return types.BoolValue(true), ""
 	case found == nil:
-		return types.BoolValue(true)
+		return types.BoolValue(true), ""
 	}
 	prior := *found
 	id := k.shownID(prior)
 	if derived && k.superseded != nil && k.superseded(prior) {
 		// The apply moves past it to the next derived ref_id.
-		return types.BoolValue(true)
+		return types.BoolValue(true), ""
 	}
 	if d := p.differences(refID, prior); len(d) > 0 {
 		diags.AddAttributeError(path.Root("ref_id"), "ref_id "+refID+" already used by another "+w.noun,
@@ -266,14 +268,14 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 				"request:\n%s\n\nApplying this plan would make nothing. To %s this %s, give it a ref_id of its "+
 				"own; if %s %s is the one you meant, change the arguments to match it, or import it.",
 				refID, w.noun, id, k.describe(prior), bulletList(d), verbOf(w.made), w.noun, w.noun, id))
-		return types.BoolUnknown()
+		return types.BoolUnknown(), ""
 	}
 	e := evidence{derived: derived, recorded: data.attempts.has(w.refNamespace, refID), window: data.recoveryWindow}
 	created := k.createdAt(prior)
 	if !e.accepts(created, servedAt) {
 		summary, detail := earlierObjectError(k, prior, refID, servedAt, data.recoveryWindow, true)
 		diags.AddAttributeError(path.Root("ref_id"), summary, detail)
-		return types.BoolUnknown()
+		return types.BoolUnknown(), ""
 	}
 	when := "earlier"
 	if !created.IsZero() {
@@ -283,7 +285,7 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 		fmt.Sprintf("The service already holds %s %s (%s) under ref_id %s (%s). Applying records it and %s "+
 			"nothing. To %s the same %s once more on purpose, give it a new ref_id.",
 			w.noun, id, k.describe(prior), refID, e.why(created, servedAt), verbOf(w.made)+"s", verbOf(w.made), w.noun))
-	return types.BoolValue(false)
+	return types.BoolValue(false), k.id(prior)
 }
 
 // lookupCache holds the lookups of one provider process, so that a ref_id
@@ -509,6 +511,10 @@ type createRun[T any] struct {
 	// differences lists how an answered object differs from the request,
 	// one "field: requested x, answered y" line each.
 	differences func(T) []string
+	// plannedID is the id of the object the plan found under the ref_id
+	// and said the apply records (money.sends = false): recordFound
+	// records that object and no other.
+	plannedID string
 	// lookupFirst looks the ref_id up before sending (objects.lookup): an
 	// object made earlier with it is judged like a replay answer, and
 	// nothing is sent. For objects whose replay answer the service does not
@@ -678,6 +684,24 @@ func (c createRun[T]) recordFound(ctx context.Context) (createResult[T], diag.Di
 		return createResult[T]{}, diags
 	}
 	id := c.objects.shownID(*prior)
+	if got := c.objects.id(*prior); got == "" || got != c.plannedID {
+		tflog.Warn(ctx, "the ref_id the plan found names another object at apply; nothing sent", map[string]any{
+			"ref_id": c.refID, "planned_id": shown(c.plannedID), "id": id,
+		})
+		planned := fmt.Sprintf("The plan found %s %s under ref_id %s at the service, and said that applying "+
+			"records it and %s nothing (money.sends = false).", w.noun, shown(c.plannedID), c.refID, verbOf(w.made)+"s")
+		if c.plannedID == "" {
+			planned = fmt.Sprintf("The plan said that applying records the %s found under ref_id %s and %s nothing "+
+				"(money.sends = false), but does not say which: it was made by another version of the provider.",
+				w.noun, c.refID, verbOf(w.made)+"s")
+		}
+		diags.AddAttributeError(path.Root("ref_id"), fmt.Sprintf("%s the plan found is no longer the one under its ref_id", w.title),
+			fmt.Sprintf("%s Looking the ref_id up again at apply found %s %s (%s) instead.\n\nNothing was %s and "+
+				"nothing was recorded: applying records only the object the reviewed plan found. Check %s %s "+
+				"with the service, then plan again; the new plan says what applying does.", planned, w.noun, id,
+				c.objects.describe(*prior), w.made, w.noun, id))
+		return createResult[T]{}, diags
+	}
 	if d := c.differences(*prior); len(d) > 0 {
 		diags.AddAttributeError(path.Root("ref_id"), "ref_id "+c.refID+" already used by another "+w.noun,
 			fmt.Sprintf("%s The service now reports that ref_id %s is used by %s %s, which is not this request:\n%s"+

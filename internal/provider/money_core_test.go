@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -508,12 +509,42 @@ func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
 			if r := gone.run("state", "list"); strings.Contains(r.stdout, res.addr) {
 				t.Errorf("%s entered the state:\n%s", res.addr, r.stdout)
 			}
+
+			// Another object under the ref_id between the plan and its
+			// apply (the service answers another id): the plan showed the
+			// id of the object it found, and the apply records that one or
+			// nothing: Terraform refuses the final plan whose id changed
+			// (and the create, given another object, refuses it too), so
+			// nothing is sent or recorded.
+			swapped := newCLIWorkdir(t)
+			swapped.write(emulatorProviderBlock(emu, ""), body)
+			swapped.mustRun(0, "plan", "-out=found.tfplan")
+			if after := plannedAfter(t, swapped, "found.tfplan", res.addr); after["id"] != obj.ID {
+				t.Errorf("planned id = %v, want the id of the object found, %s", after["id"], obj.ID)
+			}
+			emu.AnswerAnotherObject(obj.ID, "another-"+obj.ID)
+			out = flatOutput(swapped.mustRun(1, "apply", "found.tfplan").output())
+			emu.AnswerAnotherObject(obj.ID, "")
+			mustContain(t, "apply of another object", out, fmt.Sprintf(`.id: was cty.StringVal("%s"), but now cty.StringVal("another-%s")`, obj.ID, obj.ID))
+			if n := emu.Counters.Requests(res.post); n != 1 {
+				t.Errorf("%d creates reached the emulator after another object answered, want 1", n)
+			}
+			if r := swapped.run("state", "list"); strings.Contains(r.stdout, res.addr) {
+				t.Errorf("%s entered the state with another object:\n%s", res.addr, r.stdout)
+			}
 		})
 	}
 }
 
 // plannedMoney reads the planned money manifest of addr from a saved plan.
 func plannedMoney(t *testing.T, w *cliWorkdir, planFile, addr string) map[string]any {
+	t.Helper()
+	m, _ := plannedAfter(t, w, planFile, addr)["money"].(map[string]any)
+	return m
+}
+
+// plannedAfter reads the planned values of addr from a saved plan.
+func plannedAfter(t *testing.T, w *cliWorkdir, planFile, addr string) map[string]any {
 	t.Helper()
 	r := w.mustRun(0, "show", "-json", planFile)
 	var doc struct {
@@ -529,8 +560,7 @@ func plannedMoney(t *testing.T, w *cliWorkdir, planFile, addr string) map[string
 	}
 	for _, rc := range doc.ResourceChanges {
 		if rc.Address == addr {
-			m, _ := rc.Change.After["money"].(map[string]any)
-			return m
+			return rc.Change.After
 		}
 	}
 	t.Fatalf("%s is not in the plan %s", addr, planFile)
@@ -543,18 +573,27 @@ func plannedMoney(t *testing.T, w *cliWorkdir, planFile, addr string) map[string
 func TestRecordFoundSendsNothing(t *testing.T) {
 	ref := "ref-1"
 	found := &client.Transfer{ID: "t-1", RefID: &ref, Amount: "0.5", Asset: "BTC", ProfileID: "prof-1"}
-	other := &client.Transfer{ID: "t-2", RefID: &ref, Amount: "0.7", Asset: "BTC", ProfileID: "prof-1"}
+	other := &client.Transfer{ID: "t-1", RefID: &ref, Amount: "0.7", Asset: "BTC", ProfileID: "prof-1"}
+	// The same request under another id, and failed: not the object the
+	// plan found, whatever it says.
+	another := &client.Transfer{ID: "t-9", RefID: &ref, Amount: "0.5", Asset: "BTC", ProfileID: "prof-1",
+		Status: client.TransferStatusFailed}
 	tests := []struct {
 		name    string
+		planned string
 		obj     *client.Transfer
 		err     error
 		adopted bool
 		want    string
 	}{
-		{"the same request", found, nil, true, "Crypto withdrawal t-1 recorded, not sent"},
-		{"no longer found", nil, nil, false, "Crypto withdrawal the plan found is no longer found"},
-		{"another request", other, nil, false, "ref_id ref-1 already used by another crypto withdrawal"},
-		{"the lookup fails", nil, errors.New("GET /transfer/transfers: 503 Service Unavailable"), false,
+		{"the same request", "t-1", found, nil, true, "Crypto withdrawal t-1 recorded, not sent"},
+		{"no longer found", "t-1", nil, nil, false, "Crypto withdrawal the plan found is no longer found"},
+		{"another request", "t-1", other, nil, false, "ref_id ref-1 already used by another crypto withdrawal"},
+		{"another object", "t-1", another, nil, false,
+			"Crypto withdrawal the plan found is no longer the one under its ref_id: The plan found crypto withdrawal t-1"},
+		{"a plan that names no object", "", found, nil, false,
+			"Crypto withdrawal the plan found is no longer the one under its ref_id: The plan said"},
+		{"the lookup fails", "t-1", nil, errors.New("GET /transfer/transfers: 503 Service Unavailable"), false,
 			"Crypto withdrawal not recorded: ref_id not looked up"},
 	}
 	for _, tc := range tests {
@@ -566,7 +605,7 @@ func TestRecordFoundSendsNothing(t *testing.T) {
 				return tc.obj, tc.obj != nil, tc.err
 			}
 			res, diags := createRun[*client.Transfer]{
-				objects: k, refID: "ref-1", now: time.Now, data: &providerData{},
+				objects: k, refID: "ref-1", plannedID: tc.planned, now: time.Now, data: &providerData{},
 				send: func(context.Context) (*client.Transfer, error) {
 					t.Fatal("a create was sent")
 					return nil, nil

@@ -560,10 +560,9 @@ func (c *Client) tokenError(scope string, err error) error {
 		ae.Code = cleanText(c.scrub(re.ErrorCode), maxCodeLen)
 		ae.Message = cleanText(c.scrub(re.ErrorDescription), maxMessageLen)
 		ae.Scope = scope
-		ae.token = true
 		// No object is asked of the token endpoint: a 404 there is always
-		// an address that issues no tokens.
-		ae.objectNotFound = false
+		// an address that issues no tokens (see APIError.ObjectNotFound).
+		ae.token = true
 		return fmt.Errorf("obtaining an access token for scope %q: %w", scope, ae)
 	}
 	var redirect *RedirectError

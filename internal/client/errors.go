@@ -24,11 +24,12 @@ var (
 	ErrValidation   = errors.New("validation failed")
 	ErrRateLimited  = errors.New("rate limited")
 	ErrServer       = errors.New("server error")
-	// ErrNoSuchOperation is an answer saying the service has no operation
-	// at the request's method and URL: a 405, or a 404 whose body is not
-	// the service's not-found problem (see APIError.ObjectNotFound). It is
-	// never "the object is gone": most often base_url (or auth_url) points
-	// at the wrong address.
+	// ErrNoSuchOperation is an answer saying that nothing serves the
+	// request's method and URL: a 405, a 404 of a list, or a 404 whose body
+	// is not an error answer of the API (see APIError.ObjectNotFound). It
+	// is never "the object is gone": most often base_url (or auth_url)
+	// points at the wrong address, or a gateway answered in front of the
+	// service.
 	ErrNoSuchOperation = errors.New("no such operation")
 )
 
@@ -64,9 +65,12 @@ type APIError struct {
 	URL string
 
 	token bool
-	// objectNotFound: a 404 whose body is the service's not-found problem
-	// (see notFoundBody); any other 404 is ErrNoSuchOperation.
-	objectNotFound bool
+	// apiBody: the body is an error answer in the API's words (see
+	// apiErrorBody), not a page of a gateway, a proxy or another server.
+	apiBody bool
+	// list: the request read a list (a lookup among them), whose path
+	// names no object.
+	list bool
 	// throttled: a 429 without Retry-After.
 	throttled bool
 }
@@ -130,23 +134,42 @@ func (e *APIError) noSuchOperationHint() string {
 	return fmt.Sprintf("the service has no operation %s %s at this address: check %s", e.Method, where, setting)
 }
 
-// NoSuchOperation reports whether e says the service has no operation at
-// the request's method and URL: a 405, or a 404 whose body is not the
-// service's not-found problem (a route the service does not have, a proxy's
-// or another server's 404). Such an answer never means that an object is
-// gone.
+// NoSuchOperation reports whether e says that nothing serves the
+// request's method and URL: a 405, or a 404 that is not ObjectNotFound (a
+// 404 of a list, or one whose body is not an error answer of the API: an
+// HTML page, an empty or plain-text body, a JSON shape the API never
+// answers). Such an answer never means that an object is gone.
 func (e *APIError) NoSuchOperation() bool {
-	return e.Status == http.StatusMethodNotAllowed || (e.Status == http.StatusNotFound && !e.objectNotFound)
+	return e.Status == http.StatusMethodNotAllowed || (e.Status == http.StatusNotFound && !e.ObjectNotFound())
 }
 
-// ObjectNotFound reports whether e is the service's answer that the object
-// asked for does not exist: a 404 whose body is the not-found problem of
-// the API reference ({"type": "about:blank", "title": "Not Found",
-// "status": 404, ...}, or a problem type ending in /problems/not-found) or
-// an error body {"code": "NOT_FOUND", ...}. Only such an answer matches
-// ErrNotFound.
+// ObjectNotFound reports whether e is the service's answer that what the
+// request names does not exist: a 404 of a request that names an object
+// (a read, change or delete of a path with its id, or a create whose
+// body names other objects), whose body is an error answer of the API (an
+// RFC 7807 problem or an error {code, message}, whatever its type URI or
+// code: the seed's spec does not show the service's error bodies, and the
+// reference's Problem allows any type). A 404 of a list, whose path names
+// no object, or of the token endpoint never is. Only such an answer
+// matches ErrNotFound.
 func (e *APIError) ObjectNotFound() bool {
-	return e.Status == http.StatusNotFound && e.objectNotFound
+	return e.Status == http.StatusNotFound && e.apiBody && !e.list && !e.token
+}
+
+// OperationNotOffered reports whether e is the service saying, in the
+// API's words, that it does not offer the operation: a 405, or a 404 of a
+// list, whose body is an error answer of the API. An answer that is not
+// the API's (a gateway's or a proxy's page) does not say what the service
+// offers: NoSuchOperation holds, this does not.
+func (e *APIError) OperationNotOffered() bool {
+	return e.NoSuchOperation() && e.apiBody && !e.token
+}
+
+// IsOperationNotOffered reports whether err is the service saying that it
+// does not offer the operation (see APIError.OperationNotOffered).
+func IsOperationNotOffered(err error) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && ae.OperationNotOffered()
 }
 
 // IsNoSuchOperation reports whether err is an answer saying the service has
@@ -238,8 +261,8 @@ func (e *APIError) Is(target error) bool {
 }
 
 // sentinel is the sentinel of the answer: that of its status, except that a
-// 404 is ErrNotFound only when its body is the service's not-found problem,
-// and ErrNoSuchOperation otherwise.
+// 404 is ErrNotFound only when it is ObjectNotFound, and ErrNoSuchOperation
+// otherwise.
 func (e *APIError) sentinel() error {
 	if e.NoSuchOperation() {
 		return ErrNoSuchOperation
@@ -298,21 +321,22 @@ func newAPIError(method, path string, status int, h http.Header, body []byte) *A
 	if status == http.StatusConflict {
 		ae.Existing = existingFrom(body)
 	}
-	if status == http.StatusNotFound {
-		ae.objectNotFound = notFoundBody(h.Get("Content-Type"), body)
-	}
+	ae.apiBody = apiErrorBody(h.Get("Content-Type"), status, body)
 	return ae
 }
 
-// notFoundBody reports whether the body of a 404 is the service's answer
-// that an object does not exist, as opposed to a route it does not have:
-// an RFC 7807 problem of status 404 whose type is about:blank (or absent)
-// with the title "Not Found", as every 404 of the API reference is
-// (components/examples/Problem_not_found), or whose type ends in
-// /problems/not-found; or an error body whose code is NOT_FOUND (the
-// emulator's {code, message} bodies). An empty body, an HTML page, plain
-// text or any other JSON is not.
-func notFoundBody(contentType string, body []byte) bool {
+// apiErrorBody reports whether body, answered with status, is an error
+// answer in the API's words: a JSON object that is an RFC 7807 problem (as
+// the reference publishes every error: at least two of type, title, status
+// and detail, one of them type or title, each of its type, and a status
+// equal to the answer's) or an error {code, message} (a code and a
+// message, both strings). Its type URI or code is not read: the seed's
+// spec does not show the service's error bodies, and the reference's
+// Problem allows any type. An empty body, an HTML page, plain text, a JSON
+// array or string, and any other JSON object (a gateway's {"message": ...}
+// or {"error": ...}, a framework's {"timestamp", "status", "error",
+// "path"}) are not.
+func apiErrorBody(contentType string, status int, body []byte) bool {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' || looksLikeHTML(contentType, trimmed) {
 		return false
@@ -323,27 +347,42 @@ func notFoundBody(contentType string, body []byte) bool {
 	if err := dec.Decode(&m); err != nil || dec.More() {
 		return false
 	}
-	if code, ok := m["code"].(string); ok {
-		return strings.EqualFold(strings.ReplaceAll(code, "-", "_"), "NOT_FOUND")
-	}
-	status, hasStatus := m["status"]
-	if hasStatus {
-		if n, ok := status.(json.Number); !ok || n.String() != "404" {
+	return isProblem(m, status) || isCodeMessage(m)
+}
+
+// isProblem reports whether m is an RFC 7807 problem answered with status
+// (see apiErrorBody).
+func isProblem(m map[string]any, status int) bool {
+	members := 0
+	for _, k := range []string{"type", "title", "detail"} {
+		v, ok := m[k]
+		if !ok {
+			continue
+		}
+		if _, isString := v.(string); !isString {
 			return false
 		}
+		members++
 	}
-	title, _ := m["title"].(string)
-	typ, hasType := m["type"]
-	t, isString := typ.(string)
-	switch {
-	case hasType && !isString:
+	if members == 0 || (m["type"] == nil && m["title"] == nil) {
 		return false
-	case !hasType || t == "about:blank":
-		return hasStatus && strings.EqualFold(strings.TrimSpace(title), "Not Found")
 	}
-	t = strings.ToLower(strings.TrimRight(t, "/"))
-	return (hasStatus || title != "") &&
-		(strings.HasSuffix(t, "/problems/not-found") || strings.HasSuffix(t, "/problems/not_found"))
+	if v, ok := m["status"]; ok {
+		n, isNumber := v.(json.Number)
+		if !isNumber || n.String() != strconv.Itoa(status) {
+			return false
+		}
+		members++
+	}
+	return members >= 2
+}
+
+// isCodeMessage reports whether m is an error {code, message}, a code
+// (a short string without spaces) and a message.
+func isCodeMessage(m map[string]any) bool {
+	code, _ := m["code"].(string)
+	_, hasMessage := m["message"].(string)
+	return hasMessage && isCodeLike(code)
 }
 
 // Keys searched, in order, for the message, the code and the request id of

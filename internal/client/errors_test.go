@@ -99,10 +99,12 @@ func TestErrorMapping(t *testing.T) {
 	}
 }
 
-// TestNotFoundOrNoSuchOperation: a 404 is "this object does not exist"
-// (ErrNotFound) only when its body is the service's not-found problem;
-// every other 404, and every 405, says that nothing answers the method and
-// URL (ErrNoSuchOperation), with the URL and the setting to check.
+// TestNotFoundOrNoSuchOperation: on an object's own read, a 404 is "this
+// object does not exist" (ErrNotFound) when its body is an error answer of
+// the API, a problem or an error {code, message}, whatever its type URI or
+// code; every other 404 (a body that is not the API's), and every 405,
+// says that nothing answers the method and URL (ErrNoSuchOperation), with
+// the URL and the setting to check.
 func TestNotFoundOrNoSuchOperation(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -121,11 +123,19 @@ func TestNotFoundOrNoSuchOperation(t *testing.T) {
 			`{"type":"https://api.platform.example/problems/not-found","title":"Not Found","status":404,"detail":"transfer x not found"}`, ErrNotFound},
 		{"code NOT_FOUND", 404, "application/json", `{"code":"NOT_FOUND","message":"transfer x not found"}`, ErrNotFound},
 		{"plain message", 404, "application/json", `{"message":"no route matches GET /v2/transfer/transfers/t-1"}`, ErrNoSuchOperation},
-		{"another code", 404, "application/json", `{"code":"NO_ROUTE","message":"unknown path"}`, ErrNoSuchOperation},
+		{"another code", 404, "application/json", `{"code":"NO_ROUTE","message":"unknown path"}`, ErrNotFound},
 		{"problem of another type", 404, "application/problem+json",
-			`{"type":"https://gateway.example/problems/no-route","title":"Not Found","status":404}`, ErrNoSuchOperation},
+			`{"type":"https://gateway.example/problems/no-route","title":"Not Found","status":404}`, ErrNotFound},
+		{"problem type outside /problems/", 404, "application/problem+json",
+			`{"type":"https://errors.platform.example/not-found","title":"Not Found","status":404,"detail":"transfer t-1 not found"}`, ErrNotFound},
+		{"problem without status", 404, "application/json",
+			`{"type":"https://errors.platform.example/missing","detail":"no such transfer"}`, ErrNotFound},
 		{"about:blank with another title", 404, "application/json",
-			`{"type":"about:blank","title":"No Route","status":404}`, ErrNoSuchOperation},
+			`{"type":"about:blank","title":"No Route","status":404}`, ErrNotFound},
+		{"framework error page", 404, "application/json",
+			`{"timestamp":"2026-01-01T00:00:00Z","status":404,"error":"Not Found","path":"/v2/transfer/transfers/t-1"}`, ErrNoSuchOperation},
+		{"problem with a numeric title", 404, "application/json", `{"type":"about:blank","title":404,"status":404}`, ErrNoSuchOperation},
+		{"code without message", 404, "application/json", `{"code":"NOT_FOUND"}`, ErrNoSuchOperation},
 		{"problem of another status", 404, "application/json",
 			`{"type":"about:blank","title":"Not Found","status":400}`, ErrNoSuchOperation},
 		{"title alone", 404, "application/json", `{"title":"Not Found"}`, ErrNoSuchOperation},
@@ -171,6 +181,69 @@ func TestNotFoundOrNoSuchOperation(t *testing.T) {
 				if strings.Contains(strings.ToLower(msg), wrong) {
 					t.Errorf("Error() = %q mentions %q", msg, wrong)
 				}
+			}
+		})
+	}
+}
+
+// TestListNotFoundIsNeverGone: a list's path names no object, so no 404 of
+// a list is ErrNotFound. A 404 or 405 in the API's words is the service
+// saying that it does not offer the list (OperationNotOffered); one that
+// is not the API's (a gateway's page) says nothing of the service, and is
+// only ErrNoSuchOperation.
+func TestListNotFoundIsNeverGone(t *testing.T) {
+	tests := []struct {
+		name        string
+		status      int
+		contentType string
+		body        string
+		offered     bool
+	}{
+		{"reference problem", 404, "application/problem+json",
+			`{"type":"about:blank","title":"Not Found","status":404,"detail":"no such route"}`, false},
+		{"problem of any type", 404, "application/problem+json",
+			`{"type":"https://errors.platform.example/not-found","title":"Not Found","status":404}`, false},
+		{"code and message", 404, "application/json", `{"code":"NOT_FOUND","message":"no such list"}`, false},
+		{"405 code and message", 405, "application/json", `{"code":"METHOD_NOT_ALLOWED","message":"use POST"}`, false},
+		{"HTML page", 404, "text/html", "<html><body><h1>404 Not Found</h1><hr>nginx</body></html>", true},
+		{"405 HTML page", 405, "text/html", "<html><body>405 Not Allowed</body></html>", true},
+		{"plain text", 404, "text/plain", "404 page not found\n", true},
+		{"empty", 404, "", "", true},
+		{"gateway JSON", 404, "application/json", `{"message":"no Route matched with those values"}`, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t)
+			f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
+				if tc.contentType != "" {
+					w.Header().Set("Content-Type", tc.contentType)
+				} else {
+					w.Header()["Content-Type"] = nil
+				}
+				w.WriteHeader(tc.status)
+				_, _ = w.Write([]byte(tc.body))
+			}
+			c, _ := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 0 })
+			var err error
+			for _, e := range c.Transfers(t.Context(), ListTransfersQuery{RefIDs: []string{"r-1"}}) {
+				if e != nil {
+					err = e
+					break
+				}
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if errors.Is(err, ErrNotFound) || IsNotFound(err) {
+				t.Errorf("a list's %d is ErrNotFound: %v", tc.status, err)
+			}
+			if !IsNoSuchOperation(err) {
+				t.Errorf("a list's %d is not ErrNoSuchOperation: %v", tc.status, err)
+			}
+			// offered: the answer is not the service's, so it does not say
+			// the service lacks the list.
+			if IsOperationNotOffered(err) == tc.offered {
+				t.Errorf("OperationNotOffered = %v, want %v: %v", IsOperationNotOffered(err), !tc.offered, err)
 			}
 		})
 	}

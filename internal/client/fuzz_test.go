@@ -101,7 +101,7 @@ func FuzzAPIError(f *testing.F) {
 		if s := sentinelFor(status); s != nil && status != http.StatusNotFound && !errors.Is(e, s) {
 			t.Fatalf("status %d does not match its sentinel", status)
 		}
-		if errors.Is(e, ErrNotFound) != (status == http.StatusNotFound && notFoundBody(ct, body)) {
+		if errors.Is(e, ErrNotFound) != (status == http.StatusNotFound && apiErrorBody(ct, status, body)) {
 			t.Fatalf("status %d: ErrNotFound match is wrong", status)
 		}
 		if status == http.StatusNotFound && errors.Is(e, ErrNotFound) == errors.Is(e, ErrNoSuchOperation) {

@@ -255,7 +255,7 @@ func list[T any](ctx context.Context, c *Client, lc listCall) iter.Seq2[*T, erro
 			if cursor != "" {
 				q.Set("page_cursor", cursor)
 			}
-			body, err := c.do(ctx, call{method: http.MethodGet, path: lc.path, query: q, scope: lc.scope, replaySafe: true})
+			body, err := c.do(ctx, call{method: http.MethodGet, path: lc.path, query: q, scope: lc.scope, replaySafe: true, list: true})
 			if err != nil {
 				yield(nil, err)
 				return

@@ -41,6 +41,10 @@ type call struct {
 	// public marks operations the service serves without a token: none is
 	// requested or sent.
 	public bool
+	// list marks the read of a list (a lookup among its items): its path
+	// names no object, so a 404 is never "the object is gone" (see
+	// APIError.ObjectNotFound).
+	list bool
 	// recheck, when set, runs before each retry; true stops the retries
 	// (the object was found, or cannot be looked up). For creates whose
 	// replay answer the service does not publish.
@@ -116,6 +120,7 @@ func (c *Client) finish(cl call, target string, resp *http.Response, attempts in
 	body = []byte(c.scrub(string(body)))
 	ae := newAPIError(cl.method, cl.path, resp.StatusCode, resp.Header, body)
 	ae.Scope = cl.scope
+	ae.list = cl.list
 	ae.URL = addressOf(target)
 	ae.throttled = throttledForMinutes(resp)
 	ae.Message = scrubSecret(c.scrub(ae.Message), token)

@@ -3,6 +3,7 @@ package emulator
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,6 +22,59 @@ type answerFaults struct {
 	hidden map[string]bool
 	// another maps an id to the id that reads answer in its place.
 	another map[string]string
+	// problemBase, when set, replaces problemTypeBase in the type of every
+	// problem answered (SetProblemTypeBase).
+	problemBase string
+	// pages are the answers of a gateway in front of the service, by
+	// "METHOD /v2/path" (GatewayPage).
+	pages map[string]gatewayPage
+}
+
+// gatewayPage is what a gateway answers in place of the service.
+type gatewayPage struct {
+	status      int
+	contentType string
+	body        string
+}
+
+// SetProblemTypeBase makes every problem the service answers name its type
+// under base ("https://errors.example/" answers a missing object with the
+// type "https://errors.example/not-found") instead of the emulator's own
+// base, as a service whose problem types live at another URI would; ""
+// restores it. The seed's spec does not show the service's error bodies,
+// and the reference's Problem allows any type URI.
+func (s *Server) SetProblemTypeBase(base string) {
+	a := &s.answers
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.problemBase = base
+}
+
+// GatewayPage makes requests of method to path (under /v2, for example
+// "/v2/transfer/fiat-accounts", whatever their query) answered with
+// status and body, as a gateway or proxy in front of the service answers
+// with a page of its own (a 404 HTML page); status 0 removes it. The
+// service never sees such a request.
+func (s *Server) GatewayPage(method, path string, status int, contentType, body string) {
+	a := &s.answers
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.pages == nil {
+		a.pages = map[string]gatewayPage{}
+	}
+	if status == 0 {
+		delete(a.pages, method+" "+path)
+		return
+	}
+	a.pages[method+" "+path] = gatewayPage{status: status, contentType: contentType, body: body}
+}
+
+// front reports what a gateway answers for r, and the problem base.
+func (a *answerFaults) front(r *http.Request) (page gatewayPage, paged bool, problemBase string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	page, paged = a.pages[r.Method+" "+r.URL.Path]
+	return page, paged, a.problemBase
 }
 
 // HideObject makes the reads of the object id answer as if it did not
@@ -76,6 +130,38 @@ func (a *answerFaults) active() (hidden map[string]bool, another map[string]stri
 
 // withAnswerFaults applies the answer faults to the reads of /v2.
 func (s *Server) withAnswerFaults(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if page, paged, _ := s.answers.front(r); paged {
+			if page.contentType != "" {
+				w.Header().Set("Content-Type", page.contentType)
+			}
+			w.Header().Set("Content-Length", strconv.Itoa(len(page.body)))
+			w.WriteHeader(page.status)
+			_, _ = io.WriteString(w, page.body)
+			return
+		}
+		if _, _, base := s.answers.front(r); base != "" && strings.HasPrefix(r.URL.Path, "/v2/") {
+			rec := &bufferedAnswer{header: http.Header{}, status: http.StatusOK}
+			s.withHiddenAndAnother(next).ServeHTTP(rec, r)
+			body := rec.body.Bytes()
+			if rec.status >= 400 {
+				body = bytes.Replace(body, []byte(`"type":"`+problemTypeBase), []byte(`"type":"`+base), 1)
+			}
+			for k, v := range rec.header {
+				w.Header()[k] = v
+			}
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			w.WriteHeader(rec.status)
+			_, _ = w.Write(body)
+			return
+		}
+		s.withHiddenAndAnother(next).ServeHTTP(w, r)
+	})
+}
+
+// withHiddenAndAnother applies HideObject and AnswerAnotherObject to the
+// reads of /v2.
+func (s *Server) withHiddenAndAnother(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hidden, another, ok := s.answers.active()
 		if !ok || r.Method != http.MethodGet || !strings.HasPrefix(r.URL.Path, "/v2/") {

@@ -6,8 +6,15 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -240,3 +247,56 @@ func TestFiatAccountNumberScrubbedFromErrors(t *testing.T) {
 }
 
 func faPtr(s string) *string { return &s }
+
+// TestAccFiatAccount_gatewayPageOnLookupSendsNothing: when a gateway in
+// front of the service answers the ref_id lookup of a new fiat account
+// with a 404 HTML page, the create sends nothing, and neither does its
+// retry: the page says nothing of what the service holds, and nothing the
+// service publishes makes an account's ref_id alone prevent a second
+// account. Once the lookup is answered again, one account is made.
+func TestAccFiatAccount_gatewayPageOnLookupSendsNothing(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	emu := env.emu
+	const page = "<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+	emu.GatewayPage(http.MethodGet, "/v2"+client.PathFiatAccounts, http.StatusNotFound, "text/html", page)
+	cfg := env.config(faBody)
+	nothingSent := func(*terraform.State) error {
+		if n := emu.Counters.Requests(faPostKey); n != 0 {
+			return fmt.Errorf("%d fiat accounts POSTed, want none", n)
+		}
+		if n := len(emu.MadeFiatAccounts()); n != 0 {
+			return fmt.Errorf("the service holds %d accounts made through the API, want none", n)
+		}
+		return nil
+	}
+	refused := regexp.MustCompile(`(?s)Fiat account not created: ref_id not looked up.*404\s+Not\s+Found.*Nothing\s+was\s+created.*not\s+the\s+service.s`)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, ExpectError: refused},
+			{Config: cfg, Check: nothingSent, ExpectError: refused},
+			{
+				PreConfig: func() {
+					if err := nothingSent(nil); err != nil {
+						t.Fatal(err)
+					}
+					emu.GatewayPage(http.MethodGet, "/v2"+client.PathFiatAccounts, 0, "", "")
+				},
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("platform_fiat_account.test", tfjsonpath.New("status"), knownvalue.StringExact("PENDING")),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkRequests(emu, faPostKey, 1, "%d fiat accounts POSTed, want 1"),
+					func(*terraform.State) error {
+						if n := len(emu.MadeFiatAccounts()); n != 1 {
+							return fmt.Errorf("the service holds %d accounts made through the API, want 1", n)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}

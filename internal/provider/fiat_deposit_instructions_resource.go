@@ -284,6 +284,10 @@ var instructionsObjects = moneyObjects[*client.FiatDepositInstructions]{
 		return c.GetFiatDepositInstructions(ctx, id)
 	},
 	readScope: client.ScopeReadFiatDepositInstr,
+	// The seed's interface has no list of instructions, and names the
+	// ref_id of its create the client id for idempotence.
+	keyWithoutLookup: "the service's interface without that lookup names the ref_id of Create Fiat Deposit " +
+		"Instructions its \"client id for idempotence\", so the service makes one set of instructions per ref_id",
 	superseded: func(f *client.FiatDepositInstructions) bool {
 		return f.Status == client.FiatDepositInstrStatusDeprecated
 	},

@@ -263,6 +263,48 @@ func TestAccFiatDepositInstructions_notFoundIsRecreated(t *testing.T) {
 	})
 }
 
+// TestAccFiatDepositInstructions_goneWithAnyProblemType: instructions
+// deleted at a service whose not-found problem has a type of its own
+// ("https://errors.platform.example/not-found", neither about:blank nor
+// .../problems/not-found) are gone, not a missing route: the next refresh
+// removes them from the state and the plan creates a new set.
+func TestAccFiatDepositInstructions_goneWithAnyProblemType(t *testing.T) {
+	env := newAccEnv(t, emulator.Options{})
+	env.needEmulator(t)
+	env.needMoneyMovement(t)
+	emu := env.emu
+	emu.SetProblemTypeBase("https://errors.platform.example/")
+	var id string
+	cfg := env.config(fdiConfig(""))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: captureID(fdiAddr, &id)},
+			{
+				PreConfig: func() {
+					if !emu.DeleteInstructions(id) {
+						t.Fatalf("emulator does not know instructions %s", id)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionCreate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkInstructionsMatchEmulator(emu, fdiAddr, 1),
+					checkRequests(emu, "POST /v2"+client.PathFiatDepositInstructions, 2, "%d sets of instructions POSTed, want 2"),
+					func(s *terraform.State) error {
+						if now, _ := stateAttr(s, fdiAddr, "id"); now == id {
+							return fmt.Errorf("id %s kept after the instructions were gone", id)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
 func TestAccFiatDepositInstructions_deprecatedIsReplaced(t *testing.T) {
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)

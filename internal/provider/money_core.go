@@ -191,8 +191,9 @@ type newObjectPlan[T any] struct {
 // shown in the plan when p.show), claimed against the other creates of the
 // plan, and what the apply will do with an object the service already
 // holds under it (askAtPlan). It returns the ref_id ("" when it cannot be
-// derived) and whether the apply sends the object (see askAtPlan).
-func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPlan[T], resp *resource.ModifyPlanResponse) (string, types.Bool) {
+// derived), whether the apply sends the object (see askAtPlan), and the id
+// of the object the apply records when it sends nothing ("" otherwise).
+func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPlan[T], resp *resource.ModifyPlanResponse) (string, types.Bool, string) {
 	w := p.objects.words
 	refID := knownString(p.configured)
 	derived := refID == ""
@@ -201,7 +202,7 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 	} else {
 		var ok bool
 		if refID, ok = p.derive(); !ok {
-			return "", types.BoolUnknown()
+			return "", types.BoolUnknown(), ""
 		}
 		if p.show {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("ref_id"), refID)...)
@@ -209,9 +210,10 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 	}
 	claimPlannedRefID(data, w, refID, p.what, derived, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || data == nil {
-		return refID, types.BoolUnknown()
+		return refID, types.BoolUnknown(), ""
 	}
-	return refID, askAtPlan(ctx, data, p, refID, derived, &resp.Diagnostics)
+	sends, found := askAtPlan(ctx, data, p, refID, derived, &resp.Diagnostics)
+	return refID, sends, found
 }
 
 // askAtPlan looks refID up at the service, so that the plan of a new
@@ -221,17 +223,17 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 // (see evidence); an error otherwise. A lookup that cannot be made (no
 // scope, a failure) is a warning, once per run, and the apply decides.
 //
-// It reports what the apply will do: false when it records the object the
-// service holds under refID, true otherwise: the service holds none, or
-// the plan could not ask (no lookup, or an error, which the warning
+// It reports what the apply will do, and the id of the object it records:
+// false when it records the object the service holds under refID, true
+// otherwise: the service holds none, or the plan could not ask (no lookup, or an error, which the warning
 // says), and then the apply may send it. Never unknown: the apply plans
 // the object again, and a value known at plan must not turn unknown then
 // (a lookup that fails at apply would fail the apply).
-func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T], refID string, derived bool, diags *diag.Diagnostics) types.Bool {
+func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T], refID string, derived bool, diags *diag.Diagnostics) (types.Bool, string) {
 	k := p.objects
 	w := k.words
 	if k.lookup == nil {
-		return types.BoolValue(true)
+		return types.BoolValue(true), ""
 	}
 	found, servedAt, err := lookupOnce(ctx, data, k, refID)
 	switch {
@@ -240,7 +242,7 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 			fmt.Sprintf("The plan could not ask the service whether it already holds a %s under the ref_id %s: %s."+
 				"\n\nNo plan is made with credentials the service rejects: correct client_id and client_secret "+
 				"(or PLATFORM_CLIENT_ID and PLATFORM_CLIENT_SECRET) and plan again. Nothing was sent.", w.noun, refID, err))
-		return types.BoolUnknown()
+		return types.BoolUnknown(), ""
 	case err != nil:
 		tflog.Warn(ctx, "ref_id not looked up at plan", map[string]any{"ref_id": refID, "error": err.Error()})
 		data.warnOnce("lookup:"+w.refNamespace, func() {
@@ -248,17 +250,17 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 				fmt.Sprintf("The plan could not ask the service whether it already holds a %s under the ref_id "+
 					"of each new one: %s.\n\nNothing is wrong with the plan, but it cannot say in advance whether "+
 					"applying makes a new %s or finds one made earlier: the apply decides, by the same rule. %s",
-					w.noun, err, w.noun, lookupHint(err, k.scopeOfLookup())))
+					w.noun, err, w.noun, lookupHint(err, k)))
 		})
-		return types.BoolValue(true)
+		return types.BoolValue(true), ""
 	case found == nil:
-		return types.BoolValue(true)
+		return types.BoolValue(true), ""
 	}
 	prior := *found
 	id := k.shownID(prior)
 	if derived && k.superseded != nil && k.superseded(prior) {
 		// The apply moves past it to the next derived ref_id.
-		return types.BoolValue(true)
+		return types.BoolValue(true), ""
 	}
 	if d := p.differences(refID, prior); len(d) > 0 {
 		diags.AddAttributeError(path.Root("ref_id"), "ref_id "+refID+" already used by another "+w.noun,
@@ -266,14 +268,14 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 				"request:\n%s\n\nApplying this plan would make nothing. To %s this %s, give it a ref_id of its "+
 				"own; if %s %s is the one you meant, change the arguments to match it, or import it.",
 				refID, w.noun, id, k.describe(prior), bulletList(d), verbOf(w.made), w.noun, w.noun, id))
-		return types.BoolUnknown()
+		return types.BoolUnknown(), ""
 	}
 	e := evidence{derived: derived, recorded: data.attempts.has(w.refNamespace, refID), window: data.recoveryWindow}
 	created := k.createdAt(prior)
 	if !e.accepts(created, servedAt) {
 		summary, detail := earlierObjectError(k, prior, refID, servedAt, data.recoveryWindow, true)
 		diags.AddAttributeError(path.Root("ref_id"), summary, detail)
-		return types.BoolUnknown()
+		return types.BoolUnknown(), ""
 	}
 	when := "earlier"
 	if !created.IsZero() {
@@ -283,7 +285,7 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 		fmt.Sprintf("The service already holds %s %s (%s) under ref_id %s (%s). Applying records it and %s "+
 			"nothing. To %s the same %s once more on purpose, give it a new ref_id.",
 			w.noun, id, k.describe(prior), refID, e.why(created, servedAt), verbOf(w.made)+"s", verbOf(w.made), w.noun))
-	return types.BoolValue(false)
+	return types.BoolValue(false), k.id(prior)
 }
 
 // lookupCache holds the lookups of one provider process, so that a ref_id
@@ -439,6 +441,14 @@ type moneyObjects[T any] struct {
 	// lookupScope is the OAuth scope of lookup and of the lists (default:
 	// readScope, see scopeOfLookup).
 	lookupScope string
+	// keyWithoutLookup, for a type whose create looks its ref_id up first,
+	// says what a service that offers no lookup of these objects (the
+	// seed's interface) promises of their ref_id, as the warning of a
+	// create sent without a lookup quotes it: the promise relied on. Set it
+	// only where that interface has no lookup and makes the type's ref_id
+	// its key of idempotence. Empty: nothing is ever sent without a
+	// lookup.
+	keyWithoutLookup string
 	// get reads the object by id: client.ErrNotFound when the service
 	// does not know it, errAnotherObject when it answers another one.
 	get func(ctx context.Context, c *client.Client, id string) (T, error)
@@ -501,6 +511,10 @@ type createRun[T any] struct {
 	// differences lists how an answered object differs from the request,
 	// one "field: requested x, answered y" line each.
 	differences func(T) []string
+	// plannedID is the id of the object the plan found under the ref_id
+	// and said the apply records (money.sends = false): recordFound
+	// records that object and no other.
+	plannedID string
 	// lookupFirst looks the ref_id up before sending (objects.lookup): an
 	// object made earlier with it is judged like a replay answer, and
 	// nothing is sent. For objects whose replay answer the service does not
@@ -532,19 +546,23 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 		// The plan of this process looked it up a moment ago, if it could.
 		prior, servedAt, err := lookupOnce(ctx, c.data, c.objects, c.refID)
 		switch {
-		case client.IsNoSuchOperation(err):
-			// The service has no list to look in (the seed's has none of
-			// deposit instructions): its promise that the ref_id is the
-			// key of idempotence is what protects the request.
+		case client.IsOperationNotOffered(err) && c.objects.keyWithoutLookup != "":
+			// The service itself answers that it has no list to look in
+			// (the seed's has none of deposit instructions), and its
+			// interface makes the ref_id the key of idempotence: that
+			// promise is what protects the request.
 			c.data.warnOnce("no lookup:"+w.refNamespace, func() {
 				diags.AddWarning(w.title+" sent without looking its ref_id up",
-					fmt.Sprintf("The service has no operation to look %s up by ref_id (%s). The provider sends "+
-						"each request with its ref_id, which the service takes as the key of idempotence: a request "+
-						"sent again under it makes nothing new.", w.plural, err))
+					fmt.Sprintf("The service answered that it offers no operation to look %s up by ref_id (%s). "+
+						"The provider sends each request with its ref_id, and relies on this: %s. A request sent "+
+						"again under the same ref_id must then make nothing new; a service that does not honour "+
+						"it could make a second one on a retry.", w.plural, err, c.objects.keyWithoutLookup))
 			})
 		case err != nil:
 			// The lookup is these objects' only protection against making
-			// a second object: without it, nothing is sent.
+			// a second object: without it, nothing is sent. An answer that
+			// is not the service's (a gateway's 404 page) says nothing of
+			// what the service holds.
 			tflog.Warn(ctx, "looking up the ref_id failed; nothing sent", map[string]any{
 				"ref_id": c.refID, "error": err.Error(),
 			})
@@ -552,7 +570,7 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 				fmt.Sprintf("Before it sends a %s, the provider looks its ref_id %s up, because the service does "+
 					"not say when a request with a ref_id it already processed is sent again: an earlier attempt "+
 					"may have made it. The lookup failed: %s.\n\nNothing was %s. %s Then apply again: the retry "+
-					"sends the same ref_id.", w.noun, c.refID, err, w.made, lookupHint(err, c.objects.scopeOfLookup())))
+					"sends the same ref_id.", w.noun, c.refID, err, w.made, lookupHint(err, c.objects)))
 			return createResult[T]{}, diags
 		case prior != nil:
 			return c.replayed(ctx, *prior, servedAt)
@@ -652,7 +670,7 @@ func (c createRun[T]) recordFound(ctx context.Context) (createResult[T], diag.Di
 		})
 		diags.AddError(failure(w.title+" not recorded: ref_id not looked up", err),
 			fmt.Sprintf("%s Looking the ref_id up again to record it failed: %s.\n\nNothing was %s and nothing was "+
-				"recorded. %s Then apply again, or plan again.", planned, err, w.made, lookupHint(err, c.objects.scopeOfLookup())))
+				"recorded. %s Then apply again, or plan again.", planned, err, w.made, lookupHint(err, c.objects)))
 		return createResult[T]{}, diags
 	case prior == nil:
 		tflog.Warn(ctx, "the object the plan found under the ref_id is no longer found; nothing sent", map[string]any{
@@ -666,6 +684,24 @@ func (c createRun[T]) recordFound(ctx context.Context) (createResult[T], diag.Di
 		return createResult[T]{}, diags
 	}
 	id := c.objects.shownID(*prior)
+	if got := c.objects.id(*prior); got == "" || got != c.plannedID {
+		tflog.Warn(ctx, "the ref_id the plan found names another object at apply; nothing sent", map[string]any{
+			"ref_id": c.refID, "planned_id": shown(c.plannedID), "id": id,
+		})
+		planned := fmt.Sprintf("The plan found %s %s under ref_id %s at the service, and said that applying "+
+			"records it and %s nothing (money.sends = false).", w.noun, shown(c.plannedID), c.refID, verbOf(w.made)+"s")
+		if c.plannedID == "" {
+			planned = fmt.Sprintf("The plan said that applying records the %s found under ref_id %s and %s nothing "+
+				"(money.sends = false), but does not say which: it was made by another version of the provider.",
+				w.noun, c.refID, verbOf(w.made)+"s")
+		}
+		diags.AddAttributeError(path.Root("ref_id"), fmt.Sprintf("%s the plan found is no longer the one under its ref_id", w.title),
+			fmt.Sprintf("%s Looking the ref_id up again at apply found %s %s (%s) instead.\n\nNothing was %s and "+
+				"nothing was recorded: applying records only the object the reviewed plan found. Check %s %s "+
+				"with the service, then plan again; the new plan says what applying does.", planned, w.noun, id,
+				c.objects.describe(*prior), w.made, w.noun, id))
+		return createResult[T]{}, diags
+	}
 	if d := c.differences(*prior); len(d) > 0 {
 		diags.AddAttributeError(path.Root("ref_id"), "ref_id "+c.refID+" already used by another "+w.noun,
 			fmt.Sprintf("%s The service now reports that ref_id %s is used by %s %s, which is not this request:\n%s"+
@@ -1156,18 +1192,30 @@ func withArticle(noun string) string {
 	return "a " + noun
 }
 
-// lookupHint says what to do about a lookup of ref_ids that failed with
-// err: have its scope granted when the credentials may not make it;
-// otherwise check the configuration and the service (an address where the
-// service has no such operation is named in err), never a scope.
-func lookupHint(err error, scope string) string {
-	if scopeRefused(err) {
+// lookupHint says what to do about a lookup of ref_ids of k that failed
+// with err: have its scope granted when the credentials may not make it;
+// when the answer is not the service's (a gateway's or proxy's page),
+// check what answers at base_url; when the service answers that it offers
+// no such lookup, what that means for these objects (see
+// moneyObjects.keyWithoutLookup); otherwise check the configuration and
+// the service, never a scope.
+func lookupHint[T any](err error, k moneyObjects[T]) string {
+	switch {
+	case scopeRefused(err):
 		return fmt.Sprintf("Looking ref_ids up needs the OAuth scope %s; have it granted to the client credentials "+
-			"(and, if the provider's scopes argument pins the token's scopes, include it there).", scope)
-	}
-	if client.IsNoSuchOperation(err) {
-		return "If base_url is right, this service offers no such lookup, and the request relies on its ref_id, the " +
-			"service's key of idempotence."
+			"(and, if the provider's scopes argument pins the token's scopes, include it there).", k.scopeOfLookup())
+	case client.IsOperationNotOffered(err) && k.keyWithoutLookup != "":
+		return fmt.Sprintf("If base_url is right, this service offers no such lookup, and the request relies on "+
+			"its ref_id: %s.", k.keyWithoutLookup)
+	case client.IsOperationNotOffered(err):
+		return fmt.Sprintf("If base_url is right, this service offers no such lookup, and nothing the service "+
+			"publishes promises that the ref_id of a %s alone prevents a second one: the provider never sends one "+
+			"without looking its ref_id up. Check base_url; to use a %s made another way, import it.",
+			k.words.noun, k.words.noun)
+	case client.IsNoSuchOperation(err):
+		return "The answer is not the service's (a page of a gateway or proxy in front of it, or another server at " +
+			"this address), so it says nothing of what the service holds. Check base_url and what stands between " +
+			"this machine and the service."
 	}
 	return "Check the provider configuration (base_url) and the service's availability."
 }

@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -505,12 +509,42 @@ func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
 			if r := gone.run("state", "list"); strings.Contains(r.stdout, res.addr) {
 				t.Errorf("%s entered the state:\n%s", res.addr, r.stdout)
 			}
+
+			// Another object under the ref_id between the plan and its
+			// apply (the service answers another id): the plan showed the
+			// id of the object it found, and the apply records that one or
+			// nothing: Terraform refuses the final plan whose id changed
+			// (and the create, given another object, refuses it too), so
+			// nothing is sent or recorded.
+			swapped := newCLIWorkdir(t)
+			swapped.write(emulatorProviderBlock(emu, ""), body)
+			swapped.mustRun(0, "plan", "-out=found.tfplan")
+			if after := plannedAfter(t, swapped, "found.tfplan", res.addr); after["id"] != obj.ID {
+				t.Errorf("planned id = %v, want the id of the object found, %s", after["id"], obj.ID)
+			}
+			emu.AnswerAnotherObject(obj.ID, "another-"+obj.ID)
+			out = flatOutput(swapped.mustRun(1, "apply", "found.tfplan").output())
+			emu.AnswerAnotherObject(obj.ID, "")
+			mustContain(t, "apply of another object", out, fmt.Sprintf(`.id: was cty.StringVal("%s"), but now cty.StringVal("another-%s")`, obj.ID, obj.ID))
+			if n := emu.Counters.Requests(res.post); n != 1 {
+				t.Errorf("%d creates reached the emulator after another object answered, want 1", n)
+			}
+			if r := swapped.run("state", "list"); strings.Contains(r.stdout, res.addr) {
+				t.Errorf("%s entered the state with another object:\n%s", res.addr, r.stdout)
+			}
 		})
 	}
 }
 
 // plannedMoney reads the planned money manifest of addr from a saved plan.
 func plannedMoney(t *testing.T, w *cliWorkdir, planFile, addr string) map[string]any {
+	t.Helper()
+	m, _ := plannedAfter(t, w, planFile, addr)["money"].(map[string]any)
+	return m
+}
+
+// plannedAfter reads the planned values of addr from a saved plan.
+func plannedAfter(t *testing.T, w *cliWorkdir, planFile, addr string) map[string]any {
 	t.Helper()
 	r := w.mustRun(0, "show", "-json", planFile)
 	var doc struct {
@@ -526,8 +560,7 @@ func plannedMoney(t *testing.T, w *cliWorkdir, planFile, addr string) map[string
 	}
 	for _, rc := range doc.ResourceChanges {
 		if rc.Address == addr {
-			m, _ := rc.Change.After["money"].(map[string]any)
-			return m
+			return rc.Change.After
 		}
 	}
 	t.Fatalf("%s is not in the plan %s", addr, planFile)
@@ -540,18 +573,27 @@ func plannedMoney(t *testing.T, w *cliWorkdir, planFile, addr string) map[string
 func TestRecordFoundSendsNothing(t *testing.T) {
 	ref := "ref-1"
 	found := &client.Transfer{ID: "t-1", RefID: &ref, Amount: "0.5", Asset: "BTC", ProfileID: "prof-1"}
-	other := &client.Transfer{ID: "t-2", RefID: &ref, Amount: "0.7", Asset: "BTC", ProfileID: "prof-1"}
+	other := &client.Transfer{ID: "t-1", RefID: &ref, Amount: "0.7", Asset: "BTC", ProfileID: "prof-1"}
+	// The same request under another id, and failed: not the object the
+	// plan found, whatever it says.
+	another := &client.Transfer{ID: "t-9", RefID: &ref, Amount: "0.5", Asset: "BTC", ProfileID: "prof-1",
+		Status: client.TransferStatusFailed}
 	tests := []struct {
 		name    string
+		planned string
 		obj     *client.Transfer
 		err     error
 		adopted bool
 		want    string
 	}{
-		{"the same request", found, nil, true, "Crypto withdrawal t-1 recorded, not sent"},
-		{"no longer found", nil, nil, false, "Crypto withdrawal the plan found is no longer found"},
-		{"another request", other, nil, false, "ref_id ref-1 already used by another crypto withdrawal"},
-		{"the lookup fails", nil, errors.New("GET /transfer/transfers: 503 Service Unavailable"), false,
+		{"the same request", "t-1", found, nil, true, "Crypto withdrawal t-1 recorded, not sent"},
+		{"no longer found", "t-1", nil, nil, false, "Crypto withdrawal the plan found is no longer found"},
+		{"another request", "t-1", other, nil, false, "ref_id ref-1 already used by another crypto withdrawal"},
+		{"another object", "t-1", another, nil, false,
+			"Crypto withdrawal the plan found is no longer the one under its ref_id: The plan found crypto withdrawal t-1"},
+		{"a plan that names no object", "", found, nil, false,
+			"Crypto withdrawal the plan found is no longer the one under its ref_id: The plan said"},
+		{"the lookup fails", "t-1", nil, errors.New("GET /transfer/transfers: 503 Service Unavailable"), false,
 			"Crypto withdrawal not recorded: ref_id not looked up"},
 	}
 	for _, tc := range tests {
@@ -563,7 +605,7 @@ func TestRecordFoundSendsNothing(t *testing.T) {
 				return tc.obj, tc.obj != nil, tc.err
 			}
 			res, diags := createRun[*client.Transfer]{
-				objects: k, refID: "ref-1", now: time.Now, data: &providerData{},
+				objects: k, refID: "ref-1", plannedID: tc.planned, now: time.Now, data: &providerData{},
 				send: func(context.Context) (*client.Transfer, error) {
 					t.Fatal("a create was sent")
 					return nil, nil
@@ -615,6 +657,108 @@ func TestCreateWordsFilled(t *testing.T) {
 	} {
 		if c.w.plural != c.plural || c.w.title != c.title || c.w.unknown != c.unknown {
 			t.Errorf("%s: %q, %q, %q; want %q, %q, %q", c.w.noun, c.w.plural, c.w.title, c.w.unknown, c.plural, c.title, c.unknown)
+		}
+	}
+}
+
+// TestLookupFirstSendsOnlyOnTheServicesWord: a create that looks its
+// ref_id up first sends without a lookup only when the service itself
+// answers, in the API's words, that it offers none, and the type's ref_id
+// is the key of idempotence where the service has no lookup (deposit
+// instructions at the seed's service), with a warning that says what is
+// relied on. A 404 or 405 that is not the service's (a gateway's page),
+// and any answer for a type without that promise (a fiat account), sends
+// nothing.
+func TestLookupFirstSendsOnlyOnTheServicesWord(t *testing.T) {
+	answers := []struct {
+		name        string
+		status      int
+		contentType string
+		body        string
+		api         bool
+	}{
+		{"404 HTML page", 404, "text/html", "<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>", false},
+		{"404 plain text", 404, "text/plain", "404 page not found", false},
+		{"404 empty", 404, "", "", false},
+		{"405 HTML page", 405, "text/html", "<html><body>405 Not Allowed</body></html>", false},
+		{"404 gateway JSON", 404, "application/json", `{"message":"no Route matched with those values"}`, false},
+		{"405 problem", 405, "application/problem+json", `{"type":"https://errors.platform.example/method-not-allowed","title":"Method Not Allowed","status":405}`, true},
+		{"404 problem", 404, "application/problem+json", `{"type":"about:blank","title":"Not Found","status":404,"detail":"no such operation"}`, true},
+		{"404 code and message", 404, "application/json", `{"code":"NOT_FOUND","message":"unknown path"}`, true},
+	}
+	for _, a := range answers {
+		for _, kind := range []string{"instructions", "fiat account"} {
+			t.Run(a.name+"/"+kind, func(t *testing.T) {
+				list := client.PathFiatDepositInstructions
+				if kind == "fiat account" {
+					list = client.PathFiatAccounts
+				}
+				f := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+					if r.Method == http.MethodGet && r.URL.Path == "/v2"+list {
+						if a.contentType != "" {
+							w.Header().Set("Content-Type", a.contentType)
+						}
+						w.WriteHeader(a.status)
+						_, _ = w.Write([]byte(a.body))
+						return
+					}
+					next.ServeHTTP(w, r)
+				})
+				c, err := client.New(client.Config{
+					ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
+					BaseURL: f.srv.URL + "/v2", AuthURL: f.srv.URL, Rates: &testRates, MaxRetries: 0,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				data := &providerData{client: c}
+				var sent bool
+				var diags diag.Diagnostics
+				if kind == "instructions" {
+					_, diags = createRun[*client.FiatDepositInstructions]{
+						objects: instructionsObjects, refID: "ref-1", now: time.Now, data: data, lookupFirst: true,
+						send: func(context.Context) (*client.FiatDepositInstructions, error) {
+							sent = true
+							return &client.FiatDepositInstructions{ID: "i-1"}, nil
+						},
+						differences: func(*client.FiatDepositInstructions) []string { return nil },
+					}.run(t.Context())
+				} else {
+					_, diags = createRun[*client.FiatAccount]{
+						objects: fiatAccountObjects, refID: "ref-1", now: time.Now, data: data, lookupFirst: true,
+						send: func(context.Context) (*client.FiatAccount, error) {
+							sent = true
+							id := "a-1"
+							return &client.FiatAccount{ID: &id}, nil
+						},
+						differences: func(*client.FiatAccount) []string { return nil },
+					}.run(t.Context())
+				}
+				wantSent := a.api && kind == "instructions"
+				if sent != wantSent || diags.HasError() == wantSent {
+					t.Fatalf("sent %v, want %v; diagnostics: %v", sent, wantSent, diags)
+				}
+				var text []string
+				for _, d := range diags {
+					text = append(text, d.Summary()+": "+d.Detail())
+				}
+				all := strings.Join(text, "\n")
+				switch {
+				case wantSent:
+					if !strings.Contains(all, `sent without looking its ref_id up`) || !strings.Contains(all, `"client id for idempotence"`) {
+						t.Errorf("the warning does not say what the request relies on:\n%s", all)
+					}
+				case !a.api:
+					if !strings.Contains(all, "Nothing was created") || !strings.Contains(all, "not the service's") {
+						t.Errorf("the error does not say that nothing was sent and that the answer is not the service's:\n%s", all)
+					}
+				default:
+					if !strings.Contains(all, "Nothing was created") || !strings.Contains(all, "never sends one without looking its ref_id up") ||
+						!strings.Contains(all, "import it") {
+						t.Errorf("the error does not say that nothing was sent, why, and what to do:\n%s", all)
+					}
+				}
+			})
 		}
 	}
 }

@@ -385,7 +385,7 @@ func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.M
 		return
 	}
 	r.scrub(a)
-	refID, sends := planNewObject(ctx, r.data, newObjectPlan[T]{
+	refID, sends, found := planNewObject(ctx, r.data, newObjectPlan[T]{
 		objects:    t.objects,
 		configured: *t.plan.refID(&a),
 		derive:     func() (string, bool) { return t.derived(ctx, a, "") },
@@ -398,6 +398,11 @@ func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.M
 	}, resp)
 	if resp.Diagnostics.HasError() || t.plan.moves == nil {
 		return
+	}
+	if found != "" && !sends.IsUnknown() && !sends.ValueBool() {
+		// The apply records this object and no other: the plan shows
+		// which, and the apply holds what it finds to it.
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), found)...)
 	}
 	t.planMovement(ctx, r.data, a, refID, sends, resp)
 }
@@ -427,7 +432,7 @@ func (r *moneyCoreResource[A, T, R]) Create(ctx context.Context, req resource.Cr
 		// The plan found the ref_id at the service and said that applying
 		// records that object and sends nothing (money.sends = false):
 		// no create is sent, whatever the service holds now.
-		res, diags := r.recordFound(ctx, a, refID, derived)
+		res, diags := r.recordFound(ctx, a, refID, derived, knownString(id(plan)))
 		resp.Diagnostics.Append(diags...)
 		r.record(ctx, plan, refID, res, resp)
 		return
@@ -467,9 +472,9 @@ func (r *moneyCoreResource[A, T, R]) sendOnce(ctx context.Context, a A, refID st
 	return r.t.sendMoney(ctx, r.data, a, refID, derived, r.data.attempts.has(w.refNamespace, refID), w.resourceType)
 }
 
-// recordFound records the object the plan found under refID, sending
-// nothing (see createRun.recordFound).
-func (r *moneyCoreResource[A, T, R]) recordFound(ctx context.Context, a A, refID string, derived bool) (createResult[T], diag.Diagnostics) {
+// recordFound records the object the plan found under refID, whose id the
+// plan shows as planned, sending nothing (see createRun.recordFound).
+func (r *moneyCoreResource[A, T, R]) recordFound(ctx context.Context, a A, refID string, derived bool, planned string) (createResult[T], diag.Diagnostics) {
 	t := r.t
 	w := t.objects.words
 	tflog.Info(ctx, "recording the "+w.noun+" the plan found; sending nothing", map[string]any{"ref_id": refID})
@@ -482,6 +487,7 @@ func (r *moneyCoreResource[A, T, R]) recordFound(ctx context.Context, a A, refID
 	res, diags := createRun[T]{
 		objects:     t.objects,
 		refID:       refID,
+		plannedID:   planned,
 		derived:     derived,
 		recorded:    r.data.attempts.has(w.refNamespace, refID),
 		window:      r.data.recoveryWindow,

@@ -110,6 +110,9 @@ func movementKey(kind, ref string, w guardedMovement) string {
 func (t *moneyType[A, T, R]) planMovement(ctx context.Context, data *providerData, a A, refID string, sends types.Bool, resp *resource.ModifyPlanResponse) {
 	m := t.plan.moves(a)
 	setMoney(ctx, &resp.Plan, m.manifest(types.StringValue(refID), sends), &resp.Diagnostics)
+	if moneyHalted(data, t.objects.words.resourceType, "", &resp.Diagnostics) {
+		return
+	}
 	if m.standing {
 		guardDestination(ctx, data, m, refID, t.objects.words.resourceType, "", &resp.Diagnostics)
 		return
@@ -127,6 +130,9 @@ func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *prov
 		ref = types.StringUnknown()
 	}
 	setMoney(ctx, &resp.Plan, m.manifest(ref, types.BoolUnknown()), &resp.Diagnostics)
+	if moneyHalted(data, t.objects.words.resourceType, "", &resp.Diagnostics) {
+		return
+	}
 	if m.standing {
 		guardDestination(ctx, data, m, "", t.objects.words.resourceType, "", &resp.Diagnostics)
 		return
@@ -145,6 +151,9 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, 
 	var diags diag.Diagnostics
 	if t.plan.moves != nil {
 		m := t.plan.moves(a)
+		if moneyHalted(data, via, " at send", &diags) {
+			return createResult[T]{}, diags
+		}
 		if m.standing {
 			guardDestination(ctx, data, m, refID, via, " at send", &diags)
 		} else {

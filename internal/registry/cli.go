@@ -32,6 +32,7 @@ var CLITests = map[string][]string{
 		"TestAccCheckBalances",                                 // for_each payroll of every money type, plan refused
 		"TestAccWithdrawalMistakes_failThePlanOnce",            // diagnostics of validation and of the plan, each printed once
 		"TestAccPolicies_everyEngine",                          // plan JSON of each CLI, actions, under every policy engine
+		"TestAccMoneyHalt",                                     // saved plan, actions, every money type refused
 	},
 	"resource platform_crypto_withdrawal": {
 		"TestAccMoneyCore_upgradeEveryType",

@@ -238,7 +238,8 @@ func travelruleDifferences(sent, answered *client.TravelruleMetadata) []string {
 		return string(b)
 	}
 	if s, a := canon(sent), canon(answered); s != a {
-		return []string{fmt.Sprintf("travelrule_metadata: sent %s, answered %s", truncate(s, 400), truncate(a, 400))}
+		return []string{fmt.Sprintf("travelrule_metadata: sent %s, answered %s", truncate(s, 400),
+			truncate(*escapedText(&a), 400))}
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -386,5 +388,28 @@ func TestDestinationAddressShapes(t *testing.T) {
 		if (c.want == "") != (got == "") || !regexp.MustCompile(regexp.QuoteMeta(c.want)).MatchString(got) {
 			t.Errorf("%s %q: %q, want %q", c.network, c.address, got, c.want)
 		}
+	}
+}
+
+// TestDestinationAddress_serviceTextShown: the address book's messages
+// show what the service answered (an entry's id, its status, its Travel
+// Rule data) escaped as every other service text is (shown), never raw.
+func TestDestinationAddress_serviceTextShown(t *testing.T) {
+	args := cryptoDestinationAddressArgs{Address: types.StringValue("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"),
+		CryptoNetwork: types.StringValue("BITCOIN"), IdentityID: types.StringNull()}
+	status := "APPROVED" + hostileText
+	var d diag.Diagnostics
+	alreadyInBook(args, &client.CryptoDestinationAddress{ID: "cda" + hostileText, Status: &status}, "This configuration did not add it", &d)
+	out := fmt.Sprint(d)
+	noRawServiceText(t, "an address already in the book", out)
+	if want := `platform_crypto_destination_address.<name> cda\x1b[2J\a\u202e);`; !strings.Contains(out, want) {
+		t.Errorf("the error does not say %q:\n%s", want, out)
+	}
+	purpose, answered := "SELF", "SELF"+hostileText
+	diffs := strings.Join(travelruleDifferences(&client.TravelruleMetadata{TransferPurpose: &purpose},
+		&client.TravelruleMetadata{TransferPurpose: &answered}), "\n")
+	noRawServiceText(t, "a Travel Rule difference", diffs)
+	if want := `answered {"transfer_purpose":"SELF\u001b[2J\u0007\u202e"}`; !strings.Contains(diffs, want) {
+		t.Errorf("the difference does not say %q:\n%s", want, diffs)
 	}
 }

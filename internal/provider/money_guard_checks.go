@@ -72,17 +72,20 @@ func checkServiceLimits(ctx context.Context, g *moneyGuard, data *providerData, 
 			continue
 		}
 		single := l.PeriodSeconds == "0"
+		// The limit's texts are the service's: shown, never raw.
+		rule, limit, limitAsset := shown(l.RuleID), shown(l.Limit), shown(l.LimitAsset)
 		value, conversion, priced := g.reads.convert(ctx, data.client, w.figure, w.asset, l.LimitAsset)
+		conversion = shown(conversion)
 		if !priced {
 			f.unchecked = append(f.unchecked, fmt.Sprintf("The service's limit %s (%s %s) is in %s, and the service "+
-				"has no price of %s in %s: withdrawals of %s were not compared with it.", l.RuleID, l.Limit,
-				l.LimitAsset, l.LimitAsset, w.asset, l.LimitAsset, w.asset))
+				"has no price of %s in %s: withdrawals of %s were not compared with it.", rule, limit,
+				limitAsset, limitAsset, shown(w.asset), limitAsset, shown(w.asset)))
 			continue
 		}
-		what := fmt.Sprintf("the service's limit %s (%s)", l.RuleID, periodText(l.PeriodSeconds))
+		what := fmt.Sprintf("the service's limit %s (%s)", rule, periodText(l.PeriodSeconds))
 		if value.GreaterThan(remaining) {
 			f.breaches = append(f.breaches, fmt.Sprintf("%s allows %s %s (remaining); this withdrawal asks %s%s.",
-				what, remaining, l.LimitAsset, value.Round(guardConversionPrecision), conversion))
+				what, remaining, limitAsset, value.Round(guardConversionPrecision), conversion))
 			continue
 		}
 		if single {
@@ -102,14 +105,14 @@ func checkServiceLimits(ctx context.Context, g *moneyGuard, data *providerData, 
 		if len(unpriced) > 0 {
 			slices.Sort(unpriced)
 			f.unchecked = append(f.unchecked, fmt.Sprintf("The service's limit %s (%s %s) is in %s, and the service "+
-				"has no price of %s in %s: the run's total cannot be compared with it.", l.RuleID, l.Limit,
-				l.LimitAsset, l.LimitAsset, strings.Join(unpriced, ", "), l.LimitAsset))
+				"has no price of %s in %s: the run's total cannot be compared with it.", rule, limit,
+				limitAsset, limitAsset, shown(strings.Join(unpriced, ", ")), limitAsset))
 			continue
 		}
 		if total := before.Add(value); total.GreaterThan(remaining) {
 			f.breaches = append(f.breaches, fmt.Sprintf("%s allows %s %s (remaining); %s %s is already planned in "+
-				"this run, and this withdrawal asks %s%s more (%s in all).", what, remaining, l.LimitAsset,
-				before.Round(guardConversionPrecision), l.LimitAsset, value.Round(guardConversionPrecision), conversion,
+				"this run, and this withdrawal asks %s%s more (%s in all).", what, remaining, limitAsset,
+				before.Round(guardConversionPrecision), limitAsset, value.Round(guardConversionPrecision), conversion,
 				total.Round(guardConversionPrecision)))
 		}
 	}
@@ -120,7 +123,7 @@ func periodText(seconds string) string {
 	if seconds == "0" {
 		return "single transaction"
 	}
-	return "over " + seconds + " seconds"
+	return "over " + shown(seconds) + " seconds"
 }
 
 // checkApprovedDestination (approved_destinations_only): the crypto
@@ -146,7 +149,7 @@ func checkApprovedDestination(ctx context.Context, g *moneyGuard, data *provider
 		if a.IdentityID != nil && *a.IdentityID != "" && *a.IdentityID != w.identity {
 			continue
 		}
-		entry := fmt.Sprintf("%s (%s, status %s)", a.ID, a.CryptoNetwork, shown(deref(a.Status)))
+		entry := fmt.Sprintf("%s (%s, status %s)", shown(a.ID), shown(a.CryptoNetwork), shown(deref(a.Status)))
 		switch {
 		case a.CryptoNetwork != w.network:
 			elsewhere = append(elsewhere, entry)

@@ -252,10 +252,12 @@ func askApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *providerDa
 	return guardFindings{}
 }
 
-// checkBalances: what the run debits from w's profile in the asset w
-// debits (its balance_asset, when a crypto withdrawal sets one), w
+// checkBalances: what the run debits from w's profile in w's asset, w
 // included, is at most the profile's available balance of that asset. An
-// answer that lists the asset twice cannot be judged.
+// amount is compared only with a balance of its own asset: a withdrawal
+// whose balance_asset names another asset (1 BTC debited from a USD
+// balance) cannot be judged, and neither can an answer that lists the
+// asset twice.
 func checkBalances(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
 	switch {
 	case w.profile == "":
@@ -263,6 +265,12 @@ func checkBalances(ctx context.Context, g *moneyGuard, data *providerData, w gua
 	case w.debitKey == "":
 		return guardFindings{unchecked: []string{fmt.Sprintf("check_balances: the balance_asset %s it debits is not "+
 			"an asset code of 1 to 20 letters and digits such as USD.", quotedPrefix(w.debit))}}
+	case w.debitKey != w.assetKey:
+		return guardFindings{unchecked: []string{fmt.Sprintf("check_balances: it sends %s %s and debits the %s "+
+			"balance (its balance_asset %s). An amount is compared only with a balance of its own asset, and %s "+
+			"and %s are different assets, so the %s balance of profile %s cannot say whether it covers %s %s.",
+			w.figure, w.assetKey, w.debitKey, quotedPrefix(w.debit), w.assetKey, w.debitKey, w.debitKey,
+			shown(w.profile), w.figure, w.assetKey)}}
 	}
 	balances, err := g.reads.balances.get(w.profile, func() ([]client.ProfileBalance, error) {
 		b, err := data.client.GetProfileBalances(ctx, w.profile)
@@ -306,14 +314,9 @@ func checkBalances(ctx context.Context, g *moneyGuard, data *providerData, w gua
 	if listed == 0 {
 		has = "holds no " + asset
 	}
-	debits := ""
-	if asset != w.assetKey {
-		debits = fmt.Sprintf(" (this one is %s %s debited from the %s balance, its balance_asset)", w.figure,
-			w.assetKey, asset)
-	}
 	return guardFindings{breaches: []string{fmt.Sprintf("check_balances: profile %s %s; %s %s is already planned "+
-		"or sent from it in this run, and this one asks %s more%s (%s in all, %s short).", shown(w.profile), has,
-		before, asset, w.figure, debits, total, total.Sub(available))}}
+		"or sent from it in this run, and this one asks %s more (%s in all, %s short).", shown(w.profile), has,
+		before, asset, w.figure, total, total.Sub(available))}}
 }
 
 // sameAddress compares addresses exactly, except the hexadecimal 0x

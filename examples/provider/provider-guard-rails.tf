@@ -15,7 +15,7 @@ provider "platform" {
 # apply, and the withdrawal is sent only when the fee is at most max_fee.
 resource "platform_crypto_withdrawal" "payout" {
   profile_id          = "8c5f7a42-6a9d-4d55-9f4e-0b6d1e1c2a33"
-  destination_address = "bc1qexampleaddress0000000000000000000000"
+  destination_address = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = "0.25"

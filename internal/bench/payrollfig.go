@@ -38,7 +38,7 @@ func payrollConfig(name string, n int) string {
 resource "platform_crypto_withdrawal" %q {
   count               = %d
   profile_id          = "prof-1"
-  destination_address = "bc1qexampleaddress0000000000000000000000"
+  destination_address = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = "0.0001"

@@ -19,7 +19,7 @@ func TestCryptoDestinationAddressesAgainstEmulator(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := t.Context()
-	const addr = "0xe4B0aCA9FB669817775274775b20e52118595515"
+	const addr = "0xe4b0ACa9Fb669817775274775b20e52118595515"
 	made, err := c.PutCryptoDestinationAddress(ctx, client.PutCryptoDestinationAddressRequest{
 		CryptoNetwork: "ETHEREUM", Address: addr, Nickname: "treasury",
 		TravelruleMetadata: &client.TravelruleMetadata{CustodianType: ptr("PRIVATE"),

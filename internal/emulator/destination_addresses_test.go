@@ -10,7 +10,7 @@ import (
 const (
 	destPutPath  = "/v2/transfer/crypto-destination-address"
 	destListPath = "/v2/transfer/crypto-destination-addresses"
-	evmAddr      = "0xe4B0aCA9FB669817775274775b20e52118595515"
+	evmAddr      = "0xe4b0ACa9Fb669817775274775b20e52118595515"
 )
 
 func (e *env) put(path string, body any) response {

@@ -79,7 +79,7 @@ var validArgs = map[string][]string{
 	},
 	"list platform_orchestration_rule": nil,
 	"resource platform_crypto_destination_address": {
-		`crypto_network = "ETHEREUM"`, `address = "0xe4B0aCA9FB669817775274775b20e52118595515"`,
+		`crypto_network = "ETHEREUM"`, `address = "0xe4b0ACa9Fb669817775274775b20e52118595515"`,
 	},
 	"data platform_crypto_destination_addresses": nil,
 	"list platform_crypto_destination_address":   nil,

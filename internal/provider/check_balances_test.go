@@ -226,29 +226,53 @@ func TestMoneyGuard_kindsSharingRefID(t *testing.T) {
 	}
 }
 
-// TestMoneyGuard_checkBalancesOfBalanceAsset: check_balances compares
-// a crypto withdrawal that sets balance_asset with the balance of that
-// asset, and counts it with the other movements that debit it.
+// TestMoneyGuard_checkBalancesOfBalanceAsset: check_balances compares an
+// amount only with a balance of its own asset. A withdrawal whose
+// balance_asset names another asset (1 BTC debited from a USD balance of
+// 100, which is not 100 times 1 BTC) is refused at plan and at send as
+// unjudgeable, naming both assets; one whose balance_asset is its own
+// asset is compared with that balance, and counted with the others.
 func TestMoneyGuard_checkBalancesOfBalanceAsset(t *testing.T) {
 	emu := startCore(t, emulator.Options{})
 	emu.SetBalance("prof-1", "USD", "100")
-	withdrawal := func(amount string) guardedMovement {
+	emu.SetBalance("prof-1", "BTC", "2")
+	withdrawal := func(asset, balanceAsset, amount string) guardedMovement {
 		a := cryptoWithdrawalArgs{ProfileID: types.StringValue("prof-1"), DestinationAddress: types.StringValue("0xabc"),
-			Asset: types.StringValue("USDG"), CryptoNetwork: types.StringValue("ETHEREUM"), BalanceAsset: types.StringValue("USD"),
+			Asset: types.StringValue(asset), CryptoNetwork: types.StringValue("ETHEREUM"), BalanceAsset: types.StringValue(balanceAsset),
 			Amount: types.StringValue(amount), Total: types.StringNull(), IdentityID: types.StringNull()}
-		return withdrawalMovement(a).guarded("w-"+amount, "platform_crypto_withdrawal")
+		return withdrawalMovement(a).guarded("w-"+asset+balanceAsset+amount, "platform_crypto_withdrawal")
 	}
+	for _, c := range []struct{ asset, balanceAsset, amount string }{
+		{"BTC", "USD", "1"},
+		{"USDG", "USD", "60"},
+	} {
+		data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, guardOn(settingCheckBalances))
+		var d diag.Diagnostics
+		guardPlan(t.Context(), data, withdrawal(c.asset, c.balanceAsset, c.amount), &d)
+		want := fmt.Sprintf("check_balances: it sends %s %s and debits the %s balance (its balance_asset %q). An "+
+			"amount is compared only with a balance of its own asset, and %s and %s are different assets",
+			c.amount, c.asset, c.balanceAsset, c.balanceAsset, c.asset, c.balanceAsset)
+		got := flatOutput(fmt.Sprint(d))
+		if !d.HasError() || !strings.Contains(got, want) || !strings.Contains(got, "Nothing was sent.") {
+			t.Errorf("%s %s debited from %s: %v, want an error saying %q", c.amount, c.asset, c.balanceAsset, d, want)
+		}
+		if d := guardSend(t.Context(), data, withdrawal(c.asset, c.balanceAsset, c.amount)); !d.HasError() ||
+			!strings.Contains(flatOutput(fmt.Sprint(d)), want) {
+			t.Errorf("%s %s debited from %s at send: %v, want an error saying %q", c.amount, c.asset, c.balanceAsset, d, want)
+		}
+	}
+
+	// Its own asset as balance_asset: compared with that balance.
 	data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, guardOn(settingCheckBalances))
 	var d diag.Diagnostics
-	if guardPlan(t.Context(), data, withdrawal("60"), &d); d.HasError() {
-		t.Fatalf("60 USDG debited from 100 USD refused: %v", d)
+	if guardPlan(t.Context(), data, withdrawal("BTC", "btc", "1.5"), &d); d.HasError() {
+		t.Fatalf("1.5 BTC debited from 2 BTC refused: %v", d)
 	}
-	guardPlan(t.Context(), data, withdrawal("50"), &d)
-	want := "check_balances: profile prof-1 has 100 USD available; 60 USD is already planned or sent from it in this " +
-		"run, and this one asks 50 more (this one is 50 USDG debited from the USD balance, its balance_asset) (110 in " +
-		"all, 10 short)."
+	guardPlan(t.Context(), data, withdrawal("BTC", "BTC", "1"), &d)
+	want := "check_balances: profile prof-1 has 2 BTC available; 1.5 BTC is already planned or sent from it in this " +
+		"run, and this one asks 1 more (2.5 in all, 0.5 short)."
 	if !d.HasError() || !strings.Contains(flatOutput(fmt.Sprint(d)), want) {
-		t.Errorf("a second withdrawal debited from USD: %v, want an error saying %q", d, want)
+		t.Errorf("a second withdrawal debited from BTC: %v, want an error saying %q", d, want)
 	}
 }
 

@@ -3,15 +3,19 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/btcsuite/btcd/btcutil/base58"
+	"github.com/btcsuite/btcd/btcutil/bech32"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"golang.org/x/crypto/sha3"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
@@ -238,13 +242,17 @@ func travelruleDifferences(sent, answered *client.TravelruleMetadata) []string {
 		return string(b)
 	}
 	if s, a := canon(sent), canon(answered); s != a {
-		return []string{fmt.Sprintf("travelrule_metadata: sent %s, answered %s", truncate(s, 400), truncate(a, 400))}
+		return []string{fmt.Sprintf("travelrule_metadata: sent %s, answered %s", truncate(s, 400),
+			truncate(*escapedText(&a), 400))}
 	}
 	return nil
 }
 
 // Shapes of addresses the provider checks at plan. The service publishes
-// none; these are the networks' own formats, well known and stable.
+// none; these are the networks' own formats, well known and stable, with
+// the checksums the networks define: bech32 (BIP-173) and bech32m
+// (BIP-350) for Bitcoin's segwit addresses, base58check for its legacy
+// ones, and EIP-55 for EVM addresses written in mixed case.
 var (
 	evmAddressPattern    = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 	suiAddressPattern    = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
@@ -267,6 +275,130 @@ func addressShapeProblem(network, address string) string {
 		return fmt.Sprintf("an address on SUI is 0x followed by 64 hexadecimal digits, got %q", address)
 	case network == "SOLANA" && !solanaAddressPattern.MatchString(address):
 		return fmt.Sprintf("an address on SOLANA is 32 to 44 base58 characters, got %q", address)
+	}
+	return ""
+}
+
+// addressChecksumProblem says what is wrong with the checksum of address
+// on network, or "" when nothing is or the network's addresses carry
+// none: EIP-55 for an EVM address in mixed case (all lower or all upper
+// case carries no checksum), and on BITCOIN bech32 or bech32m for a
+// segwit address and base58check for a legacy one. The address has the
+// shape of its network (addressShapeProblem).
+func addressChecksumProblem(network, address string) string {
+	switch {
+	case slices.Contains(evmNetworks, network):
+		return eip55Problem(network, address)
+	case network == "BITCOIN":
+		return bitcoinAddressProblem(address)
+	}
+	return ""
+}
+
+// eip55Problem checks the EIP-55 checksum of the EVM address (0x and 40
+// hexadecimal digits) on network: written in mixed case, the case of its
+// letters must be the checksum of its digits; all lower case or all upper
+// case carries no checksum and is accepted as it is.
+func eip55Problem(network, address string) string {
+	hex := address[2:]
+	if hex == strings.ToLower(hex) || hex == strings.ToUpper(hex) {
+		return ""
+	}
+	if hex == eip55(hex) {
+		return ""
+	}
+	return fmt.Sprintf("has a bad EIP-55 checksum, got %q: the upper and lower case of its letters do not match "+
+		"the checksum of its digits, so a character was changed or mistyped. An address on %s is 0x followed by "+
+		"40 hexadecimal digits, written in mixed case with a valid EIP-55 checksum (copy it exactly as the "+
+		"wallet gives it) or all in lower case (which carries no checksum)", address, network)
+}
+
+// eip55 is the EIP-55 mixed-case form of the 40 hexadecimal digits hex:
+// each letter upper case when the matching hexadecimal digit of the
+// Keccak-256 hash of the lower-case digits is 8 or more.
+func eip55(hex string) string {
+	lower := strings.ToLower(hex)
+	h := sha3.NewLegacyKeccak256()
+	h.Write([]byte(lower))
+	sum := h.Sum(nil)
+	out := []byte(lower)
+	for i, c := range out {
+		nibble := sum[i/2] >> 4
+		if i%2 == 1 {
+			nibble = sum[i/2] & 0x0f
+		}
+		if c >= 'a' && c <= 'f' && nibble >= 8 {
+			out[i] = c - 'a' + 'A'
+		}
+	}
+	return string(out)
+}
+
+// bitcoinAllowed says what an address on BITCOIN may be, for messages.
+const bitcoinAllowed = "An address on BITCOIN is a segwit address (bc1…, or tb1… and bcrt1… on test networks) with " +
+	"a valid bech32 or bech32m checksum, or a legacy address (1… or 3…, or m…, n… and 2… on test networks) with a " +
+	"valid base58check checksum"
+
+// bitcoinAddressProblem checks address as an address on BITCOIN: a segwit
+// address (BIP-173, BIP-350) or a legacy base58check one, whose checksum
+// must hold.
+func bitcoinAddressProblem(address string) string {
+	lower := strings.ToLower(address)
+	for _, hrp := range []string{"bc", "tb", "bcrt"} {
+		if strings.HasPrefix(lower, hrp+"1") {
+			if why := segwitProblem(hrp, address); why != "" {
+				return fmt.Sprintf("is not a valid segwit address, got %q: %s. %s", address, why, bitcoinAllowed)
+			}
+			return ""
+		}
+	}
+	versions := map[byte]byte{'1': 0x00, '3': 0x05, 'm': 0x6f, 'n': 0x6f, '2': 0xc4}
+	want, legacy := byte(0), false
+	if address != "" {
+		want, legacy = versions[address[0]]
+	}
+	if !legacy {
+		return fmt.Sprintf("is not an address of BITCOIN, got %q. %s", address, bitcoinAllowed)
+	}
+	payload, version, err := base58.CheckDecode(address)
+	switch {
+	case errors.Is(err, base58.ErrChecksum):
+		return fmt.Sprintf("has a bad base58check checksum, got %q: a character was changed or mistyped. %s",
+			address, bitcoinAllowed)
+	case err != nil || version != want || len(payload) != 20:
+		return fmt.Sprintf("is not a valid legacy address, got %q: it does not decode to the 20 bytes of a "+
+			"key or script hash. %s", address, bitcoinAllowed)
+	}
+	return ""
+}
+
+// segwitProblem says what is wrong with the segwit address of hrp, or "":
+// one case throughout, a valid checksum (bech32 for witness version 0,
+// bech32m for the later ones, as BIP-350 requires) and a witness program
+// of the length its version allows.
+func segwitProblem(hrp, address string) string {
+	got, data, version, err := bech32.DecodeGeneric(address)
+	switch {
+	case errors.As(err, new(bech32.ErrInvalidChecksum)):
+		return "bad checksum (a character was changed or mistyped, or the address was made up)"
+	case errors.As(err, new(bech32.ErrMixedCase)):
+		return "it mixes upper and lower case"
+	case err != nil:
+		return err.Error()
+	case got != hrp || len(data) == 0:
+		return "it holds no witness program"
+	}
+	witness := data[0]
+	program, err := bech32.ConvertBits(data[1:], 5, 8, false)
+	switch {
+	case err != nil || witness > 16 || len(program) < 2 || len(program) > 40:
+		return "it holds no valid witness program"
+	case witness == 0 && version != bech32.Version0:
+		return "bad checksum: a witness version 0 address takes a bech32 checksum, not bech32m"
+	case witness != 0 && version != bech32.VersionM:
+		return "bad checksum: a witness version 1 or later address takes a bech32m checksum, not bech32"
+	case witness == 0 && len(program) != 20 && len(program) != 32:
+		return "a witness version 0 program is 20 or 32 bytes"
 	}
 	return ""
 }

@@ -554,7 +554,7 @@ func alreadyInBook(args cryptoDestinationAddressArgs, a *client.CryptoDestinatio
 			"To manage that entry with this resource, import it:\n\n%s\n\n(or terraform import "+
 			"platform_crypto_destination_address.<name> %s); its nickname, bookmark and Travel Rule data then "+
 			"follow the configuration. Otherwise remove this resource, or name another address.",
-			args.describe(), shown(a.ID), shown(deref(a.Status)), why, importBlock(a.ID), a.ID))
+			args.describe(), shown(a.ID), shown(deref(a.Status)), why, importBlock(a.ID), shown(a.ID)))
 }
 
 // recordUnconfirmed records a create whose PUT ended without an answer:
@@ -725,7 +725,7 @@ func (r *cryptoDestinationAddressResource) Delete(ctx context.Context, req resou
 	resp.Diagnostics.AddWarning("Crypto destination address still in the address book",
 		fmt.Sprintf("The crypto destination address %s (%s, status %s) was removed from the Terraform state only. "+
 			"The API has no endpoint to delete it: it stays in the service's address book. No API call was made.",
-			state.id().ValueString(), state.args.describe(), state.str("status").ValueString()))
+			state.id().ValueString(), state.args.describe(), shown(state.str("status").ValueString())))
 }
 
 func (r *cryptoDestinationAddressResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -1,12 +1,19 @@
 package provider
 
 import (
+	"bytes"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/btcsuite/btcd/btcutil/base58"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -23,7 +30,7 @@ import (
 
 const (
 	cdaAddr    = "platform_crypto_destination_address.payee"
-	cdaAddress = "0xe4B0aCA9FB669817775274775b20e52118595515"
+	cdaAddress = "0xe4b0ACa9Fb669817775274775b20e52118595515"
 	cdaOther   = "0x2f6b1c0e8d4a3b5c7e9f1a2b3c4d5e6f7a8b9c0d"
 	cdaPutKey  = "PUT /v2/transfer/crypto-destination-address"
 	cdaListKey = "GET /v2/transfer/crypto-destination-addresses"
@@ -386,5 +393,146 @@ func TestDestinationAddressShapes(t *testing.T) {
 		if (c.want == "") != (got == "") || !regexp.MustCompile(regexp.QuoteMeta(c.want)).MatchString(got) {
 			t.Errorf("%s %q: %q, want %q", c.network, c.address, got, c.want)
 		}
+	}
+}
+
+// TestDestinationAddress_serviceTextShown: the address book's messages
+// show what the service answered (an entry's id, its status, its Travel
+// Rule data) escaped as every other service text is (shown), never raw.
+func TestDestinationAddress_serviceTextShown(t *testing.T) {
+	args := cryptoDestinationAddressArgs{Address: types.StringValue("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"),
+		CryptoNetwork: types.StringValue("BITCOIN"), IdentityID: types.StringNull()}
+	status := "APPROVED" + hostileText
+	var d diag.Diagnostics
+	alreadyInBook(args, &client.CryptoDestinationAddress{ID: "cda" + hostileText, Status: &status}, "This configuration did not add it", &d)
+	out := fmt.Sprint(d)
+	noRawServiceText(t, "an address already in the book", out)
+	if want := `platform_crypto_destination_address.<name> cda\x1b[2J\a\u202e);`; !strings.Contains(out, want) {
+		t.Errorf("the error does not say %q:\n%s", want, out)
+	}
+	purpose, answered := "SELF", "SELF"+hostileText
+	diffs := strings.Join(travelruleDifferences(&client.TravelruleMetadata{TransferPurpose: &purpose},
+		&client.TravelruleMetadata{TransferPurpose: &answered}), "\n")
+	noRawServiceText(t, "a Travel Rule difference", diffs)
+	if want := `answered {"transfer_purpose":"SELF\u001b[2J\u0007\u202e"}`; !strings.Contains(diffs, want) {
+		t.Errorf("the difference does not say %q:\n%s", want, diffs)
+	}
+}
+
+// TestAddressChecksums: an address whose network has a checksum is held to
+// it (addressChecksumProblem): bech32 and bech32m for Bitcoin's segwit addresses (the test
+// vectors of BIP-173 and BIP-350), base58check for its legacy ones, and
+// EIP-55 for EVM addresses in mixed case (the vectors of EIP-55); all
+// lower-case and all upper-case EVM addresses carry no checksum and stay
+// accepted. The error says what is wrong and what is allowed.
+func TestAddressChecksums(t *testing.T) {
+	testnetP2PKH := base58.CheckEncode(bytes.Repeat([]byte{7}, 20), 0x6f)
+	testnetP2SH := base58.CheckEncode(bytes.Repeat([]byte{7}, 20), 0xc4)
+	for _, c := range []struct {
+		network, address string
+		want             string
+	}{
+		// BIP-173 and BIP-350: valid.
+		{"BITCOIN", "BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4", ""},
+		{"BITCOIN", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", ""},
+		{"BITCOIN", "bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3", ""},
+		{"BITCOIN", "tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7", ""},
+		{"BITCOIN", "bc1pw508d6qejxtdg4y5r3zarvary0c5xw7kw508d6qejxtdg4y5r3zarvary0c5xw7kt5nd6y", ""},
+		{"BITCOIN", "BC1SW50QGDZ25J", ""},
+		{"BITCOIN", "bc1zw508d6qejxtdg4y5r3zarvaryvaxxpcs", ""},
+		{"BITCOIN", "bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0", ""},
+		// BIP-173 and BIP-350: invalid.
+		{"BITCOIN", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5", "bad checksum"},
+		{"BITCOIN", "bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqh2y7hd",
+			"a witness version 1 or later address takes a bech32m checksum, not bech32"},
+		{"BITCOIN", "BC1S0XLXVLHEMJA6C4DQV22UAPCTQUPFHLXM9H8Z3K2E72Q4K9HCZ7VQ54WELL", "takes a bech32m checksum"},
+		{"BITCOIN", "tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sL5k7", "mixes upper and lower case"},
+		// The provider page's old example and the made-up addresses of tests.
+		{"BITCOIN", "bc1qexampleaddress0000000000000000000000", "bad checksum"},
+		{"BITCOIN", "bc1qpolicya", "is not a valid segwit address"},
+		// Legacy addresses: base58check.
+		{"BITCOIN", "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", ""},
+		{"BITCOIN", "3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy", ""},
+		{"BITCOIN", testnetP2PKH, ""},
+		{"BITCOIN", testnetP2SH, ""},
+		{"BITCOIN", "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3", "has a bad base58check checksum"},
+		{"BITCOIN", "3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLz", "has a bad base58check checksum"},
+		{"BITCOIN", "anything", "is not an address of BITCOIN"},
+		// EIP-55.
+		{"ETHEREUM", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", ""},
+		{"BASE", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", ""},
+		{"POLYGON_POS", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", ""},
+		{"ARBITRUM_ONE", "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb", ""},
+		{"ETHEREUM", "0x52908400098527886E0F7030069857D2E4169EE7", ""},
+		{"ETHEREUM", "0xde709f2102306220921060314715629080e2fb77", ""},
+		{"ETHEREUM", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", "has a bad EIP-55 checksum"},
+		{"BNB", "0xfB6916095Ca1df60bB79Ce92cE3Ea74c37c5d359", "has a bad EIP-55 checksum"},
+	} {
+		got := addressChecksumProblem(c.network, c.address)
+		switch {
+		case c.want == "" && got != "":
+			t.Errorf("%s %q refused: %s", c.network, c.address, got)
+		case c.want != "" && !strings.Contains(got, c.want):
+			t.Errorf("%s %q: %q, want it to say %q", c.network, c.address, got, c.want)
+		}
+	}
+	// What is wrong, and what is allowed.
+	for network, c := range map[string]struct{ address, want string }{
+		"BITCOIN": {"bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5", `is not a valid segwit address, got ` +
+			`"bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5": bad checksum (a character was changed or mistyped, or the ` +
+			`address was made up). An address on BITCOIN is a segwit address (bc1…, or tb1… and bcrt1… on test ` +
+			`networks) with a valid bech32 or bech32m checksum, or a legacy address (1… or 3…, or m…, n… and 2… on ` +
+			`test networks) with a valid base58check checksum`},
+		"ETHEREUM": {"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", `has a bad EIP-55 checksum, got ` +
+			`"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD": the upper and lower case of its letters do not match the ` +
+			`checksum of its digits, so a character was changed or mistyped. An address on ETHEREUM is 0x followed ` +
+			`by 40 hexadecimal digits, written in mixed case with a valid EIP-55 checksum (copy it exactly as the ` +
+			`wallet gives it) or all in lower case (which carries no checksum)`},
+	} {
+		if got := addressChecksumProblem(network, c.address); got != c.want {
+			t.Errorf("%s %q:\n got %q\nwant %q", network, c.address, got, c.want)
+		}
+	}
+}
+
+// TestDocumentedAddressesValid: every Bitcoin and EVM address the examples
+// and the documentation templates show is a valid one, checksum included,
+// so that what users copy from the docs is never refused.
+func TestDocumentedAddressesValid(t *testing.T) {
+	bitcoin := regexp.MustCompile(`\b(bc1|tb1)[0-9A-Za-z]{6,}`)
+	evm := regexp.MustCompile(`0x[0-9a-fA-F]+`)
+	checked := 0
+	for _, root := range []string{"../../examples", "../../templates"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for _, a := range bitcoin.FindAllString(string(b), -1) {
+				checked++
+				if why := addressChecksumProblem("BITCOIN", a); why != "" {
+					t.Errorf("%s: %s %s", path, a, why)
+				}
+			}
+			for _, a := range evm.FindAllString(string(b), -1) {
+				if len(a) != 42 {
+					continue // a hash or a SUI address, not an EVM address
+				}
+				checked++
+				if why := addressChecksumProblem("ETHEREUM", a); why != "" {
+					t.Errorf("%s: %s %s", path, a, why)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("%d addresses found in the examples and templates, want at least 5", checked)
 	}
 }

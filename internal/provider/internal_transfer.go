@@ -224,13 +224,16 @@ func existingInternalTransfer(err error) (*internalTransfer, bool) {
 
 // internalTransferInvariants lists how the transfer t breaks what an
 // answer to req must keep: the figures of its debit side, and, where the
-// service lists it, a credit side of the requested asset and amount with
-// a usable id.
+// service lists it, a credit side that says CREDIT, of the requested asset
+// and amount, with a usable id.
 func internalTransferInvariants(req client.InternalTransferRequest, t *internalTransfer) []string {
 	d := transferFigures(&t.Transfer)
 	c := t.credit
 	if c == nil {
 		return d
+	}
+	if !strings.EqualFold(c.Direction, "CREDIT") {
+		d = append(d, fmt.Sprintf("credit side direction: %q, not CREDIT", shown(c.Direction)))
 	}
 	d = differ(d, "credit side asset", req.Asset, &c.Asset, strings.EqualFold)
 	d = differ(d, "credit side amount", req.Amount, &c.Amount, decimalEqual)

@@ -381,6 +381,16 @@ func TestFlowAnswerInvariants(t *testing.T) {
 			`credit side amount: requested "1", answered "0.01"`},
 		{"internal transfer, a credit of another asset", internalTransferFlow.differences(itBody, it("1", "ETH", "COMPLETED")),
 			`credit side asset: requested "BTC", answered "ETH"`},
+		{"internal transfer, a credit side that says DEBIT", internalTransferFlow.differences(itBody, func() *internalTransfer {
+			t := it("1", "BTC", "COMPLETED")
+			t.credit.Direction = "DEBIT"
+			return t
+		}()), `credit side direction: "DEBIT", not CREDIT`},
+		{"internal transfer, a credit side that says nothing", internalTransferFlow.differences(itBody, func() *internalTransfer {
+			t := it("1", "BTC", "COMPLETED")
+			t.credit.Direction = ""
+			return t
+		}()), `credit side direction: "", not CREDIT`},
 		{"conversion, a recipient it did not request", stablecoinConversionFlow.differences(scBody, sc(str("prof-9"))),
 			`recipient_profile_id: requested none, answered "prof-9"`},
 	} {

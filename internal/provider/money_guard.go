@@ -237,7 +237,9 @@ var guardRules = []guardRule{
 				"again at send: the plan of a payroll the profile cannot fund fails with the figures, before " +
 				"anything is sent, instead of failing halfway through the apply. A withdrawal set by `amount` is " +
 				"compared by its amount: its fee is known only when it is sent, so leave room for it or set " +
-				"`total`; one that sets `balance_asset` is compared with the balance of that asset. A balance that " +
+				"`total`. An amount is compared only with the balance of its own asset: a withdrawal whose " +
+				"`balance_asset` names another asset (a BTC withdrawal debited from the USD balance) cannot be " +
+				"compared, and is refused, with nothing sent. A balance that " +
 				"cannot be read, that is not a decimal or that the service lists twice refuses the movement; an " +
 				"asset the profile holds none of has nothing available. Default `false`; environment variable `" +
 				EnvCheckBalances + "` (`true` there cannot be switched off by a provider block).",

@@ -72,17 +72,20 @@ func checkServiceLimits(ctx context.Context, g *moneyGuard, data *providerData, 
 			continue
 		}
 		single := l.PeriodSeconds == "0"
+		// The limit's texts are the service's: shown, never raw.
+		rule, limit, limitAsset := shown(l.RuleID), shown(l.Limit), shown(l.LimitAsset)
 		value, conversion, priced := g.reads.convert(ctx, data.client, w.figure, w.asset, l.LimitAsset)
+		conversion = shown(conversion)
 		if !priced {
 			f.unchecked = append(f.unchecked, fmt.Sprintf("The service's limit %s (%s %s) is in %s, and the service "+
-				"has no price of %s in %s: withdrawals of %s were not compared with it.", l.RuleID, l.Limit,
-				l.LimitAsset, l.LimitAsset, w.asset, l.LimitAsset, w.asset))
+				"has no price of %s in %s: withdrawals of %s were not compared with it.", rule, limit,
+				limitAsset, limitAsset, shown(w.asset), limitAsset, shown(w.asset)))
 			continue
 		}
-		what := fmt.Sprintf("the service's limit %s (%s)", l.RuleID, periodText(l.PeriodSeconds))
+		what := fmt.Sprintf("the service's limit %s (%s)", rule, periodText(l.PeriodSeconds))
 		if value.GreaterThan(remaining) {
 			f.breaches = append(f.breaches, fmt.Sprintf("%s allows %s %s (remaining); this withdrawal asks %s%s.",
-				what, remaining, l.LimitAsset, value.Round(guardConversionPrecision), conversion))
+				what, remaining, limitAsset, value.Round(guardConversionPrecision), conversion))
 			continue
 		}
 		if single {
@@ -102,14 +105,14 @@ func checkServiceLimits(ctx context.Context, g *moneyGuard, data *providerData, 
 		if len(unpriced) > 0 {
 			slices.Sort(unpriced)
 			f.unchecked = append(f.unchecked, fmt.Sprintf("The service's limit %s (%s %s) is in %s, and the service "+
-				"has no price of %s in %s: the run's total cannot be compared with it.", l.RuleID, l.Limit,
-				l.LimitAsset, l.LimitAsset, strings.Join(unpriced, ", "), l.LimitAsset))
+				"has no price of %s in %s: the run's total cannot be compared with it.", rule, limit,
+				limitAsset, limitAsset, shown(strings.Join(unpriced, ", ")), limitAsset))
 			continue
 		}
 		if total := before.Add(value); total.GreaterThan(remaining) {
 			f.breaches = append(f.breaches, fmt.Sprintf("%s allows %s %s (remaining); %s %s is already planned in "+
-				"this run, and this withdrawal asks %s%s more (%s in all).", what, remaining, l.LimitAsset,
-				before.Round(guardConversionPrecision), l.LimitAsset, value.Round(guardConversionPrecision), conversion,
+				"this run, and this withdrawal asks %s%s more (%s in all).", what, remaining, limitAsset,
+				before.Round(guardConversionPrecision), limitAsset, value.Round(guardConversionPrecision), conversion,
 				total.Round(guardConversionPrecision)))
 		}
 	}
@@ -120,7 +123,7 @@ func periodText(seconds string) string {
 	if seconds == "0" {
 		return "single transaction"
 	}
-	return "over " + seconds + " seconds"
+	return "over " + shown(seconds) + " seconds"
 }
 
 // checkApprovedDestination (approved_destinations_only): the crypto
@@ -146,7 +149,7 @@ func checkApprovedDestination(ctx context.Context, g *moneyGuard, data *provider
 		if a.IdentityID != nil && *a.IdentityID != "" && *a.IdentityID != w.identity {
 			continue
 		}
-		entry := fmt.Sprintf("%s (%s, status %s)", a.ID, a.CryptoNetwork, shown(deref(a.Status)))
+		entry := fmt.Sprintf("%s (%s, status %s)", shown(a.ID), shown(a.CryptoNetwork), shown(deref(a.Status)))
 		switch {
 		case a.CryptoNetwork != w.network:
 			elsewhere = append(elsewhere, entry)
@@ -249,10 +252,12 @@ func askApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *providerDa
 	return guardFindings{}
 }
 
-// checkBalances: what the run debits from w's profile in the asset w
-// debits (its balance_asset, when a crypto withdrawal sets one), w
+// checkBalances: what the run debits from w's profile in w's asset, w
 // included, is at most the profile's available balance of that asset. An
-// answer that lists the asset twice cannot be judged.
+// amount is compared only with a balance of its own asset: a withdrawal
+// whose balance_asset names another asset (1 BTC debited from a USD
+// balance) cannot be judged, and neither can an answer that lists the
+// asset twice.
 func checkBalances(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
 	switch {
 	case w.profile == "":
@@ -260,6 +265,12 @@ func checkBalances(ctx context.Context, g *moneyGuard, data *providerData, w gua
 	case w.debitKey == "":
 		return guardFindings{unchecked: []string{fmt.Sprintf("check_balances: the balance_asset %s it debits is not "+
 			"an asset code of 1 to 20 letters and digits such as USD.", quotedPrefix(w.debit))}}
+	case w.debitKey != w.assetKey:
+		return guardFindings{unchecked: []string{fmt.Sprintf("check_balances: it sends %s %s and debits the %s "+
+			"balance (its balance_asset %s). An amount is compared only with a balance of its own asset, and %s "+
+			"and %s are different assets, so the %s balance of profile %s cannot say whether it covers %s %s.",
+			w.figure, w.assetKey, w.debitKey, quotedPrefix(w.debit), w.assetKey, w.debitKey, w.debitKey,
+			shown(w.profile), w.figure, w.assetKey)}}
 	}
 	balances, err := g.reads.balances.get(w.profile, func() ([]client.ProfileBalance, error) {
 		b, err := data.client.GetProfileBalances(ctx, w.profile)
@@ -303,14 +314,9 @@ func checkBalances(ctx context.Context, g *moneyGuard, data *providerData, w gua
 	if listed == 0 {
 		has = "holds no " + asset
 	}
-	debits := ""
-	if asset != w.assetKey {
-		debits = fmt.Sprintf(" (this one is %s %s debited from the %s balance, its balance_asset)", w.figure,
-			w.assetKey, asset)
-	}
 	return guardFindings{breaches: []string{fmt.Sprintf("check_balances: profile %s %s; %s %s is already planned "+
-		"or sent from it in this run, and this one asks %s more%s (%s in all, %s short).", shown(w.profile), has,
-		before, asset, w.figure, debits, total, total.Sub(available))}}
+		"or sent from it in this run, and this one asks %s more (%s in all, %s short).", shown(w.profile), has,
+		before, asset, w.figure, total, total.Sub(available))}}
 }
 
 // sameAddress compares addresses exactly, except the hexadecimal 0x

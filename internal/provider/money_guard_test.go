@@ -468,3 +468,61 @@ func TestGuardRules_nextStep(t *testing.T) {
 		t.Errorf("%d rules, and this test has 6 cases: give the new rule its case", len(guardRules))
 	}
 }
+
+// hostileText holds what must never reach a terminal from the service: an
+// escape sequence that clears the screen, a bell, and a right-to-left
+// override that reorders what follows.
+const hostileText = "\x1b[2J\a\u202e"
+
+// noRawServiceText fails t when out carries ESC, BEL or RLO.
+func noRawServiceText(t *testing.T, what, out string) {
+	t.Helper()
+	for _, r := range []rune{'\x1b', '\a', '\u202e'} {
+		if strings.ContainsRune(out, r) {
+			t.Errorf("%s prints %q raw:\n%q", what, r, out)
+		}
+	}
+}
+
+// TestMoneyGuard_serviceTextShown: the withdrawal guard's messages show
+// what the service answered (a limit's rule, figures, asset and period, an
+// address-book entry's id and network) escaped as every other service
+// text is (shown), never raw.
+func TestMoneyGuard_serviceTextShown(t *testing.T) {
+	emu := startCore(t, emulator.Options{})
+	address := "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
+	w := withdrawalMovement(cryptoWithdrawalArgs{ProfileID: types.StringValue("prof-1"),
+		DestinationAddress: types.StringValue(address), Asset: types.StringValue("BTC"),
+		CryptoNetwork: types.StringValue("BITCOIN"), BalanceAsset: types.StringNull(), Amount: types.StringValue("1"),
+		Total: types.StringNull(), IdentityID: types.StringNull()}).guarded("w-hostile", "platform_crypto_withdrawal")
+	g := guardOn(settingCheckServiceLimits, settingApprovedOnly)
+	for _, typ := range w.limitTypes {
+		_, _ = g.reads.limits.get(typ, func() ([]*client.TransferLimit, error) {
+			return []*client.TransferLimit{
+				{RuleID: "rule" + hostileText, PeriodSeconds: "86400" + hostileText, Limit: "5" + hostileText,
+					Remaining: "0.5", LimitAsset: "BTC"},
+				{RuleID: "rule-2", PeriodSeconds: "0", Limit: "5", Remaining: "0.5", LimitAsset: "USD" + hostileText},
+			}, nil
+		})
+	}
+	g.reads.bookOnce.Do(func() {
+		pending := "PENDING" + hostileText
+		g.reads.book = []client.CryptoDestinationAddress{{ID: "cda" + hostileText, CryptoNetwork: "BITCOIN",
+			Address: address, Status: &pending}, {ID: "cda-2" + hostileText, CryptoNetwork: "LITECOIN" + hostileText,
+			Address: address, Status: &pending}}
+	})
+	data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, g)
+	var d diag.Diagnostics
+	guardPlan(t.Context(), data, w, &d)
+	out := fmt.Sprint(d)
+	noRawServiceText(t, "the guard", out)
+	for _, want := range []string{
+		`the service's limit rule\x1b[2J\a\u202e (over 86400\x1b[2J\a\u202e seconds) allows 0.5 BTC (remaining)`,
+		`The service's limit rule-2 (5 USD\x1b[2J\a\u202e) is in USD\x1b[2J\a\u202e`,
+		`It is in the book, not approved: cda\x1b[2J\a\u202e (BITCOIN, status PENDING\x1b[2J\a\u202e)`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the guard does not say %q:\n%s", want, out)
+		}
+	}
+}

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -138,13 +140,18 @@ func orchestrationRuleShapeString(r *client.OrchestrationRule, name string) *str
 
 // planOrchestrationRuleChange plans a rule in state whose configuration
 // changed (a replacement, which the schema plans: the old rule is
-// deleted, a new one is created with a new ref_id: nothing to add), or an
-// unchanged one that routes nothing any more (REJECTED or DELETED at the
-// service), which is said and kept: a new rule takes a new ref_id.
+// deleted, a new one is created with a new ref_id and watches a new
+// deposit address, which is said as every money type says its
+// replacement), or an unchanged one that routes nothing any more
+// (REJECTED or DELETED at the service), which is said and kept: a new rule
+// takes a new ref_id.
 func planOrchestrationRuleChange(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[orchestrationRuleArgs]) {
 	status := state.str("status").ValueString()
-	if !req.Plan.Raw.Equal(req.State.Raw) || !ruleInactive(status) {
-		// A change: the schema plans the replacement.
+	if !req.Plan.Raw.Equal(req.State.Raw) {
+		warnRuleReplacement(ctx, req, resp, state)
+		return
+	}
+	if !ruleInactive(status) {
 		return
 	}
 	// Unchanged but inactive: its ref_id is still this rule's.
@@ -160,6 +167,65 @@ func planOrchestrationRuleChange(ctx context.Context, data *providerData, req re
 			"has it. To make a new rule, give it a new ref_id (a change of ref_id replaces this one); to stop "+
 			"declaring it, remove it from the configuration.", id(state).ValueString(), state.args.summary(),
 			state.args.RefID.ValueString(), what, status, state.args.ProfileID.ValueString()))
+}
+
+// warnRuleReplacement says what the replacement of the rule in state
+// changes: the rule is deleted and a new one made, which watches a new
+// deposit address (or memo, for a fiat source), so that deposits sent to
+// the old one are no longer routed. A change of wait_for_active alone is
+// recorded in place and says nothing.
+func warnRuleReplacement(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[orchestrationRuleArgs]) {
+	plan, diags := getShaped[orchestrationRuleArgs](ctx, req.Plan)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	p, s := plan.args, state.args
+	var changed []string
+	for _, f := range []struct {
+		name       string
+		plan, was  attr.Value
+		shownValue bool
+	}{
+		{"profile_id", p.ProfileID, s.ProfileID, true}, {"nickname", p.Nickname, s.Nickname, true},
+		{"source_asset", p.SourceAsset, s.SourceAsset, true}, {"destination_asset", p.DestinationAsset, s.DestinationAsset, true},
+		{"source", p.Source, s.Source, false}, {"destination", p.Destination, s.Destination, false},
+		{"identity_id", p.IdentityID, s.IdentityID, true}, {"account_id", p.AccountID, s.AccountID, true},
+		{"ref_id", p.RefID, s.RefID, true},
+	} {
+		if f.plan.Equal(f.was) {
+			continue
+		}
+		now, nowOK := f.plan.(types.String)
+		was, wasOK := f.was.(types.String)
+		if f.shownValue && nowOK && wasOK && !now.IsUnknown() {
+			changed = append(changed, fmt.Sprintf("%s %s → %s", f.name, shownValue(was.ValueString()),
+				shownValue(now.ValueString())))
+			continue
+		}
+		changed = append(changed, f.name)
+	}
+	if len(changed) == 0 {
+		// wait_for_active alone: recorded in place.
+		return
+	}
+	objID, status := shown(id(state).ValueString()), shown(state.str("status").ValueString())
+	watched := "the deposits it watches"
+	switch address, memo := state.str("deposit_address").ValueString(), state.str("deposit_memo_id").ValueString(); {
+	case address != "":
+		watched = fmt.Sprintf("its deposit_address %s, the address customers pay into,", shown(address))
+	case memo != "":
+		watched = fmt.Sprintf("its deposit_memo_id %s, the memo customers quote,", shown(memo))
+	}
+	resp.Diagnostics.AddWarning("Changing an orchestration rule replaces it: its deposit address changes",
+		fmt.Sprintf("Changed: %s.\n\nThe service cannot change an orchestration rule, so Terraform plans a "+
+			"replacement: applying deletes the rule %s (%s, ref_id %s, status %s) and creates a NEW rule, whose "+
+			"deposit address the service gives it when it is created (the plan shows it as known after apply). "+
+			"Once the old rule is deleted, %s is no longer routed: deposits sent to it are credited to profile %s "+
+			"without conversion. Give whoever pays into the rule its new deposit_address once it is created, and "+
+			"the new rule starts PENDING the service's approval. If that is not what you want, restore the "+
+			"previous arguments.", strings.Join(changed, ", "), objID, state.args.summary(),
+			shown(state.args.RefID.ValueString()), status, watched, shown(state.args.ProfileID.ValueString())))
 }
 
 // deleteOrchestrationRule destroys a rule: Delete Orchestration Rule,

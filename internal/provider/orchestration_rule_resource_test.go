@@ -119,6 +119,15 @@ func TestAccOrchestrationRule_lifecycle(t *testing.T) {
 	w.write(emulatorProviderBlock(emu, ""), strings.Replace(orConfig(""), `"core"`, `"core-2"`, 1))
 	r := w.mustRun(0, "plan")
 	mustContain(t, "plan of the new nickname", r.output(), "must be replaced", "1 to add, 0 to change, 1 to destroy")
+	// The replacement is said, as every money type's is, naming the
+	// deposit address that stops routing.
+	mustContain(t, "warning of the replacement", flatOutput(r.output()),
+		"Changing an orchestration rule replaces it: its deposit address changes",
+		`Changed: nickname "core" → "core-2".`,
+		"applying deletes the rule "+first.ID+" (USDC deposits on ETHEREUM to USDG, to "+orAddress+" on ETHEREUM, "+
+			"for profile profile-1, ref_id "+ref+", status ACTIVE) and creates a NEW rule",
+		"Once the old rule is deleted, its deposit_address "+first.Source.Crypto.Address+", the address customers "+
+			"pay into, is no longer routed")
 	w.mustRun(0, "apply", "-auto-approve")
 	wantWrites(t, "replacement", emu, 2, 1)
 	rules = emu.OrchestrationRules()

@@ -3,7 +3,7 @@
 # reviews it: status is PENDING until it is APPROVED (or REJECTED).
 resource "platform_crypto_destination_address" "cold_wallet" {
   crypto_network = "ETHEREUM"
-  address        = "0xe4B0aCA9FB669817775274775b20e52118595515"
+  address        = "0xe4b0ACa9Fb669817775274775b20e52118595515"
   nickname       = "treasury-cold-wallet"
   bookmarked     = true
 

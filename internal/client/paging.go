@@ -321,3 +321,30 @@ func list[T any](ctx context.Context, c *Client, lc listCall) iter.Seq2[*T, erro
 		}
 	}
 }
+
+// ListStablecoinConversionsQuery holds the filters of List Stablecoin
+// Conversions.
+type ListStablecoinConversionsQuery struct {
+	// ProfileID is the profile of the conversions; "" for every profile.
+	ProfileID string
+	// CreatedFrom is created_at.begin, inclusive; zero: not sent.
+	CreatedFrom time.Time
+	MaxItems    int // 0: no cap
+}
+
+// StablecoinConversions lists the stablecoin conversions matching q,
+// following the cursors to the end with the largest page the service
+// allows.
+func (c *Client) StablecoinConversions(ctx context.Context, q ListStablecoinConversionsQuery) iter.Seq2[*StablecoinConversion, error] {
+	v := url.Values{}
+	if q.ProfileID != "" {
+		v.Set("profile_id", q.ProfileID)
+	}
+	if !q.CreatedFrom.IsZero() {
+		v.Set("created_at.begin", formatTime(q.CreatedFrom))
+	}
+	return list[StablecoinConversion](ctx, c, listCall{
+		path: PathStablecoinConversions, scope: ScopeReadStablecoinConversion, query: v,
+		maxItems: q.MaxItems, pageSize: maxPageSize,
+	})
+}

@@ -57,7 +57,7 @@ func (s *Server) registerAdmin(mux *http.ServeMux) {
 func AdminRoutes() []string {
 	return []string{
 		"GET /admin/faults", "PUT /admin/faults",
-		"GET /admin/transfers", "POST /admin/transfers/{id}/status",
+		"GET /admin/transfers", "POST /admin/transfers/{id}/status", "POST /admin/transfers/{id}/backdate",
 		"GET /admin/balances", "PUT /admin/balances", "POST /admin/conversions/{id}/settle",
 		"GET /admin/fees", "PUT /admin/fees", "POST /admin/fees/reset",
 		"GET /admin/fee-quotes", "POST /admin/fee-quotes/expire-next",
@@ -197,6 +197,25 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		}
 		id := r.PathValue("id")
 		if !s.SetTransferStatus(id, body.Status, body.CryptoTxHash) {
+			writeError(w, errNotFound("transfer "+id+" not found among the transfers made through the API"))
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST /admin/transfers/{id}/backdate", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Seconds int64 `json:"seconds"`
+		}
+		if e := decodeBody(r, &body); e != nil {
+			writeError(w, e)
+			return
+		}
+		if body.Seconds <= 0 {
+			writeError(w, errInvalid("seconds", "seconds must be a positive number of seconds"))
+			return
+		}
+		id := r.PathValue("id")
+		if !s.BackdateTransfer(id, time.Duration(body.Seconds)*time.Second) {
 			writeError(w, errNotFound("transfer "+id+" not found among the transfers made through the API"))
 			return
 		}

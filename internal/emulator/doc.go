@@ -259,6 +259,9 @@
 //	POST /admin/counters/reset              zero the counters (204)
 //	POST /admin/transfers/{id}/status       {"status": "COMPLETED", "crypto_tx_hash": "0x..."}:
 //	                                        move a transfer made through the API (204)
+//	POST /admin/transfers/{id}/backdate     {"seconds": n}: move a transfer made through the API
+//	                                        n seconds into the past, created_at and updated_at
+//	                                        (204): rehearse max_daily_total and max_weekly_total
 //	GET  /admin/transfers[?ref_id=...]      AdminTransfers: transfers made through the API
 //	GET  /admin/balances                    AdminBalances: every balance set
 //	PUT  /admin/balances                    {"profile_id": ..., "asset": "USD", "available": "100"}:

@@ -23,6 +23,7 @@ const (
 	listFiatAccounts listKind = iota + 1
 	listDepositAddresses
 	listRewardClaims
+	listConversions
 )
 
 // query parses and validates the query string of a list request. It keeps

@@ -574,3 +574,36 @@ func (s *Server) TransfersOfType(types ...string) []Transfer {
 	}
 	return out
 }
+
+// allConversions is the seeded conversions followed by a copy of those
+// made through the API, in creation order.
+func (st *store) allConversions() []StablecoinConversion {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := make([]StablecoinConversion, 0, len(st.conversions)+len(st.madeConversions))
+	out = append(out, st.conversions...)
+	for _, c := range st.madeConversions {
+		out = append(out, cloneConversion(c))
+	}
+	return out
+}
+
+// handleListConversions is List Stablecoin Conversions: the seeded
+// conversions and those made through the API, newest first unless order
+// is ASC, by profile_id and the created_at.begin and created_at.end
+// bounds (inclusive).
+func (s *Server) handleListConversions(w http.ResponseWriter, r *http.Request, _ string) {
+	q := newQuery(r)
+	profile := q.str("profile_id")
+	ref := q.str("ref_id")
+	begin, end := q.time("created_at.begin"), q.time("created_at.end")
+	desc := listOrder(q)
+	items := s.data.allConversions()
+	servePage(w, s.data, q, listConversions, items, nil, desc, func(i int) bool {
+		c := &items[i]
+		return (profile == "" || c.ProfileID == profile) &&
+			(ref == "" || c.RefID != nil && *c.RefID == ref) &&
+			(begin == nil || !c.CreatedAt.Before(*begin)) &&
+			(end == nil || !c.CreatedAt.After(*end))
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 const (
@@ -392,7 +393,18 @@ func TestStablecoinConversionLifecycle(t *testing.T) {
 	if r.header.Get("Allow") != "GET, DELETE" {
 		t.Errorf("Allow %q", r.header.Get("Allow"))
 	}
-	e.wantStatus(e.get(conversionsPath), http.StatusMethodNotAllowed)
+	// List Stablecoin Conversions, by profile and creation time.
+	listed := e.get(conversionsPath + "?profile_id=" + made.ProfileID)
+	e.wantStatus(listed, http.StatusOK)
+	if !strings.Contains(string(listed.body), made.ID) {
+		t.Errorf("List Stablecoin Conversions of profile %s does not hold %s: %s", made.ProfileID, made.ID, listed.body)
+	}
+	later := e.get(conversionsPath + "?profile_id=" + made.ProfileID + "&created_at.begin=" +
+		made.CreatedAt.Add(time.Hour).UTC().Format(time.RFC3339))
+	e.wantStatus(later, http.StatusOK)
+	if strings.Contains(string(later.body), made.ID) {
+		t.Errorf("List Stablecoin Conversions from an hour after %s holds it: %s", made.ID, later.body)
+	}
 	// The scopes: reading does not cancel.
 	read := e.tokenFor("conversion:read_conversion_stablecoin")
 	e.wantStatus(e.call(http.MethodDelete, conversionsPath+"/"+made.ID, read, nil), http.StatusForbidden)

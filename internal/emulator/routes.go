@@ -32,6 +32,7 @@ type apiRoute struct {
 // reference's paths. TestRoutesAreOperationsOfTheReference holds every one
 // against the published reference (method, path and scope).
 var apiRoutes = []apiRoute{
+	{Route{http.MethodGet, "/conversion/stablecoins", scopeReadConversion, false}, (*Server).handleListConversions, []int{400, 403}},
 	{Route{http.MethodGet, "/conversion/stablecoins/{id}", scopeReadConversion, true}, (*Server).handleGetConversion, []int{403, 404}},
 	{Route{http.MethodPost, "/conversion/stablecoins", scopeWriteConversion, false}, (*Server).handleCreateConversion, []int{400, 403, 409}},
 	{Route{http.MethodDelete, "/conversion/stablecoins/{id}", scopeWriteConversion, false}, (*Server).handleCancelConversion, []int{403, 404}},

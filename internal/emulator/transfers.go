@@ -136,6 +136,22 @@ func (s *Server) SetTransferStatus(id, status, txHash string) bool {
 	return false
 }
 
+// BackdateTransfer moves the created_at and updated_at of a transfer made
+// through the API back by d, as if it had been made d earlier (users
+// rehearse a cap over time with it); false when there is none.
+func (s *Server) BackdateTransfer(id string, d time.Duration) bool {
+	st := s.data
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	r, ok := st.transferByID[id]
+	if !ok {
+		return false
+	}
+	r.t.CreatedAt = r.t.CreatedAt.Add(-d)
+	r.t.UpdatedAt = r.t.UpdatedAt.Add(-d)
+	return true
+}
+
 // AllTransfers returns the seeded transfers followed by those made through
 // the API, in creation order, as List Transfers serves them.
 func (s *Server) AllTransfers() []Transfer { return s.data.allTransfers() }

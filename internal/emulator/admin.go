@@ -65,7 +65,7 @@ func AdminRoutes() []string {
 		"POST /admin/fiat-accounts/{id}/status", "POST /admin/crypto-destination-addresses/{id}/status",
 		"POST /admin/instructions/{id}/deprecate", "DELETE /admin/instructions/{id}",
 		"POST /admin/orchestration-rules/{id}/approve", "POST /admin/orchestration-rules/{id}/reject",
-		"POST /admin/orchestration-rules/{id}/delete",
+		"POST /admin/orchestration-rules/{id}/delete", "POST /admin/orchestration-rules/{id}/destination",
 		"POST /admin/objects/{id}/hide", "POST /admin/objects/{id}/answer-as",
 		"POST /admin/clock/advance", "POST /admin/expire-tokens",
 		"GET /admin/rate-limits", "PUT /admin/rate-limits",

@@ -351,6 +351,9 @@ func lookupOnce[T any](ctx context.Context, data *providerData, k moneyObjects[T
 type attemptSet struct {
 	mu   sync.Mutex
 	refs map[string]bool
+	// lost are the attempts of the unconfirmed creates without a ref_id
+	// (lost_create.go).
+	lost lostCreates
 	// replaced maps a ref_id to the object of a type whose deleted objects
 	// keep their ref_id (typeChange.refIDKept) that this run replaces or
 	// deletes: a new object deriving that ref_id takes its successor.

@@ -65,7 +65,7 @@ func AdminRoutes() []string {
 		"POST /admin/fiat-accounts/{id}/status", "POST /admin/crypto-destination-addresses/{id}/status",
 		"POST /admin/instructions/{id}/deprecate", "DELETE /admin/instructions/{id}",
 		"POST /admin/orchestration-rules/{id}/approve", "POST /admin/orchestration-rules/{id}/reject",
-		"POST /admin/orchestration-rules/{id}/delete",
+		"POST /admin/orchestration-rules/{id}/delete", "POST /admin/orchestration-rules/{id}/destination",
 		"POST /admin/objects/{id}/hide", "POST /admin/objects/{id}/answer-as",
 		"POST /admin/clock/advance", "POST /admin/expire-tokens",
 		"GET /admin/rate-limits", "PUT /admin/rate-limits",
@@ -363,7 +363,7 @@ func validateFaultConfig(c FaultConfig) *apiError {
 		v    int
 	}{
 		{"latency_ms", c.LatencyMS}, {"too_many_requests", c.TooManyRequests},
-		{"retry_after_seconds", c.RetryAfterSeconds}, {"server_errors", c.ServerErrors},
+		{"retry_after_seconds", c.RetryAfterSeconds}, {"server_errors", c.ServerErrors}, {"write_errors", c.WriteErrors},
 		{"accept_then_fail", c.AcceptThenFail}, {"accept_then_hang", c.AcceptThenHang},
 		{"hang_ms", c.HangMS}, {"drop_ws", c.DropWS},
 	} {
@@ -376,6 +376,9 @@ func validateFaultConfig(c FaultConfig) *apiError {
 	}
 	if c.ServerErrorStatus != 0 && (c.ServerErrorStatus < 500 || c.ServerErrorStatus > 599) {
 		return errInvalid("server_error_status", "must be 0 (503) or from 500 to 599")
+	}
+	if c.WriteErrorStatus != 0 && (c.WriteErrorStatus < 500 || c.WriteErrorStatus > 599) {
+		return errInvalid("write_error_status", "must be 0 (502) or from 500 to 599")
 	}
 	return nil
 }

@@ -21,6 +21,10 @@ type Faults struct {
 	// Next N /v2 requests answer serverErrorStatus (default 503).
 	serverErrors      int
 	serverErrorStatus int
+	// Next N writes (POST, PUT, DELETE) are answered writeErrorStatus
+	// (default 502) without being processed, as a gateway that lost them.
+	writeErrors      int
+	writeErrorStatus int
 	// Next N POSTs are processed (the object is created) and then answered 500.
 	acceptThenFail int
 	// Next N POSTs are processed and then held for hangFor before answering.
@@ -47,6 +51,8 @@ type FaultConfig struct {
 	RetryAfterSeconds int    `json:"retry_after_seconds"`
 	ServerErrors      int    `json:"server_errors"`
 	ServerErrorStatus int    `json:"server_error_status"`
+	WriteErrors       int    `json:"write_errors"`
+	WriteErrorStatus  int    `json:"write_error_status"`
 	AcceptThenFail    int    `json:"accept_then_fail"`
 	AcceptThenHang    int    `json:"accept_then_hang"`
 	HangMS            int    `json:"hang_ms"`
@@ -61,6 +67,7 @@ func (f *Faults) Set(c FaultConfig) {
 	f.latency = time.Duration(c.LatencyMS) * time.Millisecond
 	f.tooMany, f.retryAfter = c.TooManyRequests, c.RetryAfterSeconds
 	f.serverErrors, f.serverErrorStatus = c.ServerErrors, c.ServerErrorStatus
+	f.writeErrors, f.writeErrorStatus = c.WriteErrors, c.WriteErrorStatus
 	f.acceptThenFail = c.AcceptThenFail
 	f.acceptThenHang, f.hangFor = c.AcceptThenHang, time.Duration(c.HangMS)*time.Millisecond
 	f.dropWS = c.DropWS
@@ -73,7 +80,8 @@ func (f *Faults) Get() FaultConfig {
 	defer f.mu.Unlock()
 	return FaultConfig{
 		LatencyMS: int(f.latency / time.Millisecond), TooManyRequests: f.tooMany, RetryAfterSeconds: f.retryAfter,
-		ServerErrors: f.serverErrors, ServerErrorStatus: f.serverErrorStatus, AcceptThenFail: f.acceptThenFail,
+		ServerErrors: f.serverErrors, ServerErrorStatus: f.serverErrorStatus,
+		WriteErrors: f.writeErrors, WriteErrorStatus: f.writeErrorStatus, AcceptThenFail: f.acceptThenFail,
 		AcceptThenHang: f.acceptThenHang, HangMS: int(f.hangFor / time.Millisecond), DropWS: f.dropWS, PathPrefix: f.pathPrefix,
 	}
 }
@@ -98,7 +106,16 @@ func (f *Faults) ServerErrors(n, status int) {
 	f.mu.Unlock()
 }
 
-// OnlyPath limits the 429, 5xx and accept-then-* switches to paths with this
+// WriteErrors makes the next n writes (POST, PUT, DELETE) to /v2 answer
+// status (0 means 502) without processing them: a create whose answer is
+// lost and that made nothing.
+func (f *Faults) WriteErrors(n, status int) {
+	f.mu.Lock()
+	f.writeErrors, f.writeErrorStatus = n, status
+	f.mu.Unlock()
+}
+
+// OnlyPath limits the 429, 5xx, write error and accept-then-* switches to paths with this
 // prefix ("" for all).
 func (f *Faults) OnlyPath(prefix string) { f.mu.Lock(); f.pathPrefix = prefix; f.mu.Unlock() }
 
@@ -162,7 +179,7 @@ type failure struct {
 // takeFailure reports whether the /v2 request to path is answered 429 or
 // 5xx instead of being served, consuming one from the matching switch.
 // 429 goes first when both are set.
-func (f *Faults) takeFailure(path string) (failure, bool) {
+func (f *Faults) takeFailure(method, path string) (failure, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !strings.HasPrefix(path, f.pathPrefix) {
@@ -171,6 +188,14 @@ func (f *Faults) takeFailure(path string) (failure, bool) {
 	if f.tooMany > 0 {
 		f.tooMany--
 		return failure{status: http.StatusTooManyRequests, retryAfter: f.retryAfter}, true
+	}
+	if f.writeErrors > 0 && method != http.MethodGet {
+		f.writeErrors--
+		st := f.writeErrorStatus
+		if st < 500 || st > 599 {
+			st = http.StatusBadGateway
+		}
+		return failure{status: st}, true
 	}
 	if f.serverErrors > 0 {
 		f.serverErrors--

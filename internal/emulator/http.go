@@ -197,7 +197,7 @@ func (s *Server) serveV2(w http.ResponseWriter, r *http.Request) {
 		noteFault(r, "latency")
 		s.holdOrAbort(r, d)
 	}
-	if f, ok := s.Faults.takeFailure(r.URL.Path); ok {
+	if f, ok := s.Faults.takeFailure(r.Method, r.URL.Path); ok {
 		noteFault(r, strconv.Itoa(f.status))
 		if f.status == http.StatusTooManyRequests {
 			// A negative wait sends no Retry-After, as the service does when

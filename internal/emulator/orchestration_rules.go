@@ -343,6 +343,22 @@ func (s *Server) setRuleStatus(id, status string, from []string) (OrchestrationR
 	return *rule, true
 }
 
+// SetOrchestrationRuleDestination replaces the destination of the rule
+// id with d (nil: none, the deposits stay in the rule's profile), as a
+// change made at the service outside the API would; it reports whether
+// the emulator has the rule.
+func (s *Server) SetOrchestrationRuleDestination(id string, d *OrchestrationRuleEndpoints) (OrchestrationRule, bool) {
+	st := s.data
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	rule := st.rules.byID[strings.ToLower(id)]
+	if rule == nil {
+		return OrchestrationRule{}, false
+	}
+	rule.Destination = d
+	return *rule, true
+}
+
 // SetOrchestrationRuleStatus sets the status of the rule id (one of
 // OrchestrationRuleStatuses), as the service's approval does; it reports
 // whether the emulator has the rule.
@@ -392,4 +408,32 @@ func (s *Server) registerRuleAdmin(mux adminRouter) {
 			}
 		})
 	}
+	mux.HandleFunc("POST /admin/orchestration-rules/{id}/destination", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Destination *OrchestrationRuleEndpoints `json:"destination"`
+		}
+		if e := decodeBody(r, &body); e != nil {
+			writeError(w, e)
+			return
+		}
+		if d := body.Destination; d != nil {
+			n := 0
+			for _, set := range []bool{d.Crypto != nil, d.Fiat != nil, d.Profile != nil} {
+				if set {
+					n++
+				}
+			}
+			if n != 1 {
+				writeError(w, errInvalid("destination", "must be exactly one of crypto, fiat or profile, or null"))
+				return
+			}
+		}
+		id := r.PathValue("id")
+		rule, ok := s.SetOrchestrationRuleDestination(id, body.Destination)
+		if !ok {
+			writeError(w, errNotFound("orchestration rule "+id+" not found"))
+			return
+		}
+		writeJSON(w, http.StatusOK, rule)
+	})
 }

@@ -133,3 +133,19 @@ func TestProfiles(t *testing.T) {
 	e.wantStatus(e.call(http.MethodPost, profilesPath, read, map[string]any{"nickname": "y"}), http.StatusForbidden)
 	e.wantStatus(e.call(http.MethodGet, profilesPath, read, nil), http.StatusOK)
 }
+
+// TestWriteErrorsMakeNothing: a write error answers the next writes 502
+// without processing them (no profile is made), and lets reads through.
+func TestWriteErrorsMakeNothing(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.s.Faults.WriteErrors(1, 0)
+	e.wantStatus(e.get(profilesPath), http.StatusOK)
+	e.wantStatus(e.post(profilesPath, map[string]any{"nickname": "Lost"}), http.StatusBadGateway)
+	for _, p := range e.s.Profiles() {
+		if p.Nickname == "Lost" {
+			t.Fatalf("the lost write made profile %+v", p)
+		}
+	}
+	e.wantStatus(e.post(profilesPath, map[string]any{"nickname": "Lost"}), http.StatusOK)
+	e.wantStatus(e.call(http.MethodPut, "/admin/faults", "", `{"write_error_status":404}`), http.StatusBadRequest)
+}

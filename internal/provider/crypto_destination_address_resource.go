@@ -230,7 +230,9 @@ func (r *cryptoDestinationAddressResource) Schema(_ context.Context, _ resource.
 			"already there is never taken over: the apply fails, names it (id and status) and shows the `import` " +
 			"block that adopts it, and sends nothing. Otherwise one PUT adds it. If that PUT ends without an answer " +
 			"(a timeout, server errors until the retries ran out, an interrupted run), the state records the attempt " +
-			"and the next apply adopts the address the lookup then finds, when it matches the configuration. A run " +
+			"and when it started, and the next apply adopts the address the lookup then finds only when it matches " +
+			"the configuration, holds the nickname and bookmark the attempt sent, and the service made it after the " +
+			"attempt started; otherwise it is refused with its import block. A run " +
 			"killed during the PUT records nothing: the next apply names the address and offers the import.\n\n" +
 			"`nickname`, `bookmarked` and `travelrule_metadata` are updated in place (a PUT naming the entry's " +
 			"`id`); the other arguments name the entry, and changing them adds a new one. The API has no delete: " +
@@ -284,6 +286,11 @@ func (r *cryptoDestinationAddressResource) planCreate(ctx context.Context, req r
 		return
 	}
 	args := config.args
+	// The apply's destroy of the unconfirmed state receives the plan's
+	// private state, not the state's: it carries the attempt there.
+	if attempt, recorded := r.data.attempts.lostCreate(destinationWords.refNamespace, args.tuple()); recorded {
+		resp.Diagnostics.Append(attempt.record(ctx, resp.Private)...)
+	}
 	existing, err := lookupTuple(ctx, r.data.client, args)
 	if err != nil {
 		r.data.warnOnce("destination-address-plan-lookup", func() {
@@ -437,6 +444,7 @@ func (r *cryptoDestinationAddressResource) Create(ctx context.Context, req resou
 		return
 	}
 	plan, d := getDestinationAddress(ctx, req.Plan)
+	defer forgetLostCreate(ctx, resp.Private, &resp.Diagnostics)
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -457,6 +465,12 @@ func (r *cryptoDestinationAddressResource) Create(ctx context.Context, req resou
 	body, err := args.request("")
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("travelrule_metadata"), "Invalid travelrule_metadata", err.Error())
+		return
+	}
+	// The attempt is recorded before it is sent: the state an unconfirmed
+	// create leaves carries it (lost_create.go).
+	resp.Diagnostics.Append(newLostCreate(look.servedAt, r.data.clock(), lostEntryRequest(body)).record(ctx, resp.Private)...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	a, err := r.data.client.PutCryptoDestinationAddress(ctx, body)
@@ -533,28 +547,70 @@ func (r *cryptoDestinationAddressResource) adoptOrRefuse(ctx context.Context, pl
 // this configuration's: when this state recorded an unconfirmed attempt to
 // add it and it matches the configuration. Otherwise why says why not.
 func (r *cryptoDestinationAddressResource) judgeExisting(args cryptoDestinationAddressArgs, a *client.CryptoDestinationAddress) (adopt bool, why string) {
-	recorded := r.data.attempts.has(destinationWords.refNamespace, args.tuple())
-	diffs := matchesConfig(args, a)
-	switch {
-	case recorded && len(diffs) == 0:
-		return true, ""
-	case recorded:
+	if !r.data.attempts.has(destinationWords.refNamespace, args.tuple()) {
+		return false, "This configuration did not add it"
+	}
+	attempt, recorded := r.data.attempts.lostCreate(destinationWords.refNamespace, args.tuple())
+	if missing := attempt.missing(recorded, lostEntryEvidence(attempt, a)); len(missing) > 0 {
+		return false, fmt.Sprintf("This state recorded an attempt to add it whose answer was lost, but nothing "+
+			"shows that attempt added it:\n%s\n\nSomeone else may have added it, so it is not recorded as this "+
+			"resource's", bulletList(missing))
+	}
+	if diffs := matchesConfig(args, a); len(diffs) > 0 {
 		return false, fmt.Sprintf("This state recorded an unconfirmed attempt to add it, but the address differs "+
 			"from the configuration:\n%s\n\nso nothing says that attempt added it", bulletList(diffs))
 	}
-	return false, "This configuration did not add it"
+	return true, ""
+}
+
+// lostEntryRequest is what a PUT that adds an entry sets besides its tuple,
+// by the API's names: what an entry found after its answer was lost must
+// hold.
+func lostEntryRequest(req client.PutCryptoDestinationAddressRequest) map[string]string {
+	sent := map[string]string{}
+	if req.Nickname != "" {
+		sent["nickname"] = req.Nickname
+	}
+	if req.BookmarkedStatus != nil {
+		sent["bookmarked_status"] = fmt.Sprint(*req.BookmarkedStatus)
+	}
+	return sent
+}
+
+// lostEntryEvidence is what the entry a, found under the tuple of the lost
+// attempt, shows: what it holds of the request, and whether the service
+// made it after the attempt started (its created_at).
+func lostEntryEvidence(attempt lostCreate, a *client.CryptoDestinationAddress) foundObject {
+	f := foundObject{holds: map[string]*string{"nickname": a.Nickname}, made: "at a time the service does not report"}
+	if a.Bookmarked != nil {
+		b := fmt.Sprint(*a.Bookmarked)
+		f.holds["bookmarked_status"] = &b
+	}
+	if a.CreatedAt != nil {
+		f.made = "at " + a.CreatedAt.UTC().Format(time.RFC3339)
+		f.madeSince = !a.CreatedAt.Before(attempt.Started)
+	}
+	return f
 }
 
 // alreadyInBook is the error of a create of an address the book already
 // holds as a; why says how this configuration relates to it.
 func alreadyInBook(args cryptoDestinationAddressArgs, a *client.CryptoDestinationAddress, why string, diags *diag.Diagnostics) {
 	diags.AddAttributeError(path.Root("address"), "Address already in the address book",
-		fmt.Sprintf("The address book already holds %s as %s (status %s). %s, and a create never takes over an "+
+		fmt.Sprintf("The address book already holds %s as %s (status %s, created_at %s). %s, and a create never takes over an "+
 			"address that is already in the book: the PUT would update it in place. Nothing was sent.\n\n"+
 			"To manage that entry with this resource, import it:\n\n%s\n\n(or terraform import "+
 			"platform_crypto_destination_address.<name> %s); its nickname, bookmark and Travel Rule data then "+
 			"follow the configuration. Otherwise remove this resource, or name another address.",
-			args.describe(), shown(a.ID), shown(deref(a.Status)), why, importBlock(a.ID), shown(a.ID)))
+			args.describe(), shown(a.ID), shown(deref(a.Status)), createdText(a.CreatedAt), why, importBlock(a.ID), shown(a.ID)))
+}
+
+// createdText is a creation time as a message shows it.
+func createdText(t *time.Time) string {
+	if t == nil {
+		return "not reported"
+	}
+	return t.UTC().Format(time.RFC3339)
 }
 
 // recordUnconfirmed records a create whose PUT ended without an answer:
@@ -632,7 +688,8 @@ func (r *cryptoDestinationAddressResource) Read(ctx context.Context, req resourc
 	id := state.id()
 	if id.IsNull() {
 		// An unconfirmed create (Terraform holds it tainted).
-		r.data.attempts.add(destinationWords.refNamespace, state.args.tuple())
+		attempt, recorded := recordedLostCreate(ctx, req.Private)
+		r.data.attempts.recordLost(destinationWords.refNamespace, state.args.tuple(), attempt, recorded)
 		resp.Diagnostics.AddWarning("Crypto destination address not confirmed",
 			fmt.Sprintf("The last create of %s ended without confirmation from the service. Terraform plans to "+
 				"create it again: the apply looks it up first, and records the entry it finds when it matches the "+
@@ -718,7 +775,8 @@ func (r *cryptoDestinationAddressResource) Delete(ctx context.Context, req resou
 	if state.id().IsNull() {
 		// A tainted, unconfirmed create, before its retry.
 		if r.data != nil {
-			r.data.attempts.add(destinationWords.refNamespace, state.args.tuple())
+			attempt, recorded := recordedLostCreate(ctx, req.Private)
+			r.data.attempts.recordLost(destinationWords.refNamespace, state.args.tuple(), attempt, recorded)
 		}
 		return
 	}

@@ -177,6 +177,10 @@ type newObjectPlan[T any] struct {
 	// arguments (ok is false when it cannot).
 	configured types.String
 	derive     func() (string, bool)
+	// successor derives the ref_id after the object of id after, for a
+	// new object whose derived ref_id is that of an object this run
+	// replaces or deletes (attemptSet.replacing); nil: none.
+	successor func(after string) (string, bool)
 	// what describes the object in messages.
 	what string
 	// show sets a derived ref_id in the plan (otherwise it is chosen at
@@ -203,6 +207,12 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 		var ok bool
 		if refID, ok = p.derive(); !ok {
 			return "", types.BoolUnknown(), ""
+		}
+		if after, replaced := data.attempts.replacedBy(w.refNamespace, refID); replaced && p.successor != nil {
+			// The object replaced keeps this ref_id at the service.
+			if refID, ok = p.successor(after); !ok {
+				return "", types.BoolUnknown(), ""
+			}
 		}
 		if p.show {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("ref_id"), refID)...)
@@ -343,6 +353,39 @@ func lookupOnce[T any](ctx context.Context, data *providerData, k moneyObjects[T
 type attemptSet struct {
 	mu   sync.Mutex
 	refs map[string]bool
+	// lost are the attempts of the unconfirmed creates without a ref_id
+	// (lost_create.go).
+	lost lostCreates
+	// replaced maps a ref_id to the object of a type whose deleted objects
+	// keep their ref_id (typeChange.refIDKept) that this run replaces or
+	// deletes: a new object deriving that ref_id takes its successor.
+	replaced map[string]string
+}
+
+// replacing records that this run replaces or deletes the object id,
+// whose new object would derive refID in namespace.
+func (a *attemptSet) replacing(namespace, refID, id string) {
+	if a == nil || refID == "" || id == "" {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.replaced == nil {
+		a.replaced = map[string]string{}
+	}
+	a.replaced[refKey(namespace, refID)] = id
+}
+
+// replacedBy is the object this run replaces or deletes whose ref_id in
+// namespace is refID (see replacing).
+func (a *attemptSet) replacedBy(namespace, refID string) (string, bool) {
+	if a == nil {
+		return "", false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	id, ok := a.replaced[refKey(namespace, refID)]
+	return id, ok
 }
 
 // add records an unconfirmed attempt in namespace with refID.
@@ -990,6 +1033,9 @@ type refIDOrigin struct {
 	// Configured: the configuration set the ref_id; otherwise it was
 	// derived from the request.
 	Configured bool `json:"configured"`
+	// Plain is the ref_id derived from the request alone, when the one
+	// sent is its successor (the object it replaced keeps the plain one).
+	Plain string `json:"plain,omitempty"`
 }
 
 // privateState is what Create can record in and Read can read from an
@@ -1023,10 +1069,16 @@ func recordedOrigin(ctx context.Context, p privateState) (refIDOrigin, bool) {
 // nothing is sent then.
 func createKey(ctx context.Context, w createWords, planned, configured types.String, derive func() (string, bool), private privateSetter, diags *diag.Diagnostics) (refID string, derived, ok bool) {
 	derived = configured.IsNull()
-	diags.Append(private.SetKey(ctx, privateRefIDKey, originJSON(!derived))...)
 	if refID = knownString(planned); refID != "" {
+		origin := refIDOrigin{Configured: !derived}
+		if plain, ok := derive(); derived && ok && plain != refID {
+			origin.Plain = plain
+		}
+		b, _ := json.Marshal(origin)
+		diags.Append(private.SetKey(ctx, privateRefIDKey, b)...)
 		return refID, derived, true
 	}
+	diags.Append(private.SetKey(ctx, privateRefIDKey, originJSON(!derived))...)
 	// The plan derives it; this is only a safeguard.
 	if refID, ok = derive(); !ok {
 		diags.AddError(w.title+" not "+w.made,

@@ -194,6 +194,11 @@ type typeChange[A any] struct {
 	// remove destroys a confirmed object at the service; nil forgets it
 	// (say.forgotten).
 	remove func(ctx context.Context, data *providerData, state shapedState[A], diags *diag.Diagnostics)
+	// refIDKept says that the service keeps the ref_id of an object it
+	// deleted: a new object whose arguments derive the ref_id of one this
+	// run replaces or deletes (putting back what changed at the service)
+	// takes the successor derived after it, shown in the plan.
+	refIDKept bool
 }
 
 // lifecycleWords are a resource's own words in the lifecycle's messages.
@@ -267,7 +272,8 @@ func (r *moneyCoreResource[A, T, R]) ImportState(ctx context.Context, req resour
 	importByID(ctx, req, resp)
 }
 
-// derived is the ref_id derived from a after the superseded object after.
+// derived is the ref_id derived from a after the superseded or replaced
+// object after ("" for the first).
 func (t *moneyType[A, T, R]) derived(ctx context.Context, a A, after string) (string, bool) {
 	if t.create.derive != nil {
 		return t.create.derive(ctx, a, after)
@@ -276,7 +282,13 @@ func (t *moneyType[A, T, R]) derived(ctx context.Context, a A, after string) (st
 	if err != nil {
 		return "", false
 	}
-	return derivedRefID(t.objects.words.refNamespace, body)
+	if after == "" {
+		return derivedRefID(t.objects.words.refNamespace, body)
+	}
+	return derivedRefID(t.objects.words.refNamespace, struct {
+		Request R      `json:"request"`
+		After   string `json:"after"`
+	}{body, after})
 }
 
 // scrub has the client scrub the sensitive values of a.
@@ -358,6 +370,19 @@ func (r *moneyCoreResource[A, T, R]) planChange(ctx context.Context, req resourc
 	if changed && refuseUnreadReplacement(r.t.objects.words, id(state), r.t.plan.unread(state.args), &resp.Diagnostics) {
 		return
 	}
+	if changed && r.t.change.refIDKept && r.data != nil && !id(state).IsNull() {
+		// Its replacement (planned next, without the state) derives its
+		// ref_id from the configuration: when that is this object's (or
+		// the plain one its own succeeded), the replacement takes the
+		// successor, as the destroy says at apply (Delete).
+		if config, d := getShaped[A](ctx, req.Config); !d.HasError() && r.t.plan.refID(&config.args).IsNull() {
+			refID, ok := r.t.derived(ctx, config.args, "")
+			origin, _ := recordedOrigin(ctx, req.Private)
+			if ok && (refID == r.t.plan.refID(&state.args).ValueString() || refID == origin.Plain) {
+				r.data.attempts.replacing(r.t.objects.words.refNamespace, refID, id(state).ValueString())
+			}
+		}
+	}
 	if r.t.change.planChange != nil {
 		r.t.change.planChange(ctx, r.data, req, resp, state)
 	}
@@ -389,8 +414,14 @@ func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.M
 		objects:    t.objects,
 		configured: *t.plan.refID(&a),
 		derive:     func() (string, bool) { return t.derived(ctx, a, "") },
-		what:       t.plan.summary(a),
-		show:       t.objects.superseded == nil,
+		successor: func(after string) (string, bool) {
+			if !t.change.refIDKept {
+				return "", false
+			}
+			return t.derived(ctx, a, after)
+		},
+		what: t.plan.summary(a),
+		show: t.objects.superseded == nil,
 		differences: func(refID string, obj T) []string {
 			body, _ := t.create.request(ctx, a, refID)
 			return t.create.differences(body, obj)
@@ -759,6 +790,15 @@ func (r *moneyCoreResource[A, T, R]) Delete(ctx context.Context, req resource.De
 		return
 	}
 	t.change.remove(ctx, r.data, state, &resp.Diagnostics)
+	if t.change.refIDKept && !resp.Diagnostics.HasError() {
+		// A replacement created next in this run, deriving this ref_id
+		// (or the plain one it succeeded), takes the successor.
+		objID := id(state).ValueString()
+		r.data.attempts.replacing(w.refNamespace, refID, objID)
+		if o, ok := recordedOrigin(ctx, req.Private); ok && o.Plain != "" {
+			r.data.attempts.replacing(w.refNamespace, o.Plain, objID)
+		}
+	}
 }
 
 // declared is what the tests read of the declaration: its words, the

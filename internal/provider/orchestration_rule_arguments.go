@@ -382,6 +382,112 @@ func (m *orchestrationRuleModel) fromAPI(r *client.OrchestrationRule, diags *dia
 	followAnswer((*shapedState[orchestrationRuleArgs])(m), orchestrationRuleShape.attrValues(r, diags))
 }
 
+// ruleDrift is what a refresh found changed at the service: each argument
+// the answer reports differently from the state, as "name: recorded …,
+// answered …", and, when the destination changed, where the rule sent
+// deposits before and sends them now.
+type ruleDrift struct {
+	changed  []string
+	from, to string
+}
+
+// refreshFromAPI sets m from the rule r that a refresh read: every
+// argument the service reports follows its answer, so that a change made
+// at the service shows in the plan as a difference with the configuration
+// (a replacement: a rule has no update). An argument the answer leaves out
+// is not reported and keeps its value; an optional one the create did not
+// send (recorded null: a nickname, a fiat memo) keeps null, whatever
+// default the service gave it. The computed attributes take the answer.
+func (m *orchestrationRuleModel) refreshFromAPI(ctx context.Context, r *client.OrchestrationRule, diags *diag.Diagnostics) ruleDrift {
+	var drift ruleDrift
+	a := &m.args
+	for _, f := range []struct {
+		name     string
+		cur      *types.String
+		answered *string
+		sentOnly bool
+	}{
+		{"nickname", &a.Nickname, r.Nickname, true},
+		{"source_asset", &a.SourceAsset, r.SourceAsset, false},
+		{"destination_asset", &a.DestinationAsset, r.DestinationAsset, false},
+		{"identity_id", &a.IdentityID, r.IdentityID, false},
+		{"account_id", &a.AccountID, r.AccountID, false},
+	} {
+		answered := stringValue(f.answered)
+		switch {
+		case answered.IsNull(), f.sentOnly && f.cur.IsNull(), answered.Equal(*f.cur):
+		case f.cur.IsNull() || f.cur.IsUnknown():
+			// An optional and computed argument the service now reports.
+			*f.cur = answered
+		default:
+			drift.changed = append(drift.changed, fmt.Sprintf("%s: recorded %q, answered %q", f.name,
+				f.cur.ValueString(), shown(answered.ValueString())))
+			*f.cur = answered
+		}
+	}
+	if r.Source != nil && (r.Source.Crypto != nil || r.Source.Fiat != nil) {
+		if src := answeredSource(r.Source, diags); !src.Equal(a.Source) {
+			before, _ := a.request(ctx, "")
+			drift.changed = append(drift.changed, fmt.Sprintf("source: recorded %s, answered %s",
+				ruleSourceText(before), shown(answeredSourceText(r.Source))))
+			a.Source = src
+		}
+	}
+	dst := answeredDestination(r.Destination, diags)
+	if a.Destination.IsUnknown() {
+		a.Destination = dst
+	} else if dst = keepUnsentMemo(ctx, dst, a.Destination, diags); !dst.Equal(a.Destination) {
+		before, _ := a.request(ctx, "")
+		drift.from, drift.to = ruleTarget(before), shown(answeredTarget(r))
+		if before.Destination == nil {
+			drift.from = "no destination (its own " + drift.from + ")"
+		}
+		if r.Destination == nil {
+			drift.to = "no destination (its own " + drift.to + ")"
+		}
+		drift.changed = append(drift.changed, fmt.Sprintf("destination: recorded %s, answered %s", drift.from, drift.to))
+		a.Destination = dst
+	}
+	if a.WaitForActive.IsUnknown() {
+		a.WaitForActive = types.StringNull()
+	}
+	followAnswer((*shapedState[orchestrationRuleArgs])(m), orchestrationRuleShape.attrValues(r, diags))
+	return drift
+}
+
+// keepUnsentMemo is the answered destination dst with the memo of a fiat
+// destination null when the recorded one has none: a memo the create did
+// not send is the service's default, not a change.
+func keepUnsentMemo(ctx context.Context, dst, recorded types.Object, diags *diag.Diagnostics) types.Object {
+	if dst.IsNull() || recorded.IsNull() || recorded.IsUnknown() {
+		return dst
+	}
+	var got, had ruleDestinationArgs
+	if dst.As(ctx, &got, asOptions).HasError() || recorded.As(ctx, &had, asOptions).HasError() {
+		return dst
+	}
+	if got.Fiat == nil || had.Fiat == nil || !had.Fiat.Memo.IsNull() || got.Fiat.Memo.IsNull() {
+		return dst
+	}
+	vals := dst.Attributes()
+	vals["fiat"] = ruleObject(ruleFiatDestinationType, map[string]attr.Value{
+		"fiat_account_id": got.Fiat.FiatAccountID, "memo": types.StringNull()}, diags)
+	return ruleObject(types.ObjectType{AttrTypes: ruleDestinationTypes}, vals, diags)
+}
+
+// answeredSourceText is what an answered source watches, in a few words.
+func answeredSourceText(s *client.OrchestrationRuleSource) string {
+	switch {
+	case s == nil:
+		return "no source"
+	case s.Crypto != nil:
+		return deref(s.Crypto.Network)
+	case s.Fiat != nil:
+		return deref(s.Fiat.Network) + " " + deref(s.Fiat.AccountType)
+	}
+	return "no source"
+}
+
 // answeredSource is the source argument of an answered rule.
 func answeredSource(s *client.OrchestrationRuleSource, diags *diag.Diagnostics) types.Object {
 	crypto, fiat := types.ObjectNull(ruleCryptoSourceType.AttrTypes), types.ObjectNull(ruleFiatSourceType.AttrTypes)

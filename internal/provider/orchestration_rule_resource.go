@@ -85,16 +85,12 @@ var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.Orchestrati
 		recorded: func(_ context.Context, m shapedState[orchestrationRuleArgs], r *client.OrchestrationRule) []string {
 			return fieldDifferences([]recordedField{
 				{"profile_id", m.args.ProfileID, deref(r.ProfileID)},
-				{"source_asset", m.args.SourceAsset, deref(r.SourceAsset)},
-				{"destination_asset", m.args.DestinationAsset, deref(r.DestinationAsset)},
 				{"ref_id", m.args.RefID, deref(r.RefID)},
 				{"deposit_address", m.str("deposit_address"), deref(orchestrationRuleShapeString(r, "deposit_address"))},
 				{"deposit_memo_id", m.str("deposit_memo_id"), deref(orchestrationRuleShapeString(r, "deposit_memo_id"))},
 			})
 		},
-		refreshed: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, diags *diag.Diagnostics) {
-			(*orchestrationRuleModel)(m).fromAPI(r, diags)
-		},
+		refreshed: refreshOrchestrationRule,
 		adopt: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, diags *diag.Diagnostics) {
 			(*orchestrationRuleModel)(m).fromAPI(r, diags)
 		},
@@ -114,7 +110,42 @@ var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.Orchestrati
 			return plan, true
 		},
 		remove: deleteOrchestrationRule,
+		// A deleted rule keeps its ref_id.
+		refIDKept: true,
 	},
+}
+
+// refreshOrchestrationRule records the rule r as a refresh read it: its
+// identity (id, ref_id, profile_id, the deposit it watches) was checked by
+// the core; every other argument the service reports is recorded as it
+// answers it, so that a change made outside Terraform shows in the plan.
+// A destination that changed is said, with where the rule sent deposits
+// and where it sends them now.
+func refreshOrchestrationRule(ctx context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, diags *diag.Diagnostics) {
+	drift := (*orchestrationRuleModel)(m).refreshFromAPI(ctx, r, diags)
+	if len(drift.changed) == 0 {
+		return
+	}
+	objID := id(*m).ValueString()
+	tflog.Warn(ctx, "orchestration rule changed at the service", map[string]any{"id": objID, "changes": drift.changed})
+	if drift.to == "" {
+		diags.AddWarning("Orchestration rule "+objID+" changed outside Terraform",
+			fmt.Sprintf("The service answers the orchestration rule %s differently from what the state recorded:\n%s\n\n"+
+				"The state now records what the service answers, and the plan shows the difference with the "+
+				"configuration: the service has no update, so putting the configured values back replaces the rule "+
+				"(the old one is deleted, a new one is created). If the change was meant, change the configuration "+
+				"to match.", objID, bulletList(drift.changed)))
+		return
+	}
+	status := shown(deref(r.Status))
+	diags.AddWarning("Orchestration rule "+objID+" sends deposits to another destination",
+		fmt.Sprintf("The destination of the orchestration rule %s (status %s) was changed outside Terraform: it sent "+
+			"deposits to %s, and the service now answers %s.\n\nEvery deposit the rule routes from now on goes to %s. "+
+			"The service answers the rule differently from what the state recorded:\n%s\n\nThe state now records "+
+			"what the service answers, and the plan shows the difference with the configuration: the service has no "+
+			"update, so putting the configured destination back replaces the rule (the old one is deleted, a new one "+
+			"is created). If the change was not made by someone entitled to, check the rule with the service before "+
+			"anything else.", objID, status, drift.from, drift.to, drift.to, bulletList(drift.changed)))
 }
 
 // noExistingRule is the rule a 409 carries: none, as the reference
@@ -493,6 +524,12 @@ func orchestrationRuleSchema() schema.Schema {
 			"says where, for the reviewer and the policies over the plan, and `withdrawal_guard." +
 			"approved_destinations_only` judges its destination as a withdrawal's. A new rule is `PENDING` until " +
 			"the service's approval; a rule the service `REJECTED` or `DELETED` is said at plan.\n\n" +
+			"A refresh records every argument the service reports as it answers it (`source`, `destination`, the " +
+			"assets, `nickname` when one was sent, `identity_id`, `account_id`), so a change made outside Terraform " +
+			"shows in the plan as a difference with the configuration, which putting back replaces; a destination " +
+			"changed at the service is a warning that names the old and the new one. A replacement that puts back " +
+			"the arguments of the rule it replaces takes a new `ref_id` (derived after that rule's id), since the " +
+			"service keeps the ref_id of a deleted rule.\n\n" +
 			"The service has no update: every argument change (but `wait_for_active`) replaces the rule, deleting " +
 			"the old one first. The create carries a `ref_id` (derived from the arguments when not configured), so " +
 			"a retried request, or the next run after a crash or a timeout, never creates a second rule.",

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -323,6 +325,251 @@ func TestWaitForActive(t *testing.T) {
 			if diags.HasError() != (tc.failure != "") || !strings.Contains(text, tc.failure) ||
 				(tc.warning != "" && (diags.WarningsCount() != 1 || !strings.Contains(text, tc.warning))) {
 				t.Errorf("diagnostics %v", diags)
+			}
+		})
+	}
+}
+
+// plannedChange is the change of addr in the saved plan planFile: its
+// actions, and its values before and after.
+func plannedChange(t *testing.T, w *cliWorkdir, planFile, addr string) (actions []string, before, after map[string]any) {
+	t.Helper()
+	r := w.mustRun(0, "show", "-json", planFile)
+	var doc struct {
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				Actions []string       `json:"actions"`
+				Before  map[string]any `json:"before"`
+				After   map[string]any `json:"after"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("show -json %s: %v", planFile, err)
+	}
+	for _, rc := range doc.ResourceChanges {
+		if rc.Address == addr {
+			return rc.Change.Actions, rc.Change.Before, rc.Change.After
+		}
+	}
+	t.Fatalf("%s is not in the plan %s", addr, planFile)
+	return nil, nil, nil
+}
+
+// cryptoDestinationOf is the crypto destination address of a rule's state
+// or planned values.
+func cryptoDestinationOf(v map[string]any) any {
+	d, _ := v["destination"].(map[string]any)
+	c, _ := d["crypto"].(map[string]any)
+	return c["address"]
+}
+
+// TestAccOrchestrationRule_destinationDrift: the service answers an ACTIVE
+// rule with another destination address (changed outside Terraform). The
+// refresh records the address the service answers and warns, naming the
+// old and the new destination; the plan shows the difference with the
+// configuration, a replacement that puts the configured address back;
+// applying it deletes the changed rule and creates one to the configured
+// address, after which nothing is planned.
+func TestAccOrchestrationRule_destinationDrift(t *testing.T) {
+	emu := startCore(t, emulator.Options{OrchestrationRuleStatus: emulator.RuleActive})
+	w := newCLIWorkdir(t)
+	w.write(emulatorProviderBlock(emu, ""), orConfig(""))
+	w.mustRun(0, "apply", "-auto-approve")
+	rules := emu.OrchestrationRules()
+	if len(rules) != 1 {
+		t.Fatalf("rules at the emulator %+v, want one", rules)
+	}
+	first := rules[0]
+	w.mustRun(0, "plan", "-detailed-exitcode")
+
+	const elsewhere = "0x1111111111111111111111111111111111111111"
+	var dst emulator.OrchestrationRuleEndpoints
+	if err := json.Unmarshal([]byte(`{"crypto":{"address":"`+elsewhere+`","network":"ETHEREUM"}}`), &dst); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := emu.SetOrchestrationRuleDestination(first.ID, &dst); !ok {
+		t.Fatal("no rule to change")
+	}
+
+	r := w.mustRun(2, "plan", "-detailed-exitcode", "-out=drift.tfplan")
+	mustContain(t, "plan after the change at the service", r.output(),
+		"Orchestration rule "+first.ID+" sends deposits to another destination",
+		"it sent deposits to "+orAddress+" on ETHEREUM, and the service now answers "+elsewhere+" on ETHEREUM",
+		"must be replaced", "1 to add, 0 to change, 1 to destroy")
+	actions, before, after := plannedChange(t, w, "drift.tfplan", orAddr)
+	if strings.Join(actions, ",") != "delete,create" || cryptoDestinationOf(before) != elsewhere ||
+		cryptoDestinationOf(after) != orAddress || before["id"] != first.ID {
+		t.Fatalf("planned %v, before %v, after %v", actions, before, after)
+	}
+	wantWrites(t, "plan", emu, 1, 0)
+
+	// A refresh alone records what the service answers.
+	r = w.mustRun(0, "apply", "-refresh-only", "-auto-approve")
+	mustContain(t, "refresh", r.output(), "sends deposits to another destination")
+	if st := stateOf(t, w, orAddr); cryptoDestinationOf(st) != elsewhere || st["id"] != first.ID || st["status"] != "ACTIVE" {
+		t.Fatalf("state after the refresh %v", st)
+	}
+
+	// Applying puts the configured destination back: the changed rule is
+	// deleted, a new one routes to the configured address.
+	w.mustRun(0, "apply", "-auto-approve")
+	wantWrites(t, "apply", emu, 2, 1)
+	rules = emu.OrchestrationRules()
+	if len(rules) != 2 || rules[0].Status != emulator.RuleDeleted || rules[1].Destination == nil ||
+		rules[1].Destination.Crypto == nil || rules[1].Destination.Crypto.Address != orAddress {
+		t.Fatalf("rules after the apply %+v", rules)
+	}
+	if st := stateOf(t, w, orAddr); cryptoDestinationOf(st) != orAddress || st["id"] != rules[1].ID {
+		t.Fatalf("state after the apply %v", st)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode")
+}
+
+// TestRefreshOrchestrationRuleFollowsTheService: a refresh records every
+// argument the service reports as it answers it (assets, source,
+// destination, nickname, identity), names each change, and warns with the
+// old and new destination when that changed; an unchanged answer, a
+// field the answer leaves out, and an optional field the create did not
+// send (a nickname, a memo: the service's default) change nothing.
+func TestRefreshOrchestrationRuleFollowsTheService(t *testing.T) {
+	ctx := t.Context()
+	str := func(s string) *string { return &s }
+	recorded := func(t *testing.T, nickname, memo *string) shapedState[orchestrationRuleArgs] {
+		t.Helper()
+		var diags diag.Diagnostics
+		fiat := ruleObject(ruleFiatDestinationType, map[string]attr.Value{
+			"fiat_account_id": types.StringValue("fa-1"), "memo": stringValue(memo)}, &diags)
+		dst := ruleObject(types.ObjectType{AttrTypes: ruleDestinationTypes}, map[string]attr.Value{
+			"crypto": types.ObjectNull(ruleCryptoDestinationType.AttrTypes), "fiat": fiat,
+			"profile": types.ObjectNull(ruleProfileDestinationType.AttrTypes)}, &diags)
+		src := answeredSource(&client.OrchestrationRuleSource{Fiat: &struct {
+			DepositInstructionsID *string `json:"deposit_instructions_id"`
+			Network               *string `json:"network"`
+			AccountType           *string `json:"account_type"`
+			MemoID                *string `json:"memo_id"`
+		}{Network: str("WIRE"), AccountType: str("ABA")}}, &diags)
+		if diags.HasError() {
+			t.Fatal(diags)
+		}
+		return shapedState[orchestrationRuleArgs]{args: orchestrationRuleArgs{
+			ProfileID: types.StringValue("p-1"), Nickname: stringValue(nickname), SourceAsset: types.StringValue("USD"),
+			DestinationAsset: types.StringValue("USDC"), Source: src, Destination: dst,
+			IdentityID: types.StringNull(), AccountID: types.StringNull(), RefID: types.StringValue("ref-1"),
+			WaitForActive: types.StringNull(),
+		}, computed: map[string]attr.Value{"id": types.StringValue("rule-1")}}
+	}
+	answer := func(mutate func(r *client.OrchestrationRule)) *client.OrchestrationRule {
+		var r client.OrchestrationRule
+		if err := json.Unmarshal([]byte(`{"id":"rule-1","ref_id":"ref-1","profile_id":"p-1","status":"ACTIVE",
+			"nickname":"core","source_asset":"USD","destination_asset":"USDC",
+			"source":{"fiat":{"network":"WIRE","account_type":"ABA","memo_id":"m-1","deposit_instructions_id":"fdi-1"}},
+			"destination":{"fiat":{"fiat_account_id":"fa-1","memo":"payroll"}}}`), &r); err != nil {
+			t.Fatal(err)
+		}
+		if mutate != nil {
+			mutate(&r)
+		}
+		return &r
+	}
+	for _, tc := range []struct {
+		name           string
+		nickname, memo *string
+		mutate         func(r *client.OrchestrationRule)
+		// want: the warning's summary ("" for none) and what it names.
+		want  string
+		names []string
+		check func(t *testing.T, a orchestrationRuleArgs)
+	}{
+		{name: "unchanged", nickname: str("core"), memo: str("payroll")},
+		{name: "defaults of what was not sent", nickname: nil, memo: nil,
+			check: func(t *testing.T, a orchestrationRuleArgs) {
+				if !a.Nickname.IsNull() || !strings.Contains(a.Destination.String(), `"memo":<null>`) {
+					t.Errorf("unsent nickname %v, destination %v: want both null", a.Nickname, a.Destination)
+				}
+			}},
+		{name: "left out of the answer", nickname: str("core"), memo: str("payroll"),
+			mutate: func(r *client.OrchestrationRule) { r.Nickname, r.SourceAsset, r.Source = nil, nil, nil }},
+		{name: "identity reported", nickname: str("core"), memo: str("payroll"),
+			mutate: func(r *client.OrchestrationRule) { r.IdentityID = str("ident-1") },
+			check: func(t *testing.T, a orchestrationRuleArgs) {
+				if a.IdentityID.ValueString() != "ident-1" {
+					t.Errorf("identity_id %v, want the answered one", a.IdentityID)
+				}
+			}},
+		{name: "assets, nickname and source", nickname: str("core"), memo: str("payroll"),
+			mutate: func(r *client.OrchestrationRule) {
+				r.Nickname, r.SourceAsset, r.DestinationAsset = str("renamed"), str("USDP"), str("PYUSD")
+				r.Source.Fiat.Network = str("CUBIX")
+			},
+			want: "Orchestration rule rule-1 changed outside Terraform",
+			names: []string{`nickname: recorded "core", answered "renamed"`, `source_asset: recorded "USD", answered "USDP"`,
+				`destination_asset: recorded "USDC", answered "PYUSD"`, "source: recorded WIRE ABA, answered CUBIX ABA"},
+			check: func(t *testing.T, a orchestrationRuleArgs) {
+				if a.Nickname.ValueString() != "renamed" || a.SourceAsset.ValueString() != "USDP" ||
+					a.DestinationAsset.ValueString() != "PYUSD" || !strings.Contains(a.Source.String(), `"CUBIX"`) {
+					t.Errorf("recorded %+v", a)
+				}
+			}},
+		{name: "another destination", nickname: str("core"), memo: str("payroll"),
+			mutate: func(r *client.OrchestrationRule) {
+				r.Destination.Fiat = nil
+				r.Destination.Crypto = &struct {
+					Address *string `json:"address"`
+					Network *string `json:"network"`
+				}{str("0xabc"), str("ETHEREUM")}
+			},
+			want: "Orchestration rule rule-1 sends deposits to another destination",
+			names: []string{"it sent deposits to fiat account fa-1, and the service now answers 0xabc on ETHEREUM",
+				"destination: recorded fiat account fa-1, answered 0xabc on ETHEREUM"},
+			check: func(t *testing.T, a orchestrationRuleArgs) {
+				if d, _ := a.destination(ctx); d.Crypto == nil || d.Crypto.Address.ValueString() != "0xabc" || d.Fiat != nil {
+					t.Errorf("recorded destination %v", a.Destination)
+				}
+			}},
+		{name: "no destination any more", nickname: str("core"), memo: str("payroll"),
+			mutate: func(r *client.OrchestrationRule) { r.Destination = nil },
+			want:   "Orchestration rule rule-1 sends deposits to another destination",
+			names: []string{"it sent deposits to fiat account fa-1, and the service now answers no destination " +
+				"(its own profile p-1)"},
+			check: func(t *testing.T, a orchestrationRuleArgs) {
+				if !a.Destination.IsNull() {
+					t.Errorf("recorded destination %v, want null", a.Destination)
+				}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := recorded(t, tc.nickname, tc.memo)
+			before := m.args
+			var diags diag.Diagnostics
+			refreshOrchestrationRule(ctx, &m, answer(tc.mutate), &diags)
+			if diags.HasError() {
+				t.Fatal(diags)
+			}
+			if tc.want == "" {
+				if len(diags) != 0 {
+					t.Errorf("diagnostics %v, want none", diags)
+				}
+				if tc.check == nil && (!m.args.Destination.Equal(before.Destination) || !m.args.Source.Equal(before.Source) ||
+					!m.args.Nickname.Equal(before.Nickname) || !m.args.SourceAsset.Equal(before.SourceAsset)) {
+					t.Errorf("recorded %+v, want %+v", m.args, before)
+				}
+			} else {
+				if len(diags) != 1 || diags[0].Summary() != tc.want {
+					t.Fatalf("diagnostics %v, want one warning %q", diags, tc.want)
+				}
+				for _, want := range tc.names {
+					if !strings.Contains(spaced(diags[0].Detail()), want) {
+						t.Errorf("warning lacks %q:\n%s", want, diags[0].Detail())
+					}
+				}
+			}
+			if tc.check != nil {
+				tc.check(t, m.args)
+			}
+			if m.str("status").ValueString() != "ACTIVE" {
+				t.Errorf("status %v, want the answered ACTIVE", m.str("status"))
 			}
 		})
 	}

@@ -63,9 +63,13 @@ func (r *profileResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"another profile already has is refused at plan, naming that profile and the `import` block that " +
 			"adopts it; nothing is sent. The create has no `ref_id`: when its answer is lost (a timeout, a reset " +
 			"connection, server errors), the provider finds the profile by its nickname and records it instead of " +
-			"sending the create again; an attempt it cannot settle is recorded, and the next apply adopts the " +
-			"profile it then finds. A run killed during the create records nothing: the next plan names the " +
-			"profile it made and offers the import.\n\n" +
+			"sending the create again; an attempt it cannot settle is recorded with the time it started, and the " +
+			"next apply adopts the profile it then finds only with evidence that the attempt made it: the nickname " +
+			"and description the attempt sent, made by the service after the attempt started, and no other " +
+			"profile that could be it. Otherwise (another team made a profile with that nickname since) the plan " +
+			"and the apply refuse, naming that profile (id, nickname, when it was made) and the `import` block " +
+			"that adopts it on purpose; it is never recorded, and no destroy deactivates it. A run killed during " +
+			"the create records nothing: the next plan names the profile it made and offers the import.\n\n" +
 			"Changing `nickname` updates the profile in place (`PUT /profiles/{id}`). Destroying it deactivates it " +
 			"(`PUT /profiles/{id}/deactivate`): the service refuses a profile holding a balance above zero, and so " +
 			"does the plan, which reads the balances (`GET /profiles/{id}/balances`, scope `funding:read_profile`) " +
@@ -200,6 +204,11 @@ func (r *profileResource) planCreate(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	nickname := config.Nickname.ValueString()
+	// The apply's destroy of the unconfirmed state receives the plan's
+	// private state, not the state's: it carries the attempt there.
+	if attempt, recorded := r.data.attempts.lostCreate(profileWords.refNamespace, nicknameKey(nickname)); recorded {
+		resp.Diagnostics.Append(attempt.record(ctx, resp.Private)...)
+	}
 	existing, err := r.data.client.ProfileByNickname(ctx, nickname)
 	if err != nil {
 		r.data.warnOnce("profile-plan-lookup", func() {
@@ -217,12 +226,75 @@ func (r *profileResource) planCreate(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	if r.data.attempts.has(profileWords.refNamespace, nicknameKey(nickname)) {
-		resp.Diagnostics.AddWarning("Profile was created earlier",
-			fmt.Sprintf("Profile %s has the nickname %s; it was made by the attempt this state recorded and the "+
-				"service never confirmed. Applying records it and sends nothing.", shown(existing.ID), shown(nickname)))
+		attempt, recorded := r.data.attempts.lostCreate(profileWords.refNamespace, nicknameKey(nickname))
+		found, missing, err := r.judgeLost(ctx, attempt, recorded, existing)
+		switch {
+		case err != nil:
+			resp.Diagnostics.AddWarning(failure("Profiles not read at plan", err),
+				fmt.Sprintf("Profile %s has the nickname %s, and this state recorded a create of it whose answer was "+
+					"lost. Listing the profiles made since that attempt started failed: %s. The apply checks again "+
+					"that the attempt made it before it records it, and refuses otherwise.", shown(existing.ID),
+					shown(nickname), err))
+		case len(missing) > 0:
+			notMadeByAttempt(existing, found, missing, "Nothing was sent.", &resp.Diagnostics)
+		default:
+			resp.Diagnostics.AddWarning("Profile was created earlier",
+				fmt.Sprintf("Profile %s has the nickname %s; it was made by the attempt this state recorded and the "+
+					"service never confirmed (%s). Applying records it and sends nothing.", shown(existing.ID),
+					shown(nickname), found.made))
+		}
 		return
 	}
 	nicknameTakenError(existing, "Nothing was sent.", &resp.Diagnostics)
+}
+
+// judgeLost judges the profile p, found under the nickname of a create
+// whose answer was lost (attempt; recorded is false when the state holds
+// no record of its start): it is that attempt's only when it holds the
+// nickname and description the attempt sent, the service made it after
+// the attempt started, and no other profile made since could be it. The
+// profile answer has no creation time: the list of the profiles made since
+// the attempt started (created_at.gte) says whether it is among them.
+// missing lists what is not shown (none: it is the attempt's); err is a
+// list that failed.
+func (r *profileResource) judgeLost(ctx context.Context, attempt lostCreate, recorded bool, p *client.Profile) (foundObject, []string, error) {
+	found := foundObject{holds: map[string]*string{"nickname": &p.Nickname, "description": p.Description},
+		made: "at a time the service does not report"}
+	if recorded {
+		since := attempt.Started.UTC()
+		q := client.ListProfilesQuery{Nickname: attempt.Sent["nickname"], CreatedAt: client.CreatedAtFilter{GTE: since}}
+		for made, err := range r.data.client.Profiles(ctx, q) {
+			if err != nil {
+				return found, nil, err
+			}
+			switch {
+			case made.ID == p.ID:
+				found.madeSince = true
+			case strings.EqualFold(made.Nickname, attempt.Sent["nickname"]):
+				found.others = append(found.others, made.ID)
+			}
+		}
+		found.made = "before the attempt started: the profiles made since " + attempt.startedText() + " do not list it"
+		if found.madeSince {
+			found.made = "after the attempt started: the profiles made since " + attempt.startedText() + " list it"
+		}
+	}
+	return found, attempt.missing(recorded, found), nil
+}
+
+// notMadeByAttempt is the error of a profile found under the nickname of a
+// create whose answer was lost, which nothing shows that create made: its
+// id, nickname and creation, what is missing, and the import block that
+// adopts it on purpose.
+func notMadeByAttempt(p *client.Profile, found foundObject, missing []string, sent string, diags *diag.Diagnostics) {
+	diags.AddAttributeError(path.Root("nickname"), "Profile "+shown(p.ID)+" was not made by the lost create",
+		fmt.Sprintf("This state recorded a create of profile %s whose answer was lost, and the service now has a "+
+			"profile with that nickname:\n  id: %s\n  nickname: %s\n  created_at: %s\n\nNothing shows that the lost "+
+			"create made it:\n%s\n\nSomeone else may have made it, so it is not recorded as this resource's, and "+
+			"no destroy of this resource deactivates it. %s\n\nIf it is the profile this configuration means to "+
+			"manage, import it on purpose:\n\n%s\n\n(or terraform import platform_profile.<name> %s). Otherwise "+
+			"choose another nickname.", shown(p.Nickname), shown(p.ID), shown(p.Nickname), found.made,
+			bulletList(missing), sent, profileImportBlock(p.ID), p.ID))
 }
 
 // profileReplacedNamespace keys, in the run's attempt set, the profiles a plan
@@ -262,13 +334,15 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	plan, d := getProfile(ctx, req.Plan)
+	defer forgetLostCreate(ctx, resp.Private, &resp.Diagnostics)
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	c := r.data.client
 	nickname := plan.Nickname.ValueString()
-	existing, err := c.ProfileByNickname(ctx, nickname)
+	lctx, served := client.WithServedAt(ctx)
+	existing, err := c.ProfileByNickname(lctx, nickname)
 	if err != nil {
 		resp.Diagnostics.AddError(failure("Profiles not read", err),
 			fmt.Sprintf("Looking the nickname %s up among the profiles failed: %s.\n\nNothing was sent: the "+
@@ -281,12 +355,23 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 			nicknameTakenError(existing, "Nothing was sent.", &resp.Diagnostics)
 			return
 		}
-		r.adopt(ctx, plan, existing, "this state recorded an attempt to make it that the service never confirmed", resp)
+		attempt, recorded := r.data.attempts.lostCreate(profileWords.refNamespace, nicknameKey(nickname))
+		r.adoptLost(ctx, plan, attempt, recorded, existing, "this state recorded an attempt to make it that the "+
+			"service never confirmed", "Nothing was sent.", resp)
 		return
 	}
 	body := client.CreateProfileRequest{Nickname: nickname}
 	if !plan.Description.IsUnknown() {
 		body.Description = plan.Description.ValueString()
+	}
+	// The attempt is recorded before it is sent: the state an unconfirmed
+	// create leaves carries it, for the judgement of what the next apply
+	// finds (lost_create.go).
+	attempt := newLostCreate(served.Last(), r.data.clock(), map[string]string{"nickname": nickname,
+		"description": body.Description})
+	resp.Diagnostics.Append(attempt.record(ctx, resp.Private)...)
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	lookup := func(ctx context.Context) (*client.Profile, bool, error) {
 		p, err := c.ProfileByNickname(ctx, nickname)
@@ -307,8 +392,8 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 	case createOutcomeUnknown(err, profileWords.path):
 		// The answer was lost: the nickname says whether the profile was made.
 		if p, lerr := c.ProfileByNickname(ctx, nickname); lerr == nil && p != nil {
-			r.adopt(ctx, plan, p, fmt.Sprintf("the create's answer was lost (%s), and the profile it made was "+
-				"found by its nickname", err), resp)
+			r.adoptLost(ctx, plan, attempt, true, p, fmt.Sprintf("the create's answer was lost (%s), and the "+
+				"profile it made was found by its nickname", err), "The create was sent and its answer lost.", resp)
 			return
 		}
 		r.recordUnconfirmed(ctx, plan, err, resp)
@@ -333,6 +418,24 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	tflog.Info(ctx, "profile created", map[string]any{"id": made.ID})
 	r.record(ctx, made, &resp.State, resp.Identity, &resp.Diagnostics)
+}
+
+// adoptLost records the profile p found under the nickname of the lost
+// create attempt when the evidence shows the attempt made it (judgeLost);
+// otherwise it refuses, naming it (sent says what was sent).
+func (r *profileResource) adoptLost(ctx context.Context, plan profileModel, attempt lostCreate, recorded bool, p *client.Profile, why, sent string, resp *resource.CreateResponse) {
+	found, missing, err := r.judgeLost(ctx, attempt, recorded, p)
+	switch {
+	case err != nil:
+		resp.Diagnostics.AddError(failure("Profiles not read", err),
+			fmt.Sprintf("Profile %s has the nickname %s, and %s. Listing the profiles made since that attempt "+
+				"started, to check that it made this one, failed: %s.\n\n%s Nothing was recorded: apply again once "+
+				"the service answers.", shown(p.ID), shown(p.Nickname), why, err, sent))
+	case len(missing) > 0:
+		notMadeByAttempt(p, found, missing, sent, &resp.Diagnostics)
+	default:
+		r.adopt(ctx, plan, p, why+"; "+found.made, resp)
+	}
 }
 
 // adopt records the profile p that the create found already made, when it
@@ -413,7 +516,8 @@ func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, re
 	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
 	if state.ID.IsNull() || state.ID.ValueString() == "" {
 		// An unconfirmed create (Terraform holds it tainted).
-		r.data.attempts.add(profileWords.refNamespace, nicknameKey(state.Nickname.ValueString()))
+		attempt, recorded := recordedLostCreate(ctx, req.Private)
+		r.data.attempts.recordLost(profileWords.refNamespace, nicknameKey(state.Nickname.ValueString()), attempt, recorded)
 		resp.Diagnostics.AddWarning("Profile not confirmed",
 			fmt.Sprintf("The last create of profile %s ended without confirmation from the service. Terraform plans "+
 				"to create it again: the apply looks the nickname up first, and records the profile it finds when it "+
@@ -499,7 +603,8 @@ func (r *profileResource) Delete(ctx context.Context, req resource.DeleteRequest
 	if state.ID.IsNull() || state.ID.ValueString() == "" {
 		// A tainted, unconfirmed create, before its retry.
 		if r.data != nil {
-			r.data.attempts.add(profileWords.refNamespace, nicknameKey(state.Nickname.ValueString()))
+			attempt, recorded := recordedLostCreate(ctx, req.Private)
+			r.data.attempts.recordLost(profileWords.refNamespace, nicknameKey(state.Nickname.ValueString()), attempt, recorded)
 		}
 		return
 	}

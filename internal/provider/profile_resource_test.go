@@ -542,3 +542,126 @@ func TestAccProfile_replacement(t *testing.T) {
 		},
 	})
 }
+
+// TestAccProfile_lostAnswerAdoptsOnlyItsOwn: after a create whose answer is
+// lost (a 502 that made nothing), the next plan and apply record the
+// profile found under the nickname only with evidence that the attempt
+// made it: the nickname and description it sent, made after it started,
+// no other candidate. A profile another team made with that nickname, or
+// one made before the attempt and renamed to it, is refused, named (id,
+// nickname, creation) with the import block, and a destroy does not
+// deactivate it. The attempt's own profile is still recorded.
+func TestAccProfile_lostAnswerAdoptsOnlyItsOwn(t *testing.T) {
+	t.Parallel()
+	requireTFAcc(t)
+	cfg := profileConfig("Treasury", "  description = \"Treasury desk\"\n")
+	start := func(t *testing.T, observe func(*emulator.Server, emulator.Exchange)) (*emulator.Server, *client.Client, *cliWorkdir) {
+		var emu *emulator.Server
+		opts := emulator.Options{}
+		if observe != nil {
+			opts.Observe = func(ex emulator.Exchange) { observe(emu, ex) }
+		}
+		checkContract(t, &opts)
+		emu = emulator.StartTest(t, opts)
+		w := newCLIWorkdir(t)
+		w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), cfg)
+		return emu, emulatorClient(t, emu), w
+	}
+	// lose runs an apply whose create is answered 502 and makes nothing.
+	lose := func(t *testing.T, emu *emulator.Server, w *cliWorkdir) {
+		t.Helper()
+		emu.Faults.WriteErrors(1, http.StatusBadGateway)
+		r := w.mustRun(1, "apply", "-auto-approve")
+		mustContain(t, "apply of the lost create", r.output(), "Outcome of profile create unknown", "The state records the attempt")
+		if n := profilesNamed(emu, "Treasury"); n != 0 {
+			t.Fatalf("the lost create made %d profiles", n)
+		}
+	}
+	// refused checks that plan and apply refuse the profile p, naming it,
+	// record nothing, and that a destroy leaves it active.
+	refused := func(t *testing.T, emu *emulator.Server, w *cliWorkdir, p *client.Profile, why ...string) {
+		t.Helper()
+		emu.Counters.Reset()
+		for _, cmd := range [][]string{{"plan"}, {"apply", "-auto-approve"}} {
+			r := w.mustRun(1, cmd...)
+			mustContain(t, cmd[0], spaced(r.output()), append([]string{
+				"Profile " + p.ID + " was not made by the lost create", "id: " + p.ID, "nickname: Treasury",
+				"Nothing was sent", "import {", `id = "` + p.ID + `"`}, why...)...)
+			if st := stateOf(t, w, profileAddr); st["id"] != nil {
+				t.Fatalf("%s recorded %v", cmd[0], st)
+			}
+		}
+		if n := emu.Counters.Requests(profilePostKey); n != 0 {
+			t.Errorf("%d POSTs, want none", n)
+		}
+		// A destroy plans with the configuration first, which refuses it
+		// likewise; without that refresh it forgets the unconfirmed state.
+		// Neither deactivates the profile.
+		r := w.mustRun(1, "destroy", "-auto-approve")
+		mustContain(t, "destroy", spaced(r.output()), "Profile "+p.ID+" was not made by the lost create")
+		w.mustRun(0, "destroy", "-auto-approve", "-refresh=false")
+		if emu.ProfileDeactivated(p.ID) || emu.Counters.Requests("PUT /v2/profiles/"+p.ID+"/deactivate") != 0 {
+			t.Errorf("the destroy deactivated the other team's profile %s", p.ID)
+		}
+		if r := w.mustRun(0, "state", "list"); strings.TrimSpace(r.stdout) != "" {
+			t.Errorf("state after the destroy: %s", r.stdout)
+		}
+	}
+
+	t.Run("made by another team", func(t *testing.T) {
+		t.Parallel()
+		emu, c, w := start(t, nil)
+		lose(t, emu, w)
+		other, err := c.CreateProfile(t.Context(), client.CreateProfileRequest{Nickname: "Treasury", Description: "Team B"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refused(t, emu, w, other, "created_at: after the attempt started",
+			`description: the attempt sent "Treasury desk", the object holds "Team B"`)
+	})
+
+	t.Run("made before the attempt", func(t *testing.T) {
+		t.Parallel()
+		emu, c, w := start(t, nil)
+		old, err := c.CreateProfile(t.Context(), client.CreateProfileRequest{Nickname: "Old desk", Description: "Treasury desk"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		emu.Advance(time.Hour)
+		lose(t, emu, w)
+		if _, err := c.UpdateProfile(t.Context(), old.ID, "Treasury"); err != nil {
+			t.Fatal(err)
+		}
+		refused(t, emu, w, old, "created_at: before the attempt started", "not after the attempt started")
+	})
+
+	t.Run("its own", func(t *testing.T) {
+		t.Parallel()
+		var failed atomic.Bool
+		emu, _, w := start(t, func(emu *emulator.Server, ex emulator.Exchange) {
+			// The lookup after the lost answer fails too.
+			if ex.Method == http.MethodPost && ex.URL.Path == "/v2/profiles" && ex.Status == http.StatusInternalServerError && failed.CompareAndSwap(false, true) {
+				emu.Faults.ServerErrors(1, http.StatusServiceUnavailable)
+			}
+		})
+		emu.Faults.AcceptThenFail(1)
+		r := w.mustRun(1, "apply", "-auto-approve")
+		mustContain(t, "apply", r.output(), "Outcome of profile create unknown")
+		made := madeProfiles(emu)
+		if len(made) != 1 {
+			t.Fatalf("the emulator holds %d profiles, want 1", len(made))
+		}
+		r = w.mustRun(0, "plan")
+		mustContain(t, "plan", spaced(r.output()), "Profile was created earlier", "after the attempt started",
+			"Applying records it and sends nothing")
+		w.mustRun(0, "apply", "-auto-approve")
+		st := stateOf(t, w, profileAddr)
+		if st["id"] != made[0].ID || st["nickname"] != "Treasury" || st["description"] != "Treasury desk" || st["type"] != "NORMAL" {
+			t.Fatalf("state %v, the emulator's profile %+v", st, made[0])
+		}
+		if n := emu.Counters.Requests(profilePostKey); n != 1 {
+			t.Errorf("%d POSTs, want 1", n)
+		}
+		w.mustRun(0, "plan", "-detailed-exitcode")
+	})
+}

@@ -176,6 +176,8 @@ var guardRules = []guardRule{
 				"raise max_run_total for %s in %s.", w.assetKey, capSource(g.caps[settingMaxRunTotal][w.assetKey]))
 		},
 	},
+	windowRule(dailyWindow),
+	windowRule(weeklyWindow),
 	{
 		setting: settingCheckServiceLimits,
 		env:     EnvCheckServiceLimits,

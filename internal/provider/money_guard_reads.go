@@ -38,6 +38,9 @@ type guardReads struct {
 	// balances are the profiles' balances read for check_balances, by
 	// profile id.
 	balances readOnce[[]client.ProfileBalance]
+	// windows are what left each profile over a cap's window, read once
+	// per phase (plan, send), cap and profile.
+	windows readOnce[windowRead]
 }
 
 // addressBook reads the service's withdrawal address book once per
@@ -220,4 +223,18 @@ func (g *guardReads) price(ctx context.Context, c *client.Client, market string,
 		}
 	})
 	return e.price, e.ok
+}
+
+// othersOut sums the figures of every key but key that leave profile in
+// asset (upper case).
+func (t *runTally) othersOut(key, profile, asset string) decimal.Decimal {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sum := decimal.Zero
+	for k, v := range t.figures {
+		if k != key && v.profile == profile && v.asset == asset {
+			sum = sum.Add(v.figure)
+		}
+	}
+	return sum
 }

@@ -33,6 +33,7 @@ var CLITests = map[string][]string{
 		"TestAccWithdrawalMistakes_failThePlanOnce",            // diagnostics of validation and of the plan, each printed once
 		"TestAccPolicies_everyEngine",                          // plan JSON of each CLI, actions, under every policy engine
 		"TestAccMoneyHalt",                                     // saved plan, actions, every money type refused
+		"TestAccMaxDailyTotal",                                 // saved plan refused at send, two states on one profile
 	},
 	"resource platform_crypto_withdrawal": {
 		"TestAccMoneyCore_upgradeEveryType",

@@ -25,7 +25,7 @@ func TestHostBudgetHelperProcess(t *testing.T) {
 	if dir == "" {
 		t.Skip("run by TestHostBudgetKilledProcessHoldsNothing")
 	}
-	s, err := openFileStore(dir)
+	s, err := openFileStore(dir, true, paceEpoch)
 	if err != nil {
 		fmt.Println("error:", err)
 		os.Exit(1)
@@ -68,7 +68,7 @@ func TestHostBudgetKilledProcessHoldsNothing(t *testing.T) {
 	}
 
 	interval, tolerance := paceRate(20, 0.5)
-	held, err := openFileStore(dir)
+	held, err := openFileStore(dir, true, paceEpoch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestHostBudgetKilledProcessHoldsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	s, err := openFileStore(dir)
+	s, err := openFileStore(dir, true, paceEpoch)
 	if err != nil {
 		t.Fatal(err)
 	}

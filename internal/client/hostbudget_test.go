@@ -1,6 +1,7 @@
 package client
 
 import (
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,12 +14,12 @@ import (
 // turns one store alone would give.
 func TestHostBudgetSharedByTwoProcesses(t *testing.T) {
 	dir := t.TempDir()
-	a, err := openFileStore(dir)
+	a, err := openFileStore(dir, true, paceEpoch)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.close()
-	b, err := openFileStore(dir)
+	b, err := openFileStore(dir, true, paceEpoch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,13 +43,13 @@ func TestHostBudgetSharedByTwoProcesses(t *testing.T) {
 		}
 	}
 	// A throttle one process records holds the other's requests.
-	until := paceEpoch.Add(time.Hour / 6)
+	until := paceEpoch.Add(4 * time.Minute)
 	if err := a.throttle(throttle, until); err != nil {
 		t.Fatal(err)
 	}
 	at, err := b.reserve(endpointKey("h:443", "GET /transfer/transfers"), throttle, paceEpoch, interval, tolerance)
 	if err != nil || !at.Equal(until) {
-		t.Errorf("after the other's throttle: +%v, %v; want +10m", at.Sub(paceEpoch), err)
+		t.Errorf("after the other's throttle: +%v, %v; want +4m", at.Sub(paceEpoch), err)
 	}
 }
 
@@ -79,28 +80,57 @@ func TestHostBudgetUnusableDirectory(t *testing.T) {
 	}
 }
 
-// TestHostBudgetDamagedState: a state file holding a time far ahead is
-// started afresh, never a wait of hours.
+// TestHostBudgetDamagedState: a state file holding garbage, no time, or a
+// time far ahead (a turn beyond maxPaceAhead, a throttle beyond the
+// service's 5 minutes) is not used: the error names the file and why, and
+// the process paces alone from then on, never a wait of hours.
 func TestHostBudgetDamagedState(t *testing.T) {
-	s, err := openFileStore(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
+	key, tk := endpointKey("h:443", "GET /transfer/transfers"), throttleKey("h:443")
+	stamp := func(at time.Time) []byte {
+		b := make([]byte, 8)
+		binary.BigEndian.PutUint64(b, uint64(at.UnixNano())) //nolint:gosec // A time after 1970.
+		return b
 	}
-	defer s.close()
-	key := endpointKey("h:443", "GET /transfer/transfers")
-	f, err := s.file(key)
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name, file string
+		content    []byte
+		why        string
+	}{
+		{"garbage", key, []byte("not a time at all"), "it holds 17 bytes, not a time"},
+		{"no time", key, []byte{0xff, 0, 0, 0, 0, 0, 0, 0}, "it holds no time after 1970"},
+		{"turn far ahead", key, stamp(paceEpoch.Add(1000 * time.Hour)), "it holds a turn at 2030-02-12T19:04:05Z, more than 15m0s ahead"},
+		{"throttle far ahead", tk, stamp(paceEpoch.Add(5*time.Minute + time.Second)), "it holds a throttle until 2030-01-02T03:09:06Z, more than the service's throttle of 5m0s ahead"},
+		{"throttle of a day", tk, stamp(paceEpoch.Add(24 * time.Hour)), "it holds a throttle until 2030-01-03T03:04:05Z"},
 	}
-	if err := writeTime(f, paceEpoch.Add(1000*time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt([]byte{0xff}, 0); err != nil {
-		t.Fatal(err)
-	}
-	interval, tolerance := paceRate(50, 0.5)
-	at, err := s.reserve(key, throttleKey("h:443"), paceEpoch, interval, tolerance)
-	if err != nil || !at.Equal(paceEpoch) {
-		t.Errorf("reserve = +%v, %v; want at once", at.Sub(paceEpoch), err)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, stateFileName(tc.file)), tc.content, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s, err := openFileStore(dir, false, paceEpoch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.close()
+			s.fallback = newMemStore()
+			interval, tolerance := paceRate(50, 0.5)
+			at, err := s.reserve(key, tk, paceEpoch, interval, tolerance)
+			if !at.Equal(paceEpoch) {
+				t.Errorf("reserve at +%v, want at once (paced alone)", at.Sub(paceEpoch))
+			}
+			name := filepath.Join(dir, stateFileName(tc.file))
+			if err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), tc.why) {
+				t.Errorf("error = %v, want one naming %s and %q", err, name, tc.why)
+			}
+			// Paced alone from then on: the next turn is the process's own.
+			at, err = s.reserve(key, tk, paceEpoch, interval, tolerance)
+			if err != nil || !at.Equal(paceEpoch) {
+				t.Errorf("next turn at +%v, %v; want at once, alone", at.Sub(paceEpoch), err)
+			}
+			if got, _ := os.ReadFile(name); string(got) != string(tc.content) {
+				t.Errorf("the damaged file was rewritten: %x", got)
+			}
+		})
 	}
 }

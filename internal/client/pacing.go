@@ -140,8 +140,16 @@ const (
 	// request a second.
 	paceSlowBurst = 4
 	// maxPaceAhead bounds how far ahead a stored reservation may be: one
-	// further is not a queue but a damaged state, and is started afresh.
+	// further is not a queue but a damaged state.
 	maxPaceAhead = 15 * time.Minute
+	// maxThrottle is the service's published throttle: a breach holds
+	// every request of the address for 5 minutes. No recorded throttle
+	// holds a request longer.
+	maxThrottle = 5 * time.Minute
+	// sayWaitAfter is the longest wait for the budget that goes unsaid: a
+	// longer one is logged at WARN (what it waits for, until when, and the
+	// state it read).
+	sayWaitAfter = 5 * time.Second
 )
 
 // paceRate is the emission interval and burst tolerance of an endpoint
@@ -164,11 +172,14 @@ func paceRate(perSecond, budget float64) (interval, tolerance time.Duration) {
 // whose theoretical arrival time is tat goes at the time returned, and the
 // endpoint's theoretical arrival time becomes next. A zero tat, or one
 // beyond maxPaceAhead (a damaged state), is a quiet endpoint; a throttle
-// beyond it is ignored.
+// holds the request for at most maxThrottle.
 func grant(tat, now, throttledUntil time.Time, interval, tolerance time.Duration) (at, next time.Time) {
 	arrival := now
-	if throttledUntil.After(arrival) && !throttledUntil.After(now.Add(maxPaceAhead)) {
+	if throttledUntil.After(arrival) {
 		arrival = throttledUntil
+		if most := now.Add(maxThrottle); arrival.After(most) {
+			arrival = most
+		}
 	}
 	if tat.After(now.Add(maxPaceAhead)) {
 		tat = time.Time{}
@@ -221,6 +232,8 @@ type pacer struct {
 	// storeErr says why the host's state is unusable (store then paces
 	// the process alone).
 	storeErr error
+	// stateDir is the folder of the host's state.
+	stateDir string
 	// apiHost and authHost are the hosts of the API and of the token
 	// endpoint: the states are the service's, not the client's.
 	apiHost, authHost string
@@ -259,14 +272,40 @@ func (p *pacer) wait(ctx context.Context, method, path string, token bool) error
 	if d <= 0 {
 		return nil
 	}
-	p.logf(ctx, LevelDebug, "pacing request to the rate budget", map[string]any{
+	level, msg := LevelDebug, "pacing request to the rate budget"
+	fields := map[string]any{
 		"method": method, "path": path, "class": class, "wait_ms": d.Milliseconds(),
 		"rate_per_second": perSecond * p.budget,
-	})
+	}
+	if d > sayWaitAfter {
+		level, msg = LevelWarn, p.longWait(method, path, endpointKey(host, endpoint), at, d, fields)
+	}
+	p.logf(ctx, level, msg, fields)
 	if err := p.clock.Sleep(ctx, d); err != nil {
 		return fmt.Errorf("%s %s: waiting for its turn in the rate budget: %w", method, path, err)
 	}
 	return nil
+}
+
+// longWait is the message of a wait of d until at for the turn of the
+// request method path (the state key), and adds to fields what it waits
+// for, until when and the state it read.
+func (p *pacer) longWait(method, path, key string, at time.Time, d time.Duration, fields map[string]any) string {
+	tk := throttleKey(p.apiHost)
+	what := fmt.Sprintf("its turn in the rate budget (%s, %v of the published rate of this endpoint)", key, p.budget)
+	state := key
+	if ts, ok := p.store.(interface{ throttleSeen(string) time.Time }); ok && !at.After(ts.throttleSeen(tk)) {
+		what = fmt.Sprintf("the end of the service's throttle of %s (a 429 answered to this host's requests)", p.apiHost)
+		state = tk
+	}
+	if n, ok := p.store.(interface{ stateOf(string) string }); ok && p.storeErr == nil {
+		state = n.stateOf(state)
+	} else {
+		state = "this process's memory (" + state + ")"
+	}
+	until := at.UTC().Format(time.RFC3339)
+	fields["waits_for"], fields["until"], fields["state"] = what, until, state
+	return fmt.Sprintf("%s %s waits %v for %s, until %s, as read from %s", method, path, d.Round(time.Second), what, until, state)
 }
 
 // throttle holds every request of the budget until until: the service
@@ -328,12 +367,27 @@ func newPacer(cfg Config, base *url.URL, tokenURL string, log func(context.Conte
 	if u, err := url.Parse(tokenURL); err == nil {
 		p.authHost = hostOf(u)
 	}
-	dir := cfg.RateStateDir
-	if dir == "" {
-		dir = DefaultRateStateDir()
+	p.stateDir = cfg.RateStateDir
+	if p.stateDir == "" {
+		dir, err := DefaultRateStateDir()
+		if err != nil {
+			p.store, p.storeErr = processRates, err
+			return p
+		}
+		p.stateDir = dir
 	}
-	p.store, p.storeErr = hostStore(dir)
+	p.store, p.storeErr = hostStore(p.stateDir, cfg.RateStateDir != "", p.clock.Now())
 	return p
+}
+
+// RateStateDir is the folder through which the client shares its rate
+// budget with the host's other processes (see RateStateError), or "" when
+// the user has none.
+func (c *Client) RateStateDir() string {
+	if c.pace == nil {
+		return ""
+	}
+	return c.pace.stateDir
 }
 
 // checkRateBudget checks Config.RateBudget: zero (the default) or a

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -138,8 +140,9 @@ func TestGrantStaysWithinTheBudget(t *testing.T) {
 }
 
 // TestGrantAfterQuietAndThrottle: an endpoint quiet for longer than its
-// burst takes starts afresh; a throttle holds a request until it ends; a
-// stored time beyond maxPaceAhead is a damaged state, not a queue.
+// burst takes starts afresh; a throttle holds a request until it ends, for
+// at most 5 minutes; a stored time beyond maxPaceAhead is a damaged state,
+// not a queue.
 func TestGrantAfterQuietAndThrottle(t *testing.T) {
 	interval, tolerance := paceRate(20, 0.5)
 	at, next := grant(paceEpoch.Add(-time.Hour), paceEpoch, time.Time{}, interval, tolerance)
@@ -151,9 +154,14 @@ func TestGrantAfterQuietAndThrottle(t *testing.T) {
 	if !at.Equal(until) {
 		t.Errorf("throttled: goes at +%v, want +30s", at.Sub(paceEpoch))
 	}
-	at, _ = grant(paceEpoch.Add(24*time.Hour), paceEpoch, paceEpoch.Add(24*time.Hour), interval, tolerance)
+	at, _ = grant(paceEpoch.Add(24*time.Hour), paceEpoch, time.Time{}, interval, tolerance)
 	if !at.Equal(paceEpoch) {
 		t.Errorf("damaged state: goes at +%v, want at once", at.Sub(paceEpoch))
+	}
+	// A throttle is honoured for at most the service's published 5 minutes.
+	at, _ = grant(time.Time{}, paceEpoch, paceEpoch.Add(24*time.Hour), interval, tolerance)
+	if want := paceEpoch.Add(5 * time.Minute); !at.Equal(want) {
+		t.Errorf("throttle of a day: goes at +%v, want +5m", at.Sub(paceEpoch))
 	}
 }
 
@@ -331,5 +339,75 @@ func TestHostOf(t *testing.T) {
 		if got := hostOf(u); got != want {
 			t.Errorf("hostOf(%s) = %s, want %s", raw, got, want)
 		}
+	}
+}
+
+// TestLongWaitIsSaid: a wait for the budget longer than 5 seconds is
+// logged at WARN, saying what it waits for (the service's throttle, or the
+// turn of its endpoint), until when, and the state file it read; a
+// shorter one is not.
+func TestLongWaitIsSaid(t *testing.T) {
+	warns := func(logs *captureLogger) []logEntry {
+		var out []logEntry
+		for _, e := range logs.all() {
+			if e.Level == LevelWarn && strings.Contains(e.Msg, " waits ") {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	f := newFake(t)
+	f.handler = okHandler
+
+	c, logs := newTestClient(t, f, nil)
+	clk := paceClockOf(t, c)
+	tk := throttleKey(c.pace.apiHost)
+	if err := c.pace.store.throttle(tk, clk.Now().Add(4*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.GetFiatDepositInstructions(t.Context(), "fdi-1"); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(stateDirOf(t, c), stateFileName(tk))
+	w := warns(logs)
+	if len(w) != 1 {
+		t.Fatalf("%d long waits said, want 1: %v", len(w), logs.all())
+	}
+	for _, want := range []string{"POST /oauth2/token waits 4m0s for the end of the service's throttle of " + c.pace.apiHost,
+		"until 2030-01-02T03:08:05Z", "as read from " + file} {
+		if !strings.Contains(w[0].Msg, want) {
+			t.Errorf("said %q, want %q in it", w[0].Msg, want)
+		}
+	}
+	if w[0].Fields["state"] != file || w[0].Fields["until"] != "2030-01-02T03:08:05Z" {
+		t.Errorf("fields %v", w[0].Fields)
+	}
+
+	// 50/s at 0.002: one request every 10.5 s.
+	c, logs = newTestClient(t, f, func(cfg *Config) { cfg.RateBudget = 0.002 })
+	for range 2 {
+		if _, err := c.GetFiatDepositInstructions(t.Context(), "fdi-1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w = warns(logs)
+	key := endpointKey(c.pace.apiHost, "GET /transfer/fiat-deposit-instructions/{id}")
+	if len(w) != 1 || !strings.Contains(w[0].Msg, "GET /transfer/fiat-deposit-instructions/fdi-1 waits 11s for its turn in the rate budget ("+key) ||
+		!strings.Contains(w[0].Msg, "as read from "+filepath.Join(stateDirOf(t, c), stateFileName(key))) {
+		t.Errorf("said %v, want the turn of the endpoint and its file", w)
+	}
+
+	// 50/s at 0.005: 4.2 s, unsaid.
+	c, logs = newTestClient(t, f, func(cfg *Config) { cfg.RateBudget = 0.005 })
+	if interval, _ := paceRate(50, 0.005); interval >= sayWaitAfter {
+		t.Fatalf("interval %v", interval)
+	}
+	for range 10 {
+		if _, err := c.GetFiatDepositInstructions(t.Context(), "fdi-1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w := warns(logs); len(w) != 0 || paceClockOf(t, c).total() == 0 {
+		t.Errorf("a wait of %v said: %v", paceClockOf(t, c).total(), w)
 	}
 }

@@ -121,7 +121,7 @@ func TestMoneyGuard_checkBalancesFailsClosed(t *testing.T) {
 // credentials at emu.
 func guardData(t *testing.T, emu *emulator.Server, clientID, secret string, g *moneyGuard) *providerData {
 	t.Helper()
-	c, err := client.New(client.Config{ClientID: clientID, ClientSecret: secret, BaseURL: emu.BaseURL(),
+	c, err := client.New(client.Config{RateStateDir: t.TempDir(), ClientID: clientID, ClientSecret: secret, BaseURL: emu.BaseURL(),
 		AuthURL: emu.AuthURL(), MaxRetries: 0})
 	if err != nil {
 		t.Fatal(err)

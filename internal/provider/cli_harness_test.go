@@ -79,7 +79,10 @@ func newCLIWorkdir(t *testing.T) *cliWorkdir {
 	if err := os.WriteFile(rc, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	// Its provider processes share a rate budget of their own, never the
+	// user's, nor another test's.
+	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1",
+		EnvRateStateDir+"="+t.TempDir())
 	return &cliWorkdir{t: t, tf: terraformBinary(t), dir: dir, env: env}
 }
 

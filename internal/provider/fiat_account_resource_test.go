@@ -235,7 +235,7 @@ func TestFiatAccountNumberScrubbedFromErrors(t *testing.T) {
 		_, _ = fmt.Fprintf(w, `{"type":"about:blank","title":"Bad Request","status":400,"detail":"account %s is closed"}`, faSecret)
 	}))
 	defer srv.Close()
-	c, err := client.New(client.Config{ClientID: "id", ClientSecret: "secret-value", BaseURL: srv.URL + "/v2", AuthURL: srv.URL})
+	c, err := client.New(client.Config{RateStateDir: t.TempDir(), ClientID: "id", ClientSecret: "secret-value", BaseURL: srv.URL + "/v2", AuthURL: srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -447,7 +447,7 @@ func TestAccCryptoDestinationAddress_upsertOfExistingRefused(t *testing.T) {
 		}
 		next.ServeHTTP(w, r)
 	})
-	c, err := client.New(client.Config{ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
+	c, err := client.New(client.Config{RateStateDir: t.TempDir(), ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
 		BaseURL: fe.srv.URL + "/v2", AuthURL: fe.srv.URL})
 	if err != nil {
 		t.Fatal(err)

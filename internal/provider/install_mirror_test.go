@@ -91,7 +91,8 @@ func TestAccMakeMirror(t *testing.T) {
 			}
 			env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1",
 				"TF_PLUGIN_CACHE_DIR=", "HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9",
-				"https_proxy=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9", "NO_PROXY=", "no_proxy=")
+				"https_proxy=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9", "NO_PROXY=", "no_proxy=",
+				EnvRateStateDir+"="+t.TempDir())
 			run := func(args ...string) string {
 				cmd := exec.CommandContext(t.Context(), cli, args...)
 				cmd.Dir, cmd.Env = dir, env

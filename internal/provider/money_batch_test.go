@@ -290,7 +290,7 @@ func TestTransferListsFollowPages(t *testing.T) {
 		}
 		next.ServeHTTP(w, r)
 	})
-	c, err := client.New(client.Config{
+	c, err := client.New(client.Config{RateStateDir: t.TempDir(),
 		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
 		BaseURL: f.srv.URL + "/v2", AuthURL: f.srv.URL, Rates: &testRates,
 	})
@@ -414,7 +414,7 @@ func TestReadGatheredWithoutList(t *testing.T) {
 		}
 		next.ServeHTTP(w, r)
 	})
-	c, err := client.New(client.Config{
+	c, err := client.New(client.Config{RateStateDir: t.TempDir(),
 		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
 		BaseURL: f.srv.URL + "/v2", AuthURL: f.srv.URL, Rates: &testRates,
 	})

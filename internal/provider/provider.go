@@ -2,7 +2,6 @@
 package provider
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -270,7 +269,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 		"request_timeout": cfg.RequestTimeout.String(), "max_retries": cfg.MaxRetries,
 		"rate_budget": cfg.RateBudget, "rate_state_dir": cfg.RateStateDir,
 	})
-	warnRateState(c, cmp.Or(cfg.RateStateDir, client.DefaultRateStateDir()), diags)
+	warnRateState(c, diags)
 
 	data := &providerData{client: c, wsURL: wsURL, requestTimeout: cfg.RequestTimeout, newID: p.newID, now: p.now,
 		planned: &plannedRefIDs{}, recoveryWindow: recoveryWindow, guard: guard}

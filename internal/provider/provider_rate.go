@@ -36,12 +36,18 @@ func rateSchema() map[string]schema.Attribute {
 			Validators: []validator.Float64{rateBudgetValidator{}},
 		},
 		"rate_state_dir": schema.StringAttribute{
-			MarkdownDescription: "The directory through which the provider processes of this host (plans and " +
+			MarkdownDescription: "The folder through which the provider processes of this host (plans and " +
 				"applies run at once, `terragrunt run-all`, parallel plans) share one rate budget: a few files of " +
-				"eight bytes, locked only while they are read and written, so a killed process holds nothing. " +
-				"Default: a directory of the user's under the system's temporary directory. If it cannot be used, " +
-				"each process paces alone at its `rate_budget` and says so once. Environment variable `" +
-				EnvRateStateDir + "`.",
+				"eight bytes, locked only while they are read and written, so a killed process holds nothing, and " +
+				"removed once untouched for 10 minutes (the service's window and throttle). Default: a folder of " +
+				"the user's alone, `terraform-provider-platform/rates` in the user's runtime folder " +
+				"(`$XDG_RUNTIME_DIR`) or else cache folder (`~/.cache`, `~/Library/Caches`, `%LocalAppData%`), " +
+				"made `0700`. The folder must be the user's, and no other user may write it; a folder configured " +
+				"here may be one its group can write, so that a team shares one budget (its files are then made " +
+				"`0660`). Files are opened without following links and must be the user's (or the group's) " +
+				"regular files. If the folder or a file cannot be used, or it holds more than 1,000 files, the " +
+				"process paces alone at its `rate_budget`, never unpaced, and says why in a warning. Environment " +
+				"variable `" + EnvRateStateDir + "`.",
 			Optional: true,
 		},
 	}
@@ -102,15 +108,20 @@ func configRateBudget(v types.Float64, diags *diag.Diagnostics) float64 {
 }
 
 // warnRateState warns once, at configure, that the rate budget is not
-// shared with the host's other processes.
-func warnRateState(c *client.Client, stateDirFrom string, diags *diag.Diagnostics) {
+// shared with the host's other processes: the folder and why.
+func warnRateState(c *client.Client, diags *diag.Diagnostics) {
 	err := c.RateStateError()
 	if err == nil {
 		return
 	}
+	folder := c.RateStateDir()
+	if folder == "" {
+		folder = "none: this user has no runtime or cache folder"
+	}
 	diags.AddAttributeWarning(path.Root("rate_state_dir"), "Rate budget not shared with the host's other processes",
-		fmt.Sprintf("The rate budget's directory (%s) cannot be used: %v. This provider process paces its "+
+		fmt.Sprintf("The rate budget's folder (%s) is not used: %v. This provider process paces its "+
 			"requests alone at its rate_budget (%v of each published limit), so provider processes run at once "+
-			"on this host may together send more than the budget. Set rate_state_dir (or %s) to a directory "+
-			"this user can write.", stateDirFrom, err, c.RateBudget(), EnvRateStateDir))
+			"on this host may together send more than the budget. Set rate_state_dir (or %s) to a folder "+
+			"of this user's that no other user can write (a team may share one its group can write), or "+
+			"remove what the message names.", folder, err, c.RateBudget(), EnvRateStateDir))
 }

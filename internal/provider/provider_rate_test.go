@@ -147,3 +147,57 @@ func TestProviderRateStateDirUnusable(t *testing.T) {
 		t.Error("an unusable rate_state_dir must not stop the provider")
 	}
 }
+
+// TestProviderRateStateDirUntrusted: a rate_state_dir every user of the
+// host can write is a warning naming the folder and why, and the provider
+// goes on, pacing alone; one its group can write is a team's, and used.
+func TestProviderRateStateDirUntrusted(t *testing.T) {
+	clearEnv(t)
+	t.Setenv(EnvRateBudget, "")
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	resp := configureWith(t, rateConfig(t, map[string]tftypes.Value{"rate_state_dir": str(dir)}))
+	if resp.Diagnostics.HasError() || resp.ResourceData == nil {
+		t.Fatalf("diagnostics: %v", resp.Diagnostics)
+	}
+	warns := resp.Diagnostics.Warnings()
+	if len(warns) != 1 || !strings.Contains(warns[0].Detail(), "The rate budget's folder ("+dir+") is not used") ||
+		!strings.Contains(warns[0].Detail(), "every user of the host can write it (mode -rwxrwxrwx)") ||
+		!strings.Contains(warns[0].Detail(), "paces its requests alone") {
+		t.Fatalf("warnings = %v", warns)
+	}
+
+	team := t.TempDir()
+	if err := os.Chmod(team, 0o770); err != nil {
+		t.Fatal(err)
+	}
+	resp = configureWith(t, rateConfig(t, map[string]tftypes.Value{"rate_state_dir": str(team)}))
+	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 0 {
+		t.Fatalf("a team's folder: %v", resp.Diagnostics)
+	}
+}
+
+// TestTestsUseNoDefaultRateState: the run's providers make their default
+// rate state folder in the run's own folders (TestMain), never in the
+// user's, and a provider given no folder shares the run's.
+func TestTestsUseNoDefaultRateState(t *testing.T) {
+	dir, err := client.DefaultRateStateDir()
+	if err != nil || !strings.HasPrefix(dir, os.Getenv("XDG_RUNTIME_DIR")) || !strings.Contains(dir, "platform-provider-test-env-") {
+		t.Errorf("the default rate state folder of the tests is %q (%v), not the run's", dir, err)
+	}
+	if d := os.Getenv(EnvRateStateDir); !strings.Contains(d, "platform-provider-test-env-") {
+		t.Errorf("%s = %q, want the run's folder", EnvRateStateDir, d)
+	}
+	if err := defaultRateStateUntouched(filepath.Dir(os.Getenv("XDG_RUNTIME_DIR"))); err != nil {
+		t.Error(err)
+	}
+	sandbox := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(sandbox, "cache", "terraform-provider-platform", "rates"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := defaultRateStateUntouched(sandbox); err == nil || !strings.Contains(err.Error(), "a test wrote into the default rate state folder") {
+		t.Errorf("a written default folder: %v", err)
+	}
+}

@@ -124,7 +124,7 @@ func emulatorProviderBlockFor(emu *emulator.Server, clientID, clientSecret, extr
 // would.
 func emulatorClient(t *testing.T, emu *emulator.Server) *client.Client {
 	t.Helper()
-	c, err := client.New(client.Config{
+	c, err := client.New(client.Config{RateStateDir: t.TempDir(),
 		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
 		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(), Rates: &testRates,
 	})

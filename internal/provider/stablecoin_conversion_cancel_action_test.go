@@ -34,7 +34,7 @@ func TestStablecoinConversionCancel_statusChecked(t *testing.T) {
 				_, _ = w.Write(bytes.ReplaceAll(rec.Body.Bytes(), []byte(`"status":"CANCELLED"`),
 					[]byte(`"status":"`+answered+`"`)))
 			})
-			c, err := client.New(client.Config{ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
+			c, err := client.New(client.Config{RateStateDir: t.TempDir(), ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
 				BaseURL: fe.srv.URL + "/v2", AuthURL: fe.srv.URL, MaxRetries: 0})
 			if err != nil {
 				t.Fatal(err)

@@ -4,6 +4,7 @@ package client
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"syscall"
 )
@@ -35,4 +36,25 @@ func lockFile(f *os.File, exclusive bool) error {
 
 func unlockFile(f *os.File) {
 	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) //nolint:gosec // A file descriptor fits an int.
+}
+
+// openNoFollow opens name, never through a symbolic link (O_NOFOLLOW:
+// a link fails with ELOOP), and never as the controlling terminal.
+func openNoFollow(name string, flag int, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(name, flag|syscall.O_NOFOLLOW|syscall.O_NOCTTY, perm) //nolint:gosec // A name of the checked state folder.
+}
+
+// owner is who owns a file, and how many names it has.
+type owner struct {
+	uid, gid int
+	links    uint64
+}
+
+// ownerOf is the owner of the file of fi.
+func ownerOf(fi fs.FileInfo) (owner, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return owner{}, false
+	}
+	return owner{uid: int(st.Uid), gid: int(st.Gid), links: uint64(st.Nlink)}, true //nolint:unconvert // Nlink is uint16 on darwin and freebsd.
 }

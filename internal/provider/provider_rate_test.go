@@ -3,10 +3,14 @@ package provider
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -17,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/emulator"
 	"github.com/platform/terraform-provider-platform/internal/redistest"
 )
 
@@ -302,5 +307,80 @@ func TestProviderRateStoreInvalid(t *testing.T) {
 		if resp.ResourceData != nil {
 			t.Error("a failed Configure must not hand out provider data")
 		}
+	}
+}
+
+// publishedRatesBinary builds the provider as released, pacing to the
+// published rates (no rateScale), in a folder of t's.
+func publishedRatesBinary(t *testing.T) string {
+	t.Helper()
+	requireTFAcc(t)
+	dir := t.TempDir()
+	cmd := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(dir, "terraform-provider-platform"), ".")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// TestAccRateStore_twoHostsOneBudget: two applies of withdrawals at once,
+// from two working folders with state folders of their own (two hosts),
+// each at rate_budget 0.25 on one Redis, against the emulator enforcing
+// the published rates with a quarter share (window and throttle scaled to
+// 30 s): together they send what one quarter allows, and draw no 429.
+// Each alone at 0.25 would send twice that.
+func TestAccRateStore_twoHostsOneBudget(t *testing.T) {
+	const n = 80 // Each; the two together are more than the 150 a window of 30 s allows at a quarter.
+	srv := redistest.Start(t, redistest.Options{Password: storePassword})
+	bin := publishedRatesBinary(t)
+	emu := emulator.StartTest(t, emulator.Options{RateLimits: &emulator.RateLimits{
+		Window: 30 * time.Second, Throttle: 30 * time.Second, Share: 0.25}})
+	hosts := make([]*cliWorkdir, 2)
+	for i := range hosts {
+		hosts[i] = newCLIWorkdirFor(t, bin)
+		hosts[i].write(emulatorProviderBlock(emu, fmt.Sprintf("  rate_budget    = 0.25\n  rate_state_dir = %q\n  rate_store     = %q\n",
+			t.TempDir(), srv.URL(storePassword))), fmt.Sprintf(`
+resource "platform_crypto_withdrawal" "pay" {
+  count               = %d
+  profile_id          = "prof-1"
+  destination_address = "bc1qexampleaddress0000000000000000000000"
+  asset               = "BTC"
+  crypto_network      = "BITCOIN"
+  amount              = "0.0001"
+  metadata            = { employee = "host-%d-e-${count.index}" }
+}
+`, n, i))
+	}
+	start := time.Now()
+	results := make([]cliResult, len(hosts))
+	var wg sync.WaitGroup
+	for i, w := range hosts {
+		wg.Go(func() { results[i] = w.run("apply", "-auto-approve", "-parallelism=30") })
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	for i, r := range results {
+		if r.code != 0 {
+			t.Fatalf("host %d: apply exit %d\n%s", i, r.code, r.output())
+		}
+		noPassword(t, fmt.Sprintf("host %d's output", i), r.output())
+		if strings.Contains(r.output(), "Rate budget not shared") {
+			t.Errorf("host %d did not share the budget:\n%s", i, r.output())
+		}
+	}
+	if b := emu.RateLimitsState().Breaches; b != 0 {
+		t.Errorf("%d breaches of the limits, want none", b)
+	}
+	if got := len(emu.Transfers()); got != 2*n {
+		t.Errorf("%d transfers at the emulator, want %d", got, 2*n)
+	}
+	// One budget: 2n withdrawals at 20 × 0.25 × 0.95 a second, less the
+	// burst of a second.
+	perSecond := 20 * 0.25 * (1 - 0.05)
+	floor := time.Duration(float64(2*n-5) / perSecond * float64(time.Second))
+	t.Logf("two applies of %d at once: %v (floor of one budget %v)", n, elapsed.Round(time.Second), floor.Round(time.Second))
+	if elapsed < floor {
+		t.Errorf("the two applies took %v, less than the floor of one budget %v: not shared", elapsed, floor)
 	}
 }

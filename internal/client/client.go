@@ -115,6 +115,11 @@ type Config struct {
 	// host share the budget; empty means DefaultRateStateDir(). When it is
 	// unusable the process paces alone (see Client.RateStateError).
 	RateStateDir string
+	// RateStore, a redis:// or rediss:// URL, is the Redis (or Valkey)
+	// server through which every process of every host naming it shares
+	// the budget, instead of RateStateDir. When it cannot be used the
+	// process paces alone at a share of its budget (see RateStoreError).
+	RateStore string
 	// Rates replaces PublishedRates; nil means PublishedRates.
 	Rates *RateTable
 	// pacingClock replaces the machine's clock of the pacing (tests).
@@ -166,7 +171,8 @@ type Client struct {
 	tokens map[string]*tokenEntry
 }
 
-// New validates cfg and returns a Client. It makes no network call.
+// New validates cfg and returns a Client. It makes no call to the service
+// (with a RateStore, it checks once per process that the store answers).
 func New(cfg Config) (*Client, error) {
 	if strings.TrimSpace(cfg.ClientID) == "" {
 		return nil, &ConfigError{Field: "client_id", Msg: "must not be empty"}
@@ -224,6 +230,11 @@ func New(cfg Config) (*Client, error) {
 	if err := checkRateBudget(cfg.RateBudget); err != nil {
 		return nil, err
 	}
+	if cfg.RateStore != "" {
+		if err := CheckRateStore(cfg.RateStore); err != nil {
+			return nil, err
+		}
+	}
 
 	var baseTransport http.RoundTripper
 	if cfg.HTTPClient != nil && cfg.HTTPClient.Transport != nil {
@@ -254,6 +265,7 @@ func New(cfg Config) (*Client, error) {
 		scrubber: &secrets{static: newScrubber(append(secretSpellings(cfg.ClientSecret),
 			basicAuthSpellings(cfg.ClientID, cfg.ClientSecret)...)...)},
 	}
+	c.scrubber.addValue(storePassword(cfg.RateStore))
 	if cfg.Logger != nil {
 		c.log = &scrubLogger{next: cfg.Logger, scrubber: c.scrubber}
 	}

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -326,8 +327,12 @@ func (p *pacer) throttle(ctx context.Context, until time.Time) {
 // process paces alone.
 func (p *pacer) reportStore(ctx context.Context, err error) {
 	p.warned.Do(func() {
-		p.logf(ctx, LevelWarn, "the rate budget is not shared with the host's other processes: "+
-			"this process paces alone at its rate_budget", map[string]any{"error": err.Error()})
+		msg := "the rate budget is not shared with the host's other processes: this process paces alone at its rate_budget"
+		var se *RateStoreError
+		if errors.As(err, &se) {
+			msg = se.logMessage()
+		}
+		p.logf(ctx, LevelWarn, msg, map[string]any{"error": err.Error()})
 	})
 }
 
@@ -367,6 +372,10 @@ func newPacer(cfg Config, base *url.URL, tokenURL string, log func(context.Conte
 	if u, err := url.Parse(tokenURL); err == nil {
 		p.authHost = hostOf(u)
 	}
+	if cfg.RateStore != "" {
+		p.store, p.storeErr = poolStore(cfg.RateStore)
+		return p
+	}
 	p.stateDir = cfg.RateStateDir
 	if p.stateDir == "" {
 		dir, err := DefaultRateStateDir()
@@ -401,9 +410,11 @@ func checkRateBudget(b float64) error {
 
 // RateStateError says why the client does not share its rate budget with
 // the other processes of the host (its rate_state_dir is unusable), or is
-// nil when it does. Either way the client paces to its budget.
+// nil when it does or shares it through a rate store (see RateStoreError).
+// Either way the client paces to its budget.
 func (c *Client) RateStateError() error {
-	if c.pace == nil {
+	var store *RateStoreError
+	if c.pace == nil || errors.As(c.pace.storeErr, &store) {
 		return nil
 	}
 	return c.pace.storeErr

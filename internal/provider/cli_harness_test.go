@@ -69,7 +69,13 @@ type cliWorkdir struct {
 func newCLIWorkdir(t *testing.T) *cliWorkdir {
 	t.Helper()
 	requireTFAcc(t)
-	bin := providerBinary(t)
+	return newCLIWorkdirFor(t, providerBinary(t))
+}
+
+// newCLIWorkdirFor is newCLIWorkdir with the provider built in bin.
+func newCLIWorkdirFor(t *testing.T, bin string) *cliWorkdir {
+	t.Helper()
+	requireTFAcc(t)
 	dir := t.TempDir()
 	rc := filepath.Join(t.TempDir(), "cli.tfrc")
 	cfg := "provider_installation {\n  dev_overrides {\n" +

@@ -112,6 +112,7 @@ type providerModel struct {
 	RecoveryWindow timetypes.GoDuration `tfsdk:"recovery_window"`
 	RateBudget     types.Float64        `tfsdk:"rate_budget"`
 	RateStateDir   types.String         `tfsdk:"rate_state_dir"`
+	RateStore      types.String         `tfsdk:"rate_store"`
 	// WithdrawalGuard is the withdrawal_guard block (money_guard.go).
 	WithdrawalGuard types.Object `tfsdk:"withdrawal_guard"`
 }
@@ -230,6 +231,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 			required: "the base URL of the OAuth 2.0 server", schemes: []string{"https", "http"}},
 		{attr: "ws_url", env: EnvWSURL, value: m.WSURL, dst: &wsURL, schemes: []string{"wss", "ws"}},
 		{attr: "rate_state_dir", env: EnvRateStateDir, value: m.RateStateDir, dst: &cfg.RateStateDir},
+		{attr: "rate_store", env: EnvRateStore, value: m.RateStore, dst: &cfg.RateStore},
 	}
 	for _, s := range settings {
 		s.read(diags)
@@ -245,6 +247,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	cfg.RequestTimeout = configRequestTimeout(stringSetting{attr: "request_timeout", env: EnvRequestTimeout, value: m.RequestTimeout.StringValue}, diags)
 	cfg.MaxRetries = configMaxRetries(m.MaxRetries, diags)
 	cfg.RateBudget, cfg.Rates = configRateBudget(m.RateBudget, diags), p.rates
+	configRateStore(cfg.RateStore, diags)
 	recoveryWindow := configRecoveryWindow(stringSetting{attr: "recovery_window", env: EnvRecoveryWindow,
 		value: m.RecoveryWindow.StringValue}, diags)
 	guard := configMoneyGuard(ctx, m.WithdrawalGuard, diags)
@@ -267,8 +270,9 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	tflog.Debug(ctx, "platform provider configured", map[string]any{
 		"base_url": cfg.BaseURL, "auth_url": cfg.AuthURL, "ws_url": wsURL, "pinned_scopes": cfg.Scopes,
 		"request_timeout": cfg.RequestTimeout.String(), "max_retries": cfg.MaxRetries,
-		"rate_budget": cfg.RateBudget, "rate_state_dir": cfg.RateStateDir,
+		"rate_budget": cfg.RateBudget, "rate_state_dir": cfg.RateStateDir, "rate_store": redactedStore(cfg.RateStore),
 	})
+	warnRateStore(c, diags)
 	warnRateState(c, diags)
 
 	data := &providerData{client: c, wsURL: wsURL, requestTimeout: cfg.RequestTimeout, newID: p.newID, now: p.now,

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -17,7 +18,11 @@ import (
 // values (others null) and returns the response.
 func configureWith(t *testing.T, vals map[string]tftypes.Value) *provider.ConfigureResponse {
 	t.Helper()
-	ctx := t.Context()
+	return configureIn(t.Context(), vals)
+}
+
+// configureIn is configureWith in ctx (a context that records the logs).
+func configureIn(ctx context.Context, vals map[string]tftypes.Value) *provider.ConfigureResponse {
 	p := newTestProvider()
 	var sresp provider.SchemaResponse
 	p.Schema(ctx, provider.SchemaRequest{}, &sresp)

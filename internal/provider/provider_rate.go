@@ -2,10 +2,12 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -20,6 +22,7 @@ import (
 const (
 	EnvRateBudget   = "PLATFORM_RATE_BUDGET"
 	EnvRateStateDir = "PLATFORM_RATE_STATE_DIR"
+	EnvRateStore    = "PLATFORM_RATE_STORE"
 )
 
 // rateSchema are the provider's arguments of the rate budget.
@@ -49,6 +52,19 @@ func rateSchema() map[string]schema.Attribute {
 				"process paces alone at its `rate_budget`, never unpaced, and says why in a warning. Environment " +
 				"variable `" + EnvRateStateDir + "`.",
 			Optional: true,
+		},
+		"rate_store": schema.StringAttribute{
+			MarkdownDescription: fmt.Sprintf("A Redis (or Valkey) server, as a `redis://` or `rediss://` URL "+
+				"(`rediss://user:password@host:6380/0`), through which every provider process of every host that "+
+				"names it shares one rate budget: a pool of CI runners or agents behind one egress address. It "+
+				"replaces `rate_state_dir`; give every host of the pool the same `rate_budget`, the pool's share. "+
+				"A password travels only over `rediss://` (or to a loopback host), and is never logged. If the "+
+				"server cannot be reached or refuses, the provider warns and each process paces alone at its "+
+				"`rate_budget` divided by %d (or by the number of processes that shared the server in the last "+
+				"5 minutes, if more), never unpaced, until the server answers again. Environment variable `%s`.",
+				client.RateStoreFallbackDivisor, EnvRateStore),
+			Optional:  true,
+			Sensitive: true,
 		},
 	}
 }
@@ -107,6 +123,38 @@ func configRateBudget(v types.Float64, diags *diag.Diagnostics) float64 {
 	return client.DefaultRateBudget
 }
 
+// configRateStore checks the rate_store setting (read from the block or
+// the environment): errors name the attribute and its variable, never the
+// password.
+func configRateStore(raw string, diags *diag.Diagnostics) {
+	if raw == "" {
+		return
+	}
+	if err := client.CheckRateStore(raw); err != nil {
+		msg := err.Error()
+		var ce *client.ConfigError
+		if errors.As(err, &ce) {
+			msg = ce.Msg
+		}
+		diags.AddAttributeError(path.Root("rate_store"), "Invalid rate_store",
+			fmt.Sprintf("rate_store (from the provider block or %s) %s.", EnvRateStore, strings.TrimSuffix(msg, ".")))
+	}
+}
+
+// warnRateStore warns once, at configure, that the rate store cannot be
+// used: the process paces alone at a share of its budget.
+func warnRateStore(c *client.Client, diags *diag.Diagnostics) {
+	err := c.RateStoreError()
+	if err == nil {
+		return
+	}
+	diags.AddAttributeWarning(path.Root("rate_store"), "Rate budget not shared through the rate store",
+		fmt.Sprintf("The rate store cannot be used: %v. This provider process paces its requests alone at its "+
+			"rate_budget divided by %d (%v of each published limit), so that the pool's processes together stay "+
+			"within the budget, and uses the store again once it answers. Check the server, its address and its "+
+			"password (rate_store or %s).", err, err.Divisor, c.RateBudget()/float64(err.Divisor), EnvRateStore))
+}
+
 // warnRateState warns once, at configure, that the rate budget is not
 // shared with the host's other processes: the folder and why.
 func warnRateState(c *client.Client, diags *diag.Diagnostics) {
@@ -124,4 +172,12 @@ func warnRateState(c *client.Client, diags *diag.Diagnostics) {
 			"on this host may together send more than the budget. Set rate_state_dir (or %s) to a folder "+
 			"of this user's that no other user can write (a team may share one its group can write), or "+
 			"remove what the message names.", folder, err, c.RateBudget(), EnvRateStateDir))
+}
+
+// redactedStore is the rate_store URL as it may be logged, or "".
+func redactedStore(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	return client.RedactStoreURL(raw)
 }

@@ -1,18 +1,28 @@
 package provider
 
 import (
+	"bytes"
+	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflogtest"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
+	"github.com/platform/terraform-provider-platform/internal/emulator"
+	"github.com/platform/terraform-provider-platform/internal/redistest"
 )
 
 // rateConfig is a valid configuration against srv with vals added.
@@ -199,5 +209,232 @@ func TestTestsUseNoDefaultRateState(t *testing.T) {
 	}
 	if err := defaultRateStateUntouched(sandbox); err == nil || !strings.Contains(err.Error(), "a test wrote into the default rate state folder") {
 		t.Errorf("a written default folder: %v", err)
+	}
+}
+
+// storePassword is the password of the rate stores of the tests: it must
+// reach no diagnostic and no log line.
+const storePassword = "store-Pa55word-7f3a"
+
+// configureLogged configures with vals in a context recording the logs.
+func configureLogged(t *testing.T, vals map[string]tftypes.Value) (*provider.ConfigureResponse, context.Context, *bytes.Buffer) {
+	t.Helper()
+	var logs bytes.Buffer
+	ctx := tflogtest.RootLogger(t.Context(), &logs)
+	return configureIn(ctx, rateConfig(t, vals)), ctx, &logs
+}
+
+// noPassword fails t when text holds the store's password.
+func noPassword(t *testing.T, where, text string) {
+	t.Helper()
+	for _, s := range []string{storePassword, "Pa55word"} {
+		if strings.Contains(text, s) {
+			t.Errorf("%s holds the rate store's password: %s", where, text)
+		}
+	}
+}
+
+// TestProviderRateStore: rate_store, or PLATFORM_RATE_STORE, shares the
+// budget through the server, with no warning; the debug line of the
+// configuration holds the URL with its password redacted.
+func TestProviderRateStore(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{Password: storePassword})
+	for _, fromEnv := range []bool{false, true} {
+		clearEnv(t)
+		t.Setenv(EnvRateBudget, "")
+		vals := map[string]tftypes.Value{"rate_store": str(srv.URL(storePassword))}
+		t.Setenv(EnvRateStore, "")
+		if fromEnv {
+			vals = nil
+			t.Setenv(EnvRateStore, srv.URL(storePassword))
+		}
+		resp, _, logs := configureLogged(t, vals)
+		if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() > 0 {
+			t.Fatalf("environment %v: diagnostics: %v", fromEnv, resp.Diagnostics)
+		}
+		d, ok := resp.ResourceData.(*providerData)
+		if !ok {
+			t.Fatalf("ResourceData = %T", resp.ResourceData)
+		}
+		if err := d.client.RateStoreError(); err != nil {
+			t.Errorf("RateStoreError = %v", err)
+		}
+		if !strings.Contains(logs.String(), "redis://:xxxxx@"+srv.Addr) {
+			t.Errorf("the configuration's log line does not name the store: %s", logs)
+		}
+		noPassword(t, "the log", logs.String())
+	}
+}
+
+// TestProviderRateStoreRefused: a store that refuses the password, or
+// does not answer, is a warning naming rate_store and its variable, and
+// the provider goes on, pacing alone; the password is in no diagnostic.
+func TestProviderRateStoreRefused(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{Password: "the-right-one-42"})
+	gone := redistest.Start(t, redistest.Options{})
+	gone.Kill()
+	for _, tc := range []struct{ name, url, says string }{
+		{"wrong password", srv.URL(storePassword), "WRONGPASS"},
+		{"unreachable", gone.URL(storePassword), "connection refused"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clearEnv(t)
+			t.Setenv(EnvRateBudget, "")
+			t.Setenv(EnvRateStore, "")
+			resp, _, logs := configureLogged(t, map[string]tftypes.Value{"rate_store": str(tc.url)})
+			if resp.Diagnostics.HasError() || resp.ResourceData == nil {
+				t.Fatalf("diagnostics: %v; an unusable rate_store must not stop the provider", resp.Diagnostics)
+			}
+			warns := resp.Diagnostics.Warnings()
+			if len(warns) != 1 || warns[0].Summary() != "Rate budget not shared through the rate store" {
+				t.Fatalf("warnings = %v", warns)
+			}
+			for _, s := range []string{tc.says, EnvRateStore, "divided by 4", "0.125 of each published limit", "redis://:xxxxx@"} {
+				if !strings.Contains(warns[0].Detail(), s) {
+					t.Errorf("warning %q does not say %q", warns[0].Detail(), s)
+				}
+			}
+			if wp, ok := warns[0].(diag.DiagnosticWithPath); !ok || wp.Path().String() != "rate_store" {
+				t.Errorf("the warning is not attached to rate_store")
+			}
+			noPassword(t, "the warning", warns[0].Summary()+warns[0].Detail())
+			noPassword(t, "the log", logs.String())
+		})
+	}
+}
+
+// TestProviderRateStoreLostMidRun: a store killed after configure: the
+// next request's pacing says so in the provider's log at WARN, without
+// the password, and the request is paced alone.
+func TestProviderRateStoreLostMidRun(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{Password: storePassword})
+	clearEnv(t)
+	t.Setenv(EnvRateBudget, "")
+	t.Setenv(EnvRateStore, "")
+	resp, ctx, logs := configureLogged(t, map[string]tftypes.Value{"rate_store": str(srv.URL(storePassword))})
+	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() > 0 {
+		t.Fatalf("diagnostics: %v", resp.Diagnostics)
+	}
+	d, ok := resp.ResourceData.(*providerData)
+	if !ok {
+		t.Fatalf("ResourceData = %T", resp.ResourceData)
+	}
+	srv.Kill()
+	_, _ = d.client.Token(ctx, "transfer:read_transfer") // The test's server refuses it: only its pacing matters.
+	var said bool
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(line, "the rate store was lost") {
+			said = true
+			if !strings.Contains(line, `"@level":"warn"`) || !strings.Contains(line, "redis://:xxxxx@"+srv.Addr) {
+				t.Errorf("the loss is said %s, want at WARN naming the store", line)
+			}
+		}
+	}
+	if !said {
+		t.Errorf("the loss of the store is not said: %s", logs)
+	}
+	noPassword(t, "the log", logs.String())
+}
+
+// TestProviderRateStoreInvalid: a rate_store that is not a Redis URL, or
+// sends its password in clear to another host, is an error naming the
+// attribute and its variable, before any request, and never the password.
+func TestProviderRateStoreInvalid(t *testing.T) {
+	for _, tc := range []struct{ raw, says string }{
+		{"https://:" + storePassword + "@redis.example.com", "redis:// or rediss://"},
+		{"redis://:" + storePassword + "@redis.example.com:6379", "use rediss://"},
+		{"redis://:store/" + storePassword + "@localhost:6379", "percent-encoded"},
+	} {
+		clearEnv(t)
+		t.Setenv(EnvRateStore, "")
+		resp := configureWith(t, rateConfig(t, map[string]tftypes.Value{"rate_store": str(tc.raw)}))
+		errs := resp.Diagnostics.Errors()
+		if len(errs) != 1 || errs[0].Summary() != "Invalid rate_store" {
+			t.Fatalf("diagnostics = %v, want one Invalid rate_store", resp.Diagnostics)
+		}
+		for _, s := range []string{tc.says, EnvRateStore} {
+			if !strings.Contains(errs[0].Detail(), s) {
+				t.Errorf("detail %q does not say %q", errs[0].Detail(), s)
+			}
+		}
+		noPassword(t, "the error", errs[0].Detail())
+		if resp.ResourceData != nil {
+			t.Error("a failed Configure must not hand out provider data")
+		}
+	}
+}
+
+// publishedRatesBinary builds the provider as released, pacing to the
+// published rates (no rateScale), in a folder of t's.
+func publishedRatesBinary(t *testing.T) string {
+	t.Helper()
+	requireTFAcc(t)
+	dir := t.TempDir()
+	cmd := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(dir, "terraform-provider-platform"), ".")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// TestAccRateStore_twoHostsOneBudget: two applies of withdrawals at once,
+// from two working folders with state folders of their own (two hosts),
+// each at rate_budget 0.25 on one Redis, against the emulator enforcing
+// the published rates with a quarter share (window and throttle scaled to
+// 30 s): together they send what one quarter allows, and draw no 429.
+// Each alone at 0.25 would send twice that.
+func TestAccRateStore_twoHostsOneBudget(t *testing.T) {
+	const n = 80 // Each; the two together are more than the 150 a window of 30 s allows at a quarter.
+	srv := redistest.Start(t, redistest.Options{Password: storePassword})
+	bin := publishedRatesBinary(t)
+	emu := emulator.StartTest(t, emulator.Options{RateLimits: &emulator.RateLimits{
+		Window: 30 * time.Second, Throttle: 30 * time.Second, Share: 0.25}})
+	hosts := make([]*cliWorkdir, 2)
+	for i := range hosts {
+		hosts[i] = newCLIWorkdirFor(t, bin)
+		hosts[i].write(emulatorProviderBlock(emu, fmt.Sprintf("  rate_budget    = 0.25\n  rate_state_dir = %q\n  rate_store     = %q\n",
+			t.TempDir(), srv.URL(storePassword))), fmt.Sprintf(`
+resource "platform_crypto_withdrawal" "pay" {
+  count               = %d
+  profile_id          = "prof-1"
+  destination_address = "bc1qexampleaddress0000000000000000000000"
+  asset               = "BTC"
+  crypto_network      = "BITCOIN"
+  amount              = "0.0001"
+  metadata            = { employee = "host-%d-e-${count.index}" }
+}
+`, n, i))
+	}
+	start := time.Now()
+	results := make([]cliResult, len(hosts))
+	var wg sync.WaitGroup
+	for i, w := range hosts {
+		wg.Go(func() { results[i] = w.run("apply", "-auto-approve", "-parallelism=30") })
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	for i, r := range results {
+		if r.code != 0 {
+			t.Fatalf("host %d: apply exit %d\n%s", i, r.code, r.output())
+		}
+		noPassword(t, fmt.Sprintf("host %d's output", i), r.output())
+		if strings.Contains(r.output(), "Rate budget not shared") {
+			t.Errorf("host %d did not share the budget:\n%s", i, r.output())
+		}
+	}
+	if b := emu.RateLimitsState().Breaches; b != 0 {
+		t.Errorf("%d breaches of the limits, want none", b)
+	}
+	if got := len(emu.Transfers()); got != 2*n {
+		t.Errorf("%d transfers at the emulator, want %d", got, 2*n)
+	}
+	// One budget: 2n withdrawals at 20 × 0.25 × 0.95 a second, less the
+	// burst of a second.
+	perSecond := 20 * 0.25 * (1 - 0.05)
+	floor := time.Duration(float64(2*n-5) / perSecond * float64(time.Second))
+	t.Logf("two applies of %d at once: %v (floor of one budget %v)", n, elapsed.Round(time.Second), floor.Round(time.Second))
+	if elapsed < floor {
+		t.Errorf("the two applies took %v, less than the floor of one budget %v: not shared", elapsed, floor)
 	}
 }

@@ -704,7 +704,7 @@ func TestLookupFirstSendsOnlyOnTheServicesWord(t *testing.T) {
 					}
 					next.ServeHTTP(w, r)
 				})
-				c, err := client.New(client.Config{
+				c, err := client.New(client.Config{RateStateDir: t.TempDir(),
 					ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
 					BaseURL: f.srv.URL + "/v2", AuthURL: f.srv.URL, Rates: &testRates, MaxRetries: 0,
 				})

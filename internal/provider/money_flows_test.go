@@ -194,13 +194,16 @@ func TestMoneyFlowActions_guarded(t *testing.T) {
 			guard := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
 				"max_amount": tftypes.Map{ElementType: tftypes.String}, "max_run_total": tftypes.Map{ElementType: tftypes.String},
 				"check_service_limits": tftypes.Bool, "approved_destinations_only": tftypes.Bool,
-				"check_balances": tftypes.Bool,
+				"check_balances": tftypes.Bool, "max_daily_total": tftypes.Map{ElementType: tftypes.String},
+				"max_weekly_total": tftypes.Map{ElementType: tftypes.String},
 			}}
 			h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret,
 				map[string]tftypes.Value{withdrawalGuardBlock: tftypes.NewValue(guard, map[string]tftypes.Value{
 					"max_amount": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{
 						"USD": tftypes.NewValue(tftypes.String, "10"), "BTC": tftypes.NewValue(tftypes.String, "0.1")}),
 					"max_run_total":              tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
+					"max_daily_total":            tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
+					"max_weekly_total":           tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
 					"check_service_limits":       tftypes.NewValue(tftypes.Bool, nil),
 					"approved_destinations_only": tftypes.NewValue(tftypes.Bool, nil),
 					"check_balances":             tftypes.NewValue(tftypes.Bool, nil),

@@ -419,6 +419,13 @@ func TestGuardRules_nextStep(t *testing.T) {
 			[]string{"Next step: have bc1qnotinthebook on BITCOIN approved in the service's address book"}},
 		{settingCheckBalances, guardOn(settingCheckBalances), []guardedMovement{move("a", "80")},
 			[]string{"Next step: fund profile prof-1 with USD"}},
+		{settingMaxDailyTotal, guardCapped(settingMaxDailyTotal, map[string]string{"USD": "5"}),
+			[]guardedMovement{move("a", "8")},
+			[]string{"Next step: send it once enough of what left profile prof-1 has aged out of the window",
+				"raise max_daily_total for USD"}},
+		{settingMaxWeeklyTotal, guardCapped(settingMaxWeeklyTotal, map[string]string{"USD": "5"}),
+			[]guardedMovement{move("a", "8")},
+			[]string{"raise max_weekly_total for USD"}},
 	} {
 		t.Run(c.rule, func(t *testing.T) {
 			if !slices.ContainsFunc(guardRules, func(r guardRule) bool { return cmpOr(r.setting, r.name) == c.rule }) {
@@ -464,8 +471,8 @@ func TestGuardRules_nextStep(t *testing.T) {
 		}
 		steps[step] = cmpOr(r.setting, r.name)
 	}
-	if len(guardRules) != 6 {
-		t.Errorf("%d rules, and this test has 6 cases: give the new rule its case", len(guardRules))
+	if len(guardRules) != 8 {
+		t.Errorf("%d rules, and this test has 8 cases: give the new rule its case", len(guardRules))
 	}
 }
 

@@ -87,9 +87,9 @@ type windowEntry struct {
 	figure, amount decimal.Decimal
 }
 
-// leavingTransfer reports whether a transfer of typ takes money out of its
+// leavesProfile reports whether a transfer of typ takes money out of its
 // profile, and whether the type says either way.
-func leavingTransfer(typ string) (leaves, known bool) {
+func leavesProfile(typ string) (leaves, known bool) {
 	switch {
 	case strings.HasSuffix(typ, "_WITHDRAWAL"), strings.HasSuffix(typ, "_DEBIT"):
 		return true, true
@@ -138,7 +138,7 @@ func readWindow(ctx context.Context, c *client.Client, profile string, since tim
 				"from %s", what, shown(t.ProfileID), t.CreatedAt.Format(time.RFC3339), shown(profile),
 				since.Format(time.RFC3339))
 		}
-		leaves, known := leavingTransfer(t.Type)
+		leaves, known := leavesProfile(t.Type)
 		switch {
 		case !known:
 			return out, fmt.Errorf("%s has the type %s, of which the provider cannot tell whether it leaves the "+

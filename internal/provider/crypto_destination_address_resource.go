@@ -284,6 +284,9 @@ func (r *cryptoDestinationAddressResource) planCreate(ctx context.Context, req r
 		return
 	}
 	args := config.args
+	if checksumRefused(args.CryptoNetwork, args.Address, path.Root("address"), "address book entry", "", &resp.Diagnostics) {
+		return
+	}
 	existing, err := lookupTuple(ctx, r.data.client, args)
 	if err != nil {
 		r.data.warnOnce("destination-address-plan-lookup", func() {
@@ -442,6 +445,9 @@ func (r *cryptoDestinationAddressResource) Create(ctx context.Context, req resou
 		return
 	}
 	args := plan.args
+	if checksumRefused(args.CryptoNetwork, args.Address, path.Root("address"), "address book entry", " at send", &resp.Diagnostics) {
+		return
+	}
 	look, err := lookupTupleSeen(ctx, r.data.client, args)
 	existing := look.found
 	if err != nil {

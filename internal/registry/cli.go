@@ -33,6 +33,7 @@ var CLITests = map[string][]string{
 		"TestAccWithdrawalMistakes_failThePlanOnce",            // diagnostics of validation and of the plan, each printed once
 		"TestAccPolicies_everyEngine",                          // plan JSON of each CLI, actions, under every policy engine
 		"TestAccMoneyHalt",                                     // saved plan, actions, every money type refused
+		"TestAccAddressChecksum_refusedAtPlan",                 // plan errors of resources and of an action, as each CLI shows them
 	},
 	"resource platform_crypto_withdrawal": {
 		"TestAccMoneyCore_upgradeEveryType",

@@ -119,8 +119,12 @@ func movementKey(kind, ref string, w guardedMovement) string {
 func (t *moneyType[A, T, R]) planMovement(ctx context.Context, data *providerData, a A, refID string, sends types.Bool, resp *resource.ModifyPlanResponse) {
 	m := t.plan.moves(a)
 	setMoney(ctx, &resp.Plan, m.manifest(types.StringValue(refID), sends), &resp.Diagnostics)
+	// An object the plan found at the service under its ref_id is recorded
+	// at apply, not sent (money.sends = false): like an object in the
+	// state, it keeps the address it was made with.
+	recorded := !sends.IsNull() && !sends.IsUnknown() && !sends.ValueBool()
 	if moneyHalted(data, t.objects.words.resourceType, "", &resp.Diagnostics) ||
-		checksumRefused(m.network, m.address, m.addressAttr(), t.objects.words.resourceType, "", &resp.Diagnostics) {
+		(!recorded && checksumRefused(m.network, m.address, m.addressAttr(), t.objects.words.resourceType, "", &resp.Diagnostics)) {
 		return
 	}
 	if m.standing {

@@ -49,11 +49,11 @@ type badInput struct {
 var validArgs = map[string][]string{
 	"provider": nil, // the emulator's provider block
 	"resource platform_crypto_withdrawal": {
-		`profile_id = "profile-1"`, `destination_address = "bc1qexample0destination0address"`, `asset = "BTC"`,
+		`profile_id = "profile-1"`, `destination_address = "` + cwDestination + `"`, `asset = "BTC"`,
 		`crypto_network = "BITCOIN"`, `amount = "0.5"`,
 	},
 	"action platform_crypto_withdrawal": {
-		`profile_id = "profile-1"`, `destination_address = "bc1qexample0destination0address"`, `asset = "BTC"`,
+		`profile_id = "profile-1"`, `destination_address = "` + cwDestination + `"`, `asset = "BTC"`,
 		`crypto_network = "BITCOIN"`, `amount = "0.5"`,
 	},
 	"resource platform_fiat_deposit_instructions": {`profile_id = "profile-1"`, `fiat_network = "WIRE"`},

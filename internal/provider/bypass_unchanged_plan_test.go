@@ -65,7 +65,7 @@ func tfValueOf(tb testing.TB, typ tftypes.Type, v any) tftypes.Value {
 // that plans its unchanged objects itself.
 var unchangedPlanArguments = map[string]map[string]any{
 	"platform_crypto_withdrawal": {
-		"profile_id": "p1", "destination_address": "bc1qunchanged", "asset": "BTC",
+		"profile_id": "p1", "destination_address": validBTCAddress("bc1qunchanged"), "asset": "BTC",
 		"crypto_network": "BITCOIN", "amount": "0.01", "metadata": map[string]any{"run": "unchanged"},
 	},
 	"platform_deposit_address": {

@@ -191,7 +191,10 @@ func (r *cryptoDestinationAddressResource) Schema(_ context.Context, _ resource.
 			MarkdownDescription: "The crypto address, as the network writes it; compared exactly, case included. It is " +
 				"checked at plan: never whitespace, and on the networks whose format is well known, that format " +
 				"(EVM networks: `0x` and 40 hexadecimal digits; `SUI`: `0x` and 64; `SOLANA`: 32 to 44 base58 " +
-				"characters)." + newEntryNote,
+				"characters). A new entry's address is also checked for its checksum, at plan and again when it is " +
+				"sent: bech32 or bech32m (segwit) or base58check (legacy) on `BITCOIN`, EIP-55 for an EVM address " +
+				"written in mixed case (all lower case carries none); a bad checksum is refused and nothing is sent. " +
+				"An entry already in the state keeps its address." + newEntryNote,
 			Required:      true,
 			Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
 			PlanModifiers: replace,
@@ -286,6 +289,9 @@ func (r *cryptoDestinationAddressResource) planCreate(ctx context.Context, req r
 		return
 	}
 	args := config.args
+	if checksumRefused(args.CryptoNetwork, args.Address, path.Root("address"), "address book entry", "", &resp.Diagnostics) {
+		return
+	}
 	// The apply's destroy of the unconfirmed state receives the plan's
 	// private state, not the state's: it carries the attempt there.
 	if attempt, recorded := r.data.attempts.lostCreate(destinationWords.refNamespace, args.tuple()); recorded {
@@ -450,6 +456,9 @@ func (r *cryptoDestinationAddressResource) Create(ctx context.Context, req resou
 		return
 	}
 	args := plan.args
+	if checksumRefused(args.CryptoNetwork, args.Address, path.Root("address"), "address book entry", " at send", &resp.Diagnostics) {
+		return
+	}
 	look, err := lookupTupleSeen(ctx, r.data.client, args)
 	existing := look.found
 	if err != nil {

@@ -22,10 +22,12 @@ import (
 )
 
 const (
-	cwaType        = "platform_crypto_withdrawal"
-	cwaPostKey     = "POST /v2/transfer/crypto-withdrawals"
-	cwaDestination = "bc1qaction0destination0address"
+	cwaType    = "platform_crypto_withdrawal"
+	cwaPostKey = "POST /v2/transfer/crypto-withdrawals"
 )
+
+// cwaDestination is the address the actions of these tests send to.
+var cwaDestination = validBTCAddress("bc1qaction0destination0address")
 
 // actionHarness drives the provider's protocol 6 server as Terraform does
 // for an action: GetProviderSchema, ConfigureProvider, then
@@ -680,7 +682,7 @@ func TestAccCryptoWithdrawalAction_guarded(t *testing.T) {
 		return emulatorProviderBlock(emu, "  withdrawal_guard {\n    max_run_total = { BTC = \""+maxRunTotal+"\" }\n  }\n") + `
 resource "platform_crypto_withdrawal" "rent" {
   profile_id          = "profile-1"
-  destination_address = "bc1qguarded0resource0address"
+  destination_address = "` + validBTCAddress("bc1qguarded0resource0address") + `"
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = "0.1"

@@ -12,7 +12,7 @@ func init() {
 	addMoneyFixture(moneyFixture{
 		typ: "platform_crypto_withdrawal",
 		core: moneyResource{
-			words: withdrawalWords, body: eoWithdrawal, addr: "platform_crypto_withdrawal.payout",
+			words: withdrawalWords, body: payoutWithdrawal, addr: "platform_crypto_withdrawal.payout",
 			list: func(emu *emulator.Server) []moneyObject {
 				var out []moneyObject
 				for _, tr := range emu.Transfers() {
@@ -29,13 +29,14 @@ func init() {
 			replays:     replayAnswers,
 			replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
 			refIDAtPlan: true,
-			what:        "0.5 BTC on BITCOIN to bc1qexampleaddress0000000000000000000000 from profile prof-1",
+			what:        "0.5 BTC on BITCOIN to " + payoutAddress + " from profile prof-1",
 		},
 		lying: lyingRow{lies: []lyingAnswer{
 			{field: "amount", value: "250", want: `amount: requested "0.5", answered "250"`},
 			{field: "asset", value: "ETH", want: `asset: requested "BTC", answered "ETH"`},
 			{field: "crypto_network", value: "ETHEREUM", want: `crypto_network: requested "BITCOIN", answered "ETHEREUM"`},
-			{field: "destination_address", value: "bc1qattacker", want: `destination_address: requested "bc1qexampleaddress0000000000000000000000", answered "bc1qattacker"`},
+			{field: "destination_address", value: validBTCAddress("bc1qattacker"), want: `destination_address: requested "` +
+				payoutAddress + `", answered "` + validBTCAddress("bc1qattacker") + `"`},
 			{field: "profile_id", value: "prof-2", want: `profile_id: requested "prof-1", answered "prof-2"`},
 			{field: "metadata", value: map[string]string{"invoice": "inv-2"}, want: `metadata: requested {invoice="inv-1"}, answered {invoice="inv-2"}`},
 			{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
@@ -93,12 +94,12 @@ func init() {
 		action: &actionFixture{
 			config: func(amount string) string {
 				return `profile_id = "prof-1"
-    destination_address = "bc1qexampleaddress0000000000000000000000"
+    destination_address = "` + payoutAddress + `"
     asset = "BTC"
     crypto_network = "BITCOIN"
     amount = ` + amount
 			},
-			args: cwaArgs{"profile_id": "prof-1", "destination_address": "bc1qexampleaddress0000000000000000000000",
+			args: cwaArgs{"profile_id": "prof-1", "destination_address": payoutAddress,
 				"asset": "BTC", "crypto_network": "BITCOIN", "amount": "0.5", "metadata": map[string]string{"invoice": "42"}},
 		},
 		guard: &guardFixture{asset: "BTC", over: "0.1", balance: [2]string{"prof-1", "BTC"}, short: "0.1"},
@@ -108,6 +109,7 @@ func init() {
 			earlier: func(t *testing.T, emu *emulator.Server) map[string]string {
 				return map[string]string{everyTypeWithdrawalID: postWithdrawal(t, emu, upgradeWithdrawalRef)}
 			},
+			body: eoWithdrawal,
 		},
 	})
 }

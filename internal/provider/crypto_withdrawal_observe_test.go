@@ -25,7 +25,7 @@ func TestAccCryptoWithdrawal_refreshFollowsStatus(t *testing.T) {
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
 	emu := env.emu
-	cfg := env.config(eoWithdrawal)
+	cfg := env.config(payoutWithdrawal)
 	const hash = "3f9a0c1e5b7d2a4c6e8f0b1d3a5c7e9f1b3d5a7c9e1f3b5d7a9c1e3f5b7d9a1c"
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -69,7 +69,7 @@ func TestAccCryptoWithdrawal_failedIsWarnedNotResent(t *testing.T) {
 	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	w := newCLIWorkdir(t)
-	w.write(emulatorProviderBlock(emu, ""), eoWithdrawal)
+	w.write(emulatorProviderBlock(emu, ""), payoutWithdrawal)
 	w.mustRun(0, "apply", "-auto-approve")
 	tr := onlyTransfer(t, emu)
 	emu.SetTransferStatus(tr.ID, client.TransferStatusFailed, "")
@@ -93,7 +93,7 @@ func TestAccCryptoWithdrawal_refreshWithoutReadScope(t *testing.T) {
 		"writer": {Secret: "writer-secret", Scopes: []string{client.ScopeWriteCryptoWithdrawal}},
 	}})
 	w := newCLIWorkdir(t)
-	two := eoWithdrawal + strings.Replace(strings.Replace(eoWithdrawal, `"payout"`, `"second"`, 1), `"0.5"`, `"0.6"`, 1)
+	two := payoutWithdrawal + strings.Replace(strings.Replace(payoutWithdrawal, `"payout"`, `"second"`, 1), `"0.5"`, `"0.6"`, 1)
 	w.write(emulatorProviderBlockFor(emu, "writer", "writer-secret", ""), two)
 	w.mustRun(0, "apply", "-auto-approve")
 	// The plan could not look the ref_id up: its manifest says the apply

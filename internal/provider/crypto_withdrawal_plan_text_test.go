@@ -26,9 +26,9 @@ func TestAccCryptoWithdrawal_replacementSaysWhereMoneyGoes(t *testing.T) {
 	out := flatOutput(raw)
 	for _, want := range []string{
 		`Changed: amount "0.1" → "0.2".`,
-		`Applying sends a NEW crypto withdrawal: 0.2 BTC on BITCOIN to bc1qfloorpay from profile prof-1, ref_id `,
+		`Applying sends a NEW crypto withdrawal: 0.2 BTC on BITCOIN to ` + floorAddress("pay") + ` from profile prof-1, ref_id `,
 		`(derived from its arguments)`,
-		`The crypto withdrawal already sent, ` + sent.ID + ` (0.1 BTC on BITCOIN to bc1qfloorpay from profile prof-1, ref_id ` + deref(sent.RefID) + `), stays sent: it is not reversed`,
+		`The crypto withdrawal already sent, ` + sent.ID + ` (0.1 BTC on BITCOIN to ` + floorAddress("pay") + ` from profile prof-1, ref_id ` + deref(sent.RefID) + `), stays sent: it is not reversed`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the plan does not say %q:\n%s", want, out)

@@ -59,7 +59,12 @@ var cryptoWithdrawalFlow = flow[cryptoWithdrawalArgs, client.Transfer, client.Cr
 			arg:        func(a *cryptoWithdrawalArgs) *types.String { return &a.ProfileID },
 			req:        func(r *client.CryptoWithdrawalRequest) *string { return &r.ProfileID },
 			got:        func(t *client.Transfer) *string { return &t.ProfileID }},
-		{name: "destination_address", required: true, description: "Crypto address the withdrawal is sent to.",
+		{name: "destination_address", required: true, description: "Crypto address the withdrawal is sent to. It is " +
+			"checked at plan for the shape of its network's addresses and, on `BITCOIN` and the EVM networks, for its " +
+			"checksum: bech32 or bech32m (segwit) or base58check (legacy) on `BITCOIN`, EIP-55 for an EVM address " +
+			"written in mixed case (all lower case carries none). A new withdrawal, or an action's invocation, to an " +
+			"address whose checksum is bad is refused at plan and again at send, and nothing is sent; a withdrawal " +
+			"already in the state keeps its address.",
 			validators: []validator.String{stringvalidator.LengthAtLeast(1), networkAddressShape{network: path.Root("crypto_network")}},
 			arg:        func(a *cryptoWithdrawalArgs) *types.String { return &a.DestinationAddress },
 			req:        func(r *client.CryptoWithdrawalRequest) *string { return &r.DestinationAddress },

@@ -31,10 +31,12 @@ const (
 	cwAddr          = "platform_crypto_withdrawal.test"
 	cwPostKey       = "POST /v2/transfer/crypto-withdrawals"
 	uuidPattern     = `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`
-	cwDestination   = "bc1qexample0destination0address"
 	cwBeneficiary   = `jsonencode({ person_details = { first_name = "Ada", last_name = "Lovelace" } })`
 	cwBeneficiaryJS = `{"person_details":{"first_name":"Ada","last_name":"Lovelace"}}`
 )
+
+// cwDestination is the address the withdrawals of these tests are sent to.
+var cwDestination = validBTCAddress("bc1qexample0destination0address")
 
 // cwConfig is a platform_crypto_withdrawal "test" of BTC with the given
 // extra argument lines.

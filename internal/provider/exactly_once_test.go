@@ -82,6 +82,16 @@ resource "platform_crypto_withdrawal" "payout" {
 }
 `
 
+// payoutAddress is a valid address in place of the made-up one of
+// eoWithdrawal, which the states of earlier versions (testdata/upgrade,
+// testdata/legacy) recorded and a new withdrawal may no longer have.
+var payoutAddress = validBTCAddress("bc1qexampleaddress0000000000000000000000")
+
+// payoutWithdrawal is eoWithdrawal to payoutAddress: the withdrawal the
+// tests declare to make a new one.
+var payoutWithdrawal = strings.Replace(eoWithdrawal, `"bc1qexampleaddress0000000000000000000000"`,
+	`"`+payoutAddress+`"`, 1)
+
 // stateOf reads the attributes of the only instance of addr from the
 // working directory's state.
 func stateOf(t *testing.T, w *cliWorkdir, addr string) map[string]any {
@@ -255,7 +265,7 @@ func TestAccExactlyOnce_createBeforeDestroyRetry(t *testing.T) {
   }
 }
 `
-		body := strings.TrimSuffix(eoWithdrawal, "}\n") + cbd + `
+		body := strings.TrimSuffix(payoutWithdrawal, "}\n") + cbd + `
 resource "platform_fiat_deposit_instructions" "wire" {
   profile_id   = "prof-1"
   fiat_network = "WIRE"
@@ -328,7 +338,7 @@ func TestAccExactlyOnce_refIDReusedForAnotherWithdrawal(t *testing.T) {
 	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
 		emu := startCore(t, emulator.Options{WithdrawalReplay: replay})
 		first := newCLIWorkdir(t)
-		first.write(emulatorProviderBlock(emu, ""), strings.Replace(eoWithdrawal, `amount`, `ref_id = "payout-9"
+		first.write(emulatorProviderBlock(emu, ""), strings.Replace(payoutWithdrawal, `amount`, `ref_id = "payout-9"
   amount`, 1))
 		first.mustRun(0, "apply", "-auto-approve")
 		sent := onlyTransfer(t, emu)
@@ -336,7 +346,7 @@ func TestAccExactlyOnce_refIDReusedForAnotherWithdrawal(t *testing.T) {
 		// Another configuration (another state) reuses the ref_id for
 		// another amount: refused, nothing sent, nothing recorded.
 		other := newCLIWorkdir(t)
-		other.write(emulatorProviderBlock(emu, ""), strings.Replace(strings.Replace(eoWithdrawal, `amount`, `ref_id = "payout-9"
+		other.write(emulatorProviderBlock(emu, ""), strings.Replace(strings.Replace(payoutWithdrawal, `amount`, `ref_id = "payout-9"
   amount`, 1), `"0.5"`, `"0.7"`, 1))
 		r := other.mustRun(1, "apply", "-auto-approve")
 		out := regexp.MustCompile(`\s+`).ReplaceAllString(r.output(), " ")
@@ -416,12 +426,22 @@ func TestAccExactlyOnce_upgradeUnconfirmedWithdrawal(t *testing.T) {
 		w.write(emulatorProviderBlock(emu, ""), eoWithdrawal)
 		attrs := legacyState(t, w, "unconfirmed")
 		legacyRef := attrs["ref_id"].(string)
-		// The earlier version's attempt did reach the service.
-		processed := postWithdrawal(t, emu, legacyRef)
+		// The earlier version's attempt did reach the service, to the
+		// address the resolution below declares: a new withdrawal to the
+		// made-up address of the state would be refused at plan.
+		processed := postWithdrawalTo(t, emu, legacyRef, payoutAddress)
 
 		// Plan and apply stop with an error that says how to resolve it;
-		// nothing is sent under a second key.
+		// nothing is sent under a second key. Without a refresh, the plan
+		// retries the attempt as a new withdrawal, judged as one: to the
+		// made-up address of the state it is refused at plan, and to a
+		// valid one the apply stops at the attempt.
+		r := w.mustRun(1, "apply", "-auto-approve", "-refresh=false")
+		mustContain(t, "apply -refresh=false", r.output(), "Invalid address checksum", "Nothing was sent")
 		for _, args := range [][]string{{"plan"}, {"apply", "-auto-approve"}, {"apply", "-auto-approve", "-refresh=false"}} {
+			if args[len(args)-1] == "-refresh=false" {
+				w.write(emulatorProviderBlock(emu, ""), payoutWithdrawal)
+			}
 			r := w.mustRun(1, args...)
 			out := regexp.MustCompile(`\s+`).ReplaceAllString(r.output(), " ")
 			for _, want := range []string{
@@ -436,7 +456,7 @@ func TestAccExactlyOnce_upgradeUnconfirmedWithdrawal(t *testing.T) {
 		onlyTransfer(t, emu)
 
 		// The documented resolution retries it under its own key.
-		w.write(emulatorProviderBlock(emu, ""), strings.Replace(eoWithdrawal, `amount`, fmt.Sprintf(`ref_id = %q
+		w.write(emulatorProviderBlock(emu, ""), strings.Replace(payoutWithdrawal, `amount`, fmt.Sprintf(`ref_id = %q
   amount`, legacyRef), 1))
 		w.mustRun(0, "state", "rm", "platform_crypto_withdrawal.payout")
 		w.mustRun(0, "apply", "-auto-approve")
@@ -453,9 +473,15 @@ func TestAccExactlyOnce_upgradeUnconfirmedWithdrawal(t *testing.T) {
 // transfer's id.
 func postWithdrawal(t *testing.T, emu *emulator.Server, refID string) string {
 	t.Helper()
+	return postWithdrawalTo(t, emu, refID, "bc1qexampleaddress0000000000000000000000")
+}
+
+// postWithdrawalTo is postWithdrawal to address.
+func postWithdrawalTo(t *testing.T, emu *emulator.Server, refID, address string) string {
+	t.Helper()
 	c := emulatorClient(t, emu)
 	tr, err := c.CreateCryptoWithdrawal(t.Context(), client.CryptoWithdrawalRequest{
-		ProfileID: "prof-1", DestinationAddress: "bc1qexampleaddress0000000000000000000000", Asset: "BTC",
+		ProfileID: "prof-1", DestinationAddress: address, Asset: "BTC",
 		CryptoNetwork: "BITCOIN", Amount: "0.5", Metadata: map[string]string{"invoice": "inv-1"}, RefID: refID,
 	})
 	if err != nil {

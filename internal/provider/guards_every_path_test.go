@@ -38,8 +38,9 @@ func emulatorProviderBody(emu *emulator.Server) string {
 		emulator.DefaultClientID, emulator.DefaultClientSecret, emu.BaseURL(), emu.AuthURL(), emu.WSURL())
 }
 
-// btcWithdrawal is a withdrawal of amount BTC to a distinct address, by the
-// provider configuration provider ("" for the default).
+// btcWithdrawal is a withdrawal of amount BTC to a distinct address (that
+// of name, floorAddress), by the provider configuration provider ("" for
+// the default).
 func btcWithdrawal(name, amount, provider string) string {
 	p := ""
 	if provider != "" {
@@ -48,13 +49,16 @@ func btcWithdrawal(name, amount, provider string) string {
 	return fmt.Sprintf(`
 resource "platform_crypto_withdrawal" %q {
 %s  profile_id          = "prof-1"
-  destination_address = "bc1qfloor%s"
+  destination_address = %q
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = %q
 }
-`, name, p, name, amount)
+`, name, p, floorAddress(name), amount)
 }
+
+// floorAddress is the address of the withdrawal btcWithdrawal names name.
+func floorAddress(name string) string { return validBTCAddress("bc1qfloor" + name) }
 
 // The environment's guard is a floor: a root provider block with an empty
 // max_amount, an aliased one with a larger figure, and a module's own
@@ -112,7 +116,7 @@ func TestAccGuardFloor_environmentBindsEveryProviderBlock(t *testing.T) {
 	w.write("", providers+legacy)
 	w.mustRun(0, "get")
 	out := flatOutput(w.mustRun(1, "plan").output())
-	if want := `approved_destinations_only: bc1qfloorlegacy on BITCOIN is not an APPROVED address`; !strings.Contains(out, want) {
+	if want := `approved_destinations_only: ` + floorAddress("legacy") + ` on BITCOIN is not an APPROVED address`; !strings.Contains(out, want) {
 		t.Errorf("the module's plan does not say %q:\n%s", want, out)
 	}
 	if n := emu.Counters.Requests(cwPostKey); n != 0 {
@@ -170,7 +174,7 @@ resource "terraform_data" "trigger" {
 
 	// An amount known only at apply: a warning at plan, refused at send.
 	w.write(emulatorProviderBlock(emu, "  withdrawal_guard {\n    max_amount = { BTC = \"1\" }\n  }\n"),
-		action("bc1qactionpayee", "BITCOIN", "5"))
+		action(validBTCAddress("bc1qactionpayee"), "BITCOIN", "5"))
 	plan := flatOutput(w.mustRun(0, "plan").output())
 	if !strings.Contains(plan, "Withdrawal guard not checked at plan") {
 		t.Errorf("the plan does not warn that the action's amount is judged at apply:\n%s", plan)
@@ -225,7 +229,7 @@ resource "platform_crypto_withdrawal" "pay" {
 	// 0.6 and the action's 0.6, known only at apply, are 1.2 over 1.
 	w = newCLIWorkdir(t)
 	w.write(emulatorProviderBlock(emu, "  withdrawal_guard {\n    max_run_total = { BTC = \"1\" }\n  }\n"),
-		action("bc1qactionpayee", "BITCOIN", "0.6")+btcWithdrawal("sent", "0.6", ""))
+		action(validBTCAddress("bc1qactionpayee"), "BITCOIN", "0.6")+btcWithdrawal("sent", "0.6", ""))
 	out = flatOutput(w.mustRun(1, "apply", "-auto-approve").output())
 	if want := `0.6 BTC is already planned or sent in this run by other withdrawals, and this one asks 0.6 more (1.2 in all)`; !strings.Contains(out, want) {
 		t.Errorf("the apply does not say %q:\n%s", want, out)
@@ -304,18 +308,18 @@ func TestAccCredentialsRejected_cliPaths(t *testing.T) {
 		if err := os.Remove(filepath.Join(w.dir, "find.tfquery.hcl")); err != nil {
 			t.Fatal(err)
 		}
-		w.write(block, `
+		w.write(block, fmt.Sprintf(`
 action "platform_crypto_withdrawal" "payout" {
   config {
     profile_id          = "prof-1"
-    destination_address = "bc1qrotated"
+    destination_address = %q
     asset               = "BTC"
     crypto_network      = "BITCOIN"
     amount              = "0.1"
     ref_id              = "rotated-action"
   }
 }
-`)
+`, validBTCAddress("bc1qrotated")))
 		if out := flatOutput(w.mustRun(1, "apply", "-auto-approve", "-invoke=action.platform_crypto_withdrawal.payout").output()); !strings.Contains(out, rejected) {
 			t.Errorf("the action's invocation does not say %q:\n%s", rejected, out)
 		}

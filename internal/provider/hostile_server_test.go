@@ -303,7 +303,7 @@ func TestHostileServer_withdrawalAnswers(t *testing.T) {
 			before := h.posts.Load()
 			state, diags := p.create(t, "platform_crypto_withdrawal", map[string]tftypes.Value{
 				"profile_id":          tfStr("profile-1"),
-				"destination_address": tfStr("bc1qexample0destination0address"),
+				"destination_address": tfStr(cwDestination),
 				"asset":               tfStr("BTC"),
 				"crypto_network":      tfStr("BITCOIN"),
 				"amount":              tfStr("0.5"),

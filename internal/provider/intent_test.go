@@ -86,7 +86,7 @@ func monthlyPayout(months ...string) string {
 resource "platform_crypto_withdrawal" "monthly" {
   for_each            = { ` + strings.Join(keys, ", ") + ` }
   profile_id          = "prof-1"
-  destination_address = "bc1qexampleaddress0000000000000000000000"
+  destination_address = "` + payoutAddress + `"
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = "0.5"
@@ -284,7 +284,7 @@ func TestAccIntent_recordedAttemptAdoptedAfterTheWindow(t *testing.T) {
 	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
 		emu := intentEmulator(t, emulator.Options{WithdrawalReplay: replay})
 		w := newCLIWorkdir(t)
-		w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), eoWithdrawal)
+		w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), payoutWithdrawal)
 		emu.Faults.AcceptThenFail(1)
 		w.mustRun(1, "apply", "-auto-approve")
 		sent := onlyTransfer(t, emu)
@@ -487,7 +487,7 @@ func TestAccIntent_serverTextReachesNoTerminalRaw(t *testing.T) {
 		}
 	})
 	w := newCLIWorkdir(t)
-	w.write(f.providerBlock("  max_retries = 0\n"), eoWithdrawal)
+	w.write(f.providerBlock("  max_retries = 0\n"), payoutWithdrawal)
 	raw := func(what string, out string) {
 		t.Helper()
 		if i := strings.IndexAny(out, "\x1b\x07\u202e"); i >= 0 {

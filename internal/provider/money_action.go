@@ -126,7 +126,7 @@ func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.Modify
 // ref_id, or as an invocation of its own when it has none), and otherwise
 // warn that they judge it at send.
 func guardInvocation(ctx context.Context, data *providerData, m movement, refID types.String, known bool, via string, diags *diag.Diagnostics) {
-	if moneyHalted(data, via, "", diags) {
+	if moneyHalted(data, via, "", diags) || checksumRefused(m.network, m.address, m.addressAttr(), via, "", diags) {
 		return
 	}
 	if !known {

@@ -18,13 +18,13 @@ func payrollOf(n int) string {
 resource "platform_crypto_withdrawal" "pay" {
   count               = %d
   profile_id          = "prof-1"
-  destination_address = "bc1qexampleaddress0000000000000000000000"
+  destination_address = %q
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = "0.0001"
   metadata            = { employee = "e-${count.index}" }
 }
-`, n)
+`, n, payoutAddress)
 }
 
 // requestsSince is the requests of each "METHOD /path" counter since

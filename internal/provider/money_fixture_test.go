@@ -110,6 +110,10 @@ type upgradeFixture struct {
 	// with the state's ref_id, and returns what the state recorded of it
 	// (its id, an address) mapped to the emulator's.
 	earlier func(t *testing.T, emu *emulator.Server) map[string]string
+	// body, when set, is the configuration the state was written with,
+	// where it is not the core body: the withdrawal an earlier version
+	// made went to an address that a new one may no longer have.
+	body string
 }
 
 // moneyFixtures are the fixtures, by resource type; each fixture file adds

@@ -25,18 +25,21 @@ import (
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
-// guardModule is a module of the guard tests: withdrawals by for_each.
-const guardModule = `
+// guardModule is a module of the guard tests: withdrawals by for_each,
+// each to the valid address of its key.
+var guardModule = `
 terraform {
   required_providers {
     platform = { source = "platform/platform" }
   }
 }
 variable "amounts" { type = map(string) }
+locals {
+` + guardAddresses("module", "x", "y", "z") + `}
 resource "platform_crypto_withdrawal" "pay" {
   for_each            = var.amounts
   profile_id          = "prof-1"
-  destination_address = "bc1qmodule${each.key}"
+  destination_address = local.addresses[each.key]
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = each.value
@@ -45,11 +48,13 @@ resource "platform_crypto_withdrawal" "pay" {
 
 // guardBody is the root of the guard tests: withdrawals by for_each, and
 // the module with three more; 2 BTC in all, one of 0.5.
-const guardBody = `
+var guardBody = `
+locals {
+` + guardAddresses("root", "a", "b") + `}
 resource "platform_crypto_withdrawal" "root" {
   for_each            = { a = "0.3", b = "0.4" }
   profile_id          = "prof-1"
-  destination_address = "bc1qroot${each.key}"
+  destination_address = local.addresses[each.key]
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = each.value
@@ -59,6 +64,16 @@ module "payroll" {
   amounts = { x = "0.4", y = "0.4", z = "0.5" }
 }
 `
+
+// guardAddresses is a local value addresses that maps each key to a valid
+// address of its own, named for where and the key.
+func guardAddresses(where string, keys ...string) string {
+	lines := "  addresses = {\n"
+	for _, k := range keys {
+		lines += fmt.Sprintf("    %s = %q\n", k, validBTCAddress("bc1q"+where+k))
+	}
+	return lines + "  }\n"
+}
 
 func guardBlock(maxAmount, maxRunTotal string) string {
 	return "  withdrawal_guard {\n" +
@@ -397,7 +412,7 @@ func TestGuardRules_nextStep(t *testing.T) {
 			limitTypes: []string{client.TransferTypeInternalDebit}}
 	}
 	crypto := move("c", "1")
-	crypto.destination, crypto.network = "bc1qnotinthebook", "BITCOIN"
+	crypto.destination, crypto.network = validBTCAddress("bc1qnotinthebook"), "BITCOIN"
 	fiat := move("f", "1")
 	fiat.fiatAccount = "acct-pending"
 	for _, c := range []struct {
@@ -416,7 +431,7 @@ func TestGuardRules_nextStep(t *testing.T) {
 		{settingCheckServiceLimits, guardOn(settingCheckServiceLimits), []guardedMovement{move("a", "80")},
 			[]string{"Next step: wait until the limit's period frees enough of it", "ask the service for a higher limit"}},
 		{settingApprovedOnly, guardOn(settingApprovedOnly), []guardedMovement{crypto},
-			[]string{"Next step: have bc1qnotinthebook on BITCOIN approved in the service's address book"}},
+			[]string{"Next step: have " + validBTCAddress("bc1qnotinthebook") + " on BITCOIN approved in the service's address book"}},
 		{settingCheckBalances, guardOn(settingCheckBalances), []guardedMovement{move("a", "80")},
 			[]string{"Next step: fund profile prof-1 with USD"}},
 		{settingMaxDailyTotal, guardCapped(settingMaxDailyTotal, map[string]string{"USD": "5"}),

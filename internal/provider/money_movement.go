@@ -51,6 +51,15 @@ type movement struct {
 	destinationAttr path.Path
 }
 
+// addressAttr is the argument of m's crypto address: a standing
+// movement's destination, or a withdrawal's destination_address.
+func (m movement) addressAttr() path.Path {
+	if m.standing {
+		return m.destinationAttr
+	}
+	return path.Root("destination_address")
+}
+
 // manifest is the money attribute of m, sent with ref.
 func (m movement) manifest(ref types.String, sends types.Bool) moneyOf {
 	return moneyOf{kind: m.kind, asset: m.asset, amount: m.amount, from: m.from, to: m.to, ref: ref, sends: sends,
@@ -110,7 +119,12 @@ func movementKey(kind, ref string, w guardedMovement) string {
 func (t *moneyType[A, T, R]) planMovement(ctx context.Context, data *providerData, a A, refID string, sends types.Bool, resp *resource.ModifyPlanResponse) {
 	m := t.plan.moves(a)
 	setMoney(ctx, &resp.Plan, m.manifest(types.StringValue(refID), sends), &resp.Diagnostics)
-	if moneyHalted(data, t.objects.words.resourceType, "", &resp.Diagnostics) {
+	// An object the plan found at the service under its ref_id is recorded
+	// at apply, not sent (money.sends = false): like an object in the
+	// state, it keeps the address it was made with.
+	recorded := !sends.IsNull() && !sends.IsUnknown() && !sends.ValueBool()
+	if moneyHalted(data, t.objects.words.resourceType, "", &resp.Diagnostics) ||
+		(!recorded && checksumRefused(m.network, m.address, m.addressAttr(), t.objects.words.resourceType, "", &resp.Diagnostics)) {
 		return
 	}
 	if m.standing {
@@ -130,7 +144,8 @@ func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *prov
 		ref = types.StringUnknown()
 	}
 	setMoney(ctx, &resp.Plan, m.manifest(ref, types.BoolUnknown()), &resp.Diagnostics)
-	if moneyHalted(data, t.objects.words.resourceType, "", &resp.Diagnostics) {
+	if moneyHalted(data, t.objects.words.resourceType, "", &resp.Diagnostics) ||
+		checksumRefused(m.network, m.address, m.addressAttr(), t.objects.words.resourceType, "", &resp.Diagnostics) {
 		return
 	}
 	if m.standing {
@@ -151,7 +166,8 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, 
 	var diags diag.Diagnostics
 	if t.plan.moves != nil {
 		m := t.plan.moves(a)
-		if moneyHalted(data, via, " at send", &diags) {
+		if moneyHalted(data, via, " at send", &diags) ||
+			checksumRefused(m.network, m.address, m.addressAttr(), via, " at send", &diags) {
 			return createResult[T]{}, diags
 		}
 		if m.standing {

@@ -461,7 +461,11 @@ func orchestrationRuleSchema() schema.Schema {
 					Optional:   true,
 					Validators: []validator.Object{exactlyOneOfSiblings("fiat", "profile")},
 					Attributes: map[string]schema.Attribute{
-						"address": str("The destination address."),
+						"address": str("The destination address. A new rule's is checked for its checksum at plan and " +
+							"again when the rule is created: bech32 or bech32m (segwit) or base58check (legacy) on " +
+							"`BITCOIN`, EIP-55 for an EVM address written in mixed case (all lower case carries none); " +
+							"a bad checksum is refused and nothing is sent. A rule already in the state keeps its " +
+							"address."),
 						"network": str("Network of the address, for example `ETHEREUM`. A network this provider version "+
 							"does not know is a warning, not an error.", cryptoNetworkValues),
 					},

@@ -18,7 +18,7 @@ func planBenchArguments(tb testing.TB, typeName string, i int) map[string]any {
 	switch typeName {
 	case "platform_crypto_withdrawal":
 		return map[string]any{
-			"profile_id": "bench-profile", "destination_address": fmt.Sprintf("bc1qbench%d", i),
+			"profile_id": "bench-profile", "destination_address": validBTCAddress(fmt.Sprintf("bc1qbench%d", i)),
 			"asset": "BTC", "crypto_network": "BITCOIN", "amount": "0.01", "metadata": run,
 		}
 	case "platform_deposit_address":

@@ -27,6 +27,18 @@ import (
 // and, under testdata, the plan JSON the tests read.
 var policiesDir = filepath.Join("..", "..", "policies")
 
+// The addresses of the policies' plans, valid ones (validBTCAddress of
+// "bc1qpolicy" and the name): the policies' own tests
+// (policies/platform/money_test.rego) name them too.
+const (
+	policyAddressA        = "bc1qynuh5zzze09a3kdl2jvurypczq4yqprzah2xt2" // payroll["a"], in the address book
+	policyAddressB        = "bc1qszx64wk3y7n7ysy8z29ldwuvz9f9r9qr9gfvsd" // payroll["b"]
+	policyAddressOps      = "bc1qq5jmdarwqswfemh74ns43jqrs3kq5jwnj2rkpu"
+	policyAddressTreasury = "bc1qpwhhuz6xqcl6lm5rw47rpg9jxhjq27e9tamm76"
+	policyAddressAdopted  = "bc1q6rmwegy4xar9dkpy8qu8pp0nvp88hevy87k6sa"
+	policyAddressBonus    = "bc1qfmpweveprqulkztrcmnad2kzdcfe3sksmmctd9"
+)
+
 // policyPlanConfig is a plan over every provider configuration a policy
 // must see: the root provider, an aliased one, a module, for_each
 // instances, an action invocation, and a withdrawal whose ref_id the
@@ -41,10 +53,17 @@ func policyPlanConfig(payees map[string]string, opsAmount string) string {
 	}
 	b.WriteString("  }\n}\n")
 	b.WriteString(`
+locals {
+  payee_addresses = {
+    a = "` + policyAddressA + `"
+    b = "` + policyAddressB + `"
+  }
+}
+
 resource "platform_crypto_withdrawal" "payroll" {
   for_each            = var.payees
   profile_id          = "prof-1"
-  destination_address = "bc1qpolicy${each.key}"
+  destination_address = local.payee_addresses[each.key]
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = each.value
@@ -53,7 +72,7 @@ resource "platform_crypto_withdrawal" "payroll" {
 resource "platform_crypto_withdrawal" "ops" {
   provider            = platform.ops
   profile_id          = "prof-1"
-  destination_address = "bc1qpolicyops"
+  destination_address = "` + policyAddressOps + `"
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = ` + opsAmount + `
@@ -61,7 +80,7 @@ resource "platform_crypto_withdrawal" "ops" {
 
 resource "platform_crypto_withdrawal" "adopted" {
   profile_id          = "prof-1"
-  destination_address = "bc1qpolicyadopted"
+  destination_address = "` + policyAddressAdopted + `"
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = "0.3"
@@ -89,7 +108,7 @@ const policyModule = `terraform {
 
 resource "platform_crypto_withdrawal" "sweep" {
   profile_id          = "prof-1"
-  destination_address = "bc1qpolicytreasury"
+  destination_address = "` + policyAddressTreasury + `"
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = "0.1"
@@ -102,7 +121,7 @@ const policyAction = `
 action "platform_crypto_withdrawal" "bonus" {
   config {
     profile_id          = "prof-1"
-    destination_address = "bc1qpolicybonus"
+    destination_address = "` + policyAddressBonus + `"
     asset               = "BTC"
     crypto_network      = "BITCOIN"
     amount              = "0.05"
@@ -132,7 +151,7 @@ func planJSON(t *testing.T, w *cliWorkdir) []byte {
 // The plans of the policies' tests, made by real Terraform (1.14+, for the
 // action) against the emulator: policy-known, every amount known, and
 // policy-unknown, the ops withdrawal's amount known only at apply. Both
-// start from a state whose address book holds bc1qpolicya, APPROVED.
+// start from a state whose address book holds that of payee a, APPROVED.
 // Each plan is checked here with the shipped policies and, with -update,
 // written to policies/testdata/<name>/data.json for their own tests (make
 // test runs them: TestPolicies). The known plan is then applied: the
@@ -149,7 +168,7 @@ func TestAccPolicies(t *testing.T) {
 	w.env = append(w.env, "PLATFORM_BASE_URL="+emu.BaseURL(), "PLATFORM_AUTH_URL="+emu.AuthURL(), "PLATFORM_WS_URL="+emu.WSURL(),
 		"PLATFORM_CLIENT_ID="+emulator.DefaultClientID, "PLATFORM_CLIENT_SECRET="+emulator.DefaultClientSecret)
 	if _, err := emulatorClient(t, emu).CreateCryptoWithdrawal(t.Context(), client.CryptoWithdrawalRequest{
-		ProfileID: "prof-1", DestinationAddress: "bc1qpolicyadopted", Asset: "BTC", CryptoNetwork: "BITCOIN", Amount: "0.3",
+		ProfileID: "prof-1", DestinationAddress: policyAddressAdopted, Asset: "BTC", CryptoNetwork: "BITCOIN", Amount: "0.3",
 		RefID: "policy-already-sent"}); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +178,7 @@ func TestAccPolicies(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(w.dir, "treasury", "main.tf"), []byte(policyModule), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// The address book: bc1qpolicya, approved by the service.
+	// The address book: the address of payee a, approved by the service.
 	w.write("provider \"platform\" {}\n", policyBook)
 	w.mustRun(0, "apply", "-auto-approve")
 	id := stateOf(t, w, "platform_crypto_destination_address.payee_a")["id"]
@@ -247,7 +266,7 @@ func TestAccPolicies(t *testing.T) {
 const policyBook = `
 resource "platform_crypto_destination_address" "payee_a" {
   crypto_network = "BITCOIN"
-  address        = "bc1qpolicya"
+  address        = "` + policyAddressA + `"
   nickname       = "payee a"
 }
 `
@@ -277,18 +296,18 @@ var policyCases = map[string][]policyCase{
 			not:  []string{"payroll[\"a\"]", "adopted"}},
 		{name: "unapproved destinations", settings: map[string]any{"approved_destinations_only": true},
 			want: []string{
-				`platform_crypto_withdrawal.payroll["b"]: destination bc1qpolicyb on BITCOIN is not an APPROVED`,
-				`platform_crypto_withdrawal.ops: destination bc1qpolicyops`,
-				`module.treasury.platform_crypto_withdrawal.sweep: destination bc1qpolicytreasury`,
-				`action.platform_crypto_withdrawal.bonus (AfterCreate of terraform_data.payday): destination bc1qpolicybonus`,
+				`platform_crypto_withdrawal.payroll["b"]: destination ` + policyAddressB + ` on BITCOIN is not an APPROVED`,
+				`platform_crypto_withdrawal.ops: destination ` + policyAddressOps,
+				`module.treasury.platform_crypto_withdrawal.sweep: destination ` + policyAddressTreasury,
+				`action.platform_crypto_withdrawal.bonus (AfterCreate of terraform_data.payday): destination ` + policyAddressBonus,
 			},
 			not: []string{`payroll["a"]`, "adopted"}},
 		{name: "allow list", settings: map[string]any{"allowed_destinations": []any{
-			map[string]any{"crypto_network": "BITCOIN", "address": "bc1qpolicya"},
-			map[string]any{"crypto_network": "BITCOIN", "address": "bc1qpolicyb"},
-			map[string]any{"crypto_network": "BITCOIN", "address": "bc1qpolicyops"},
-			map[string]any{"crypto_network": "BITCOIN", "address": "bc1qpolicytreasury"},
-		}}, want: []string{"action.platform_crypto_withdrawal.bonus (AfterCreate of terraform_data.payday): destination bc1qpolicybonus on BITCOIN is not in allowed_destinations"},
+			map[string]any{"crypto_network": "BITCOIN", "address": policyAddressA},
+			map[string]any{"crypto_network": "BITCOIN", "address": policyAddressB},
+			map[string]any{"crypto_network": "BITCOIN", "address": policyAddressOps},
+			map[string]any{"crypto_network": "BITCOIN", "address": policyAddressTreasury},
+		}}, want: []string{"action.platform_crypto_withdrawal.bonus (AfterCreate of terraform_data.payday): destination " + policyAddressBonus + " on BITCOIN is not in allowed_destinations"},
 			not: []string{"payroll", "treasury", "ops"}},
 	},
 	"policy-unknown": {

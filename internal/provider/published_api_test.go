@@ -32,7 +32,7 @@ func TestAccPublished_insufficientFundsProblem(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      env.config(eoWithdrawal),
+			Config:      env.config(payoutWithdrawal),
 			ExpectError: regexp.MustCompile(`(?s)Crypto withdrawal refused.*nothing was sent.*403\s+Forbidden:\s+insufficient-funds:\s+the\s+balance\s+of\s+profile\s+prof-1\s+does\s+not\s+cover\s+0.5001\s+BTC\s+\(request\s+id\s+[^)]+\)\.`),
 		}},
 		CheckDestroy: func(*terraform.State) error {

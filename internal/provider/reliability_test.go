@@ -573,12 +573,12 @@ func TestAccReliability_withdrawalsAcceptedThenFailed(t *testing.T) {
 resource "platform_crypto_withdrawal" "w" {
   count               = %d
   profile_id          = "profile-1"
-  destination_address = "bc1qexample0destination0address"
+  destination_address = %q
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = format("%%d.5", count.index + 1)
 }
-`, n)
+`, n, cwDestination)
 
 	checkOnePerRefID := func(s *terraform.State) error {
 		transfers := fe.emu.Transfers()

@@ -195,7 +195,7 @@ func TestAccSecrets_notInLogsStatePlanOrErrors(t *testing.T) {
 	resources := `
 resource "platform_crypto_withdrawal" "w" {
   profile_id          = "profile-1"
-  destination_address = "bc1qexample0destination0address"
+  destination_address = "` + cwDestination + `"
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = "0.25"
@@ -242,7 +242,7 @@ data "platform_fiat_deposit_instructions" "missing" {
 	forbidden := `
 resource "platform_crypto_withdrawal" "forbidden" {
   profile_id          = "profile-1"
-  destination_address = "bc1qexample0destination0address"
+  destination_address = "` + cwDestination + `"
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = "0.75"

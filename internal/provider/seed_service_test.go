@@ -20,7 +20,7 @@ import (
 // and destroy as documented; where the provider would look a ref_id up and
 // the service has no list to look in, it relies on the ref_id.
 
-const seedConfig = `
+var seedConfig = `
 resource "platform_fiat_deposit_instructions" "wire" {
   profile_id   = "prof-1"
   fiat_network = "WIRE"
@@ -28,7 +28,7 @@ resource "platform_fiat_deposit_instructions" "wire" {
 
 resource "platform_crypto_withdrawal" "payout" {
   profile_id          = "prof-1"
-  destination_address = "bc1qexampleaddress0000000000000000000000"
+  destination_address = "` + payoutAddress + `"
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = "0.5"

@@ -42,8 +42,8 @@ func TestAccStranger_redirectsAreNotFollowed(t *testing.T) {
 	cases := []struct {
 		name, match, body, setting string
 	}{
-		{"token 307", "/oauth2/token", eoWithdrawal, "auth_url"},
-		{"withdrawal POST 307", "/transfer/crypto-withdrawals", eoWithdrawal, "base_url"},
+		{"token 307", "/oauth2/token", payoutWithdrawal, "auth_url"},
+		{"withdrawal POST 307", "/transfer/crypto-withdrawals", payoutWithdrawal, "base_url"},
 		{"list GET 302", "/transfer/fiat-accounts", `data "platform_fiat_accounts" "all" {}`, "base_url"},
 	}
 	for _, tc := range cases {

@@ -8,11 +8,17 @@ import (
 )
 
 // everyTypeUpgrades are the resources on the money core that
-// testdata/upgrade/every_type.tfstate holds, each declared by its core body:
-// those whose fixture has an upgrade part.
+// testdata/upgrade/every_type.tfstate holds, each declared by its core body
+// or the body of its upgrade part: those whose fixture has an upgrade part.
 func everyTypeUpgrades() map[string]moneyResource {
 	resources := moneyResources()
-	return rowsOf(func(f moneyFixture) (moneyResource, bool) { return resources[f.typ], f.upgrade != nil })
+	return rowsOf(func(f moneyFixture) (moneyResource, bool) {
+		res := resources[f.typ]
+		if f.upgrade != nil && f.upgrade.body != "" {
+			res.body = f.upgrade.body
+		}
+		return res, f.upgrade != nil
+	})
 }
 
 // What testdata/upgrade/every_type.tfstate recorded.

@@ -247,7 +247,9 @@ var _ validator.String = networkAddressShape{}
 
 func (v networkAddressShape) Description(context.Context) string {
 	return "must have the shape of an address on " + v.network.String() + " (no whitespace; 0x and 40 hexadecimal " +
-		"digits on EVM networks, 0x and 64 on SUI, 32 to 44 base58 characters on SOLANA)"
+		"digits on EVM networks, 0x and 64 on SUI, 32 to 44 base58 characters on SOLANA); a new withdrawal's must " +
+		"also have a valid checksum (bech32, bech32m or base58check on BITCOIN, EIP-55 for a mixed-case EVM " +
+		"address), checked at plan and at send"
 }
 
 func (v networkAddressShape) MarkdownDescription(ctx context.Context) string {

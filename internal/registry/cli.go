@@ -34,6 +34,7 @@ var CLITests = map[string][]string{
 		"TestAccPolicies_everyEngine",                          // plan JSON of each CLI, actions, under every policy engine
 		"TestAccMoneyHalt",                                     // saved plan, actions, every money type refused
 		"TestAccMaxDailyTotal",                                 // saved plan refused at send, two states on one profile
+		"TestAccAddressChecksum_refusedAtPlan",                 // plan errors of resources and of an action, as each CLI shows them
 	},
 	"resource platform_crypto_withdrawal": {
 		"TestAccMoneyCore_upgradeEveryType",

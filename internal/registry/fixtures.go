@@ -47,7 +47,8 @@ const PayeeFiatAccount = "0c0ffee0-0000-4000-8000-00000000fa01"
 // PlanFixtures are the arguments of the provider's resources that figure 7
 // of `make bench` applies and plans many of (with `count`), by type name:
 // HCL attribute lines, which may use count.index to tell the resources
-// apart. A resource without one is reported by the provider's
+// apart (the withdrawals by their metadata: a new withdrawal's address must
+// be a valid one, with its checksum). A resource without one is reported by the provider's
 // TestRegistryComplete.
 var PlanFixtures = map[string]string{
 	"platform_fiat_withdrawal": `profile_id      = "bench-profile"
@@ -66,7 +67,7 @@ var PlanFixtures = map[string]string{
   amount       = "10"
   metadata     = { run = "bench-${count.index}" }`,
 	"platform_crypto_withdrawal": `profile_id          = "bench-profile"
-  destination_address = "bc1qbench${count.index}"
+  destination_address = "bc1q947tmejr6s74gq6qj6p87amfft7ffajyln20wm"
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = "0.01"

@@ -36,20 +36,20 @@ test_per_transfer_cap_denied if {
 test_unapproved_destination_denied if {
 	msgs := money.deny with input as known with data.platform_policy as {"approved_destinations_only": true}
 	some m in msgs
-	startswith(m, `platform_crypto_withdrawal.payroll["b"]: destination bc1qpolicyb on BITCOIN is not an APPROVED`)
+	startswith(m, `platform_crypto_withdrawal.payroll["b"]: destination bc1qszx64wk3y7n7ysy8z29ldwuvz9f9r9qr9gfvsd on BITCOIN is not an APPROVED`)
 	some a in msgs
-	startswith(a, "action.platform_crypto_withdrawal.bonus (AfterCreate of terraform_data.payday): destination bc1qpolicybonus")
+	startswith(a, "action.platform_crypto_withdrawal.bonus (AfterCreate of terraform_data.payday): destination bc1qfmpweveprqulkztrcmnad2kzdcfe3sksmmctd9")
 	not any_mentions(msgs, `payroll["a"]`)
 }
 
 test_allow_list if {
 	msgs := money.deny with input as known with data.platform_policy as {"allowed_destinations": [
-		{"crypto_network": "BITCOIN", "address": "bc1qpolicya"},
-		{"crypto_network": "BITCOIN", "address": "bc1qpolicyb"},
-		{"crypto_network": "BITCOIN", "address": "bc1qpolicyops"},
-		{"crypto_network": "BITCOIN", "address": "bc1qpolicytreasury"},
+		{"crypto_network": "BITCOIN", "address": "bc1qynuh5zzze09a3kdl2jvurypczq4yqprzah2xt2"},
+		{"crypto_network": "BITCOIN", "address": "bc1qszx64wk3y7n7ysy8z29ldwuvz9f9r9qr9gfvsd"},
+		{"crypto_network": "BITCOIN", "address": "bc1qq5jmdarwqswfemh74ns43jqrs3kq5jwnj2rkpu"},
+		{"crypto_network": "BITCOIN", "address": "bc1qpwhhuz6xqcl6lm5rw47rpg9jxhjq27e9tamm76"},
 	]}
-	msgs == {"action.platform_crypto_withdrawal.bonus (AfterCreate of terraform_data.payday): destination bc1qpolicybonus on BITCOIN is not in allowed_destinations"}
+	msgs == {"action.platform_crypto_withdrawal.bonus (AfterCreate of terraform_data.payday): destination bc1qfmpweveprqulkztrcmnad2kzdcfe3sksmmctd9 on BITCOIN is not in allowed_destinations"}
 }
 
 test_unknown_amount_denied if {

@@ -398,13 +398,13 @@ func TestAccRateStore_twoHostsOneBudget(t *testing.T) {
 resource "platform_crypto_withdrawal" "pay" {
   count               = %d
   profile_id          = "prof-1"
-  destination_address = "bc1qexampleaddress0000000000000000000000"
+  destination_address = %q
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = "0.0001"
   metadata            = { employee = "host-%d-e-${count.index}" }
 }
-`, n, i))
+`, n, validBTCAddress("rate-store-payee"), i))
 	}
 	start := time.Now()
 	results := make([]cliResult, len(hosts))

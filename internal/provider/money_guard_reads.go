@@ -110,11 +110,16 @@ func (t *runTally) add(w guardedMovement) {
 // othersFrom sums the figures of every key but key that debit the balance
 // of profile in debit (upper case).
 func (t *runTally) othersFrom(key, profile, debit string) decimal.Decimal {
+	return t.othersMatching(key, func(v tallied) bool { return v.profile == profile && v.debit == debit })
+}
+
+// othersMatching sums the figures of every key but key that match.
+func (t *runTally) othersMatching(key string, match func(tallied) bool) decimal.Decimal {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	sum := decimal.Zero
 	for k, v := range t.figures {
-		if k != key && v.profile == profile && v.debit == debit {
+		if k != key && match(v) {
 			sum = sum.Add(v.figure)
 		}
 	}
@@ -228,13 +233,5 @@ func (g *guardReads) price(ctx context.Context, c *client.Client, market string,
 // othersOut sums the figures of every key but key that leave profile in
 // asset (upper case).
 func (t *runTally) othersOut(key, profile, asset string) decimal.Decimal {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	sum := decimal.Zero
-	for k, v := range t.figures {
-		if k != key && v.profile == profile && v.asset == asset {
-			sum = sum.Add(v.figure)
-		}
-	}
-	return sum
+	return t.othersMatching(key, func(v tallied) bool { return v.profile == profile && v.asset == asset })
 }

@@ -32,14 +32,18 @@
 //     and the provider's CPU by RPC from a profiled build
 //     (profiledprovider), whose profile is printed after the table.
 //  8. A payroll at scale against the emulator enforcing the published
-//     limits (window and throttle scaled to 30 s, a share of each rate
-//     equal to rate_budget): apply of 1,000 crypto withdrawals at
+//     limits (the published window, the throttle scaled to 30 s, a share
+//     of each rate equal to rate_budget): apply of 1,000 crypto withdrawals at
 //     -parallelism=30 (429s, wall time against the rate floor
 //     1,000 / (20 × budget) plus Terraform's own time for 1,000
 //     terraform_data), the plan of 1,000 new withdrawals and of 1,000 in
 //     state (requests per withdrawal), and two applies of 500 at once on
 //     one host. -payroll-n and -payroll-budget change its size and budget,
 //     -payroll-latency the time the emulator takes to answer.
+//  9. terraform plan of six data sources on six scopes, run twice back to
+//     back at the default rate_budget: the second plan's time against one
+//     plan at rate_budget = 1 with a fresh state folder (the budget is one
+//     over the service's window, not a fixed spacing).
 //
 // The list-read measurements run in child processes (this binary re-run
 // with -child) so that the emulator's own work and memory stay out of them.
@@ -75,7 +79,7 @@ func main() {
 	flag.DurationVar(&lo.budget, "budget", 0, "internal: time budget of the list child's timed reads")
 	flag.StringVar(&lo.profileDir, "profile-dir", "", "internal: where the list child writes profiles of its warm-up read")
 	wrapOut := flag.String("wrap-out", "", "internal: where the wrap child writes the provider's peak RSS")
-	figures := flag.String("figures", "1,2,3,4,5,6,7,8", "figures to run, comma-separated")
+	figures := flag.String("figures", "1,2,3,4,5,6,7,8,9", "figures to run, comma-separated")
 	var payroll payrollOptions
 	flag.IntVar(&payroll.n, "payroll-n", 1000, "figure 8: the withdrawals of the payroll")
 	flag.Float64Var(&payroll.budget, "payroll-budget", 0.5, "figure 8: rate_budget, and the emulator's share of each rate")
@@ -203,7 +207,7 @@ func run(ctx context.Context, figures, readme, planTypes string, planReps int, p
 	defer func() { _ = os.RemoveAll(tmp) }()
 
 	b := &bench{tmp: tmp}
-	if want["1"] || want["2"] || want["4"] || want["6"] || want["7"] || want["8"] {
+	if want["1"] || want["2"] || want["4"] || want["6"] || want["7"] || want["8"] || want["9"] {
 		progress("building the provider for terraform")
 		tf, err := newTFEnv(ctx, tmp)
 		var missing errNoTerraform
@@ -262,6 +266,11 @@ func run(ctx context.Context, figures, readme, planTypes string, planReps int, p
 		}
 		if err := b.figurePayroll(ctx, payroll); err != nil {
 			return fmt.Errorf("figure 8: %w", err)
+		}
+	}
+	if want["9"] {
+		if err := b.figureScopes(ctx); err != nil {
+			return fmt.Errorf("figure 9: %w", err)
 		}
 	}
 	m.elapsed = time.Since(start)

@@ -13,9 +13,10 @@ import (
 )
 
 // Figure 8: a payroll at scale, against the emulator enforcing the
-// published limits (window and throttle scaled to 30 s, the budget's share
-// of each rate left to the provider: the rest is the address's other
-// traffic), with the provider at the published rates and that rate_budget:
+// published limits (the published window, the throttle scaled to 30 s,
+// the budget's share of each rate left to the provider: the rest is the
+// address's other traffic), with the provider at the published rates and
+// that rate_budget:
 //   - apply of n withdrawals (plan -out, then the saved plan) at
 //     -parallelism=30: 429s, and wall time against the rate floor
 //     n / (20 × budget) plus Terraform's own time for n terraform_data;
@@ -67,7 +68,7 @@ func (b *bench) figurePayroll(ctx context.Context, p payrollOptions) error {
 		}
 		return nil
 	}
-	limits := &emulator.RateLimits{Window: 30 * time.Second, Throttle: 30 * time.Second, Share: budget}
+	limits := &emulator.RateLimits{Throttle: 30 * time.Second, Share: budget}
 	emu, ep, err := startEmulator(emulator.Options{RateLimits: limits})
 	if err != nil {
 		return err

@@ -245,7 +245,7 @@ func TestRateStateFileUntrusted(t *testing.T) {
 			}
 			defer s.close()
 			s.fallback = newMemStore()
-			interval, tolerance := paceRate(50, 0.5)
+			interval, tolerance := paceRate(50, 0.5, PublishedRates.Window)
 			at, err := s.reserve(key, tk, paceEpoch, interval, tolerance)
 			if err == nil || !strings.Contains(err.Error(), tc.why) || !strings.Contains(err.Error(), file) {
 				t.Errorf("reserve: %v; want an error naming %s and %q", err, file, tc.why)
@@ -381,7 +381,7 @@ func TestRateStateFileRemovedWhileOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.close()
-	interval, tolerance := paceRate(20, 0.5)
+	interval, tolerance := paceRate(20, 0.5, PublishedRates.Window)
 	key, tk := endpointKey("h:443", "POST /transfer/crypto-withdrawals"), throttleKey("h:443")
 	if _, err := a.reserve(key, tk, paceEpoch.Add(-time.Hour), interval, tolerance); err != nil {
 		t.Fatal(err)

@@ -30,7 +30,7 @@ func TestHostBudgetHelperProcess(t *testing.T) {
 		fmt.Println("error:", err)
 		os.Exit(1)
 	}
-	interval, tolerance := paceRate(20, 0.5)
+	interval, tolerance := paceRate(20, 0.5, PublishedRates.Window)
 	if _, err := s.reserve(killKey, throttleKey("h:443"), paceEpoch, interval, tolerance); err != nil {
 		fmt.Println("error:", err)
 		os.Exit(1)
@@ -67,7 +67,7 @@ func TestHostBudgetKilledProcessHoldsNothing(t *testing.T) {
 		t.Fatalf("helper: %q, %v", line, err)
 	}
 
-	interval, tolerance := paceRate(20, 0.5)
+	interval, tolerance := paceRate(20, 0.5, PublishedRates.Window)
 	held, err := openFileStore(dir, true, paceEpoch)
 	if err != nil {
 		t.Fatal(err)

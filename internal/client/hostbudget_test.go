@@ -25,7 +25,7 @@ func TestHostBudgetSharedByTwoProcesses(t *testing.T) {
 	}
 	defer b.close()
 	alone := newMemStore()
-	interval, tolerance := paceRate(20, 0.5)
+	interval, tolerance := paceRate(20, 0.5, PublishedRates.Window)
 	key, throttle := endpointKey("h:443", "POST /transfer/crypto-withdrawals"), throttleKey("h:443")
 	for i := range 40 {
 		s := a
@@ -66,12 +66,12 @@ func TestHostBudgetUnusableDirectory(t *testing.T) {
 	if err := c.RateStateError(); err == nil || !strings.Contains(err.Error(), "rate_state_dir") {
 		t.Errorf("RateStateError = %v, want one naming rate_state_dir", err)
 	}
-	for range 30 {
+	burst, interval := burstOf(50, DefaultRateBudget)
+	for range burst + 5 {
 		if _, err := c.GetFiatDepositInstructions(t.Context(), "fdi-1"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	interval, _ := paceRate(50, DefaultRateBudget)
 	if got, want := paceClockOf(t, c).total(), 5*interval; got != want {
 		t.Errorf("waited %v, want %v: paced alone at the budget", got, want)
 	}
@@ -114,7 +114,7 @@ func TestHostBudgetDamagedState(t *testing.T) {
 			}
 			defer s.close()
 			s.fallback = newMemStore()
-			interval, tolerance := paceRate(50, 0.5)
+			interval, tolerance := paceRate(50, 0.5, PublishedRates.Window)
 			at, err := s.reserve(key, tk, paceEpoch, interval, tolerance)
 			if !at.Equal(paceEpoch) {
 				t.Errorf("reserve at +%v, want at once (paced alone)", at.Sub(paceEpoch))

@@ -128,18 +128,22 @@ func endpointMatches(e, method, path string) bool {
 }
 
 // Pacing constants: the share of the budget held back as a margin, and
-// the burst a quiet endpoint may send at once.
+// the burst an endpoint may send at once.
 const (
-	// paceMargin is held back from the budgeted rate, so that the burst
-	// and the clocks of the host's processes never take a window past
-	// the budget.
+	// paceMargin is held back from the budget's allowance of a window, so
+	// that the clocks of the host's processes never take a window past the
+	// budget.
 	paceMargin = 0.05
-	// paceBurst is how much of the budgeted rate may go at once: one
-	// second's worth, at least one request.
-	paceBurst = time.Second
-	// paceSlowBurst bounds the burst of an endpoint slower than one
-	// request a second.
-	paceSlowBurst = 4
+	// paceBurstShare is the share of a window's allowance an endpoint may
+	// send at once, within [paceMinBurst, paceMaxBurst] requests.
+	paceBurstShare = 0.1
+	// paceMinBurst is the least burst of an endpoint whose window allows
+	// twice as many: the tokens of a command's scopes, the lookups of a
+	// plan, are not asked for seconds apart.
+	paceMinBurst = 4
+	// paceMaxBurst bounds the burst: a command asks for about that many
+	// at once; a larger one would only slow the long-run rate.
+	paceMaxBurst = 64
 	// maxPaceAhead bounds how far ahead a stored reservation may be: one
 	// further is not a queue but a damaged state.
 	maxPaceAhead = 15 * time.Minute
@@ -154,17 +158,21 @@ const (
 )
 
 // paceRate is the emission interval and burst tolerance of an endpoint
-// of the published rate perSecond under budget: the long-run rate is the
-// budgeted rate less paceMargin, and a quiet endpoint may send a second's
-// worth of the budgeted rate at once; a slow one (the token endpoint) a
-// few requests, as many as the margin holds over the published window, at
-// most paceSlowBurst: the tokens of a plan's scopes are not asked for
-// seconds apart.
-func paceRate(perSecond, budget float64) (interval, tolerance time.Duration) {
-	budgeted := perSecond * budget
-	interval = time.Duration(float64(time.Second) / (budgeted * (1 - paceMargin)))
-	slow := math.Min(paceSlowBurst, math.Floor(paceMargin*budgeted*PublishedRates.Window.Seconds()))
-	burst := math.Max(1, math.Max(math.Floor(budgeted*paceBurst.Seconds()), slow))
+// of the published rate perSecond, averaged over window, under budget: a
+// budget over the window, not a fixed spacing. The window's allowance A
+// is the budgeted rate times the window, less paceMargin; an endpoint may
+// send a burst B at once (a tenth of A, within [paceMinBurst,
+// paceMaxBurst], never more than half of A, at least one), and then one
+// request every window / (A − B): in every window, B + (A − B) = A
+// requests at most, for every process sharing the endpoint's state. A
+// window that allows fewer than two requests is paced at half of it.
+func paceRate(perSecond, budget float64, window time.Duration) (interval, tolerance time.Duration) {
+	allowance := perSecond * budget * window.Seconds() * (1 - paceMargin)
+	burst := math.Floor(allowance * paceBurstShare)
+	burst = math.Max(burst, math.Min(paceMinBurst, math.Floor(allowance/2)))
+	burst = math.Max(1, math.Min(burst, paceMaxBurst))
+	rest := math.Max(allowance-burst, allowance/2)
+	interval = time.Duration(float64(window) / rest)
 	return interval, time.Duration(burst-1) * interval
 }
 
@@ -260,7 +268,7 @@ func (p *pacer) wait(ctx context.Context, method, path string, token bool) error
 		host = p.authHost
 	}
 	perSecond, class, endpoint := p.table.rateOf(method, path)
-	interval, tolerance := paceRate(perSecond, p.budget)
+	interval, tolerance := paceRate(perSecond, p.budget, p.table.Window)
 	now := p.clock.Now()
 	at, err := p.store.reserve(endpointKey(host, endpoint), throttleKey(p.apiHost), now, interval, tolerance)
 	if err == nil {
@@ -364,6 +372,9 @@ func newPacer(cfg Config, base *url.URL, tokenURL string, log func(context.Conte
 	}
 	if cfg.Rates != nil {
 		p.table = *cfg.Rates
+	}
+	if p.table.Window <= 0 {
+		p.table.Window = PublishedRates.Window
 	}
 	if p.clock == nil {
 		p.clock = wallClock{}

@@ -16,13 +16,16 @@ import (
 // (both on one fake clock). At half the budget the emulator throttles it.
 func TestPayrollWithinTheEnforcedLimits(t *testing.T) {
 	limits := &emulator.RateLimits{Window: 30 * time.Second, Throttle: 30 * time.Second, Share: 0.25}
+	// The client paces to the emulator's window.
+	window := PublishedRates
+	window.Window = limits.Window
 	payroll := func(budget float64) (*paceClock, *emulator.Server, error) {
 		clk := newPaceClock()
 		emu := emulator.StartTest(t, emulator.Options{Now: clk.Now, RateLimits: limits})
 		c, err := New(Config{
 			ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
 			BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
-			RateBudget: budget, RateStateDir: t.TempDir(), pacingClock: clk,
+			RateBudget: budget, RateStateDir: t.TempDir(), pacingClock: clk, Rates: &window,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -48,9 +51,10 @@ func TestPayrollWithinTheEnforcedLimits(t *testing.T) {
 	if n := len(emu.Transfers()); n != 300 {
 		t.Errorf("%d transfers, want 300", n)
 	}
-	// A burst of 5, then one every 1/(20 × 0.25 × 0.95) s: 295 intervals.
-	interval, _ := paceRate(20, 0.25)
-	if got, want := clk.total(), 295*interval; got != want {
+	// A burst, then one every 30 s / (20 × 0.25 × 30 × 0.95 − burst).
+	interval, tolerance := paceRate(20, 0.25, limits.Window)
+	burst := int(tolerance/interval) + 1
+	if got, want := clk.total(), time.Duration(300-burst)*interval; got != want {
 		t.Errorf("the payroll took %v, want %v", got, want)
 	}
 	if floor := 300 * time.Second / 5; clk.total() > floor*115/100 {

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -75,66 +76,96 @@ func TestPublishedRatesByEndpoint(t *testing.T) {
 	}
 }
 
-// TestPaceRate: the long-run rate is the budgeted rate less the margin;
-// a quiet endpoint may send a second's worth of the budgeted rate at once,
-// the token endpoint what the margin holds over 5 minutes, at most 4.
+// TestPaceRate: a budget over the window. The window's allowance A is
+// the budgeted rate over the window less the margin; an endpoint may send
+// a tenth of it at once (at least 4 when the window allows twice as many,
+// at most 64, at least 1), then one request every window / (A − burst).
 func TestPaceRate(t *testing.T) {
+	const published = 5 * time.Minute
 	tests := []struct {
 		perSecond, budget float64
-		interval          time.Duration
+		window            time.Duration
 		burst             int
+		rest              float64 // A − burst: the requests the window spaces out
 	}{
-		{20, 0.5, perSecond(9.5), 10},
-		{20, 0.25, perSecond(4.75), 5},
-		{50, 0.5, perSecond(23.75), 25},
-		{1, 0.5, perSecond(0.475), 4},
-		{1, 0.25, perSecond(0.2375), 3},
-		{1, 0.05, perSecond(0.0475), 1},
-		{10, 1, perSecond(9.5), 10},
+		{20, 0.5, published, 64, 2850 - 64},
+		{20, 0.25, published, 64, 1425 - 64},
+		{50, 0.5, published, 64, 7125 - 64},
+		{10, 1, published, 64, 2850 - 64},
+		{1, 1, published, 28, 285 - 28},
+		{1, 0.5, published, 14, 142.5 - 14},
+		{1, 0.25, published, 7, 71.25 - 7},
+		{1, 0.05, published, 4, 14.25 - 4},
+		{1, 0.005, published, 1, 1.425 / 2}, // Fewer than two a window: half of it.
+		{20, 0.25, 30 * time.Second, 14, 142.5 - 14},
+		{1, 0.25, 30 * time.Second, 3, 7.125 - 3},
 	}
 	for _, tc := range tests {
-		interval, tolerance := paceRate(tc.perSecond, tc.budget)
-		if (interval-tc.interval).Abs() > time.Microsecond || tolerance != time.Duration(tc.burst-1)*interval {
-			t.Errorf("paceRate(%v, %v) = %v, %v; want %v and a burst of %d", tc.perSecond, tc.budget,
-				interval, tolerance, tc.interval, tc.burst)
+		interval, tolerance := paceRate(tc.perSecond, tc.budget, tc.window)
+		want := time.Duration(float64(tc.window) / tc.rest)
+		if (interval-want).Abs() > time.Microsecond || tolerance != time.Duration(tc.burst-1)*interval {
+			t.Errorf("paceRate(%v, %v, %v) = %v, %v; want %v and a burst of %d", tc.perSecond, tc.budget, tc.window,
+				interval, tolerance, want, tc.burst)
 		}
 	}
 }
 
-// perSecond is the interval of rate r.
-func perSecond(r float64) time.Duration { return time.Duration(float64(time.Second) / r) }
+// burstOf is the burst and interval of an endpoint of perSecond under
+// budget at the published window.
+func burstOf(perSecond, budget float64) (int, time.Duration) {
+	interval, tolerance := paceRate(perSecond, budget, PublishedRates.Window)
+	return int(tolerance/interval) + 1, interval
+}
 
-// TestGrantStaysWithinTheBudget: 1,000 withdrawals asked at once at a
-// quarter budget go a burst of 5, then one every 1/4.75 s; in every
-// window of 20 s or more they are at most a quarter of the published 20/s.
+// TestGrantStaysWithinTheBudget: requests asked at once go a burst, then
+// one an interval; in every window the service averages over, they are at
+// most the budget's allowance of it (rate × budget × window), whatever the
+// rate, budget and window.
 func TestGrantStaysWithinTheBudget(t *testing.T) {
-	interval, tolerance := paceRate(20, 0.25)
-	var tat time.Time
-	ats := make([]time.Time, 1000)
-	for i := range ats {
-		ats[i], tat = grant(tat, paceEpoch, time.Time{}, interval, tolerance)
+	tests := []struct {
+		perSecond, budget float64
+		window            time.Duration
+		n                 int
+	}{
+		{20, 0.25, PublishedRates.Window, 3000},
+		{20, 0.25, 30 * time.Second, 1000},
+		{1, 0.5, PublishedRates.Window, 300},
+		{1, 0.25, 30 * time.Second, 40},
+		{50, 1, 20 * time.Second, 3000},
 	}
-	for i := range 5 {
-		if !ats[i].Equal(paceEpoch) {
-			t.Fatalf("request %d goes at +%v, want at once (burst of 5)", i, ats[i].Sub(paceEpoch))
+	for _, tc := range tests {
+		interval, tolerance := paceRate(tc.perSecond, tc.budget, tc.window)
+		burst := int(tolerance/interval) + 1
+		var tat time.Time
+		ats := make([]time.Time, tc.n)
+		for i := range ats {
+			ats[i], tat = grant(tat, paceEpoch, time.Time{}, interval, tolerance)
 		}
-	}
-	if d := ats[5].Sub(paceEpoch); d != interval {
-		t.Errorf("request 5 goes at +%v, want +%v", d, interval)
-	}
-	if last := ats[999].Sub(paceEpoch); last != 995*interval {
-		t.Errorf("request 999 goes at +%v, want +%v", last, 995*interval)
-	}
-	for _, window := range []time.Duration{20 * time.Second, 30 * time.Second, 5 * time.Minute} {
-		limit := int(5 * window.Seconds())
+		for i := range burst {
+			if !ats[i].Equal(paceEpoch) {
+				t.Fatalf("%+v: request %d goes at +%v, want at once (burst of %d)", tc, i, ats[i].Sub(paceEpoch), burst)
+			}
+		}
+		if d := ats[burst].Sub(paceEpoch); d != interval {
+			t.Errorf("%+v: request %d goes at +%v, want +%v", tc, burst, d, interval)
+		}
+		if last := ats[tc.n-1].Sub(paceEpoch); last != time.Duration(tc.n-burst)*interval {
+			t.Errorf("%+v: the last request goes at +%v, want +%v", tc, last, time.Duration(tc.n-burst)*interval)
+		}
+		limit := int(tc.perSecond * tc.budget * tc.window.Seconds())
+		most := 0
 		for i := range ats {
 			n := 0
-			for j := i; j < len(ats) && ats[j].Sub(ats[i]) < window; j++ {
+			for j := i; j < len(ats) && ats[j].Sub(ats[i]) < tc.window; j++ {
 				n++
 			}
-			if n > limit {
-				t.Fatalf("%d requests in the %v from request %d, more than %d", n, window, i, limit)
-			}
+			most = max(most, n)
+		}
+		if most > limit {
+			t.Errorf("%+v: %d requests in a window, more than the %d the budget allows", tc, most, limit)
+		}
+		if tc.n-burst > limit && most < limit*85/100 {
+			t.Errorf("%+v: at most %d requests in a window, want the budget's %d used (at least 85%%)", tc, most, limit)
 		}
 	}
 }
@@ -144,7 +175,7 @@ func TestGrantStaysWithinTheBudget(t *testing.T) {
 // at most 5 minutes; a stored time beyond maxPaceAhead is a damaged state,
 // not a queue.
 func TestGrantAfterQuietAndThrottle(t *testing.T) {
-	interval, tolerance := paceRate(20, 0.5)
+	interval, tolerance := paceRate(20, 0.5, PublishedRates.Window)
 	at, next := grant(paceEpoch.Add(-time.Hour), paceEpoch, time.Time{}, interval, tolerance)
 	if !at.Equal(paceEpoch) || !next.Equal(paceEpoch.Add(interval)) {
 		t.Errorf("quiet endpoint: at +%v, next +%v", at.Sub(paceEpoch), next.Sub(paceEpoch))
@@ -173,14 +204,14 @@ func TestClientPacesEveryRequest(t *testing.T) {
 	f.handler = okHandler
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.RateBudget = 0.25 })
 	clk := paceClockOf(t, c)
-	for range 20 {
+	// GET .../{id}: 50/s × 0.25, a burst of 64, then one an interval; the
+	// token endpoint's one request goes at once.
+	burst, interval := burstOf(50, 0.25)
+	for range burst + 8 {
 		if _, err := c.GetFiatDepositInstructions(t.Context(), "fdi-1"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// GET .../{id}: 50/s × 0.25 = 12.5/s, a burst of 12, then every
-	// 1/11.875 s; the token endpoint's one request goes at once.
-	interval, _ := paceRate(50, 0.25)
 	if got, want := clk.total(), 8*interval; got != want {
 		t.Errorf("waited %v in all, want %v (8 intervals of %v)", got, want, interval)
 	}
@@ -188,7 +219,7 @@ func TestClientPacesEveryRequest(t *testing.T) {
 		t.Errorf("%d waits, want 8", n)
 	}
 	// Another endpoint has turns of its own; its scope's token goes at
-	// once (the token endpoint's burst at 0.25 is 3), the fourth waits.
+	// once (the token endpoint's burst at 0.25 is 7), the eighth waits.
 	before := clk.total()
 	if _, err := c.GetStablecoinConversion(t.Context(), "sc-1"); err != nil {
 		t.Fatal(err)
@@ -196,14 +227,22 @@ func TestClientPacesEveryRequest(t *testing.T) {
 	if got := clk.total() - before; got != 0 {
 		t.Errorf("the second endpoint waited %v", got)
 	}
-	for _, scopes := range [][]string{{ScopeReadTransfer}, {ScopeReadFiatAccount}} {
-		if _, err := c.Token(t.Context(), scopes[0]); err != nil {
+	tokenBurst, tokenInterval := burstOf(1, 0.25)
+	for i := 2; i < tokenBurst; i++ {
+		if _, err := c.Token(t.Context(), fmt.Sprintf("scope-%d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	tokenInterval, _ := paceRate(1, 0.25)
+	if got := clk.total() - before; got != 0 {
+		t.Errorf("the first %d tokens waited %v, want a burst", tokenBurst, got)
+	}
+	if _, err := c.Token(t.Context(), "one-more"); err != nil {
+		t.Fatal(err)
+	}
+	// Its turn is an interval after the first token's, asked before the
+	// GETs' waits.
 	if got, want := clk.total()-before, tokenInterval-before; got != want {
-		t.Errorf("the fourth token waited %v, want %v", got, want)
+		t.Errorf("token %d waited %v, want %v", tokenBurst+1, got, want)
 	}
 }
 
@@ -383,23 +422,23 @@ func TestLongWaitIsSaid(t *testing.T) {
 		t.Errorf("fields %v", w[0].Fields)
 	}
 
-	// 50/s at 0.002: one request every 10.5 s.
+	// 50/s at 0.002: a burst of 4, then one request every 12.2 s.
 	c, logs = newTestClient(t, f, func(cfg *Config) { cfg.RateBudget = 0.002 })
-	for range 2 {
+	for range 5 {
 		if _, err := c.GetFiatDepositInstructions(t.Context(), "fdi-1"); err != nil {
 			t.Fatal(err)
 		}
 	}
 	w = warns(logs)
 	key := endpointKey(c.pace.apiHost, "GET /transfer/fiat-deposit-instructions/{id}")
-	if len(w) != 1 || !strings.Contains(w[0].Msg, "GET /transfer/fiat-deposit-instructions/fdi-1 waits 11s for its turn in the rate budget ("+key) ||
+	if len(w) != 1 || !strings.Contains(w[0].Msg, "GET /transfer/fiat-deposit-instructions/fdi-1 waits 12s for its turn in the rate budget ("+key) ||
 		!strings.Contains(w[0].Msg, "as read from "+filepath.Join(stateDirOf(t, c), stateFileName(key))) {
 		t.Errorf("said %v, want the turn of the endpoint and its file", w)
 	}
 
-	// 50/s at 0.005: 4.2 s, unsaid.
+	// 50/s at 0.005: 4.7 s, unsaid.
 	c, logs = newTestClient(t, f, func(cfg *Config) { cfg.RateBudget = 0.005 })
-	if interval, _ := paceRate(50, 0.005); interval >= sayWaitAfter {
+	if interval, _ := paceRate(50, 0.005, PublishedRates.Window); interval >= sayWaitAfter {
 		t.Fatalf("interval %v", interval)
 	}
 	for range 10 {

@@ -98,7 +98,7 @@ func TestRedisBudgetAtomic(t *testing.T) {
 func TestRedisBudgetKeysExpire(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{})
 	s := openTestRedisStore(t, srv.URL(""))
-	interval, tolerance := paceRate(20, 0.5)
+	interval, tolerance := paceRate(20, 0.5, PublishedRates.Window)
 	key, throttle := endpointKey("api.example.com:443", "POST /transfer/crypto-withdrawals"), throttleKey("api.example.com:443")
 	for range 3 {
 		if _, err := s.reserve(key, throttle, time.Now(), interval, tolerance); err != nil {
@@ -143,7 +143,7 @@ func TestRedisBudgetKeysExpire(t *testing.T) {
 func TestRedisBudgetThrottleShared(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{})
 	a, b := openTestRedisStore(t, srv.URL("")), openTestRedisStore(t, srv.URL(""))
-	interval, tolerance := paceRate(50, 0.5)
+	interval, tolerance := paceRate(50, 0.5, PublishedRates.Window)
 	throttle := throttleKey("h:443")
 	if err := a.throttle(throttle, time.Now().Add(10*time.Minute)); err != nil {
 		t.Fatal(err)
@@ -188,7 +188,7 @@ func TestRedisBudgetTwoClientsOneBudget(t *testing.T) {
 	if a.pace.store == b.pace.store {
 		t.Fatal("the clients share one store: want one each, as two hosts have")
 	}
-	interval, tolerance := paceRate(50, DefaultRateBudget)
+	interval, tolerance := paceRate(50, DefaultRateBudget, PublishedRates.Window)
 	burst := int(tolerance/interval) + 1
 	each := burst
 	start := time.Now()
@@ -238,7 +238,7 @@ func TestRedisBudgetStoreKilledMidRun(t *testing.T) {
 		}
 	}
 	// Paced alone, at a quarter of the budget.
-	interval, tolerance := paceRate(50, DefaultRateBudget)
+	interval, tolerance := paceRate(50, DefaultRateBudget, PublishedRates.Window)
 	alone, now, want := newMemStore(), clock.Now(), time.Duration(0)
 	now = now.Add(-clock.total())
 	for range n {

@@ -88,14 +88,29 @@ func New(version string) func() provider.Provider {
 // test, which counts no requests, costs the suite no waits.
 var rateScale string
 
-// builtRates are the rates of a binary built with rateScale, or nil: the
-// published ones.
+// rateWindow is the window the provider paces over (a Go duration). It is
+// empty in every release (the published 5 minutes); the tests that run
+// the emulator enforcing the limits over a shorter window build the
+// binary with that window.
+var rateWindow string
+
+// builtRates are the rates of a binary built with rateScale or
+// rateWindow, or nil: the published ones.
 func builtRates() *client.RateTable {
+	r := client.PublishedRates
 	n, err := strconv.ParseFloat(rateScale, 64)
-	if err != nil || n <= 1 {
+	scaled := err == nil && n > 1
+	if scaled {
+		r = r.Scaled(n)
+	}
+	w, err := time.ParseDuration(rateWindow)
+	windowed := err == nil && w > 0
+	if windowed {
+		r.Window = w
+	}
+	if !scaled && !windowed {
 		return nil
 	}
-	r := client.PublishedRates.Scaled(n)
 	return &r
 }
 

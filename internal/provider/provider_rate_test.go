@@ -365,12 +365,15 @@ func TestProviderRateStoreInvalid(t *testing.T) {
 }
 
 // publishedRatesBinary builds the provider as released, pacing to the
-// published rates (no rateScale), in a folder of t's.
-func publishedRatesBinary(t *testing.T) string {
+// published rates (no rateScale), over window (the emulator's), in a
+// folder of t's.
+func publishedRatesBinary(t *testing.T, window time.Duration) string {
 	t.Helper()
 	requireTFAcc(t)
 	dir := t.TempDir()
-	cmd := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(dir, "terraform-provider-platform"), ".")
+	cmd := exec.CommandContext(t.Context(), "go", "build",
+		"-ldflags", "-X github.com/platform/terraform-provider-platform/internal/provider.rateWindow="+window.String(),
+		"-o", filepath.Join(dir, "terraform-provider-platform"), ".")
 	cmd.Dir = filepath.Join("..", "..")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -387,7 +390,7 @@ func publishedRatesBinary(t *testing.T) string {
 func TestAccRateStore_twoHostsOneBudget(t *testing.T) {
 	const n = 80 // Each; the two together are more than the 150 a window of 30 s allows at a quarter.
 	srv := redistest.Start(t, redistest.Options{Password: storePassword})
-	bin := publishedRatesBinary(t)
+	bin := publishedRatesBinary(t, 30*time.Second)
 	emu := emulator.StartTest(t, emulator.Options{RateLimits: &emulator.RateLimits{
 		Window: 30 * time.Second, Throttle: 30 * time.Second, Share: 0.25}})
 	hosts := make([]*cliWorkdir, 2)
@@ -429,10 +432,11 @@ resource "platform_crypto_withdrawal" "pay" {
 	if got := len(emu.Transfers()); got != 2*n {
 		t.Errorf("%d transfers at the emulator, want %d", got, 2*n)
 	}
-	// One budget: 2n withdrawals at 20 × 0.25 × 0.95 a second, less the
-	// burst of a second.
-	perSecond := 20 * 0.25 * (1 - 0.05)
-	floor := time.Duration(float64(2*n-5) / perSecond * float64(time.Second))
+	// One budget: the window's allowance is 20 × 0.25 × 30 × 0.95 = 142.5
+	// withdrawals, a burst of 14 of them, then the other 128.5 spread over
+	// the window: 2n less the burst at that spacing.
+	allowance, burst := 20*0.25*30*(1-0.05), 14.0
+	floor := time.Duration(float64(2*n-burst) * float64(30*time.Second) / (allowance - burst))
 	t.Logf("two applies of %d at once: %v (floor of one budget %v)", n, elapsed.Round(time.Second), floor.Round(time.Second))
 	if elapsed < floor {
 		t.Errorf("the two applies took %v, less than the floor of one budget %v: not shared", elapsed, floor)

@@ -41,8 +41,9 @@ func guardDestination(ctx context.Context, data *providerData, m movement, refID
 		for _, b := range append(f.breaches, f.unchecked...) {
 			diags.AddAttributeError(attr, "Withdrawal guard approved_destinations_only refuses this "+via+when,
 				fmt.Sprintf("The %s %s (ref_id %s) would route every future deposit to a fiat account the service "+
-					"would refuse or the provider's withdrawal_guard does not allow: %s\n\nNothing was sent.", via,
-					shown(m.what), shownRef(refID), b))
+					"would refuse or the provider's withdrawal_guard does not allow: %s\n\nNothing was sent. Next "+
+					"step: have the account approved by the service's review (terraform refresh shows its status), "+
+					"and plan again once its status is APPROVED.", via, shown(m.what), shownRef(refID), b))
 		}
 		return
 	}
@@ -66,6 +67,18 @@ func guardDestination(ctx context.Context, data *providerData, m movement, refID
 	for _, b := range append(f.breaches, f.unchecked...) {
 		diags.AddAttributeError(attr, summary,
 			fmt.Sprintf("The %s %s (ref_id %s) would route every future deposit to a destination the provider's "+
-				"withdrawal_guard does not allow: %s\n\nNothing was sent.", via, shown(m.what), shownRef(refID), b))
+				"withdrawal_guard does not allow: %s\n\nNothing was sent. %s", via, shown(m.what), shownRef(refID), b,
+				approvedNext(g, w)))
 	}
+}
+
+// approvedNext is the next step of a movement w the guard refuses for
+// going to a destination that is not APPROVED: the rule's own.
+func approvedNext(g *moneyGuard, w guardedMovement) string {
+	for _, r := range guardRules {
+		if r.setting == settingApprovedOnly {
+			return r.next(g, w)
+		}
+	}
+	return ""
 }

@@ -77,12 +77,12 @@ func (a *moneyAction[A, O, R]) Schema(_ context.Context, _ action.SchemaRequest,
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: a.f.texts.actionDescription + "\n\n" +
-			fmt.Sprintf("!> **Each invocation makes a %s, which cannot be reversed.** Unlike the `%s` resource, the "+
+			fmt.Sprintf("!> **Each invocation makes %s, which cannot be reversed.** Unlike the `%s` resource, the "+
 				"action keeps nothing in the state: invoking it again makes another one unless `ref_id` is set.\n\n"+
 				"Its arguments and their validation are those of the resource, and it passes the provider's "+
 				"`withdrawal_guard` at plan and again when it sends. While it runs, it reports the `ref_id` it sends, "+
 				"then the id and status the service answered; an invocation the service does not confirm fails and "+
-				"says which `ref_id` retries it safely. Actions need Terraform 1.14 or later.", w.noun, w.resourceType),
+				"says which `ref_id` retries it safely. Actions need Terraform 1.14 or later.", aNoun(w.noun), w.resourceType),
 		Attributes: attrs,
 	}
 }

@@ -249,18 +249,18 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 	switch {
 	case client.CredentialsRejected(err):
 		diags.AddError(failure(w.title+" not checked at plan", err),
-			fmt.Sprintf("The plan could not ask the service whether it already holds a %s under the ref_id %s: %s."+
+			fmt.Sprintf("The plan could not ask the service whether it already holds %s under the ref_id %s: %s."+
 				"\n\nNo plan is made with credentials the service rejects: correct client_id and client_secret "+
-				"(or PLATFORM_CLIENT_ID and PLATFORM_CLIENT_SECRET) and plan again. Nothing was sent.", w.noun, refID, err))
+				"(or PLATFORM_CLIENT_ID and PLATFORM_CLIENT_SECRET) and plan again. Nothing was sent.", aNoun(w.noun), refID, err))
 		return types.BoolUnknown(), ""
 	case err != nil:
 		tflog.Warn(ctx, "ref_id not looked up at plan", map[string]any{"ref_id": refID, "error": err.Error()})
 		data.warnOnce("lookup:"+w.refNamespace, func() {
 			diags.AddWarning(w.title+" not checked at plan",
-				fmt.Sprintf("The plan could not ask the service whether it already holds a %s under the ref_id "+
+				fmt.Sprintf("The plan could not ask the service whether it already holds %s under the ref_id "+
 					"of each new one: %s.\n\nNothing is wrong with the plan, but it cannot say in advance whether "+
 					"applying makes a new %s or finds one made earlier: the apply decides, by the same rule. %s",
-					w.noun, err, w.noun, lookupHint(err, k)))
+					aNoun(w.noun), err, w.noun, lookupHint(err, k)))
 		})
 		return types.BoolValue(true), ""
 	case found == nil:
@@ -610,10 +610,10 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 				"ref_id": c.refID, "error": err.Error(),
 			})
 			diags.AddError(failure(w.title+" not "+w.made+": ref_id not looked up", err),
-				fmt.Sprintf("Before it sends a %s, the provider looks its ref_id %s up, because the service does "+
+				fmt.Sprintf("Before it sends %s, the provider looks its ref_id %s up, because the service does "+
 					"not say when a request with a ref_id it already processed is sent again: an earlier attempt "+
 					"may have made it. The lookup failed: %s.\n\nNothing was %s. %s Then apply again: the retry "+
-					"sends the same ref_id.", w.noun, c.refID, err, w.made, lookupHint(err, c.objects)))
+					"sends the same ref_id.", aNoun(w.noun), c.refID, err, w.made, lookupHint(err, c.objects)))
 			return createResult[T]{}, diags
 		case prior != nil:
 			return c.replayed(ctx, *prior, servedAt)
@@ -1261,9 +1261,9 @@ func lookupHint[T any](err error, k moneyObjects[T]) string {
 			"its ref_id: %s.", k.keyWithoutLookup)
 	case client.IsOperationNotOffered(err):
 		return fmt.Sprintf("If base_url is right, this service offers no such lookup, and nothing the service "+
-			"publishes promises that the ref_id of a %s alone prevents a second one: the provider never sends one "+
-			"without looking its ref_id up. Check base_url; to use a %s made another way, import it.",
-			k.words.noun, k.words.noun)
+			"publishes promises that the ref_id of %s alone prevents a second one: the provider never sends one "+
+			"without looking its ref_id up. Check base_url; to use %s made another way, import it.",
+			aNoun(k.words.noun), aNoun(k.words.noun))
 	case client.IsNoSuchOperation(err):
 		return "The answer is not the service's (a page of a gateway or proxy in front of it, or another server at " +
 			"this address), so it says nothing of what the service holds. Check base_url and what stands between " +

@@ -234,8 +234,8 @@ func (f *flow[A, O, R]) schema() schema.Schema {
 		switch {
 		case a.applyOnly:
 			mods = nil
-			desc = a.description + fmt.Sprintf(" Changing it on a %s already %s only records it: nothing is %s.",
-				w.noun, w.made, w.made)
+			desc = a.description + fmt.Sprintf(" Changing it on %s already %s only records it: nothing is %s.",
+				aNoun(w.noun), w.made, w.made)
 		case a.got == nil:
 			mods = []planmodifier.String{replaceUnlessRecordedAfterImport(w)}
 			desc += " The service does not report it: after an import, setting it only records it."
@@ -408,7 +408,7 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 		// forgetting it would plan to move the money again.
 		refresh: refreshPolicy{scopeRefused: keepWithWarning, gone: keepWithWarning, another: failKeepingState},
 		say: lifecycleWords[A]{
-			destroy: &message{fmt.Sprintf("Destroying a %s does not reverse it", w.noun),
+			destroy: &message{fmt.Sprintf("Destroying %s does not reverse it", aNoun(w.noun)),
 				fmt.Sprintf("Destroy only removes the %s from the Terraform state: %s No API call is made.",
 					w.noun, f.texts.irreversible)},
 			notRefreshed: fmt.Sprintf("The %s keep the status recorded when they were %s; nothing else is "+
@@ -487,7 +487,7 @@ func (f *flow[A, O, R]) planChange(ctx context.Context, _ *providerData, req res
 		return
 	}
 	w := f.objects.words
-	resp.Diagnostics.AddWarning(fmt.Sprintf("Changing a %s %s a NEW %s", w.noun, sends(w), w.noun),
+	resp.Diagnostics.AddWarning(fmt.Sprintf("Changing %s %s a NEW %s", aNoun(w.noun), sends(w), w.noun),
 		f.replacementDetail(ctx, req, state))
 }
 
@@ -551,9 +551,9 @@ func (f *flow[A, O, R]) replacementDetail(ctx context.Context, req resource.Modi
 		what = "Changed: " + strings.Join(changed, ", ")
 	}
 	refID := f.refIDArg().arg(&state.args).ValueString()
-	return fmt.Sprintf("%s. %s\n\nThe service cannot change a %s, so Terraform plans a replacement. The %s already "+
+	return fmt.Sprintf("%s. %s\n\nThe service cannot change %s, so Terraform plans a replacement. The %s already "+
 		"%s, %s (%s, ref_id %s), stays %s: it is not reversed, and the replacement only removes it from the state. "+
-		"If that is not what you want, restore the previous arguments.", what, next, w.noun, w.noun, w.made,
+		"If that is not what you want, restore the previous arguments.", what, next, aNoun(w.noun), w.noun, w.made,
 		shown(id(state).ValueString()), f.plan.summary(state.args), shownRef(refID), w.made)
 }
 

@@ -330,6 +330,8 @@ func sameAddress(a, b string) bool {
 
 var evmAddress = regexp.MustCompile(`^0[xX][0-9a-fA-F]+$`)
 
+// shownRef is a ref_id as messages show it: "" is an action's, chosen
+// at invocation.
 func shownRef(refID string) string {
 	if refID == "" {
 		return "chosen at invocation"

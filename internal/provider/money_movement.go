@@ -149,7 +149,7 @@ func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *prov
 		return
 	}
 	if m.standing {
-		guardDestination(ctx, data, m, "", t.objects.words.resourceType, "", &resp.Diagnostics)
+		guardDestination(ctx, data, m, atApply(ref), t.objects.words.resourceType, "", &resp.Diagnostics)
 		return
 	}
 	guardUnknown(ctx, data, t.objects.words.resourceType, m, &resp.Diagnostics)

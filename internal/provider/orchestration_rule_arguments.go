@@ -222,8 +222,8 @@ func ruleSourceText(req client.OrchestrationRuleRequest) string {
 // deposits on ETHEREUM to USDG, to 0x… on ETHEREUM, for profile p".
 func (a orchestrationRuleArgs) summary() string {
 	req, _ := a.request(context.Background(), "")
-	return fmt.Sprintf("%s deposits on %s to %s, to %s, for profile %s", req.SourceAsset, ruleSourceText(req),
-		req.DestinationAsset, ruleTarget(req), req.ProfileID)
+	return fmt.Sprintf("%s deposits on %s to %s, to %s, for profile %s", atApply(a.SourceAsset), ruleSourceText(req),
+		atApply(a.DestinationAsset), ruleTarget(req), atApply(a.ProfileID))
 }
 
 // orchestrationRuleSummary describes an answered rule in a few words, its

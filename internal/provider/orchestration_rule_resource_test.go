@@ -177,7 +177,8 @@ func TestAccOrchestrationRule_guards(t *testing.T) {
 	r := w.mustRun(1, "plan")
 	mustContain(t, "plan to an address outside the book", r.output(),
 		"Withdrawal guard approved_destinations_only refuses this platform_orchestration_rule",
-		"would route every future deposit", orAddress+" on ETHEREUM is not an APPROVED address")
+		"would route every future deposit", orAddress+" on ETHEREUM is not an APPROVED address",
+		"Nothing was sent. Next step: have "+orAddress+" on ETHEREUM approved")
 	wantWrites(t, "plan to an address outside the book", emu, 0, 0)
 
 	c := emulatorClient(t, emu)
@@ -217,7 +218,8 @@ func TestAccOrchestrationRule_guards(t *testing.T) {
 	r = fiat.mustRun(1, "plan")
 	mustContain(t, "plan to a PENDING fiat account", r.output(),
 		"Withdrawal guard approved_destinations_only refuses this platform_orchestration_rule",
-		"the fiat account "+account+" is PENDING at the service, not APPROVED")
+		"the fiat account "+account+" is PENDING at the service, not APPROVED",
+		"Next step: have the account approved by the service's review")
 	wantWrites(t, "plan to a PENDING fiat account", emu, 1, 0)
 }
 

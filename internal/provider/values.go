@@ -190,3 +190,21 @@ func metadataDescription(what string) string {
 	return fmt.Sprintf("Client-specified key/value pairs attached to %s: at most %d pairs, each key and "+
 		"value at most %d characters.", what, client.MaxMetadataPairs, client.MaxMetadataLength)
 }
+
+// aNoun is noun with its indefinite article: "a crypto withdrawal", "an
+// internal transfer".
+func aNoun(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiouAEIOU", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
+}
+
+// atApply is v as messages show it: "(known after apply)" while the plan
+// does not know it, as Terraform shows such a value.
+func atApply(v types.String) string {
+	if v.IsUnknown() {
+		return "(known after apply)"
+	}
+	return v.ValueString()
+}

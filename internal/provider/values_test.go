@@ -3,6 +3,8 @@ package provider
 import (
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // TestShownEscapesInvisibleCharacters: service text in a diagnostic shows
@@ -36,5 +38,30 @@ func TestEscapedText(t *testing.T) {
 	}
 	if escapedText(nil) != nil {
 		t.Error("escapedText(nil) is not nil")
+	}
+}
+
+// TestANoun: the article goes with the sound of the noun.
+func TestANoun(t *testing.T) {
+	for noun, want := range map[string]string{
+		"internal transfer":     "an internal transfer",
+		"orchestration rule":    "an orchestration rule",
+		"crypto withdrawal":     "a crypto withdrawal",
+		"stablecoin conversion": "a stablecoin conversion",
+	} {
+		if got := aNoun(noun); got != want {
+			t.Errorf("aNoun(%q) = %q, want %q", noun, got, want)
+		}
+	}
+}
+
+// TestRuleSummaryAtPlan: a rule whose profile is known only at apply is
+// said so in messages, as Terraform shows such a value, not left blank.
+func TestRuleSummaryAtPlan(t *testing.T) {
+	a := orchestrationRuleArgs{ProfileID: types.StringUnknown(), SourceAsset: types.StringValue("USDC"),
+		DestinationAsset: types.StringValue("USDG")}
+	got := a.summary()
+	if !strings.Contains(got, "for profile (known after apply)") || !strings.HasPrefix(got, "USDC deposits") {
+		t.Errorf("summary = %q, want the profile known after apply", got)
 	}
 }

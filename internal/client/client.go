@@ -431,6 +431,12 @@ func redactURL(u *url.URL) string {
 	return c.String()
 }
 
+// PinnedScopes are the scopes of Config.Scopes, or nil when each operation
+// asks for its own.
+func (c *Client) PinnedScopes() []string {
+	return append([]string(nil), c.pinned...)
+}
+
 // Token returns a cached access token for scope; with Config.Scopes set it
 // returns the token of the pinned scope set whatever scope is given. Tokens
 // are renewed shortly before they expire.

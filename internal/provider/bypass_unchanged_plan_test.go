@@ -128,7 +128,7 @@ func newPlanPair(t *testing.T, emu *emulator.Server) planPair {
 // served is how many plans the provider's server answered itself.
 func (pp planPair) served(t *testing.T) int64 {
 	t.Helper()
-	s, ok := pp.ours.srv.(*bypass.Server)
+	s, ok := pp.ours.srv.(interface{ UnchangedServed() int64 })
 	if !ok {
 		t.Fatalf("the provider's server is a %T", pp.ours.srv)
 	}

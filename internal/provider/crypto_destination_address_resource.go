@@ -280,7 +280,7 @@ func (r *cryptoDestinationAddressResource) ModifyPlan(ctx context.Context, req r
 // its apply would. A book the plan cannot read is left to the apply, which
 // looks the address up again before it sends anything.
 func (r *cryptoDestinationAddressResource) planCreate(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if r.data == nil {
+	if r.data == nil || r.data.pinnedScopeRefused(destinationWords.scope, destinationWords.resourceType, &resp.Diagnostics) {
 		return
 	}
 	config, d := getDestinationAddress(ctx, req.Config)

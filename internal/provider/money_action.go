@@ -115,6 +115,9 @@ func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.Modify
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if a.data.pinnedScopeRefused(a.t.objects.words.scope, a.via(), &resp.Diagnostics) {
+		return
+	}
 	guardInvocation(ctx, a.data, a.f.plan.moves(args), *a.t.plan.refID(&args), req.Config.Raw.IsFullyKnown(), a.via(),
 		&resp.Diagnostics)
 }

@@ -199,6 +199,9 @@ type newObjectPlan[T any] struct {
 // of the object the apply records when it sends nothing ("" otherwise).
 func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPlan[T], resp *resource.ModifyPlanResponse) (string, types.Bool, string) {
 	w := p.objects.words
+	if data.pinnedScopeRefused(w.scope, w.resourceType, &resp.Diagnostics) {
+		return "", types.BoolUnknown(), ""
+	}
 	refID := knownString(p.configured)
 	derived := refID == ""
 	if !derived {
@@ -1285,7 +1288,7 @@ func scopeRefused(err error) bool {
 // them, whatever the operation was.
 func failure(summary string, err error) string {
 	if client.CredentialsRejected(err) {
-		return "Client credentials rejected by the service: " + summary
+		return credentialsRejected + ": " + summary
 	}
 	return summary
 }

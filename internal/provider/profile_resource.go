@@ -198,6 +198,9 @@ func (r *profileResource) planDeactivation(ctx context.Context, state profileMod
 // apply records it. A list the plan cannot read is left to the apply,
 // which looks the nickname up again before it sends anything.
 func (r *profileResource) planCreate(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if r.data.pinnedScopeRefused(profileWords.scope, profileWords.resourceType, &resp.Diagnostics) {
+		return
+	}
 	config, d := getProfile(ctx, req.Config)
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() || config.Nickname.IsNull() {

@@ -182,8 +182,9 @@ func (p *platformProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				ElementType: types.StringType,
 				MarkdownDescription: "Pins one access token with exactly these scopes for every operation. " +
 					"By default (unset) each operation requests a token with only the scope it needs " +
-					"(least privilege), one cached token per scope. Environment variable `" + EnvScopes +
-					"` (space- or comma-separated).",
+					"(least privilege), one cached token per scope. A plan that creates an object, or invokes an " +
+					"action, whose scope the list lacks fails at plan, once per scope lacking, with nothing sent. " +
+					"Environment variable `" + EnvScopes + "` (space- or comma-separated).",
 				Optional: true,
 				Validators: []validator.List{
 					listvalidator.SizeAtLeast(1),

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -123,4 +125,23 @@ func (d *providerData) clock() func() time.Time {
 		return d.now
 	}
 	return time.Now
+}
+
+// pinnedScopeRefused refuses at plan a change of what (a resource type or
+// an action) that needs scope, when the provider's scopes argument pins a
+// list without it: the apply could not make it. It reports whether it did.
+func (d *providerData) pinnedScopeRefused(scope, what string, diags *diag.Diagnostics) bool {
+	if d == nil || d.client == nil || scope == "" {
+		return false
+	}
+	pinned := d.client.PinnedScopes()
+	if len(pinned) == 0 || slices.Contains(pinned, scope) {
+		return false
+	}
+	diags.AddError(pinnedScopesLack+" "+scope,
+		fmt.Sprintf("The provider's scopes argument (or PLATFORM_SCOPES) pins every access token to %q, which "+
+			"lacks %s: applying this plan could not make the %s it plans, and would fail at that step.\n\n"+
+			"Add %s to scopes, or leave scopes unset so that each operation asks for the scope it needs, and "+
+			"plan again. Nothing was sent.", strings.Join(pinned, " "), scope, what, scope))
+	return true
 }

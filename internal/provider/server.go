@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -25,7 +27,120 @@ import (
 // by their own decision. Serve it (tf6server.Serve) or give it to
 // terraform-plugin-testing instead of providerserver.NewProtocol6WithError.
 func NewProtocol6Server(p provider.Provider) func() (tfprotov6.ProviderServer, error) {
-	return bypass.NewProtocol6Server(p, unchangedPlannerOf)
+	inner := bypass.NewProtocol6Server(p, unchangedPlannerOf)
+	return func() (tfprotov6.ProviderServer, error) {
+		s, err := inner()
+		if err != nil {
+			return nil, err
+		}
+		bs, ok := s.(*bypass.Server)
+		if !ok {
+			return s, nil
+		}
+		return &onceServer{Server: bs}, nil
+	}
+}
+
+// Errors whose cause is the provider's configuration, not the object: a
+// summary that opens with one of these is said once per provider process
+// at plan (see onceServer).
+const (
+	credentialsRejected = "Client credentials rejected by the service" //nolint:gosec // A message, not a credential.
+	pinnedScopesLack    = "The provider's pinned scopes lack"
+)
+
+// saidOnce is the line the one error of such a cause ends with.
+const saidOnce = "\n\nEvery object of this provider configuration that needs it fails for the same reason; this error is said once."
+
+// onceServer says an error whose cause is the provider's configuration
+// (a secret the service rejects, pinned scopes that lack what the plan
+// needs) once per provider process, where a payroll would say it for
+// every object: the reads and plans after the first that fail for it
+// answer as if they had not run (the prior state, the proposed plan, the
+// configuration of a data source), which the one error fails the plan
+// with. An apply's errors are all said: each object it could not change
+// says so.
+type onceServer struct {
+	*bypass.Server
+	said sync.Map
+}
+
+// causeOf is the configuration cause that the error d opens with, or "".
+func causeOf(d *tfprotov6.Diagnostic) string {
+	if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError {
+		return ""
+	}
+	for _, c := range []string{credentialsRejected, pinnedScopesLack} {
+		if strings.HasPrefix(d.Summary, c) {
+			// One per scope: the summary names it.
+			if c == pinnedScopesLack {
+				return d.Summary
+			}
+			return c
+		}
+	}
+	return ""
+}
+
+// sayOnce keeps the first error of each configuration cause in diags and
+// drops the later ones. It reports whether it dropped one and no error is
+// left: the response must then answer as if the call had not run.
+func (s *onceServer) sayOnce(diags *[]*tfprotov6.Diagnostic) bool {
+	dropped := false
+	kept := (*diags)[:0]
+	for _, d := range *diags {
+		if c := causeOf(d); c != "" {
+			if _, again := s.said.LoadOrStore(c, true); again {
+				dropped = true
+				continue
+			}
+			d.Detail += saidOnce
+		}
+		kept = append(kept, d)
+	}
+	*diags = kept
+	return dropped && !anyError(kept)
+}
+
+// anyError reports whether diags holds an error.
+func anyError(diags []*tfprotov6.Diagnostic) bool {
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadResource reads through the provider; a read that failed only for a
+// configuration cause already said keeps the prior state.
+func (s *onceServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+	resp, err := s.Server.ReadResource(ctx, req)
+	if err == nil && resp != nil && s.sayOnce(&resp.Diagnostics) {
+		resp.NewState, resp.Private, resp.NewIdentity, resp.Deferred = req.CurrentState, req.Private, req.CurrentIdentity, nil
+	}
+	return resp, err
+}
+
+// PlanResourceChange plans through the provider; a plan that failed only
+// for a configuration cause already said answers the plan the framework
+// made before the resource refused it.
+func (s *onceServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	resp, err := s.Server.PlanResourceChange(ctx, req)
+	if err == nil && resp != nil && s.sayOnce(&resp.Diagnostics) && resp.PlannedState == nil {
+		resp.PlannedState = req.ProposedNewState
+	}
+	return resp, err
+}
+
+// ReadDataSource reads through the provider; a read that failed only for
+// a configuration cause already said answers its configuration.
+func (s *onceServer) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	resp, err := s.Server.ReadDataSource(ctx, req)
+	if err == nil && resp != nil && s.sayOnce(&resp.Diagnostics) {
+		resp.State, resp.Deferred = req.Config, nil
+	}
+	return resp, err
 }
 
 // unchangedPlanner is a resource whose plan of an unchanged object is its

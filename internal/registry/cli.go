@@ -35,6 +35,8 @@ var CLITests = map[string][]string{
 		"TestAccMoneyHalt",                                     // saved plan, actions, every money type refused
 		"TestAccMaxDailyTotal",                                 // saved plan refused at send, two states on one profile
 		"TestAccAddressChecksum_refusedAtPlan",                 // plan errors of resources and of an action, as each CLI shows them
+		"TestAccSaidOnce_rejectedSecret",                       // a configuration's error said once in a plan, an apply and a refresh
+		"TestAccSaidOnce_pinnedScopesLack",                     // plan refused once per scope the pinned list lacks
 	},
 	"resource platform_crypto_withdrawal": {
 		"TestAccMoneyCore_upgradeEveryType",

@@ -35,6 +35,7 @@ var CLITests = map[string][]string{
 		"TestAccMoneyHalt",                                     // saved plan, actions, every money type refused
 		"TestAccMaxDailyTotal",                                 // saved plan refused at send, two states on one profile
 		"TestAccAddressChecksum_refusedAtPlan",                 // plan errors of resources and of an action, as each CLI shows them
+		"TestAccGuideSnippets_brokenRecipeFails",               // init from a mirror, recipes that fail as copied
 	},
 	"resource platform_crypto_withdrawal": {
 		"TestAccMoneyCore_upgradeEveryType",

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,6 +53,8 @@ const maxBodyBytes = 1 << 20
 type apiError struct {
 	status int
 	body   ErrorBody
+	// title is the problem's title; empty: the status's text.
+	title string
 }
 
 func (e *apiError) Error() string { return e.body.Message }
@@ -116,7 +119,7 @@ func writeError(w http.ResponseWriter, e *apiError) {
 	}
 	p := Problem{
 		Type:   problemTypeBase + strings.ReplaceAll(strings.ToLower(e.body.Code), "_", "-"),
-		Title:  http.StatusText(e.status),
+		Title:  cmp.Or(e.title, http.StatusText(e.status)),
 		Status: e.status,
 		Detail: e.body.Message,
 	}

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -74,6 +76,46 @@ func validateAmountOrTotal(amount, total string) *apiError {
 	return positiveDecimal("total", total)
 }
 
+// assetDecimals are the decimals of the smallest unit of the assets whose
+// unit is fixed and published: a native coin's by its network (a satoshi is
+// 0.00000001 BTC, a wei 10^-18 ETH, a lamport 10^-9 SOL), the stablecoins'
+// by their issuers (6), fiat currencies' by the service (its reference holds
+// fiat amounts to 2 decimals). The provider refuses the same amounts at plan
+// (its amount_precision.go, compared with AssetDecimals by its tests). An
+// asset not listed here is not checked.
+var assetDecimals = map[string]int{
+	"BTC": 8, "ETH": 18, "SOL": 9, "USDC": 6, "USDT": 6, "PYUSD": 6, "USDP": 6, "USD": 2, "EUR": 2, "GBP": 2, "SGD": 2,
+}
+
+// AssetDecimals are the assets whose amounts the emulator refuses beyond
+// their smallest unit, with its decimals.
+func AssetDecimals() map[string]int { return maps.Clone(assetDecimals) }
+
+// withinPrecision refuses an amount of asset with more decimals than the
+// smallest unit of the asset (trailing zeros aside), as the service does:
+// 400 with the published problem exceed-precision ("Exceeds Maximum
+// Precision Allowed", "max precision allowed for asset ETH is 18"). An
+// amount not of the spec's pattern is left to the other checks.
+func withinPrecision(field, asset, v string) *apiError {
+	most, ok := assetDecimals[strings.ToUpper(asset)]
+	if !ok || !decimalPattern.MatchString(v) {
+		return nil
+	}
+	_, frac, _ := strings.Cut(v, ".")
+	if len(strings.TrimRight(frac, "0")) <= most {
+		return nil
+	}
+	return &apiError{
+		status: http.StatusBadRequest,
+		title:  "Exceeds Maximum Precision Allowed",
+		body: ErrorBody{
+			Code:    "EXCEED_PRECISION",
+			Message: fmt.Sprintf("max precision allowed for asset %s is %d", strings.ToUpper(asset), most),
+			Field:   field,
+		},
+	}
+}
+
 // positiveDecimal checks that v is a decimal of the spec's pattern above
 // zero.
 func positiveDecimal(field, v string) *apiError {
@@ -92,6 +134,8 @@ func validateFiatWithdrawal(req *FiatWithdrawalRequest) *apiError {
 		required("fiat_account_id", req.FiatAccountID),
 		required("asset", req.Asset),
 		validateAmountOrTotal(req.Amount, req.Total),
+		withinPrecision("amount", req.Asset, req.Amount),
+		withinPrecision("total", req.Asset, req.Total),
 		validateMetadata(req.Metadata),
 	)
 }
@@ -103,6 +147,7 @@ func validateInternalTransfer(req *InternalTransferRequest) *apiError {
 		required("asset", req.Asset),
 		required("amount", req.Amount),
 		positiveDecimal("amount", req.Amount),
+		withinPrecision("amount", req.Asset, req.Amount),
 		validateMetadata(req.Metadata),
 	); e != nil {
 		return e
@@ -122,6 +167,7 @@ func validateConversion(req *StablecoinConversionRequest) *apiError {
 		oneOf("source_asset", req.SourceAsset, conversionAssets),
 		oneOf("target_asset", req.TargetAsset, conversionAssets),
 		positiveDecimal("amount", req.Amount),
+		withinPrecision("amount", req.SourceAsset, req.Amount),
 		validateMetadata(req.Metadata),
 	); e != nil {
 		return e

@@ -111,7 +111,8 @@ func validateWithdrawal(req *CryptoWithdrawalRequest) *apiError {
 	if e := oneOf("crypto_network", req.CryptoNetwork, cryptoNetworks); e != nil {
 		return e
 	}
-	if e := oneFigure(req.Amount, req.Total); e != nil {
+	if e := firstErr(oneFigure(req.Amount, req.Total), withinPrecision("amount", req.Asset, req.Amount),
+		withinPrecision("total", req.Asset, req.Total)); e != nil {
 		return e
 	}
 	if e := validateMetadata(req.Metadata); e != nil {

@@ -145,7 +145,7 @@ type RateLimitsState struct {
 	Enabled         bool    `json:"enabled"`
 	WindowSeconds   float64 `json:"window_seconds"`
 	ThrottleSeconds float64 `json:"throttle_seconds"`
-	Share           float64
+	Share           float64 `json:"share"`
 	// Breaches is the number of breaches since the mode was last set.
 	Breaches int `json:"breaches"`
 	// Throttled are the addresses throttled now, with when it ends

@@ -58,6 +58,10 @@ func (s *Server) handleSandboxDeposit(w http.ResponseWriter, r *http.Request, id
 		writeError(w, errInvalid("amount", "must match ^[0-9]*\\.?[0-9]+$"))
 		return
 	}
+	if e := withinPrecision("amount", req.Asset, req.Amount); e != nil {
+		writeError(w, e)
+		return
+	}
 	if req.CryptoNetwork != "" {
 		if e := oneOf("crypto_network", req.CryptoNetwork, cryptoNetworks); e != nil {
 			writeError(w, e)

@@ -178,21 +178,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-rate-limits: %w", err)
 	}
-	s := emulator.New(emulator.Options{
-		RateLimits:            rateLimits,
-		Profile:               c.profile,
-		Seed:                  c.seed,
-		FiatAccounts:          c.fiatAccounts,
-		DepositAddresses:      c.depositAddresses,
-		RewardClaims:          c.rewardClaims,
-		StablecoinConversions: c.conversions,
-		TokenTTL:              c.tokenTTL,
-		WithdrawalReplay:      replay,
-		SubscriptionInterval:  subscriptionInterval(c.subEvery),
-		LogLevel:              level,
-		Log:                   stderr,
-		Clients:               map[string]emulator.ClientCredentials{c.clientID: {Secret: c.clientSecret}},
-	})
+	opts := c.options()
+	opts.RateLimits, opts.WithdrawalReplay, opts.LogLevel, opts.Log = rateLimits, replay, level, stderr
+	s := emulator.New(opts)
 	if err := s.Start(c.addr); err != nil {
 		return err
 	}
@@ -223,6 +211,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	<-ctx.Done()
 	_, _ = fmt.Fprintln(stdout, Name+" stopping")
 	return nil
+}
+
+// options are the emulator's options the flags set, but for those parsed
+// on their own (rate limits, replay answer, log).
+func (c *config) options() emulator.Options {
+	return emulator.Options{
+		Profile:               c.profile,
+		Seed:                  c.seed,
+		FiatAccounts:          c.fiatAccounts,
+		DepositAddresses:      c.depositAddresses,
+		RewardClaims:          c.rewardClaims,
+		StablecoinConversions: c.conversions,
+		TokenTTL:              c.tokenTTL,
+		SubscriptionInterval:  subscriptionInterval(c.subEvery),
+		Clients:               map[string]emulator.ClientCredentials{c.clientID: {Secret: c.clientSecret}},
+	}
+}
+
+// DefaultOptions are the options of an emulator the command starts without
+// flags (its seeded data, its client), for tests that stand an emulator in
+// for the command.
+func DefaultOptions() emulator.Options {
+	_, c := newFlags(io.Discard)
+	return c.options()
 }
 
 // warnNoAuthentication says loudly, on stderr, that the admin API of an
@@ -279,6 +291,18 @@ func settings(s *emulator.Server, clientID, clientSecret string) [][2]string {
 		env = append(env, [2]string{"PLATFORM_DEMO_PAYOUT_GROUP_ID", c[0].PayoutGroupID})
 	}
 	return env
+}
+
+// EnvFile is what -env-file holds for the emulator s, whose token endpoint
+// accepts clientID and clientSecret: KEY=value lines of its PLATFORM_*
+// settings and of the ids of some seeded objects (PLATFORM_DEMO_*). Tests
+// that stand an emulator in for the command write it.
+func EnvFile(s *emulator.Server, clientID, clientSecret string) string {
+	var b strings.Builder
+	for _, kv := range settings(s, clientID, clientSecret) {
+		b.WriteString(kv[0] + "=" + kv[1] + "\n")
+	}
+	return b.String()
 }
 
 // writeEnvFile writes env to path atomically, so a script waiting for the

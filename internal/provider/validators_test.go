@@ -202,3 +202,17 @@ resource "platform_crypto_withdrawal" "from_variable" {
 		t.Errorf("the emulator saw %d API requests, want none", c.APIRequests())
 	}
 }
+
+// The provider refuses at plan exactly the amounts the emulator refuses as
+// the service does (exceed-precision): the same assets, the same decimals.
+func TestAssetDecimalsAsTheEmulator(t *testing.T) {
+	got := emulator.AssetDecimals()
+	if len(got) != len(assetDecimals) {
+		t.Errorf("the emulator checks %d assets, the provider %d: %v and %v", len(got), len(assetDecimals), got, assetDecimals)
+	}
+	for asset, n := range assetDecimals {
+		if got[asset] != n {
+			t.Errorf("%s: the provider allows %d decimals, the emulator %d", asset, n, got[asset])
+		}
+	}
+}

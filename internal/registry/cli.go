@@ -37,6 +37,7 @@ var CLITests = map[string][]string{
 		"TestAccAddressChecksum_refusedAtPlan",                 // plan errors of resources and of an action, as each CLI shows them
 		"TestAccSaidOnce_rejectedSecret",                       // a configuration's error said once in a plan, an apply and a refresh
 		"TestAccSaidOnce_pinnedScopesLack",                     // plan refused once per scope the pinned list lacks
+		"TestAccGuideSnippets_brokenRecipeFails",               // init from a mirror, recipes that fail as copied
 	},
 	"resource platform_crypto_withdrawal": {
 		"TestAccMoneyCore_upgradeEveryType",

@@ -57,6 +57,7 @@ func init() {
 				"TestAccMoneyCore",
 				"TestAccMoneyFlows",
 				"TestAccFiatWithdrawal_accountApproval",
+				"TestAccFiatWithdrawal_summaryNamesAccount",
 			},
 			"list platform_fiat_withdrawal":   {"TestAccMoneyFlows_query"},
 			"action platform_fiat_withdrawal": {"TestAccMoneyFlowActions"},

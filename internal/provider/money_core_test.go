@@ -475,8 +475,10 @@ func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
 			// The saved plan says in one line what moves and where, for
 			// the reviewer of `terraform show` as for tools.
 			summary, _ := m["summary"].(string)
-			if !strings.HasSuffix(summary, ", ref_id found-1") || !strings.Contains(summary, " profile ") {
-				t.Errorf("planned money.summary = %q, want what moves and its profile, with its ref_id", summary)
+			if !strings.HasPrefix(summary, "records, "+sends(res.words)+" nothing: ") ||
+				!strings.Contains(summary, ", ref_id found-1; destroying it ") || !strings.Contains(summary, " profile ") {
+				t.Errorf("planned money.summary = %q, want that applying records and sends nothing, what moves "+
+					"and its profile, with its ref_id, and what destroying it does", summary)
 			}
 			mustContain(t, "show", w.mustRun(0, "show", "found.tfplan").output(), summary)
 			r := w.mustRun(0, "apply", "found.tfplan")
@@ -492,7 +494,10 @@ func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
 			w.write(emulatorProviderBlock(emu, ""), withLast(res.body, "  ref_id = \"found-2\"\n"))
 			out := w.mustRun(0, "plan", "-no-color").output()
 			mustContain(t, "plan", out, "must be replaced")
-			mustContain(t, "plan", out, strings.TrimSuffix(summary, "found-1")+"found-2\"")
+			// It sends (the ref_id found-2 is new), and says so.
+			next := strings.Replace(strings.Replace(summary, "found-1", "found-2", 1),
+				"records, "+sends(res.words)+" nothing: ", sends(res.words)+" ", 1)
+			mustContain(t, "plan", out, next)
 			w.write(emulatorProviderBlock(emu, ""), body)
 
 			// Gone from the service's answers between the plan and its

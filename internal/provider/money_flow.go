@@ -444,7 +444,8 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 				f.warnUnverified(obj, diags)
 				// A plan that could not derive the ref_id left sends unknown:
 				// the apply knows.
-				m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed)
+				m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed,
+					f.plan.moves(m.args), sends(w))
 			},
 			send: f.create.send,
 		},

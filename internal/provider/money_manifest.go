@@ -122,10 +122,21 @@ func moneySchema() schema.SingleNestedAttribute {
 				"service (it warns then, and the apply decides by the same rule): a policy counts it as sent. " +
 				"Unknown only while the `ref_id` is (an argument known only at apply). For an orchestration rule, " +
 				"`true` means that applying creates the rule, which routes every future deposit."},
-			"summary": str("One line that says what moves, where and from where, with the `ref_id` it is sent with, " +
-				"e.g. `0.3 BTC on BITCOIN to bc1q... from profile 8c5f..., ref_id 9a1e...`: it changes with any of " +
-				"its parts, so the diff of every create and every replacement shows it. Unknown while a part is " +
-				"(an argument known only at apply); null in a state written before it was set."),
+			"summary": str("One line for a reviewer: what applying does (`sends ...`; `records, sends nothing: ...` " +
+				"when the plan found the `ref_id` at the service and `sends` is `false`; `makes` for a conversion, " +
+				"`creates` for an orchestration rule), what moves, where and from where, with the `ref_id` it is " +
+				"sent with, and what destroying the resource does, e.g. `sends 0.3 BTC on BITCOIN to bc1q... from " +
+				"profile 8c5f..., ref_id 9a1e...; destroying it reverses nothing`. A fiat account is named after its " +
+				"id by what the service lists of it (read once per plan for all the plan's accounts): its bank, the " +
+				"last four digits of its account number, its metadata `nickname`, its `ref_id` unless that is a " +
+				"UUID, as in `to fiat account bb17... (Example Bank, account ending 6789, ref_id payroll-ada)`; or " +
+				"why nothing is shown (`not listed by the service`, `not read: the credentials lack the OAuth scope " +
+				"...`): a plan never fails for want of a name. It changes with any of its parts, so the diff of " +
+				"every create and every replacement shows it, and the diff of a destroy (saved plans too) shows it " +
+				"going to null, with what destroying does. Unknown while a part is (an argument known only at " +
+				"apply, or whether applying sends). Kept in the state as the plan that created the object wrote " +
+				"it: one written by an earlier version keeps that version's text (without what applying and " +
+				"destroying do); null in a state written before it was set."),
 		},
 	}
 }
@@ -150,8 +161,9 @@ func (m moneyOf) value(diags *diag.Diagnostics) types.Object {
 }
 
 // withSends is the manifest v with sends set to sent where the plan left it
-// unknown.
-func withSends(v attr.Value, sent bool) attr.Value {
+// unknown, and its summary, unknown with it, said by m (its fiat account
+// is not read then: the summary says so).
+func withSends(v attr.Value, sent bool, m movement, does string) attr.Value {
 	obj, ok := v.(basetypes.ObjectValue)
 	if !ok || obj.IsNull() || obj.IsUnknown() {
 		return v
@@ -161,6 +173,11 @@ func withSends(v attr.Value, sent bool) attr.Value {
 		return v
 	}
 	attrs["sends"] = types.BoolValue(sent)
+	if attrs["summary"].IsUnknown() {
+		ref, _ := attrs["ref_id"].(basetypes.StringValue)
+		attrs["summary"] = m.summary(ref, types.BoolValue(sent), summaryWords{does: does,
+			fiat: func(string) string { return "not read: the plan could not say whether applying sends" }})
+	}
 	out, _ := types.ObjectValue(moneyAttrTypes, attrs)
 	return out
 }

@@ -60,24 +60,66 @@ func (m movement) addressAttr() path.Path {
 	return path.Root("destination_address")
 }
 
-// manifest is the money attribute of m, sent with ref.
-func (m movement) manifest(ref types.String, sends types.Bool) moneyOf {
+// manifest is the money attribute of m, sent with ref; its summary says
+// what applying does in the words of says.
+func (m movement) manifest(ref types.String, sends types.Bool, says summaryWords) moneyOf {
 	return moneyOf{kind: m.kind, asset: m.asset, amount: m.amount, from: m.from, to: m.to, ref: ref, sends: sends,
-		summary: m.summary(ref)}
+		summary: m.summary(ref, sends, says)}
 }
 
-// summary is money.summary of m sent with ref: its words and the ref_id,
-// unknown while any of them is.
-func (m movement) summary(ref types.String) types.String {
+// summaryWords are what money.summary says beyond the words of a
+// movement: the verb of what applying does ("sends", "makes",
+// "creates"), and what the summary names the movement's fiat account
+// by (fiat, see fiatAccountName; nil: by its id alone).
+type summaryWords struct {
+	does string
+	fiat func(id string) string
+}
+
+// summaryWordsOf are the words of the summaries of objects of w, their
+// fiat accounts named as data reads them.
+func summaryWordsOf(ctx context.Context, data *providerData, w createWords) summaryWords {
+	return summaryWords{does: sends(w), fiat: func(id string) string { return fiatAccountName(ctx, data, id) }}
+}
+
+// Ends of money.summary: what destroying the object does.
+const (
+	destroyReversesNothing = "destroying it reverses nothing"
+	destroyDeletesRule     = "destroying it deletes the rule, and reverses no deposit it routed"
+)
+
+// summary is money.summary of m sent with ref: what applying does
+// ("sends ..." when sends is true; "records, sends nothing: ..." when
+// the plan found the object under its ref_id), its words with its fiat
+// account named, the ref_id, and what destroying it does, so that the
+// diff of a create, of a replacement and of a destroy (which shows the
+// values of the state going to null) says it. Unknown while any of them
+// is.
+func (m movement) summary(ref types.String, sends types.Bool, says summaryWords) types.String {
 	for _, v := range []types.String{m.asset, m.amount, m.from, m.to, ref} {
 		if v.IsUnknown() {
 			return types.StringUnknown()
 		}
 	}
-	if ref.IsNull() || ref.ValueString() == "" {
-		return types.StringValue(m.what)
+	if sends.IsUnknown() || sends.IsNull() {
+		return types.StringUnknown()
 	}
-	return types.StringValue(m.what + ", ref_id " + ref.ValueString())
+	what := m.what
+	if id := knownString(m.fiatAccount); id != "" && says.fiat != nil {
+		what = strings.Replace(what, "fiat account "+id, "fiat account "+id+" ("+says.fiat(id)+")", 1)
+	}
+	if r := ref.ValueString(); r != "" {
+		what += ", ref_id " + r
+	}
+	does := says.does + " " + what
+	if !sends.ValueBool() {
+		does = "records, " + says.does + " nothing: " + what
+	}
+	end := destroyReversesNothing
+	if m.standing {
+		end = destroyDeletesRule
+	}
+	return types.StringValue(does + "; " + end)
 }
 
 // guarded is what the guards see of m, sent with refID; via names what
@@ -118,7 +160,8 @@ func movementKey(kind, ref string, w guardedMovement) string {
 // configuration is known: its manifest, and the guards' judgement.
 func (t *moneyType[A, T, R]) planMovement(ctx context.Context, data *providerData, a A, refID string, sends types.Bool, resp *resource.ModifyPlanResponse) {
 	m := t.plan.moves(a)
-	setMoney(ctx, &resp.Plan, m.manifest(types.StringValue(refID), sends), &resp.Diagnostics)
+	setMoney(ctx, &resp.Plan, m.manifest(types.StringValue(refID), sends,
+		summaryWordsOf(ctx, data, t.objects.words)), &resp.Diagnostics)
 	// An object the plan found at the service under its ref_id is recorded
 	// at apply, not sent (money.sends = false): like an object in the
 	// state, it keeps the address it was made with.
@@ -143,7 +186,7 @@ func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *prov
 	if ref.IsNull() {
 		ref = types.StringUnknown()
 	}
-	setMoney(ctx, &resp.Plan, m.manifest(ref, types.BoolUnknown()), &resp.Diagnostics)
+	setMoney(ctx, &resp.Plan, m.manifest(ref, types.BoolUnknown(), summaryWords{}), &resp.Diagnostics)
 	if moneyHalted(data, t.objects.words.resourceType, "", &resp.Diagnostics) ||
 		checksumRefused(m.network, m.address, m.addressAttr(), t.objects.words.resourceType, "", &resp.Diagnostics) {
 		return

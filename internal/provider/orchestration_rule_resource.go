@@ -78,7 +78,8 @@ var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.Orchestrati
 		send:        sendOrchestrationRule,
 		created: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, outcome createOutcome, diags *diag.Diagnostics) {
 			(*orchestrationRuleModel)(m).fromAPI(r, diags)
-			m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed)
+			m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed,
+				m.args.movement(), sends(orchestrationRuleWords))
 		},
 	},
 	read: typeRead[orchestrationRuleArgs, *client.OrchestrationRule]{

@@ -94,6 +94,9 @@ type providerData struct {
 	// statuses are the statuses of the objects this process created, read
 	// or imported, by ref_id namespace and id (see seenStatus).
 	statuses sync.Map
+	// fiatNames are the fiat accounts read to name them in money
+	// summaries (fiat_account_names.go).
+	fiatNames fiatAccountDirectory
 }
 
 // sawStatus records the status of the object id of namespace, as this

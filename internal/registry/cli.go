@@ -86,6 +86,7 @@ var CLITests = map[string][]string{
 		"TestAccMoneyCore",
 		"TestAccMoneyFlows",
 		"TestAccFiatWithdrawal_accountApproval",
+		"TestAccFiatWithdrawal_summaryNamesAccount",
 	},
 	"resource platform_internal_transfer": {
 		"TestAccRefreshPolicy",

@@ -163,22 +163,10 @@ resource "platform_fiat_withdrawal" "stranger" {
 // address.
 func plannedMoneys(t *testing.T, w *cliWorkdir, planFile string) map[string]map[string]any {
 	t.Helper()
-	r := w.mustRun(0, "show", "-json", planFile)
-	var doc struct {
-		ResourceChanges []struct {
-			Address string `json:"address"`
-			Change  struct {
-				After map[string]any `json:"after"`
-			} `json:"change"`
-		} `json:"resource_changes"`
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
-		t.Fatalf("show -json %s: %v", planFile, err)
-	}
 	out := map[string]map[string]any{}
-	for _, rc := range doc.ResourceChanges {
-		m, _ := rc.Change.After["money"].(map[string]any)
-		out[rc.Address] = m
+	for addr, after := range plannedValues(t, w, planFile) {
+		m, _ := after["money"].(map[string]any)
+		out[addr] = m
 	}
 	return out
 }

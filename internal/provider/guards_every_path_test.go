@@ -269,6 +269,14 @@ func TestAccCredentialsRejected(t *testing.T) {
 	}
 }
 
+// secretFromEnvironment is a provider block for emu that takes its client
+// secret from the environment of w's commands, and what sets it there.
+func secretFromEnvironment(w *cliWorkdir, emu *emulator.Server) (block string, set func(secret string)) {
+	block = fmt.Sprintf("provider \"platform\" {\n  client_id = %q\n  base_url  = %q\n  auth_url  = %q\n  ws_url    = %q\n}\n",
+		emulator.DefaultClientID, emu.BaseURL(), emu.AuthURL(), emu.WSURL())
+	return block, func(secret string) { w.env = append(w.env, EnvClientSecret+"="+secret) }
+}
+
 // Credentials rotated between a plan and the apply of the saved plan, an
 // import and, with Terraform 1.14+, terraform query and an action's
 // invocation: each fails headed as rejected credentials, and nothing is
@@ -277,9 +285,7 @@ func TestAccCredentialsRejected_cliPaths(t *testing.T) {
 	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	w := newCLIWorkdir(t)
-	secret := func(s string) { w.env = append(w.env, EnvClientSecret+"="+s) }
-	block := fmt.Sprintf("provider \"platform\" {\n  client_id = %q\n  base_url  = %q\n  auth_url  = %q\n  ws_url    = %q\n}\n",
-		emulator.DefaultClientID, emu.BaseURL(), emu.AuthURL(), emu.WSURL())
+	block, secret := secretFromEnvironment(w, emu)
 	rejected := "Client credentials rejected by the service"
 
 	// Planned with the right secret, applied with a rotated one.

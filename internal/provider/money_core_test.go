@@ -551,6 +551,17 @@ func plannedMoney(t *testing.T, w *cliWorkdir, planFile, addr string) map[string
 // plannedAfter reads the planned values of addr from a saved plan.
 func plannedAfter(t *testing.T, w *cliWorkdir, planFile, addr string) map[string]any {
 	t.Helper()
+	after, ok := plannedValues(t, w, planFile)[addr]
+	if !ok {
+		t.Fatalf("%s is not in the plan %s", addr, planFile)
+	}
+	return after
+}
+
+// plannedValues are the planned values of every change of a saved plan,
+// by address.
+func plannedValues(t *testing.T, w *cliWorkdir, planFile string) map[string]map[string]any {
+	t.Helper()
 	r := w.mustRun(0, "show", "-json", planFile)
 	var doc struct {
 		ResourceChanges []struct {
@@ -563,13 +574,11 @@ func plannedAfter(t *testing.T, w *cliWorkdir, planFile, addr string) map[string
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
 		t.Fatalf("show -json %s: %v", planFile, err)
 	}
+	out := map[string]map[string]any{}
 	for _, rc := range doc.ResourceChanges {
-		if rc.Address == addr {
-			return rc.Change.After
-		}
+		out[rc.Address] = rc.Change.After
 	}
-	t.Fatalf("%s is not in the plan %s", addr, planFile)
-	return nil
+	return out
 }
 
 // TestRecordFoundSendsNothing: the apply of a plan that found the ref_id

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -18,9 +17,7 @@ func TestAccSaidOnce_rejectedSecret(t *testing.T) {
 	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	w := newCLIWorkdir(t)
-	secret := func(s string) { w.env = append(w.env, EnvClientSecret+"="+s) }
-	block := fmt.Sprintf("provider \"platform\" {\n  client_id = %q\n  base_url  = %q\n  auth_url  = %q\n  ws_url    = %q\n}\n",
-		emulator.DefaultClientID, emu.BaseURL(), emu.AuthURL(), emu.WSURL())
+	block, secret := secretFromEnvironment(w, emu)
 	once := func(step string, r cliResult) {
 		t.Helper()
 		out := flatOutput(r.output())

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"iter"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -62,6 +63,49 @@ const gatherSpacing = 250 * time.Millisecond
 type objectLists[T any] struct {
 	byRefIDs func(ctx context.Context, c *client.Client, refIDs []string) (map[string]T, error)
 	byIDs    func(ctx context.Context, c *client.Client, ids []string) (map[string]T, error)
+}
+
+// filteredList reads the objects of one list whose filter is ids or ref_ids
+// (one of them set), every page, to its end.
+type filteredList[T any] func(ctx context.Context, c *client.Client, ids, refIDs []string) iter.Seq2[T, error]
+
+// listedBy is the objectLists of objects whose list takes the ids and
+// ref_ids filters the reference documents (at most maxGathered values
+// each): by ref_ids, the first object listed under each asked ref_id, as
+// the lookup of one takes it; by ids, the object listed with each asked
+// id. id and refID read an object's keys ("" for an object without one,
+// or nil).
+func listedBy[T any](list filteredList[T], id, refID func(T) string) *objectLists[T] {
+	return &objectLists[T]{
+		byRefIDs: func(ctx context.Context, c *client.Client, refIDs []string) (map[string]T, error) {
+			return firstByKey(list(ctx, c, nil, refIDs), refIDs, refID)
+		},
+		byIDs: func(ctx context.Context, c *client.Client, ids []string) (map[string]T, error) {
+			return firstByKey(list(ctx, c, ids, nil), ids, id)
+		},
+	}
+}
+
+// firstByKey reads objs to the end and maps each asked key to the first
+// object whose key it is. Any error, on any page, is the answer: no key is
+// taken for absent from a list not read to its end.
+func firstByKey[T any](objs iter.Seq2[T, error], keys []string, key func(T) string) (map[string]T, error) {
+	asked := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		asked[k] = true
+	}
+	out := make(map[string]T, len(keys))
+	for obj, err := range objs {
+		if err != nil {
+			return nil, err
+		}
+		if k := key(obj); k != "" && asked[k] {
+			if _, dup := out[k]; !dup {
+				out[k] = obj
+			}
+		}
+	}
+	return out, nil
 }
 
 // gathered is what a gatherer answers for one key.

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -137,5 +138,104 @@ func TestAccCryptoWithdrawal_payrollInFewRequests(t *testing.T) {
 	}
 	if got := len(emu.Transfers()); got != n {
 		t.Errorf("%d transfers at the emulator, want %d", got, n)
+	}
+}
+
+// uuidSegment is a path segment that is an object's id.
+var uuidSegment = regexp.MustCompile(`/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// gatheredType is a resource type whose refresh reads, and whose creates'
+// lookups, are gathered into list requests: a configuration of n of them,
+// and the request counter of its create.
+type gatheredType struct {
+	name   string
+	config func(n int) string
+	post   string
+}
+
+// gatheredTypes are the types TestAccGathered counts.
+var gatheredTypes = []gatheredType{
+	{name: "platform_fiat_deposit_instructions", post: fdiPostKey, config: func(n int) string {
+		return fmt.Sprintf(`
+resource "platform_fiat_deposit_instructions" "many" {
+  count        = %d
+  profile_id   = "profile-1"
+  fiat_network = "WIRE"
+  metadata     = { branch = "b-${count.index}" }
+}
+`, n)
+	}},
+	{name: "platform_deposit_address", post: daPostKey, config: func(n int) string {
+		return fmt.Sprintf(`
+resource "platform_deposit_address" "many" {
+  count          = %d
+  profile_id     = "profile-1"
+  crypto_network = "ETHEREUM"
+  metadata       = { customer = "c-${count.index}" }
+}
+`, n)
+	}},
+}
+
+// TestAccGathered: for each type whose list takes ids or ref_ids, the
+// apply of many objects at -parallelism=30 (the emulator answering in
+// 100 ms, as a service across a network does) sends each create once and
+// makes at most a fifth of a request more per object (its plan's and its
+// create's lookups gathered into lists), and the plans with them in state
+// read them in at most a tenth of a request per object, plus a few.
+func TestAccGathered(t *testing.T) {
+	t.Parallel()
+	// One type after the other: how many gather depends on how fast
+	// Terraform plans, so the types do not slow each other down.
+	for _, typ := range gatheredTypes {
+		t.Run(typ.name, func(t *testing.T) {
+			const n = 200
+			opts := emulator.Options{}
+			checkContract(t, &opts)
+			emu := emulator.StartTest(t, opts)
+			emu.Faults.SetLatency(100 * time.Millisecond)
+			w := newCLIWorkdir(t)
+			w.write(emulatorProviderBlock(emu, ""), typ.config(n))
+			report := func(step string, got map[string]int) int {
+				t.Helper()
+				byPath := map[string]int{}
+				total := 0
+				for k, v := range got {
+					byPath[uuidSegment.ReplaceAllString(k, "/{id}")] += v
+					if strings.Contains(k, " /v2/") {
+						total += v
+					}
+				}
+				keys := make([]string, 0, len(byPath))
+				for k := range byPath {
+					keys = append(keys, k)
+				}
+				sort.Strings(keys)
+				for _, k := range keys {
+					t.Logf("%s: %d %s", step, byPath[k], k)
+				}
+				return total
+			}
+
+			before := emu.Counters.AllRequests()
+			w.mustRun(0, "apply", "-auto-approve", "-parallelism=30")
+			got := requestsSince(emu, before)
+			total := report("apply", got)
+			if got[typ.post] != n {
+				t.Errorf("apply: %d %s, want %d", got[typ.post], typ.post, n)
+			}
+			if most := n + n/5; total > most {
+				t.Errorf("apply: %d API requests for %d objects, want at most %d", total, n, most)
+			}
+
+			for i := range 2 {
+				before = emu.Counters.AllRequests()
+				w.mustRun(0, "plan", "-detailed-exitcode", "-parallelism=30")
+				step := fmt.Sprintf("plan in state %d", i+1)
+				if total := report(step, requestsSince(emu, before)); total > n/10 {
+					t.Errorf("%s: %d API requests for %d objects, want at most %d", step, total, n, n/10)
+				}
+			}
+		})
 	}
 }

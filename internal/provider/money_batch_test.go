@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"runtime"
 	"slices"
@@ -684,4 +685,133 @@ func TestInternalTransferListsPairCredits(t *testing.T) {
 		t.Errorf("%d lists, want 2 for the three: their debits, then their credit sides", n)
 	}
 	check("by id", byID, ids)
+}
+
+// listedCase is an object type read through listedBy: its list's path,
+// its lists, and how to make one object with a ref_id (its id returned).
+type listedCase struct {
+	name string
+	path string
+	ids  func(ctx context.Context, c *client.Client, keys []string, byRef bool) (map[string]string, error)
+	make func(t *testing.T, c *client.Client, refID string) string
+}
+
+// listedKeys is byRefIDs or byIDs of l, each answer mapped to its id.
+func listedKeys[T any](l *objectLists[T], id func(T) string) func(ctx context.Context, c *client.Client, keys []string, byRef bool) (map[string]string, error) {
+	return func(ctx context.Context, c *client.Client, keys []string, byRef bool) (map[string]string, error) {
+		read := l.byIDs
+		if byRef {
+			read = l.byRefIDs
+		}
+		got, err := read(ctx, c, keys)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]string{}
+		for k, v := range got {
+			out[k] = id(v)
+		}
+		return out, nil
+	}
+}
+
+// Each list of listedBy is read to its last page before a key is taken
+// for absent, answers only the keys asked, each with its own object, and
+// fails whole when a page fails.
+func TestListedByFollowPages(t *testing.T) {
+	cases := []listedCase{
+		{
+			name: "fiat deposit instructions", path: client.PathFiatDepositInstructions,
+			ids: listedKeys(instructionsLists, func(f *client.FiatDepositInstructions) string { return f.ID }),
+			make: func(t *testing.T, c *client.Client, refID string) string {
+				f, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
+					ProfileID: "profile-1", FiatNetwork: "WIRE", RefID: refID,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return f.ID
+			},
+		},
+		{
+			name: "deposit addresses", path: client.PathDepositAddresses,
+			ids: listedKeys(depositAddressLists, func(d *client.DepositAddress) string { return deref(d.ID) }),
+			make: func(t *testing.T, c *client.Client, refID string) string {
+				d, err := c.CreateDepositAddress(t.Context(), client.DepositAddressRequest{
+					ProfileID: "profile-1", CryptoNetwork: "ETHEREUM", RefID: refID,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return deref(d.ID)
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var failPage2 atomic.Bool
+			var pages atomic.Int32
+			f := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+				if r.Method == http.MethodGet && r.URL.Path == "/v2"+tc.path {
+					q := r.URL.Query()
+					q.Set("limit", "2")
+					r.URL.RawQuery = q.Encode()
+					pages.Add(1)
+					if failPage2.Load() && q.Get("page_cursor") != "" {
+						http.Error(w, `{"code":"forbidden","message":"no"}`, http.StatusForbidden)
+						return
+					}
+				}
+				next.ServeHTTP(w, r)
+			})
+			c, err := client.New(client.Config{RateStateDir: t.TempDir(),
+				ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
+				BaseURL: f.srv.URL + "/v2", AuthURL: f.srv.URL, Rates: &testRates,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var refIDs, ids []string
+			for i := range 5 {
+				ref := fmt.Sprintf("paged-%d", i)
+				refIDs, ids = append(refIDs, ref), append(ids, tc.make(t, c, ref))
+			}
+			// One more, not asked for: it is never answered.
+			tc.make(t, c, "not-asked")
+			asked := append(slices.Clone(refIDs), "never-made")
+			got, err := tc.ids(t.Context(), c, asked, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := pages.Load(); n != 3 {
+				t.Errorf("%d pages read, want 3 (5 objects, 2 a page)", n)
+			}
+			want := map[string]string{}
+			for i, ref := range refIDs {
+				want[ref] = ids[i]
+			}
+			if !maps.Equal(got, want) {
+				t.Errorf("by ref_ids: %v, want %v", got, want)
+			}
+			byID, err := tc.ids(t.Context(), c, append(slices.Clone(ids), "never-made"), false)
+			wantIDs := map[string]string{}
+			for _, id := range ids {
+				wantIDs[id] = id
+			}
+			if err != nil || !maps.Equal(byID, wantIDs) {
+				t.Errorf("by ids: %v, %v; want %v", byID, err, wantIDs)
+			}
+
+			failPage2.Store(true)
+			for _, byRef := range []bool{true, false} {
+				keys := ids
+				if byRef {
+					keys = refIDs
+				}
+				if got, err := tc.ids(t.Context(), c, keys, byRef); err == nil || got != nil {
+					t.Errorf("a failed second page answered %v, %v (by ref_ids: %t); want the error", got, err, byRef)
+				}
+			}
+		})
+	}
 }

@@ -151,6 +151,10 @@ type gatheredType struct {
 	name   string
 	config func(n int) string
 	post   string
+	// refreshOnly: the creates' lookups are not by ref_id, and only the
+	// refresh is counted (otherwise the apply of n makes at most n + n/5
+	// requests: its creates and a fifth more).
+	refreshOnly bool
 }
 
 // gatheredTypes are the types TestAccGathered counts.
@@ -175,14 +179,43 @@ resource "platform_deposit_address" "many" {
 }
 `, n)
 	}},
+	// The address book has no ref_ids: a create looks its address up
+	// alone, by network and address.
+	{name: "platform_orchestration_rule", post: orPostKey, config: func(n int) string {
+		return fmt.Sprintf(`
+resource "platform_orchestration_rule" "many" {
+  count             = %d
+  profile_id        = "profile-1"
+  nickname          = "route-${count.index}"
+  source_asset      = "USDC"
+  destination_asset = "USDG"
+  source            = { crypto = { network = "ETHEREUM" } }
+  destination       = { crypto = { address = format("0x%%040x", count.index + 1), network = "ETHEREUM" } }
+}
+`, n)
+	}},
+	{name: "platform_crypto_destination_address", post: cdaPutKey, refreshOnly: true, config: func(n int) string {
+		return fmt.Sprintf(`
+resource "platform_crypto_destination_address" "many" {
+  count          = %d
+  crypto_network = "ETHEREUM"
+  address        = format("0x%%040x", count.index + 1)
+  travelrule_metadata = {
+    custodian_type = "VASP"
+    vasp           = { custom_vasp_name = "Example Exchange", custom_vasp_website = "https://exchange.example" }
+    beneficiary    = { person_details = { first_name = "Ada", last_name = "Lovelace", physical_address = { country = "GBR" } } }
+  }
+}
+`, n)
+	}},
 }
 
 // TestAccGathered: for each type whose list takes ids or ref_ids, the
-// apply of many objects at -parallelism=30 (the emulator answering in
-// 100 ms, as a service across a network does) sends each create once and
-// makes at most a fifth of a request more per object (its plan's and its
-// create's lookups gathered into lists), and the plans with them in state
-// read them in at most a tenth of a request per object, plus a few.
+// apply of 200 objects at -parallelism=30 (the emulator answering in
+// 100 ms, as a service across a network does) sends each create once and,
+// where the lookups are by ref_id, makes at most a fifth of a request more
+// per object (its plan's and its create's lookups gathered into lists);
+// the plans with them in state read them in at most 20 requests.
 func TestAccGathered(t *testing.T) {
 	t.Parallel()
 	// One type after the other: how many gather depends on how fast
@@ -224,7 +257,7 @@ func TestAccGathered(t *testing.T) {
 			if got[typ.post] != n {
 				t.Errorf("apply: %d %s, want %d", got[typ.post], typ.post, n)
 			}
-			if most := n + n/5; total > most {
+			if most := n + n/5; !typ.refreshOnly && total > most {
 				t.Errorf("apply: %d API requests for %d objects, want at most %d", total, n, most)
 			}
 

@@ -608,6 +608,72 @@ func TestGathererSpacesRequestsWhileKeysKeepComing(t *testing.T) {
 	}
 }
 
+// While requests of many keys follow one another, the spacing doubles from
+// the second of them on, up to maxGatherSpacing; a request long after the
+// last one starts anew, at the spacing.
+func TestGathererSpacingGrowsWhileManyKeysKeepComing(t *testing.T) {
+	r := newRecordingGatherer()
+	r.g.spacing = gatherSpacing
+	clock := newFakeGatherClock(r.g)
+	r.hold = make(chan struct{})
+	r.started = make(chan string, 1)
+	answers := make(chan error, 16)
+	ask := func(key string) {
+		go func() {
+			_, err := r.g.get(t.Context(), key)
+			answers <- err
+		}()
+	}
+	// Three callers at once: two keys waiting are not yet all there are.
+	ask("first")
+	<-r.started
+	r.started = nil
+	ask("x")
+	ask("y")
+	r.waitPending(t, 2)
+	close(r.hold)
+	if err := <-answers; err != nil {
+		t.Fatal(err)
+	}
+	// Each round, two keys wait out the spacing and go together.
+	round := func(want time.Duration, keys ...string) {
+		t.Helper()
+		w := <-clock.waits
+		if w.d != want {
+			t.Errorf("%v wait %s, want %s", keys, w.d, want)
+		}
+		r.waitPending(t, len(keys))
+		clock.move(w.d)
+		w.fire <- time.Time{}
+		for range keys {
+			if err := <-answers; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	round(gatherSpacing, "x", "y")
+	for i, want := range []time.Duration{gatherSpacing, 2 * gatherSpacing, maxGatherSpacing, maxGatherSpacing} {
+		a, b := fmt.Sprintf("a%d", i), fmt.Sprintf("b%d", i)
+		ask(a)
+		ask(b)
+		round(want, a, b)
+	}
+	// Long after: at once, alone, and the next keys wait the spacing only.
+	clock.move(3 * maxGatherSpacing)
+	ask("late")
+	if err := <-answers; err != nil {
+		t.Fatal(err)
+	}
+	ask("p")
+	ask("q")
+	round(gatherSpacing, "p", "q")
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !slices.Equal(r.singles, []string{"first", "late"}) || len(r.lists) != 6 {
+		t.Errorf("requests: alone %v, lists %v; want first and late alone and six lists", r.singles, r.lists)
+	}
+}
+
 // Callers one after the other, never two at once, each go at once and
 // alone however close together: nothing could join them.
 func TestGathererOneAtATimeNeverWaits(t *testing.T) {
@@ -692,8 +758,11 @@ func TestInternalTransferListsPairCredits(t *testing.T) {
 type listedCase struct {
 	name string
 	path string
-	ids  func(ctx context.Context, c *client.Client, keys []string, byRef bool) (map[string]string, error)
-	make func(t *testing.T, c *client.Client, refID string) string
+	// idsOnly: the list takes no ref_ids (make's refID only tells the
+	// objects apart).
+	idsOnly bool
+	ids     func(ctx context.Context, c *client.Client, keys []string, byRef bool) (map[string]string, error)
+	make    func(t *testing.T, c *client.Client, refID string) string
 }
 
 // listedKeys is byRefIDs or byIDs of l, each answer mapped to its id.
@@ -702,6 +771,9 @@ func listedKeys[T any](l *objectLists[T], id func(T) string) func(ctx context.Co
 		read := l.byIDs
 		if byRef {
 			read = l.byRefIDs
+		}
+		if read == nil {
+			return nil, errors.New("no such list")
 		}
 		got, err := read(ctx, c, keys)
 		if err != nil {
@@ -746,6 +818,19 @@ func TestListedByFollowPages(t *testing.T) {
 				return deref(d.ID)
 			},
 		},
+		{
+			name: "crypto destination addresses", path: client.PathCryptoDestinationAddresses, idsOnly: true,
+			ids: listedKeys(destinationLists, func(a *client.CryptoDestinationAddress) string { return a.ID }),
+			make: func(t *testing.T, c *client.Client, refID string) string {
+				a, err := c.PutCryptoDestinationAddress(t.Context(), client.PutCryptoDestinationAddressRequest{
+					CryptoNetwork: "ETHEREUM", Address: fmt.Sprintf("0x%040x", []byte(refID)),
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return a.ID
+			},
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -780,20 +865,27 @@ func TestListedByFollowPages(t *testing.T) {
 			tc.make(t, c, "not-asked")
 			asked := append(slices.Clone(refIDs), "never-made")
 			got, err := tc.ids(t.Context(), c, asked, true)
-			if err != nil {
+			switch {
+			case tc.idsOnly && err == nil:
+				t.Errorf("by ref_ids, of a list without them: %v", got)
+			case !tc.idsOnly && err != nil:
 				t.Fatal(err)
-			}
-			if n := pages.Load(); n != 3 {
-				t.Errorf("%d pages read, want 3 (5 objects, 2 a page)", n)
-			}
-			want := map[string]string{}
-			for i, ref := range refIDs {
-				want[ref] = ids[i]
-			}
-			if !maps.Equal(got, want) {
-				t.Errorf("by ref_ids: %v, want %v", got, want)
+			case !tc.idsOnly:
+				if n := pages.Swap(0); n != 3 {
+					t.Errorf("%d pages read by ref_ids, want 3 (5 objects, 2 a page)", n)
+				}
+				want := map[string]string{}
+				for i, ref := range refIDs {
+					want[ref] = ids[i]
+				}
+				if !maps.Equal(got, want) {
+					t.Errorf("by ref_ids: %v, want %v", got, want)
+				}
 			}
 			byID, err := tc.ids(t.Context(), c, append(slices.Clone(ids), "never-made"), false)
+			if n := pages.Load(); n != 3 {
+				t.Errorf("%d pages read by ids, want 3 (5 objects, 2 a page)", n)
+			}
 			wantIDs := map[string]string{}
 			for _, id := range ids {
 				wantIDs[id] = id
@@ -803,7 +895,7 @@ func TestListedByFollowPages(t *testing.T) {
 			}
 
 			failPage2.Store(true)
-			for _, byRef := range []bool{true, false} {
+			for _, byRef := range []bool{!tc.idsOnly, false} {
 				keys := ids
 				if byRef {
 					keys = refIDs

@@ -194,6 +194,15 @@ resource "platform_orchestration_rule" "many" {
 }
 `, n)
 	}},
+	// A profile has no ref_id: a create looks its nickname up alone.
+	{name: "platform_profile", post: profilePostKey, refreshOnly: true, config: func(n int) string {
+		return fmt.Sprintf(`
+resource "platform_profile" "many" {
+  count    = %d
+  nickname = "team-${count.index}"
+}
+`, n)
+	}},
 	{name: "platform_crypto_destination_address", post: cdaPutKey, refreshOnly: true, config: func(n int) string {
 		return fmt.Sprintf(`
 resource "platform_crypto_destination_address" "many" {

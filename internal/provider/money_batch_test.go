@@ -831,6 +831,32 @@ func TestListedByFollowPages(t *testing.T) {
 				return a.ID
 			},
 		},
+		{
+			// Rules: by ids with the list's filter; by ref_ids, which it
+			// cannot filter, every rule read to the end.
+			name: "orchestration rules", path: client.PathOrchestrationRules,
+			ids: listedKeys(orchestrationRuleLists, func(r *client.OrchestrationRule) string { return deref(r.ID) }),
+			make: func(t *testing.T, c *client.Client, refID string) string {
+				r, err := c.CreateOrchestrationRule(t.Context(), client.OrchestrationRuleRequest{RefID: refID,
+					ProfileID: "p", SourceAsset: "USDC", DestinationAsset: "USDG",
+					Source: client.RuleRequestSource{Crypto: &client.RuleCryptoSourceRequest{Network: "ETHEREUM"}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return deref(r.ID)
+			},
+		},
+		{
+			name: "profiles", path: client.PathProfiles, idsOnly: true,
+			ids: listedKeys(profileLists, func(p *client.Profile) string { return p.ID }),
+			make: func(t *testing.T, c *client.Client, refID string) string {
+				p, err := c.CreateProfile(t.Context(), client.CreateProfileRequest{Nickname: refID}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return p.ID
+			},
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -293,6 +293,10 @@ var instructionsObjects = moneyObjects[*client.FiatDepositInstructions]{
 	superseded: func(f *client.FiatDepositInstructions) bool {
 		return f.Status == client.FiatDepositInstrStatusDeprecated
 	},
+	// A deprecated set stays deprecated (and the plan replaces it).
+	final: func(recorded func(string) string) bool {
+		return recorded("status") == client.FiatDepositInstrStatusDeprecated
+	},
 }
 
 // instructionsLists reads many sets of instructions at once through their

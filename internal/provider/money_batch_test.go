@@ -393,6 +393,10 @@ func TestFinalStatesNotReadAgain(t *testing.T) {
 		{map[string]string{"status": "REJECTED"}, false},
 		{map[string]string{"status": "PENDING"}, false},
 	})
+	check("fiat deposit instructions", instructionsObjects.final, []row{
+		{map[string]string{"status": "DEPRECATED"}, true},
+		{map[string]string{"status": "VALID"}, false},
+	})
 }
 
 // A service without the list of transfers (but with the read by id) has
@@ -759,10 +763,10 @@ type listedCase struct {
 	name string
 	path string
 	// idsOnly: the list takes no ref_ids (make's refID only tells the
-	// objects apart).
-	idsOnly bool
-	ids     func(ctx context.Context, c *client.Client, keys []string, byRef bool) (map[string]string, error)
-	make    func(t *testing.T, c *client.Client, refID string) string
+	// objects apart); refIDsOnly: the objects are read alone by id.
+	idsOnly, refIDsOnly bool
+	ids                 func(ctx context.Context, c *client.Client, keys []string, byRef bool) (map[string]string, error)
+	make                func(t *testing.T, c *client.Client, refID string) string
 }
 
 // listedKeys is byRefIDs or byIDs of l, each answer mapped to its id.
@@ -847,6 +851,31 @@ func TestListedByFollowPages(t *testing.T) {
 			},
 		},
 		{
+			// Fiat accounts: each one listed under an asked ref_id is read
+			// by id for its full answer.
+			name: "fiat accounts", path: client.PathFiatAccounts, refIDsOnly: true,
+			ids: listedKeys(fiatAccountLists, func(a *client.FiatAccount) string { return deref(a.ID) }),
+			make: func(t *testing.T, c *client.Client, refID string) string {
+				s := func(v string) *string { return &v }
+				a, err := c.CreateFiatAccount(t.Context(), client.CreateFiatAccountRequest{
+					RefID: refID,
+					FiatAccountOwner: client.FiatAccountOwner{PersonDetails: &client.PersonDetails{
+						FirstName: s("Ada"), LastName: s("Lovelace"),
+					}},
+					FiatNetworkInstructions: client.FiatNetworkInstructions{Wire: &client.WireInstructions{
+						AccountNumber:           s("987654321012"),
+						FiatAccountOwnerAddress: &client.Address{Country: s("USA"), City: s("New York")},
+						RoutingDetails: &client.RoutingDetails{RoutingNumberType: s("ABA"), RoutingNumber: s("031302971"),
+							BankName: s("Bank " + refID), BankAddress: &client.Address{Country: s("USA")}},
+					}},
+				}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return deref(a.ID)
+			},
+		},
+		{
 			name: "profiles", path: client.PathProfiles, idsOnly: true,
 			ids: listedKeys(profileLists, func(p *client.Profile) string { return p.ID }),
 			make: func(t *testing.T, c *client.Client, refID string) string {
@@ -909,19 +938,25 @@ func TestListedByFollowPages(t *testing.T) {
 				}
 			}
 			byID, err := tc.ids(t.Context(), c, append(slices.Clone(ids), "never-made"), false)
-			if n := pages.Load(); n != 3 {
-				t.Errorf("%d pages read by ids, want 3 (5 objects, 2 a page)", n)
-			}
-			wantIDs := map[string]string{}
-			for _, id := range ids {
-				wantIDs[id] = id
-			}
-			if err != nil || !maps.Equal(byID, wantIDs) {
-				t.Errorf("by ids: %v, %v; want %v", byID, err, wantIDs)
+			if tc.refIDsOnly {
+				if err == nil {
+					t.Errorf("by ids, of objects read alone: %v", byID)
+				}
+			} else {
+				if n := pages.Load(); n != 3 {
+					t.Errorf("%d pages read by ids, want 3 (5 objects, 2 a page)", n)
+				}
+				wantIDs := map[string]string{}
+				for _, id := range ids {
+					wantIDs[id] = id
+				}
+				if err != nil || !maps.Equal(byID, wantIDs) {
+					t.Errorf("by ids: %v, %v; want %v", byID, err, wantIDs)
+				}
 			}
 
 			failPage2.Store(true)
-			for _, byRef := range []bool{!tc.idsOnly, false} {
+			for _, byRef := range []bool{!tc.idsOnly, tc.refIDsOnly} {
 				keys := ids
 				if byRef {
 					keys = refIDs

@@ -12,9 +12,12 @@ import (
 )
 
 // Few requests: the plan's lookups of ref_ids and the refresh's reads of
-// money objects are gathered into list requests (ref_ids, ids: at most
+// objects are gathered into list requests (ref_ids, ids: at most
 // maxGathered values each) instead of one request per object, without
-// making the plan of one object slower:
+// making the plan of one object slower. Every type whose list the
+// reference gives an ids or ref_ids filter declares its lists (listedBy
+// for most), and the core's lookups and reads (or the resource's own
+// read, through readGatheredBy) go through the gatherers here:
 //
 //   - the first key asked of an idle gatherer goes out at once, alone, as
 //     the request of one object it always was (the lookup of one ref_id,

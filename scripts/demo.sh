@@ -38,25 +38,14 @@ trap "exit 130" INT TERM
 
 echo "== make demo: build the provider and the emulator, start the emulator on loopback, apply examples/demo"
 echo "   against it with $tf, print its outputs, stop the emulator and remove what it made"
-echo "== building the provider and the emulator (the first build compiles every dependency and counts"
-echo "   them below: 2 to 4 minutes on an idle 2-core machine, up to 13 on a loaded one; then seconds)"
+echo "== building the provider and the emulator (the first build compiles every dependency, with a line"
+echo "   every few seconds: 2 to 4 minutes on an idle 2-core machine, up to 13 on a loaded one; then seconds)"
 # One invocation builds both in parallel; the provider's binary is named
 # after the module (terraform-provider-platform), as dev_overrides expects.
-# -v names each package as it is compiled: every 50th is counted aloud, and
-# any other line (an error) is printed as it is.
-go build -v -o "$demo/bin/" . ./cmd/platform-emulator 2>&1 | {
-	n=0
-	while IFS= read -r line; do
-		case "$line" in
-		*" "* | *:*) echo "$line" ;;
-		*)
-			n=$((n + 1))
-			[ $((n % 50)) -eq 0 ] && echo "   $n packages compiled ($(($(date +%s) - start)) s)"
-			;;
-		esac
-	done
-	true
-}
+# -v names each package as it is compiled: progress.sh counts them and says
+# how far the build has got whenever it is silent for a few seconds; any
+# other line (an error) is printed as it is.
+./scripts/progress.sh build "go build" go build -v -o "$demo/bin/" . ./cmd/platform-emulator 2>&1
 
 echo "== starting the emulator on 127.0.0.1"
 "$demo/bin/platform-emulator" -addr 127.0.0.1:0 -env-file "$demo/emulator.env" >"$demo/emulator.log" 2>&1 &
@@ -98,13 +87,18 @@ fi
 cp examples/demo/*.tf "$demo/work/"
 cd "$demo/work"
 echo "== $("$tf" version | head -1): apply"
-if ! "$tf" apply -auto-approve -input=false -no-color >"$demo/apply.log" 2>&1; then
+# What happens is shown as it happens, not the whole plan (it is in the log,
+# printed on failure); a line says how long it has run when it is silent.
+# shellcheck disable=SC2016 # expanded by the inner bash
+if ! "$root/scripts/progress.sh" run "$tf apply" bash -c '
+	set -o pipefail
+	"$1" apply -auto-approve -input=false -no-color 2>&1 | tee "$2" |
+		{ grep --line-buffered -E "^(Plan:|Apply complete!)|: (Creation|Read|Opening) complete" || true; } |
+		sed -u "s/^/   /"' _ "$tf" "$demo/apply.log"; then
 	cat "$demo/apply.log"
 	echo "$tf apply failed"
 	exit 1
 fi
-# Show what happened, not the whole plan (it is in the log on failure).
-grep -E '^(Plan:|Apply complete!)|: (Creation|Read|Opening) complete' "$demo/apply.log" | sed 's/^/   /'
 echo "== outputs"
 "$tf" output -no-color
 echo "== done in $(($(date +%s) - start))s; stopping the emulator"

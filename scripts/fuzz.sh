@@ -11,7 +11,9 @@ for pkg in $(go list ./...); do
 	for t in $targets; do
 		found=$((found + 1))
 		echo "fuzz $pkg $t for $fuzztime"
-		go test "$pkg" -run '^$' -fuzz "^${t}\$" -fuzztime "$fuzztime"
+		# The test binary is compiled with coverage first: a line every few
+		# seconds until the fuzzing prints its own.
+		./scripts/progress.sh run "fuzz $t" go test "$pkg" -run '^$' -fuzz "^${t}\$" -fuzztime "$fuzztime"
 	done
 done
 echo "fuzz: $found targets run"

@@ -4,8 +4,9 @@
 # Terraform, registry.opentofu.org for OpenTofu), and print the CLI
 # configuration that installs platform/platform from it. A configuration
 # then installs the local build with `terraform init` (or `tofu init`) and
-# its own version constraint, before any release exists, and nothing is
-# downloaded.
+# its own version constraint, before any release exists, and init downloads
+# nothing (the build fetches the Go modules it needs from the module proxy
+# the first time).
 #
 #   MIRROR_DIR       where the mirror goes (default dist/mirror)
 #   MIRROR_VERSION   the version it holds (default 0.2.0: make mirror passes
@@ -31,14 +32,18 @@ platform="$("$go_cmd" env GOOS)_$("$go_cmd" env GOARCH)"
 
 bin="${PROVIDER_BINARY:-}"
 if [ -z "$bin" ]; then
-	echo "== building the provider $version for $platform (the first build compiles every dependency: a few minutes)" >&2
+	echo "== building the provider $version for $platform (the first build compiles every dependency:" >&2
+	echo "   a few minutes, with a line every few seconds; then seconds)" >&2
 	bin="$dir/.build/terraform-provider-platform"
-	"$go_cmd" build -ldflags "-X main.version=$version" -o "$bin" .
+	./scripts/progress.sh build "go build" "$go_cmd" build -v -ldflags "-X main.version=$version" -o "$bin" .
+else
+	echo "== laying out $bin (PROVIDER_BINARY) as platform/platform $version for $platform" >&2
 fi
 [ -x "$bin" ] || { echo "PROVIDER_BINARY=$bin: not an executable" >&2; exit 1; }
 
 for host in registry.terraform.io registry.opentofu.org; do
 	target="$dir/$host/platform/platform/$version/$platform"
+	echo "== $host/platform/platform $version $platform" >&2
 	mkdir -p "$target"
 	cp "$bin" "$target/terraform-provider-platform_v$version"
 	chmod 0755 "$target/terraform-provider-platform_v$version"

@@ -155,6 +155,11 @@ func TestReleaseTargetsBuild(t *testing.T) {
 			// Every package of the target resolves (build constraints,
 			// imports), without compiling.
 			args = []string{"list", "-deps", "-e", "-f", "{{with .Error}}{{.}}{{end}}{{with .DepsErrors}}{{.}}{{end}}", "."}
+		} else {
+			// make release-targets runs go test -v: each build is named
+			// as it starts (the first one per target compiles the
+			// standard library for it).
+			t.Logf("%s: building", target)
 		}
 		cmd := exec.CommandContext(t.Context(), "go", args...)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)

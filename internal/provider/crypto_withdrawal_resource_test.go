@@ -333,10 +333,10 @@ func TestAccCryptoWithdrawal_forbidden(t *testing.T) {
 			want:     `transfer:write_crypto_withdrawal`,
 		},
 		{
-			// The token lacks the scope: the service answers 403.
-			name:     "token without the scope",
+			// Scopes pinned without it: the plan refuses, before any request.
+			name:     "pinned scopes without the scope",
 			provider: emulatorProviderBlock(env.emu, `  scopes = ["transfer:read_fiat_deposit_instructions"]`+"\n"),
-			want:     `(?s)Crypto withdrawal refused.*nothing was sent.*403\s+Forbidden.*transfer:write_crypto_withdrawal`,
+			want:     `(?s)pinned\s+scopes\s+lack\s+transfer:write_crypto_withdrawal.*Nothing\s+was\s+sent`,
 		},
 	}
 	for _, tc := range cases {
@@ -353,8 +353,8 @@ func TestAccCryptoWithdrawal_forbidden(t *testing.T) {
 	if n := len(env.emu.Transfers()); n != 0 {
 		t.Errorf("emulator holds %d transfers, want 0", n)
 	}
-	if n := env.emu.Counters.Requests(cwPostKey); n != 1 {
-		t.Errorf("%d withdrawal POSTs reached the emulator, want 1 (the one answered 403)", n)
+	if n := env.emu.Counters.Requests(cwPostKey); n != 0 {
+		t.Errorf("%d withdrawal POSTs reached the emulator, want none", n)
 	}
 }
 

@@ -302,34 +302,6 @@ func ownerName(o *client.FiatAccountOwner) string {
 	return ""
 }
 
-// networkOf names the network of instructions and its bank, for messages.
-func networkOf(n *client.FiatNetworkInstructions) (network, bank string) {
-	if n == nil {
-		return "", ""
-	}
-	switch {
-	case n.Wire != nil:
-		if n.Wire.RoutingDetails != nil {
-			bank = deref(n.Wire.RoutingDetails.BankName)
-		}
-		return "wire", bank
-	case n.Cbit != nil:
-		return "cbit", ""
-	case n.DBSAct != nil:
-		return "dbs_act", ""
-	case n.Cubix != nil:
-		return "cubix", ""
-	case n.SCB != nil:
-		return "scb", ""
-	case n.RTP != nil:
-		if n.RTP.RoutingDetails != nil {
-			bank = deref(n.RTP.RoutingDetails.BankName)
-		}
-		return "rtp", bank
-	}
-	return "", ""
-}
-
 // accountSummary describes an account without its numbers: owner,
 // network and bank, status.
 func accountSummary(a *client.FiatAccount) string {

@@ -428,9 +428,10 @@ func TestAccFiatDepositInstructions_forbidden(t *testing.T) {
 				ExpectError: regexp.MustCompile(`transfer:write_fiat_deposit_instructions`),
 			},
 			{
-				// The token lacks the write scope: the service answers 403.
+				// Scopes pinned without the write scope: the plan refuses,
+				// before any request.
 				Config:      emulatorProviderBlock(emu, `  scopes = ["`+client.ScopeReadFiatDepositInstr+`"]`+"\n") + body,
-				ExpectError: regexp.MustCompile(`(?s)Fiat deposit instructions refused.*nothing was\s+created.*403\s+Forbidden.*transfer:write_fiat_deposit_instructions`),
+				ExpectError: regexp.MustCompile(`(?s)pinned\s+scopes\s+lack\s+transfer:write_fiat_deposit_instructions.*Nothing\s+was\s+sent`),
 			},
 			{
 				Config: emulatorProviderBlock(emu, "") + body,
@@ -449,8 +450,8 @@ func TestAccFiatDepositInstructions_forbidden(t *testing.T) {
 			},
 		},
 	})
-	if n := emu.Counters.Requests(fdiPostKey); n != 2 {
-		t.Errorf("%d POSTs reached the emulator, want 2 (one answered 403, one created)", n)
+	if n := emu.Counters.Requests(fdiPostKey); n != 1 {
+		t.Errorf("%d POSTs reached the emulator, want 1 (the one created)", n)
 	}
 }
 

@@ -67,3 +67,31 @@ var (
 			func(n *client.FiatNetworkInstructions) *client.WireInstructions { return n.Wire }, wireInstructionsShape),
 	}
 )
+
+// networkOf names the network of instructions and its bank, for messages.
+func networkOf(n *client.FiatNetworkInstructions) (network, bank string) {
+	if n == nil {
+		return "", ""
+	}
+	switch {
+	case n.Wire != nil:
+		if n.Wire.RoutingDetails != nil {
+			bank = deref(n.Wire.RoutingDetails.BankName)
+		}
+		return "wire", bank
+	case n.Cbit != nil:
+		return "cbit", ""
+	case n.DBSAct != nil:
+		return "dbs_act", ""
+	case n.Cubix != nil:
+		return "cubix", ""
+	case n.SCB != nil:
+		return "scb", ""
+	case n.RTP != nil:
+		if n.RTP.RoutingDetails != nil {
+			bank = deref(n.RTP.RoutingDetails.BankName)
+		}
+		return "rtp", bank
+	}
+	return "", ""
+}

@@ -251,7 +251,7 @@ resource "platform_crypto_withdrawal" "forbidden" {
 	expected := []*regexp.Regexp{
 		wrappedRe(`401 Unauthorized: invalid_client.*the service rejected the client credentials: check client_id and client_secret`),
 		wrappedRe(`Fiat deposit instructions not found.*404 Not Found`),
-		wrappedRe(`Crypto withdrawal refused.*403 Forbidden.*transfer:write_crypto_withdrawal`),
+		wrappedRe(`The provider's pinned scopes lack transfer:write_crypto_withdrawal.*Nothing was sent.`),
 	}
 	var errorTexts []string
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"regexp"
 	"time"
 
@@ -683,6 +684,41 @@ func readByID(ctx context.Context, c *client.Client, id string) (*client.CryptoD
 	return nil, nil
 }
 
+// destinationLists reads many entries of the address book at once through
+// its list, filtered by ids (the list takes no ref_ids; see listedBy).
+var destinationLists = listedBy(
+	func(ctx context.Context, c *client.Client, ids, _ []string) iter.Seq2[*client.CryptoDestinationAddress, error] {
+		return c.CryptoDestinationAddresses(ctx, client.ListCryptoDestinationAddressesQuery{IDs: ids})
+	},
+	func(a *client.CryptoDestinationAddress) string {
+		if a == nil {
+			return ""
+		}
+		return a.ID
+	},
+	nil)
+
+// errNotInBook says that the address book does not hold the id read.
+var errNotInBook = errors.New("not in the address book")
+
+// readDestination reads the address id for a refresh, gathered with the
+// other reads of the address book into list requests by ids (see
+// readGatheredBy); nil when the book does not hold it.
+func readDestination(ctx context.Context, data *providerData, id string) (*client.CryptoDestinationAddress, error) {
+	a, err := readGatheredBy(ctx, data, destinationWords.refNamespace, destinationLists.byIDs,
+		func(ctx context.Context, c *client.Client, id string) (*client.CryptoDestinationAddress, error) {
+			a, err := readByID(ctx, c, id)
+			if err == nil && a == nil {
+				return nil, errNotInBook
+			}
+			return a, err
+		}, id)
+	if errors.Is(err, errNotInBook) {
+		return nil, nil
+	}
+	return a, err
+}
+
 func (r *cryptoDestinationAddressResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	if r.data == nil {
 		notConfigured(&resp.Diagnostics)
@@ -706,7 +742,13 @@ func (r *cryptoDestinationAddressResource) Read(ctx context.Context, req resourc
 		return
 	}
 	importing := state.args.CryptoNetwork.IsNull()
-	a, err := readByID(ctx, r.data.client, id.ValueString())
+	var a *client.CryptoDestinationAddress
+	var err error
+	if importing {
+		a, err = readByID(ctx, r.data.client, id.ValueString())
+	} else {
+		a, err = readDestination(ctx, r.data, id.ValueString())
+	}
 	switch {
 	case err != nil && importing:
 		cannotImport(destinationWords, id.ValueString(), err, client.ScopeReadCryptoDestinationAddress, &resp.Diagnostics)

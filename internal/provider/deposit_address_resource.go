@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"iter"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -209,7 +210,27 @@ var depositAddressObjects = moneyObjects[*client.DepositAddress]{
 	lookup:    lookupDepositAddress,
 	get:       readDepositAddress,
 	readScope: client.ScopeReadDepositAddress,
+	lists:     depositAddressLists,
 }
+
+// depositAddressLists reads many deposit addresses at once through their
+// list, filtered by ids or ref_ids (see listedBy).
+var depositAddressLists = listedBy(
+	func(ctx context.Context, c *client.Client, ids, refIDs []string) iter.Seq2[*client.DepositAddress, error] {
+		return c.DepositAddresses(ctx, client.ListDepositAddressesQuery{IDs: ids, RefIDs: refIDs})
+	},
+	func(d *client.DepositAddress) string {
+		if d == nil {
+			return ""
+		}
+		return deref(d.ID)
+	},
+	func(d *client.DepositAddress) string {
+		if d == nil {
+			return ""
+		}
+		return deref(d.RefID)
+	})
 
 // lookupDepositAddress finds the address made with refID; only an address
 // with that ref_id counts, whatever the answer's filtering.

@@ -385,6 +385,7 @@ var fiatAccountObjects = moneyObjects[*client.FiatAccount]{
 		return c.GetFiatAccount(ctx, id)
 	},
 	readScope: client.ScopeReadFiatAccount,
+	lists:     fiatAccountLists,
 }
 
 // lookupFiatAccount finds the live account made with refID.
@@ -397,19 +398,68 @@ func lookupFiatAccount(ctx context.Context, c *client.Client, refID string) (*cl
 		if deref(a.RefID) != refID || deref(a.ID) == "" {
 			continue
 		}
-		full, err := c.GetFiatAccount(ctx, deref(a.ID))
-		if errors.Is(err, client.ErrNotFound) {
-			continue
+		full, ok, err := fullFiatAccount(ctx, c, a, refID)
+		if err != nil || ok {
+			return full, ok, err
 		}
-		if err != nil {
-			return nil, false, err
-		}
-		if deref(full.ID) != deref(a.ID) || deref(full.RefID) != refID {
-			return nil, false, fmt.Errorf("reading fiat account %s answered another account", shown(deref(a.ID)))
-		}
-		return full, true, nil
 	}
 	return nil, false, nil
+}
+
+// fullFiatAccount reads by id the account a, listed under refID, for its
+// full answer: not ok when the service no longer knows it (deleted since
+// the list), an error when the read fails or answers another account.
+func fullFiatAccount(ctx context.Context, c *client.Client, a *client.FiatAccount, refID string) (*client.FiatAccount, bool, error) {
+	full, err := c.GetFiatAccount(ctx, deref(a.ID))
+	if errors.Is(err, client.ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if deref(full.ID) != deref(a.ID) || deref(full.RefID) != refID {
+		return nil, false, fmt.Errorf("reading fiat account %s answered another account", shown(deref(a.ID)))
+	}
+	return full, true, nil
+}
+
+// fiatAccountLists looks many ref_ids up at once, as lookupFiatAccount
+// looks one: the list filtered by them, read to its end, then each account
+// listed under an asked ref_id read by id, in the list's order, until one
+// of each is found; a read that fails fails the lookups of the whole list.
+// The refresh reads each account alone by id: the list masks the account
+// numbers the read by id answers.
+var fiatAccountLists = &objectLists[*client.FiatAccount]{
+	byRefIDs: func(ctx context.Context, c *client.Client, refIDs []string) (map[string]*client.FiatAccount, error) {
+		asked := make(map[string]bool, len(refIDs))
+		for _, r := range refIDs {
+			asked[r] = true
+		}
+		var listed []*client.FiatAccount
+		for a, err := range c.FiatAccounts(ctx, client.ListFiatAccountsQuery{RefIDs: refIDs}) {
+			if err != nil {
+				return nil, err
+			}
+			if a != nil && asked[deref(a.RefID)] && deref(a.ID) != "" {
+				listed = append(listed, a)
+			}
+		}
+		out := make(map[string]*client.FiatAccount, len(listed))
+		for _, a := range listed {
+			ref := deref(a.RefID)
+			if out[ref] != nil {
+				continue
+			}
+			full, ok, err := fullFiatAccount(ctx, c, a, ref)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				out[ref] = full
+			}
+		}
+		return out, nil
+	},
 }
 
 // planFiatAccountChange plans an account whose configuration changed: a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -284,6 +285,7 @@ var instructionsObjects = moneyObjects[*client.FiatDepositInstructions]{
 		return c.GetFiatDepositInstructions(ctx, id)
 	},
 	readScope: client.ScopeReadFiatDepositInstr,
+	lists:     instructionsLists,
 	// The seed's interface has no list of instructions, and names the
 	// ref_id of its create the client id for idempotence.
 	keyWithoutLookup: "the service's interface without that lookup names the ref_id of Create Fiat Deposit " +
@@ -291,7 +293,30 @@ var instructionsObjects = moneyObjects[*client.FiatDepositInstructions]{
 	superseded: func(f *client.FiatDepositInstructions) bool {
 		return f.Status == client.FiatDepositInstrStatusDeprecated
 	},
+	// A deprecated set stays deprecated (and the plan replaces it).
+	final: func(recorded func(string) string) bool {
+		return recorded("status") == client.FiatDepositInstrStatusDeprecated
+	},
 }
+
+// instructionsLists reads many sets of instructions at once through their
+// list, filtered by ids or ref_ids (see listedBy).
+var instructionsLists = listedBy(
+	func(ctx context.Context, c *client.Client, ids, refIDs []string) iter.Seq2[*client.FiatDepositInstructions, error] {
+		return c.FiatDepositInstructionsList(ctx, client.ListFiatDepositInstructionsQuery{IDs: ids, RefIDs: refIDs})
+	},
+	func(f *client.FiatDepositInstructions) string {
+		if f == nil {
+			return ""
+		}
+		return f.ID
+	},
+	func(f *client.FiatDepositInstructions) string {
+		if f == nil {
+			return ""
+		}
+		return deref(f.RefID)
+	})
 
 // instructionsSummary describes a set of instructions in a few words.
 func instructionsSummary(f *client.FiatDepositInstructions) string {

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"iter"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,9 +12,12 @@ import (
 )
 
 // Few requests: the plan's lookups of ref_ids and the refresh's reads of
-// money objects are gathered into list requests (ref_ids, ids: at most
+// objects are gathered into list requests (ref_ids, ids: at most
 // maxGathered values each) instead of one request per object, without
-// making the plan of one object slower:
+// making the plan of one object slower. Every type whose list the
+// reference gives an ids or ref_ids filter declares its lists (listedBy
+// for most), and the core's lookups and reads (or the resource's own
+// read, through readGatheredBy) go through the gatherers here:
 //
 //   - the first key asked of an idle gatherer goes out at once, alone, as
 //     the request of one object it always was (the lookup of one ref_id,
@@ -28,9 +32,15 @@ import (
 //     of N, no more than N plans are under way, so once they all wait, no
 //     other key is coming until they are answered).
 //
+//   - while requests of many keys follow one another (each starting
+//     within twice the spacing of the one before), the spacing doubles
+//     from the second of them on, up to maxGatherSpacing: a plan that
+//     Terraform walks slowly (many objects on a busy machine) sends as
+//     few requests as one walked fast.
+//
 // So the keys of a plan of many objects, which Terraform asks a few at a
 // time as it walks its graph, go in a few requests a second whatever
-// their number, each key waiting at most gatherSpacing more; a plan of
+// their number, each key waiting at most maxGatherSpacing more; a plan of
 // one object, or of a few far apart, asks as it did alone.
 //
 // A key answered by a list is as authoritative as one answered alone,
@@ -55,6 +65,11 @@ const maxGathered = 100
 // requests a second, each of the keys that came meanwhile.
 const gatherSpacing = 250 * time.Millisecond
 
+// maxGatherSpacing is the most the spacing grows to while requests of
+// many keys follow one another: a plan's reads of many objects go in at
+// least one request a second.
+const maxGatherSpacing = time.Second
+
 // objectLists is how the core reads many objects of a resource at once (an
 // optional field of moneyObjects): byRefIDs looks ref_ids up, byIDs reads
 // objects by id, each through one list read to its end. Each answer
@@ -62,6 +77,53 @@ const gatherSpacing = 250 * time.Millisecond
 type objectLists[T any] struct {
 	byRefIDs func(ctx context.Context, c *client.Client, refIDs []string) (map[string]T, error)
 	byIDs    func(ctx context.Context, c *client.Client, ids []string) (map[string]T, error)
+}
+
+// filteredList reads the objects of one list whose filter is ids or ref_ids
+// (one of them set), every page, to its end.
+type filteredList[T any] func(ctx context.Context, c *client.Client, ids, refIDs []string) iter.Seq2[T, error]
+
+// listedBy is the objectLists of objects whose list takes the ids and
+// ref_ids filters the reference documents (at most maxGathered values
+// each): by ref_ids, the first object listed under each asked ref_id, as
+// the lookup of one takes it; by ids, the object listed with each asked
+// id. id and refID read an object's keys ("" for an object without one,
+// or nil); refID is nil for a list that takes ids only, and then only the
+// reads by id are gathered.
+func listedBy[T any](list filteredList[T], id, refID func(T) string) *objectLists[T] {
+	l := &objectLists[T]{
+		byIDs: func(ctx context.Context, c *client.Client, ids []string) (map[string]T, error) {
+			return firstByKey(list(ctx, c, ids, nil), ids, id)
+		},
+	}
+	if refID != nil {
+		l.byRefIDs = func(ctx context.Context, c *client.Client, refIDs []string) (map[string]T, error) {
+			return firstByKey(list(ctx, c, nil, refIDs), refIDs, refID)
+		}
+	}
+	return l
+}
+
+// firstByKey reads objs to the end and maps each asked key to the first
+// object whose key it is. Any error, on any page, is the answer: no key is
+// taken for absent from a list not read to its end.
+func firstByKey[T any](objs iter.Seq2[T, error], keys []string, key func(T) string) (map[string]T, error) {
+	asked := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		asked[k] = true
+	}
+	out := make(map[string]T, len(keys))
+	for obj, err := range objs {
+		if err != nil {
+			return nil, err
+		}
+		if k := key(obj); k != "" && asked[k] {
+			if _, dup := out[k]; !dup {
+				out[k] = obj
+			}
+		}
+	}
+	return out, nil
 }
 
 // gathered is what a gatherer answers for one key.
@@ -99,6 +161,9 @@ type gatherer[V any] struct {
 	inFlight, peak int
 	// started is when the last request started.
 	started time.Time
+	// bursts is the number of requests of many keys in a row, each
+	// started within twice the spacing of the one before.
+	bursts int
 	// wake tells a drain waiting out the spacing that the next request
 	// cannot grow any more.
 	wake chan struct{}
@@ -160,7 +225,9 @@ func (g *gatherer[V]) drain() {
 			g.mu.Unlock()
 			return
 		}
-		if wait := g.started.Add(g.spacing).Sub(g.clockNow()); wait > 0 && !g.full() {
+		spacing := g.spacingNow()
+		now := g.clockNow()
+		if wait := g.started.Add(spacing).Sub(now); wait > 0 && !g.full() {
 			g.mu.Unlock()
 			select {
 			case <-g.clockAfter(wait):
@@ -169,8 +236,15 @@ func (g *gatherer[V]) drain() {
 			continue
 		}
 		batch := g.take()
+		if now.Sub(g.started) > 2*spacing {
+			// Quiet since the last request: a new burst.
+			g.bursts = 0
+		}
+		if distinctKeys(batch) > 1 {
+			g.bursts++
+		}
 		g.inFlight = len(batch)
-		g.started = g.clockNow()
+		g.started = now
 		g.mu.Unlock()
 		g.send(batch)
 		// The callers are no longer in flight before they hear their
@@ -183,6 +257,32 @@ func (g *gatherer[V]) drain() {
 			close(w.done)
 		}
 	}
+}
+
+// spacingNow is the least time between the starts of two requests now:
+// the spacing, doubled for each request of many keys in a row after the
+// first, up to maxGatherSpacing (never below the spacing). Callers hold mu.
+func (g *gatherer[V]) spacingNow() time.Duration {
+	d := g.spacing
+	if d <= 0 {
+		return 0
+	}
+	for range g.bursts - 1 {
+		if d >= maxGatherSpacing {
+			break
+		}
+		d = min(2*d, maxGatherSpacing)
+	}
+	return max(d, g.spacing)
+}
+
+// distinctKeys is the number of keys the waiters of batch ask.
+func distinctKeys[V any](batch []*gatherWaiter[V]) int {
+	keys := make(map[string]bool, len(batch))
+	for _, w := range batch {
+		keys[w.key] = true
+	}
+	return len(keys)
 }
 
 // clockNow and clockAfter read the gatherer's clock.
@@ -321,12 +421,26 @@ func lookupGathered[T any](ctx context.Context, data *providerData, k moneyObjec
 // the other reads of k when it has lists; an id the list does not
 // answer is read alone with k.get, whose answer the refresh judges.
 func readGathered[T any](ctx context.Context, data *providerData, k moneyObjects[T], id string) (T, error) {
+	var byIDs func(ctx context.Context, c *client.Client, ids []string) (map[string]T, error)
+	if k.lists != nil {
+		byIDs = k.lists.byIDs
+	}
+	return readGatheredBy(ctx, data, k.words.refNamespace, byIDs, k.get, id)
+}
+
+// readGatheredBy reads the object id for a refresh with get: gathered with
+// the other reads of the objects name into list requests of byIDs when
+// there is one; an id the list does not answer is read alone with get,
+// whose answer the refresh judges.
+func readGatheredBy[T any](ctx context.Context, data *providerData, name string,
+	byIDs func(ctx context.Context, c *client.Client, ids []string) (map[string]T, error),
+	get func(ctx context.Context, c *client.Client, id string) (T, error), id string,
+) (T, error) {
 	c := data.client
-	get := k.get
-	if k.lists == nil || k.lists.byIDs == nil {
+	if byIDs == nil {
 		return get(ctx, c, id)
 	}
-	g := gathererOf(data, "ids\x00"+k.words.refNamespace, func() *gatherer[T] {
+	g := gathererOf(data, "ids\x00"+name, func() *gatherer[T] {
 		// noList is set once the service answers that it has no list at
 		// this address: the reads go by id, each alone, from then on.
 		var noList atomic.Bool
@@ -343,7 +457,7 @@ func readGathered[T any](ctx context.Context, data *providerData, k moneyObjects
 				if noList.Load() {
 					return nil, errNoList
 				}
-				m, err := k.lists.byIDs(ctx, c, ids)
+				m, err := byIDs(ctx, c, ids)
 				if client.IsNoSuchOperation(err) {
 					noList.Store(true)
 					return nil, errNoList

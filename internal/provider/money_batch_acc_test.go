@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -137,5 +138,158 @@ func TestAccCryptoWithdrawal_payrollInFewRequests(t *testing.T) {
 	}
 	if got := len(emu.Transfers()); got != n {
 		t.Errorf("%d transfers at the emulator, want %d", got, n)
+	}
+}
+
+// uuidSegment is a path segment that is an object's id.
+var uuidSegment = regexp.MustCompile(`/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// gatheredType is a resource type whose refresh reads, and whose creates'
+// lookups, are gathered into list requests: a configuration of n of them,
+// and the request counter of its create.
+type gatheredType struct {
+	name   string
+	config func(n int) string
+	post   string
+	// refreshOnly: the creates' lookups are not by ref_id, and only the
+	// refresh is counted (otherwise the apply of n makes at most n + n/5
+	// requests: its creates and a fifth more).
+	refreshOnly bool
+	// createOnly: the refresh reads each object alone, and only the apply
+	// is counted.
+	createOnly bool
+}
+
+// gatheredTypes are the types TestAccGathered counts.
+var gatheredTypes = []gatheredType{
+	{name: "platform_fiat_deposit_instructions", post: fdiPostKey, config: func(n int) string {
+		return fmt.Sprintf(`
+resource "platform_fiat_deposit_instructions" "many" {
+  count        = %d
+  profile_id   = "profile-1"
+  fiat_network = "WIRE"
+  metadata     = { branch = "b-${count.index}" }
+}
+`, n)
+	}},
+	{name: "platform_deposit_address", post: daPostKey, config: func(n int) string {
+		return fmt.Sprintf(`
+resource "platform_deposit_address" "many" {
+  count          = %d
+  profile_id     = "profile-1"
+  crypto_network = "ETHEREUM"
+  metadata       = { customer = "c-${count.index}" }
+}
+`, n)
+	}},
+	// The address book has no ref_ids: a create looks its address up
+	// alone, by network and address.
+	{name: "platform_orchestration_rule", post: orPostKey, config: func(n int) string {
+		return fmt.Sprintf(`
+resource "platform_orchestration_rule" "many" {
+  count             = %d
+  profile_id        = "profile-1"
+  nickname          = "route-${count.index}"
+  source_asset      = "USDC"
+  destination_asset = "USDG"
+  source            = { crypto = { network = "ETHEREUM" } }
+  destination       = { crypto = { address = format("0x%%040x", count.index + 1), network = "ETHEREUM" } }
+}
+`, n)
+	}},
+	// The list of fiat accounts masks their account numbers: the refresh
+	// reads each by id.
+	{name: "platform_fiat_account", post: faPostKey, createOnly: true, config: func(n int) string {
+		return strings.Replace(strings.Replace(faConfig(faPerson, "Bank", ""), `"test" {`, fmt.Sprintf(`"many" {
+  count = %d`, n), 1), `bank_name           = "Bank"`, `bank_name           = "Bank ${count.index}"`, 1)
+	}},
+	// A profile has no ref_id: a create looks its nickname up alone.
+	{name: "platform_profile", post: profilePostKey, refreshOnly: true, config: func(n int) string {
+		return fmt.Sprintf(`
+resource "platform_profile" "many" {
+  count    = %d
+  nickname = "team-${count.index}"
+}
+`, n)
+	}},
+	{name: "platform_crypto_destination_address", post: cdaPutKey, refreshOnly: true, config: func(n int) string {
+		return fmt.Sprintf(`
+resource "platform_crypto_destination_address" "many" {
+  count          = %d
+  crypto_network = "ETHEREUM"
+  address        = format("0x%%040x", count.index + 1)
+  travelrule_metadata = {
+    custodian_type = "VASP"
+    vasp           = { custom_vasp_name = "Example Exchange", custom_vasp_website = "https://exchange.example" }
+    beneficiary    = { person_details = { first_name = "Ada", last_name = "Lovelace", physical_address = { country = "GBR" } } }
+  }
+}
+`, n)
+	}},
+}
+
+// TestAccGathered: for each type whose list takes ids or ref_ids, the
+// apply of 200 objects at -parallelism=30 (the emulator answering in
+// 100 ms, as a service across a network does) sends each create once and,
+// where the lookups are by ref_id, makes at most a fifth of a request more
+// per object (its plan's and its create's lookups gathered into lists);
+// the plans with them in state read them in at most 20 requests.
+func TestAccGathered(t *testing.T) {
+	t.Parallel()
+	// One type after the other: how many gather depends on how fast
+	// Terraform plans, so the types do not slow each other down.
+	for _, typ := range gatheredTypes {
+		t.Run(typ.name, func(t *testing.T) {
+			const n = 200
+			opts := emulator.Options{}
+			checkContract(t, &opts)
+			emu := emulator.StartTest(t, opts)
+			emu.Faults.SetLatency(100 * time.Millisecond)
+			w := newCLIWorkdir(t)
+			w.write(emulatorProviderBlock(emu, ""), typ.config(n))
+			report := func(step string, got map[string]int) int {
+				t.Helper()
+				byPath := map[string]int{}
+				total := 0
+				for k, v := range got {
+					byPath[uuidSegment.ReplaceAllString(k, "/{id}")] += v
+					if strings.Contains(k, " /v2/") {
+						total += v
+					}
+				}
+				keys := make([]string, 0, len(byPath))
+				for k := range byPath {
+					keys = append(keys, k)
+				}
+				sort.Strings(keys)
+				for _, k := range keys {
+					t.Logf("%s: %d %s", step, byPath[k], k)
+				}
+				return total
+			}
+
+			before := emu.Counters.AllRequests()
+			w.mustRun(0, "apply", "-auto-approve", "-parallelism=30")
+			got := requestsSince(emu, before)
+			total := report("apply", got)
+			if got[typ.post] != n {
+				t.Errorf("apply: %d %s, want %d", got[typ.post], typ.post, n)
+			}
+			if most := n + n/5; !typ.refreshOnly && total > most {
+				t.Errorf("apply: %d API requests for %d objects, want at most %d", total, n, most)
+			}
+
+			for i := range 2 {
+				if typ.createOnly {
+					break
+				}
+				before = emu.Counters.AllRequests()
+				w.mustRun(0, "plan", "-detailed-exitcode", "-parallelism=30")
+				step := fmt.Sprintf("plan in state %d", i+1)
+				if total := report(step, requestsSince(emu, before)); total > n/10 {
+					t.Errorf("%s: %d API requests for %d objects, want at most %d", step, total, n, n/10)
+				}
+			}
+		})
 	}
 }

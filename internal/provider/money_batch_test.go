@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"runtime"
 	"slices"
@@ -392,6 +393,10 @@ func TestFinalStatesNotReadAgain(t *testing.T) {
 		{map[string]string{"status": "REJECTED"}, false},
 		{map[string]string{"status": "PENDING"}, false},
 	})
+	check("fiat deposit instructions", instructionsObjects.final, []row{
+		{map[string]string{"status": "DEPRECATED"}, true},
+		{map[string]string{"status": "VALID"}, false},
+	})
 }
 
 // A service without the list of transfers (but with the read by id) has
@@ -607,6 +612,72 @@ func TestGathererSpacesRequestsWhileKeysKeepComing(t *testing.T) {
 	}
 }
 
+// While requests of many keys follow one another, the spacing doubles from
+// the second of them on, up to maxGatherSpacing; a request long after the
+// last one starts anew, at the spacing.
+func TestGathererSpacingGrowsWhileManyKeysKeepComing(t *testing.T) {
+	r := newRecordingGatherer()
+	r.g.spacing = gatherSpacing
+	clock := newFakeGatherClock(r.g)
+	r.hold = make(chan struct{})
+	r.started = make(chan string, 1)
+	answers := make(chan error, 16)
+	ask := func(key string) {
+		go func() {
+			_, err := r.g.get(t.Context(), key)
+			answers <- err
+		}()
+	}
+	// Three callers at once: two keys waiting are not yet all there are.
+	ask("first")
+	<-r.started
+	r.started = nil
+	ask("x")
+	ask("y")
+	r.waitPending(t, 2)
+	close(r.hold)
+	if err := <-answers; err != nil {
+		t.Fatal(err)
+	}
+	// Each round, two keys wait out the spacing and go together.
+	round := func(want time.Duration, keys ...string) {
+		t.Helper()
+		w := <-clock.waits
+		if w.d != want {
+			t.Errorf("%v wait %s, want %s", keys, w.d, want)
+		}
+		r.waitPending(t, len(keys))
+		clock.move(w.d)
+		w.fire <- time.Time{}
+		for range keys {
+			if err := <-answers; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	round(gatherSpacing, "x", "y")
+	for i, want := range []time.Duration{gatherSpacing, 2 * gatherSpacing, maxGatherSpacing, maxGatherSpacing} {
+		a, b := fmt.Sprintf("a%d", i), fmt.Sprintf("b%d", i)
+		ask(a)
+		ask(b)
+		round(want, a, b)
+	}
+	// Long after: at once, alone, and the next keys wait the spacing only.
+	clock.move(3 * maxGatherSpacing)
+	ask("late")
+	if err := <-answers; err != nil {
+		t.Fatal(err)
+	}
+	ask("p")
+	ask("q")
+	round(gatherSpacing, "p", "q")
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !slices.Equal(r.singles, []string{"first", "late"}) || len(r.lists) != 6 {
+		t.Errorf("requests: alone %v, lists %v; want first and late alone and six lists", r.singles, r.lists)
+	}
+}
+
 // Callers one after the other, never two at once, each go at once and
 // alone however close together: nothing could join them.
 func TestGathererOneAtATimeNeverWaits(t *testing.T) {
@@ -684,4 +755,216 @@ func TestInternalTransferListsPairCredits(t *testing.T) {
 		t.Errorf("%d lists, want 2 for the three: their debits, then their credit sides", n)
 	}
 	check("by id", byID, ids)
+}
+
+// listedCase is an object type read through listedBy: its list's path,
+// its lists, and how to make one object with a ref_id (its id returned).
+type listedCase struct {
+	name string
+	path string
+	// idsOnly: the list takes no ref_ids (make's refID only tells the
+	// objects apart); refIDsOnly: the objects are read alone by id.
+	idsOnly, refIDsOnly bool
+	ids                 func(ctx context.Context, c *client.Client, keys []string, byRef bool) (map[string]string, error)
+	make                func(t *testing.T, c *client.Client, refID string) string
+}
+
+// listedKeys is byRefIDs or byIDs of l, each answer mapped to its id.
+func listedKeys[T any](l *objectLists[T], id func(T) string) func(ctx context.Context, c *client.Client, keys []string, byRef bool) (map[string]string, error) {
+	return func(ctx context.Context, c *client.Client, keys []string, byRef bool) (map[string]string, error) {
+		read := l.byIDs
+		if byRef {
+			read = l.byRefIDs
+		}
+		if read == nil {
+			return nil, errors.New("no such list")
+		}
+		got, err := read(ctx, c, keys)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]string{}
+		for k, v := range got {
+			out[k] = id(v)
+		}
+		return out, nil
+	}
+}
+
+// Each list of listedBy is read to its last page before a key is taken
+// for absent, answers only the keys asked, each with its own object, and
+// fails whole when a page fails.
+func TestListedByFollowPages(t *testing.T) {
+	cases := []listedCase{
+		{
+			name: "fiat deposit instructions", path: client.PathFiatDepositInstructions,
+			ids: listedKeys(instructionsLists, func(f *client.FiatDepositInstructions) string { return f.ID }),
+			make: func(t *testing.T, c *client.Client, refID string) string {
+				f, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
+					ProfileID: "profile-1", FiatNetwork: "WIRE", RefID: refID,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return f.ID
+			},
+		},
+		{
+			name: "deposit addresses", path: client.PathDepositAddresses,
+			ids: listedKeys(depositAddressLists, func(d *client.DepositAddress) string { return deref(d.ID) }),
+			make: func(t *testing.T, c *client.Client, refID string) string {
+				d, err := c.CreateDepositAddress(t.Context(), client.DepositAddressRequest{
+					ProfileID: "profile-1", CryptoNetwork: "ETHEREUM", RefID: refID,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return deref(d.ID)
+			},
+		},
+		{
+			name: "crypto destination addresses", path: client.PathCryptoDestinationAddresses, idsOnly: true,
+			ids: listedKeys(destinationLists, func(a *client.CryptoDestinationAddress) string { return a.ID }),
+			make: func(t *testing.T, c *client.Client, refID string) string {
+				a, err := c.PutCryptoDestinationAddress(t.Context(), client.PutCryptoDestinationAddressRequest{
+					CryptoNetwork: "ETHEREUM", Address: fmt.Sprintf("0x%040x", []byte(refID)),
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return a.ID
+			},
+		},
+		{
+			// Rules: by ids with the list's filter; by ref_ids, which it
+			// cannot filter, every rule read to the end.
+			name: "orchestration rules", path: client.PathOrchestrationRules,
+			ids: listedKeys(orchestrationRuleLists, func(r *client.OrchestrationRule) string { return deref(r.ID) }),
+			make: func(t *testing.T, c *client.Client, refID string) string {
+				r, err := c.CreateOrchestrationRule(t.Context(), client.OrchestrationRuleRequest{RefID: refID,
+					ProfileID: "p", SourceAsset: "USDC", DestinationAsset: "USDG",
+					Source: client.RuleRequestSource{Crypto: &client.RuleCryptoSourceRequest{Network: "ETHEREUM"}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return deref(r.ID)
+			},
+		},
+		{
+			// Fiat accounts: each one listed under an asked ref_id is read
+			// by id for its full answer.
+			name: "fiat accounts", path: client.PathFiatAccounts, refIDsOnly: true,
+			ids: listedKeys(fiatAccountLists, func(a *client.FiatAccount) string { return deref(a.ID) }),
+			make: func(t *testing.T, c *client.Client, refID string) string {
+				s := func(v string) *string { return &v }
+				a, err := c.CreateFiatAccount(t.Context(), client.CreateFiatAccountRequest{
+					RefID: refID,
+					FiatAccountOwner: client.FiatAccountOwner{PersonDetails: &client.PersonDetails{
+						FirstName: s("Ada"), LastName: s("Lovelace"),
+					}},
+					FiatNetworkInstructions: client.FiatNetworkInstructions{Wire: &client.WireInstructions{
+						AccountNumber:           s("987654321012"),
+						FiatAccountOwnerAddress: &client.Address{Country: s("USA"), City: s("New York")},
+						RoutingDetails: &client.RoutingDetails{RoutingNumberType: s("ABA"), RoutingNumber: s("031302971"),
+							BankName: s("Bank " + refID), BankAddress: &client.Address{Country: s("USA")}},
+					}},
+				}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return deref(a.ID)
+			},
+		},
+		{
+			name: "profiles", path: client.PathProfiles, idsOnly: true,
+			ids: listedKeys(profileLists, func(p *client.Profile) string { return p.ID }),
+			make: func(t *testing.T, c *client.Client, refID string) string {
+				p, err := c.CreateProfile(t.Context(), client.CreateProfileRequest{Nickname: refID}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return p.ID
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var failPage2 atomic.Bool
+			var pages atomic.Int32
+			f := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+				if r.Method == http.MethodGet && r.URL.Path == "/v2"+tc.path {
+					q := r.URL.Query()
+					q.Set("limit", "2")
+					r.URL.RawQuery = q.Encode()
+					pages.Add(1)
+					if failPage2.Load() && q.Get("page_cursor") != "" {
+						http.Error(w, `{"code":"forbidden","message":"no"}`, http.StatusForbidden)
+						return
+					}
+				}
+				next.ServeHTTP(w, r)
+			})
+			c, err := client.New(client.Config{RateStateDir: t.TempDir(),
+				ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
+				BaseURL: f.srv.URL + "/v2", AuthURL: f.srv.URL, Rates: &testRates,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var refIDs, ids []string
+			for i := range 5 {
+				ref := fmt.Sprintf("paged-%d", i)
+				refIDs, ids = append(refIDs, ref), append(ids, tc.make(t, c, ref))
+			}
+			// One more, not asked for: it is never answered.
+			tc.make(t, c, "not-asked")
+			asked := append(slices.Clone(refIDs), "never-made")
+			got, err := tc.ids(t.Context(), c, asked, true)
+			switch {
+			case tc.idsOnly && err == nil:
+				t.Errorf("by ref_ids, of a list without them: %v", got)
+			case !tc.idsOnly && err != nil:
+				t.Fatal(err)
+			case !tc.idsOnly:
+				if n := pages.Swap(0); n != 3 {
+					t.Errorf("%d pages read by ref_ids, want 3 (5 objects, 2 a page)", n)
+				}
+				want := map[string]string{}
+				for i, ref := range refIDs {
+					want[ref] = ids[i]
+				}
+				if !maps.Equal(got, want) {
+					t.Errorf("by ref_ids: %v, want %v", got, want)
+				}
+			}
+			byID, err := tc.ids(t.Context(), c, append(slices.Clone(ids), "never-made"), false)
+			if tc.refIDsOnly {
+				if err == nil {
+					t.Errorf("by ids, of objects read alone: %v", byID)
+				}
+			} else {
+				if n := pages.Load(); n != 3 {
+					t.Errorf("%d pages read by ids, want 3 (5 objects, 2 a page)", n)
+				}
+				wantIDs := map[string]string{}
+				for _, id := range ids {
+					wantIDs[id] = id
+				}
+				if err != nil || !maps.Equal(byID, wantIDs) {
+					t.Errorf("by ids: %v, %v; want %v", byID, err, wantIDs)
+				}
+			}
+
+			failPage2.Store(true)
+			for _, byRef := range []bool{!tc.idsOnly, tc.refIDsOnly} {
+				keys := ids
+				if byRef {
+					keys = refIDs
+				}
+				if got, err := tc.ids(t.Context(), c, keys, byRef); err == nil || got != nil {
+					t.Errorf("a failed second page answered %v, %v (by ref_ids: %t); want the error", got, err, byRef)
+				}
+			}
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"regexp"
 	"strings"
 	"time"
@@ -567,9 +568,30 @@ var orchestrationRuleObjects = moneyObjects[*client.OrchestrationRule]{
 	lookup:    lookupOrchestrationRule,
 	get:       readOrchestrationRule,
 	readScope: client.ScopeReadOrchestrationRule,
+	lists:     orchestrationRuleLists,
 	// A deleted rule stays deleted.
 	final: func(recorded func(string) string) bool { return recorded("status") == client.RuleStatusDeleted },
 }
+
+// orchestrationRuleLists reads many rules at once through their list (see
+// listedBy): by ids with its ids filter; by ref_ids, which it has no filter
+// of, every rule, read to the end, as the lookup of one reads them.
+var orchestrationRuleLists = listedBy(
+	func(ctx context.Context, c *client.Client, ids, _ []string) iter.Seq2[*client.OrchestrationRule, error] {
+		return c.OrchestrationRules(ctx, client.ListOrchestrationRulesQuery{IDs: ids})
+	},
+	func(r *client.OrchestrationRule) string {
+		if r == nil {
+			return ""
+		}
+		return deref(r.ID)
+	},
+	func(r *client.OrchestrationRule) string {
+		if r == nil {
+			return ""
+		}
+		return deref(r.RefID)
+	})
 
 // lookupOrchestrationRule finds the rule made with refID; only a rule with
 // that ref_id counts. The reference's list has no ref_id filter.

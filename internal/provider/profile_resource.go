@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"regexp"
 	"strings"
 
@@ -506,6 +507,28 @@ func (r *profileResource) record(ctx context.Context, p *client.Profile, state *
 	setIdentity(ctx, identity, m.ID, diags)
 }
 
+// readProfileByID reads the active profile id: client.ErrNotFound when the
+// service knows no active profile with it.
+func readProfileByID(ctx context.Context, c *client.Client, id string) (*client.Profile, error) {
+	return c.GetProfile(ctx, id)
+}
+
+// profileLists reads many active profiles at once through their list,
+// filtered by ids (the list takes no ref_ids; see listedBy). The list, as
+// the read by id, answers active profiles only: one it does not answer is
+// read alone by id.
+var profileLists = listedBy(
+	func(ctx context.Context, c *client.Client, ids, _ []string) iter.Seq2[*client.Profile, error] {
+		return c.Profiles(ctx, client.ListProfilesQuery{IDs: ids})
+	},
+	func(p *client.Profile) string {
+		if p == nil {
+			return ""
+		}
+		return p.ID
+	},
+	nil)
+
 func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	if r.data == nil {
 		notConfigured(&resp.Diagnostics)
@@ -529,7 +552,13 @@ func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, re
 	}
 	id := state.ID.ValueString()
 	importing := state.Nickname.IsNull()
-	p, err := r.data.client.GetProfile(ctx, id)
+	var p *client.Profile
+	var err error
+	if importing {
+		p, err = r.data.client.GetProfile(ctx, id)
+	} else {
+		p, err = readGatheredBy(ctx, r.data, profileWords.refNamespace, profileLists.byIDs, readProfileByID, id)
+	}
 	switch {
 	case err != nil && importing:
 		cannotImport(profileWords, id, err, client.ScopeReadProfile, &resp.Diagnostics)

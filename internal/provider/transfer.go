@@ -222,25 +222,12 @@ func transfersListed(ctx context.Context, c *client.Client, q client.ListTransfe
 }
 
 // transfersBy lists the transfers of q to the end and maps each asked key
-// to the first transfer whose key it is ("" : not one of those asked). Any
-// error, on any page, is the answer: no key is taken for absent from a
-// list not read to its end.
+// to the first transfer whose key it is (see firstByKey).
 func transfersBy(ctx context.Context, c *client.Client, q client.ListTransfersQuery, keys []string, key func(*client.Transfer) string) (map[string]*client.Transfer, error) {
-	asked := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		asked[k] = true
-	}
-	all, err := transfersListed(ctx, c, q)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]*client.Transfer, len(keys))
-	for _, t := range all {
-		if k := key(t); k != "" && asked[k] {
-			if _, dup := out[k]; !dup {
-				out[k] = t
-			}
+	return firstByKey(c.Transfers(ctx, q), keys, func(t *client.Transfer) string {
+		if t == nil || t.ID == "" {
+			return ""
 		}
-	}
-	return out, nil
+		return key(t)
+	})
 }

@@ -272,14 +272,14 @@ func TestGathererCancelledWaiter(t *testing.T) {
 	}
 }
 
-// The transfers' lists read a paged answer to its end: a ref_id on the
-// last page is found; a page that fails fails the whole lookup instead of
-// taking what the pages before it lacked for absent.
-func TestTransferListsFollowPages(t *testing.T) {
-	var failPage2 atomic.Bool
-	var pages atomic.Int32
+// pagedListClient is a client of an emulator whose list at path answers
+// pages of 2 items, counted in pages; once failPage2 is set, every page
+// after the first answers 403.
+func pagedListClient(t *testing.T, path string) (c *client.Client, failPage2 *atomic.Bool, pages *atomic.Int32) {
+	t.Helper()
+	failPage2, pages = new(atomic.Bool), new(atomic.Int32)
 	f := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
-		if r.Method == http.MethodGet && r.URL.Path == "/v2"+client.PathTransfers {
+		if r.Method == http.MethodGet && r.URL.Path == "/v2"+path {
 			q := r.URL.Query()
 			q.Set("limit", "2")
 			r.URL.RawQuery = q.Encode()
@@ -298,6 +298,14 @@ func TestTransferListsFollowPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c, failPage2, pages
+}
+
+// The transfers' lists read a paged answer to its end: a ref_id on the
+// last page is found; a page that fails fails the whole lookup instead of
+// taking what the pages before it lacked for absent.
+func TestTransferListsFollowPages(t *testing.T) {
+	c, failPage2, pages := pagedListClient(t, client.PathTransfers)
 	var refIDs, ids []string
 	for i := range 5 {
 		ref := fmt.Sprintf("paged-%d", i)
@@ -889,28 +897,7 @@ func TestListedByFollowPages(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var failPage2 atomic.Bool
-			var pages atomic.Int32
-			f := startFrontedEmulator(t, emulator.Options{}, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
-				if r.Method == http.MethodGet && r.URL.Path == "/v2"+tc.path {
-					q := r.URL.Query()
-					q.Set("limit", "2")
-					r.URL.RawQuery = q.Encode()
-					pages.Add(1)
-					if failPage2.Load() && q.Get("page_cursor") != "" {
-						http.Error(w, `{"code":"forbidden","message":"no"}`, http.StatusForbidden)
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-			c, err := client.New(client.Config{RateStateDir: t.TempDir(),
-				ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
-				BaseURL: f.srv.URL + "/v2", AuthURL: f.srv.URL, Rates: &testRates,
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c, failPage2, pages := pagedListClient(t, tc.path)
 			var refIDs, ids []string
 			for i := range 5 {
 				ref := fmt.Sprintf("paged-%d", i)

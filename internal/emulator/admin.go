@@ -97,18 +97,11 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		writeJSON(w, http.StatusOK, s.Faults.Get())
 	})
 	mux.HandleFunc("POST /admin/clock/advance", func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
-			Seconds int64 `json:"seconds"`
-		}
-		if e := decodeBody(r, &body); e != nil {
-			writeError(w, e)
+		d, ok := decodeSeconds(w, r)
+		if !ok {
 			return
 		}
-		if body.Seconds <= 0 {
-			writeError(w, errInvalid("seconds", "seconds must be a positive number of seconds"))
-			return
-		}
-		s.Advance(time.Duration(body.Seconds) * time.Second)
+		s.Advance(d)
 		writeJSON(w, http.StatusOK, map[string]string{"now": s.now().UTC().Format(time.RFC3339)})
 	})
 	mux.HandleFunc("GET /admin/rate-limits", func(w http.ResponseWriter, _ *http.Request) {
@@ -203,19 +196,12 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("POST /admin/transfers/{id}/backdate", func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
-			Seconds int64 `json:"seconds"`
-		}
-		if e := decodeBody(r, &body); e != nil {
-			writeError(w, e)
-			return
-		}
-		if body.Seconds <= 0 {
-			writeError(w, errInvalid("seconds", "seconds must be a positive number of seconds"))
+		d, ok := decodeSeconds(w, r)
+		if !ok {
 			return
 		}
 		id := r.PathValue("id")
-		if !s.BackdateTransfer(id, time.Duration(body.Seconds)*time.Second) {
+		if !s.BackdateTransfer(id, d) {
 			writeError(w, errNotFound("transfer "+id+" not found among the transfers made through the API"))
 			return
 		}
@@ -381,4 +367,21 @@ func validateFaultConfig(c FaultConfig) *apiError {
 		return errInvalid("write_error_status", "must be 0 (502) or from 500 to 599")
 	}
 	return nil
+}
+
+// decodeSeconds reads the body {"seconds": n} of an admin request, n a
+// positive number of seconds, or answers the error and reports false.
+func decodeSeconds(w http.ResponseWriter, r *http.Request) (time.Duration, bool) {
+	var body struct {
+		Seconds int64 `json:"seconds"`
+	}
+	if e := decodeBody(r, &body); e != nil {
+		writeError(w, e)
+		return 0, false
+	}
+	if body.Seconds <= 0 {
+		writeError(w, errInvalid("seconds", "seconds must be a positive number of seconds"))
+		return 0, false
+	}
+	return time.Duration(body.Seconds) * time.Second, true
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
-	"net/url"
 	"time"
 )
 
@@ -202,13 +201,9 @@ func (c *Client) DeleteOrchestrationRule(ctx context.Context, id string) (*Orche
 // OrchestrationRules lists the rules matching q, following the cursors to
 // the end with the largest page the service allows.
 func (c *Client) OrchestrationRules(ctx context.Context, q ListOrchestrationRulesQuery) iter.Seq2[*OrchestrationRule, error] {
-	v := url.Values{}
-	err := addArrays(v, map[string][]string{"status": q.Statuses, "ids": q.IDs})
-	if err == nil {
-		err = checkOrder(q.Order)
-	}
+	v, err := listQuery(map[string][]string{"status": q.Statuses, "ids": q.IDs}, CreatedAtFilter{}, q.Order)
 	for k, s := range map[string]string{
-		"profile_id": q.ProfileID, "source_asset": q.SourceAsset, "destination_asset": q.DestinationAsset, "order": q.Order,
+		"profile_id": q.ProfileID, "source_asset": q.SourceAsset, "destination_asset": q.DestinationAsset,
 	} {
 		if s != "" {
 			v.Set(k, s)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
-	"net/url"
 	"strings"
 )
 
@@ -71,15 +70,7 @@ type ProfileBalance struct {
 // Profiles lists the profiles matching q, following the cursors to the end
 // with the largest page the service allows.
 func (c *Client) Profiles(ctx context.Context, q ListProfilesQuery) iter.Seq2[*Profile, error] {
-	v := url.Values{}
-	err := addArrays(v, map[string][]string{"ids": q.IDs})
-	if err == nil {
-		err = checkOrder(q.Order)
-	}
-	addCreatedAt(v, q.CreatedAt)
-	if q.Order != "" {
-		v.Set("order", q.Order)
-	}
+	v, err := listQuery(map[string][]string{"ids": q.IDs}, q.CreatedAt, q.Order)
 	if q.Nickname != "" {
 		v.Set("nickname", q.Nickname)
 	}

@@ -196,14 +196,8 @@ func (st *store) addDestinationAddress(a *CryptoDestinationAddress) {
 // CryptoDestinationAddresses returns the address book (seeded addresses
 // first, then those added through the API), in creation order.
 func (s *Server) CryptoDestinationAddresses() []CryptoDestinationAddress {
-	st := s.data
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	out := make([]CryptoDestinationAddress, len(st.destAddrs))
-	for i, a := range st.destAddrs {
-		out[i] = *a
-	}
-	return out
+	return lockedCopies(s.data, func(st *store) []*CryptoDestinationAddress { return st.destAddrs },
+		func(a *CryptoDestinationAddress) CryptoDestinationAddress { return *a })
 }
 
 // SetCryptoDestinationAddressStatus sets the status of the address id

@@ -220,16 +220,10 @@ func maskedAccount(a *FiatAccount) FiatAccount {
 // listedMadeAccounts are the accounts made through the API, masked, in
 // creation order; nil when there are none.
 func (st *store) listedMadeAccounts() []FiatAccount {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if len(st.madeAccounts) == 0 {
-		return nil
+	if out := lockedCopies(st, madeAccounts, maskedAccount); len(out) > 0 {
+		return out
 	}
-	out := make([]FiatAccount, len(st.madeAccounts))
-	for i, a := range st.madeAccounts {
-		out[i] = maskedAccount(a)
-	}
-	return out
+	return nil
 }
 
 // accountAnswer finds the account id: one made through the API (a copy),
@@ -492,15 +486,10 @@ func (s *Server) SetFiatAccountStatus(id, status string) bool {
 // API, deleted ones included (Deleted set), in creation order, with their
 // full account numbers.
 func (s *Server) MadeFiatAccounts() []FiatAccount {
-	st := s.data
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	out := make([]FiatAccount, len(st.madeAccounts))
-	for i, a := range st.madeAccounts {
-		out[i] = cloneAccount(a)
-	}
-	return out
+	return lockedCopies(s.data, madeAccounts, cloneAccount)
 }
+
+func madeAccounts(st *store) []*FiatAccount { return st.madeAccounts }
 
 // LiveFiatAccounts counts the fiat accounts made through the API that are
 // not deleted.

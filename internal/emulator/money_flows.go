@@ -231,6 +231,30 @@ func fiatWithdrawalType(a *FiatAccount) string {
 // emulator makes.
 var FiatWithdrawalTypes = []string{"WIRE_WITHDRAWAL", "BANK_WITHDRAWAL", "CBIT_WITHDRAWAL", "CUBIX_WITHDRAWAL"}
 
+// newTransfer is a PENDING transfer made through the API at now, of the
+// type, direction, profile and asset given and with the parts every money
+// request names (identity_id, account_id, ref_id, metadata); the caller
+// sets its figures and its own fields. It draws the transfer's id.
+func (st *store) newTransfer(now time.Time, typ, direction, profile, asset string, identity, account, ref string, metadata map[string]string) Transfer {
+	return Transfer{
+		ID: st.created.uuid(), CustomerID: st.customerID, ProfileID: profile, Asset: asset,
+		Direction: direction, Type: typ, Status: "PENDING", CreatedAt: now, UpdatedAt: now,
+		IdentityID: optional(identity), AccountID: optional(account), RefID: optional(ref),
+		Metadata: metadata, AutoConversion: map[string]any{},
+	}
+}
+
+// earlierTransfer is createOp.earlier of a transfer kept by its ref_id in
+// the map byRef picks.
+func earlierTransfer(byRef func(*store) map[string]*transferRecord) func(*store, string) (any, bool) {
+	return func(st *store, refID string) (any, bool) {
+		if prev := byRef(st)[refID]; prev != nil {
+			return prev.t, true
+		}
+		return nil, false
+	}
+}
+
 // addTransfer stores a transfer made through the API, under the store's
 // lock.
 func (st *store) addTransfer(t Transfer, request string) *transferRecord {
@@ -308,13 +332,8 @@ func (s *Server) handleCreateFiatWithdrawal(w http.ResponseWriter, r *http.Reque
 		what:     "transfer",
 		validate: validateFiatWithdrawal,
 		refID:    func(req *FiatWithdrawalRequest) string { return req.RefID },
-		earlier: func(st *store, refID string) (any, bool) {
-			if prev := st.fiatWithdrawalByRef[refID]; prev != nil {
-				return prev.t, true
-			}
-			return nil, false
-		},
-		build: s.buildFiatWithdrawal,
+		earlier:  earlierTransfer(func(st *store) map[string]*transferRecord { return st.fiatWithdrawalByRef }),
+		build:    s.buildFiatWithdrawal,
 	})
 }
 
@@ -338,28 +357,10 @@ func (s *Server) buildFiatWithdrawal(st *store, req *FiatWithdrawalRequest) (any
 	if p := st.lackOfFunds(req.ProfileID, req.Asset, decimal.RequireFromString(total), "fiat withdrawal"); p != nil {
 		return nil, p, nil
 	}
-	now := s.now().UTC().Truncate(time.Microsecond)
-	t := Transfer{
-		ID:             st.created.uuid(),
-		CustomerID:     st.customerID,
-		ProfileID:      req.ProfileID,
-		Amount:         amount,
-		Total:          total,
-		Fee:            fee.String(),
-		Asset:          req.Asset,
-		Direction:      "DEBIT",
-		Type:           fiatWithdrawalType(acct),
-		Status:         "PENDING",
-		CreatedAt:      now,
-		UpdatedAt:      now,
-		IdentityID:     optional(req.IdentityID),
-		AccountID:      optional(req.AccountID),
-		RefID:          optional(req.RefID),
-		Metadata:       req.Metadata,
-		AutoConversion: map[string]any{},
-		FiatAccountID:  optional(req.FiatAccountID),
-		Memo:           optional(req.Memo),
-	}
+	t := st.newTransfer(s.now().UTC().Truncate(time.Microsecond), fiatWithdrawalType(acct), "DEBIT", req.ProfileID, req.Asset,
+		req.IdentityID, req.AccountID, req.RefID, req.Metadata)
+	t.Amount, t.Total, t.Fee = amount, total, fee.String()
+	t.FiatAccountID, t.Memo = optional(req.FiatAccountID), optional(req.Memo)
 	rec := st.addTransfer(t, canonical(*req))
 	if req.RefID != "" {
 		st.fiatWithdrawalByRef[req.RefID] = rec
@@ -374,13 +375,8 @@ func (s *Server) handleCreateInternalTransfer(w http.ResponseWriter, r *http.Req
 		bare:     true,
 		validate: validateInternalTransfer,
 		refID:    func(req *InternalTransferRequest) string { return req.RefID },
-		earlier: func(st *store, refID string) (any, bool) {
-			if prev := st.internalByRef[refID]; prev != nil {
-				return prev.t, true
-			}
-			return nil, false
-		},
-		build: s.buildInternalTransfer,
+		earlier:  earlierTransfer(func(st *store) map[string]*transferRecord { return st.internalByRef }),
+		build:    s.buildInternalTransfer,
 	})
 }
 
@@ -394,26 +390,9 @@ func (s *Server) buildInternalTransfer(st *store, req *InternalTransferRequest) 
 	now := s.now().UTC().Truncate(time.Microsecond)
 	group := st.created.uuid()
 	side := func(profile, typ, direction string) Transfer {
-		return Transfer{
-			ID:             st.created.uuid(),
-			CustomerID:     st.customerID,
-			ProfileID:      profile,
-			Amount:         req.Amount,
-			Total:          amount.String(),
-			Fee:            "0",
-			Asset:          req.Asset,
-			Direction:      direction,
-			Type:           typ,
-			Status:         "PENDING",
-			CreatedAt:      now,
-			UpdatedAt:      now,
-			IdentityID:     optional(req.IdentityID),
-			AccountID:      optional(req.AccountID),
-			RefID:          optional(req.RefID),
-			Metadata:       req.Metadata,
-			AutoConversion: map[string]any{},
-			GroupID:        &group,
-		}
+		t := st.newTransfer(now, typ, direction, profile, req.Asset, req.IdentityID, req.AccountID, req.RefID, req.Metadata)
+		t.Amount, t.Total, t.Fee, t.GroupID = req.Amount, amount.String(), "0", &group
+		return t
 	}
 	debit := side(req.FromProfileID, transferTypeInternalDeb, "DEBIT")
 	credit := side(req.ToProfileID, transferTypeInternalCre, "CREDIT")
@@ -596,14 +575,7 @@ func (s *Server) settleConversion(id string) (bool, *apiError) {
 // MadeStablecoinConversions returns copies of the stablecoin conversions
 // made through the API (not the seeded ones), in creation order.
 func (s *Server) MadeStablecoinConversions() []StablecoinConversion {
-	st := s.data
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	out := make([]StablecoinConversion, len(st.madeConversions))
-	for i, c := range st.madeConversions {
-		out[i] = cloneConversion(c)
-	}
-	return out
+	return lockedCopies(s.data, func(st *store) []*StablecoinConversion { return st.madeConversions }, cloneConversion)
 }
 
 // TransfersOfType returns the transfers made through the API whose type is

@@ -198,31 +198,11 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 	key := canonical(req)
 	notional := decimal.RequireFromString(total).Mul(usdPrice(req.Asset)).StringFixed(2)
 
-	now := s.now().UTC().Truncate(time.Microsecond)
-	t := Transfer{
-		ID:                 st.created.uuid(),
-		CustomerID:         st.customerID,
-		ProfileID:          req.ProfileID,
-		Amount:             amount,
-		Total:              total,
-		Fee:                fee,
-		Asset:              req.Asset,
-		Direction:          "DEBIT",
-		Type:               "CRYPTO_WITHDRAWAL",
-		Status:             "PENDING",
-		CreatedAt:          now,
-		UpdatedAt:          now,
-		IdentityID:         optional(req.IdentityID),
-		AccountID:          optional(req.AccountID),
-		RefID:              optional(req.RefID),
-		BalanceAsset:       optional(req.BalanceAsset),
-		Metadata:           req.Metadata,
-		DestinationAddress: optional(req.DestinationAddress),
-		CryptoNetwork:      optional(req.CryptoNetwork),
-		AutoConversion:     map[string]any{},
-		NotionalValue:      &notional,
-		Memo:               optional(req.Memo),
-	}
+	t := st.newTransfer(s.now().UTC().Truncate(time.Microsecond), "CRYPTO_WITHDRAWAL", "DEBIT", req.ProfileID, req.Asset,
+		req.IdentityID, req.AccountID, req.RefID, req.Metadata)
+	t.Amount, t.Total, t.Fee, t.NotionalValue = amount, total, fee, &notional
+	t.BalanceAsset, t.DestinationAddress, t.CryptoNetwork, t.Memo = optional(req.BalanceAsset),
+		optional(req.DestinationAddress), optional(req.CryptoNetwork), optional(req.Memo)
 	rec := st.addTransfer(t, key)
 	if req.RefID != "" {
 		st.transferByRef[req.RefID] = rec

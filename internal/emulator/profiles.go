@@ -286,14 +286,8 @@ func (st *store) reactivateIfFunded(profile string) {
 // Profiles returns every profile, the default one first and then those
 // made through the API in creation order, deactivated ones included.
 func (s *Server) Profiles() []Profile {
-	st := s.data
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	out := make([]Profile, len(st.profiles))
-	for i, p := range st.profiles {
-		out[i] = p.Profile
-	}
-	return out
+	return lockedCopies(s.data, func(st *store) []*profileRecord { return st.profiles },
+		func(p *profileRecord) Profile { return p.Profile })
 }
 
 // ProfileDeactivated reports whether the profile id is deactivated.

@@ -193,12 +193,19 @@ func (s *Server) StablecoinConversions() []StablecoinConversion {
 // Transfers returns every transfer made through the API (crypto and fiat
 // withdrawals, both sides of internal transfers), in creation order.
 func (s *Server) Transfers() []Transfer {
-	st := s.data
+	return lockedCopies(s.data, func(st *store) []*transferRecord { return st.transfers },
+		func(r *transferRecord) Transfer { return r.t })
+}
+
+// lockedCopies is what of returns, read under the store's lock, each item
+// copied by each: the copies a test may keep while the server runs.
+func lockedCopies[E, T any](st *store, of func(*store) []E, each func(E) T) []T {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	out := make([]Transfer, len(st.transfers))
-	for i, r := range st.transfers {
-		out[i] = r.t
+	items := of(st)
+	out := make([]T, len(items))
+	for i, e := range items {
+		out[i] = each(e)
 	}
 	return out
 }

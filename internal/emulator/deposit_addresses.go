@@ -44,7 +44,7 @@ func compatibleNetworks(network string) []string {
 }
 
 func validateDepositAddress(req *DepositAddressRequest) *apiError {
-	if e := firstErr(required("profile_id", req.ProfileID), required("crypto_network", req.CryptoNetwork)); e != nil {
+	if e := required("profile_id", req.ProfileID, "crypto_network", req.CryptoNetwork); e != nil {
 		return e
 	}
 	if e := oneOf("crypto_network", req.CryptoNetwork, cryptoNetworks); e != nil {

@@ -280,8 +280,8 @@ func validateTravelrule(t *TravelruleMetadataRequest) *apiError {
 		return errInvalid(f+".beneficiary", "with self = true, person_details and institution_details are omitted")
 	}
 	if p := b.PersonDetails; p != nil {
-		if e := firstErr(required(f+".beneficiary.person_details.first_name", p.FirstName),
-			required(f+".beneficiary.person_details.last_name", p.LastName)); e != nil {
+		if e := required(f+".beneficiary.person_details.first_name", p.FirstName,
+			f+".beneficiary.person_details.last_name", p.LastName); e != nil {
 			return e
 		}
 		return validateGeoAddress(f+".beneficiary.person_details.physical_address", p.PhysicalAddress)
@@ -326,7 +326,7 @@ func validatePut(req *PutCryptoDestinationAddressRequest) *apiError {
 		}
 		return validateTravelrule(req.TravelruleMetadata)
 	}
-	if e := firstErr(required("crypto_network", req.CryptoNetwork), required("address", req.Address)); e != nil {
+	if e := required("crypto_network", req.CryptoNetwork, "address", req.Address); e != nil {
 		return e
 	}
 	if e := oneOf("crypto_network", req.CryptoNetwork, cryptoNetworks); e != nil {

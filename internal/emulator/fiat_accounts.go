@@ -59,8 +59,8 @@ func validateOwner(o *FiatAccountOwner) *apiError {
 	case (o.PersonDetails == nil) == (o.InstitutionDetails == nil):
 		return errInvalid(f, "exactly one of person_details and institution_details is required")
 	case o.PersonDetails != nil:
-		return firstErr(required(f+".person_details.first_name", o.PersonDetails.FirstName),
-			required(f+".person_details.last_name", o.PersonDetails.LastName))
+		return required(f+".person_details.first_name", o.PersonDetails.FirstName,
+			f+".person_details.last_name", o.PersonDetails.LastName)
 	}
 	return required(f+".institution_details.name", o.InstitutionDetails.Name)
 }
@@ -69,8 +69,8 @@ func validateWireRouting(field string, r *RoutingDetails) *apiError {
 	if r == nil {
 		return errInvalid(field, "is required")
 	}
-	if e := firstErr(required(field+".routing_number_type", r.RoutingNumberType),
-		required(field+".routing_number", r.RoutingNumber), required(field+".bank_name", r.BankName)); e != nil {
+	if e := required(field+".routing_number_type", r.RoutingNumberType,
+		field+".routing_number", r.RoutingNumber, field+".bank_name", r.BankName); e != nil {
 		return e
 	}
 	if e := oneOf(field+".routing_number_type", r.RoutingNumberType, routingNumberTypes); e != nil {

@@ -130,9 +130,7 @@ func positiveDecimal(field, v string) *apiError {
 
 func validateFiatWithdrawal(req *FiatWithdrawalRequest) *apiError {
 	return firstErr(
-		required("profile_id", req.ProfileID),
-		required("fiat_account_id", req.FiatAccountID),
-		required("asset", req.Asset),
+		required("profile_id", req.ProfileID, "fiat_account_id", req.FiatAccountID, "asset", req.Asset),
 		validateAmountOrTotal(req.Amount, req.Total),
 		withinPrecision("amount", req.Asset, req.Amount),
 		withinPrecision("total", req.Asset, req.Total),
@@ -142,10 +140,8 @@ func validateFiatWithdrawal(req *FiatWithdrawalRequest) *apiError {
 
 func validateInternalTransfer(req *InternalTransferRequest) *apiError {
 	if e := firstErr(
-		required("from_profile_id", req.FromProfileID),
-		required("to_profile_id", req.ToProfileID),
-		required("asset", req.Asset),
-		required("amount", req.Amount),
+		required("from_profile_id", req.FromProfileID, "to_profile_id", req.ToProfileID,
+			"asset", req.Asset, "amount", req.Amount),
 		positiveDecimal("amount", req.Amount),
 		withinPrecision("amount", req.Asset, req.Amount),
 		validateMetadata(req.Metadata),
@@ -160,10 +156,8 @@ func validateInternalTransfer(req *InternalTransferRequest) *apiError {
 
 func validateConversion(req *StablecoinConversionRequest) *apiError {
 	if e := firstErr(
-		required("profile_id", req.ProfileID),
-		required("source_asset", req.SourceAsset),
-		required("target_asset", req.TargetAsset),
-		required("amount", req.Amount),
+		required("profile_id", req.ProfileID, "source_asset", req.SourceAsset,
+			"target_asset", req.TargetAsset, "amount", req.Amount),
 		oneOf("source_asset", req.SourceAsset, conversionAssets),
 		oneOf("target_asset", req.TargetAsset, conversionAssets),
 		positiveDecimal("amount", req.Amount),

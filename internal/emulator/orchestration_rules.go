@@ -164,10 +164,8 @@ type ruleAnswer struct {
 
 func validateOrchestrationRule(req *OrchestrationRuleRequest) *apiError {
 	if e := firstErr(
-		required("ref_id", req.RefID),
-		required("profile_id", req.ProfileID),
-		required("source_asset", req.SourceAsset),
-		required("destination_asset", req.DestinationAsset),
+		required("ref_id", req.RefID, "profile_id", req.ProfileID,
+			"source_asset", req.SourceAsset, "destination_asset", req.DestinationAsset),
 		oneOf("source_asset", req.SourceAsset, ruleAssets),
 		oneOf("destination_asset", req.DestinationAsset, ruleAssets),
 	); e != nil {

@@ -76,9 +76,13 @@ func validateMetadata(m map[string]string) *apiError {
 	return nil
 }
 
-func required(field, v string) *apiError {
-	if strings.TrimSpace(v) == "" {
-		return errInvalid(field, "is required")
+// required checks fields given as pairs of a field's name and its value:
+// the first blank one is the error.
+func required(nameValues ...string) *apiError {
+	for i := 0; i+1 < len(nameValues); i += 2 {
+		if strings.TrimSpace(nameValues[i+1]) == "" {
+			return errInvalid(nameValues[i], "is required")
+		}
 	}
 	return nil
 }
@@ -100,12 +104,8 @@ func firstErr(errs ...*apiError) *apiError {
 }
 
 func validateWithdrawal(req *CryptoWithdrawalRequest) *apiError {
-	if e := firstErr(
-		required("profile_id", req.ProfileID),
-		required("destination_address", req.DestinationAddress),
-		required("asset", req.Asset),
-		required("crypto_network", req.CryptoNetwork),
-	); e != nil {
+	if e := required("profile_id", req.ProfileID, "destination_address", req.DestinationAddress,
+		"asset", req.Asset, "crypto_network", req.CryptoNetwork); e != nil {
 		return e
 	}
 	if e := oneOf("crypto_network", req.CryptoNetwork, cryptoNetworks); e != nil {
@@ -245,7 +245,7 @@ func optional(v string) *string {
 }
 
 func validateInstructions(req *FiatDepositInstructionsRequest) *apiError {
-	if e := firstErr(required("profile_id", req.ProfileID), required("fiat_network", req.FiatNetwork)); e != nil {
+	if e := required("profile_id", req.ProfileID, "fiat_network", req.FiatNetwork); e != nil {
 		return e
 	}
 	if e := oneOf("fiat_network", req.FiatNetwork, fiatNetworks); e != nil {

@@ -59,13 +59,8 @@ func validateDepositAddress(req *DepositAddressRequest) *apiError {
 }
 
 func (s *Server) handleCreateDepositAddress(w http.ResponseWriter, r *http.Request, _ string) {
-	var req DepositAddressRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := validateDepositAddress(&req); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, validateDepositAddress)
+	if !ok {
 		return
 	}
 	st := s.data

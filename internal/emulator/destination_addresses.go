@@ -343,13 +343,8 @@ func validatePut(req *PutCryptoDestinationAddressRequest) *apiError {
 
 // handlePutDestinationAddress implements PutCryptoDestinationAddress.
 func (s *Server) handlePutDestinationAddress(w http.ResponseWriter, r *http.Request, _ string) {
-	var req PutCryptoDestinationAddressRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := validatePut(&req); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, validatePut)
+	if !ok {
 		return
 	}
 	st := s.data

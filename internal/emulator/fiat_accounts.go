@@ -140,14 +140,11 @@ func validateNetworkInstructions(n *FiatAccountNetworkInstructions) *apiError {
 // reference publishes no replay answer for this create: a repeated ref_id
 // makes another account (see doc.go).
 func (s *Server) handleCreateFiatAccount(w http.ResponseWriter, r *http.Request, _ string) {
-	var req CreateFiatAccountRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := firstErr(validateOwner(req.FiatAccountOwner), validateNetworkInstructions(req.FiatNetworkInstructions),
-		validateMetadata(req.Metadata)); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, func(req *CreateFiatAccountRequest) *apiError {
+		return firstErr(validateOwner(req.FiatAccountOwner), validateNetworkInstructions(req.FiatNetworkInstructions),
+			validateMetadata(req.Metadata))
+	})
+	if !ok {
 		return
 	}
 	st := s.data
@@ -402,16 +399,15 @@ func newKeys(m, add map[string]string) int {
 // handleUpdateFiatAccount changes the fields the update gives (empty
 // strings and nulls are ignored) and returns the account in PENDING.
 func (s *Server) handleUpdateFiatAccount(w http.ResponseWriter, r *http.Request, id string) {
-	var req UpdateFiatAccountRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid[UpdateFiatAccountRequest](w, r, nil)
+	if !ok {
 		return
 	}
 	st := s.data
 	st.mu.Lock()
 	a, e := st.madeAccount(id)
 	if e == nil {
-		e = validateUpdate(a, &req)
+		e = validateUpdate(a, req)
 	}
 	if e != nil {
 		st.mu.Unlock()

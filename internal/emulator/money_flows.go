@@ -287,18 +287,13 @@ type createOp[Req any] struct {
 // answers 201, or the problem or the error of build. Nothing is answered
 // while the lock is held.
 func serveCreate[Req any](s *Server, w http.ResponseWriter, r *http.Request, op createOp[Req]) {
-	var req Req
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := op.validate(&req); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, op.validate)
+	if !ok {
 		return
 	}
 	st := s.data
 	st.mu.Lock()
-	if ref := op.refID(&req); ref != "" {
+	if ref := op.refID(req); ref != "" {
 		if prev, ok := op.earlier(st, ref); ok {
 			st.mu.Unlock()
 			if op.bare {
@@ -309,7 +304,7 @@ func serveCreate[Req any](s *Server, w http.ResponseWriter, r *http.Request, op 
 			return
 		}
 	}
-	out, p, e := op.build(st, &req)
+	out, p, e := op.build(st, req)
 	st.mu.Unlock()
 	switch {
 	case e != nil:

@@ -73,17 +73,28 @@ type RuleRequestSource struct {
 // fiat or profile.
 type RuleRequestDestination struct {
 	Crypto *struct {
-		Address         string `json:"address"`
-		Network         string `json:"network"`
+		RuleCryptoDestination
 		CryptoAddressID string `json:"crypto_address_id,omitempty"`
 	} `json:"crypto,omitempty"`
-	Fiat *struct {
-		FiatAccountID string `json:"fiat_account_id"`
-		Memo          string `json:"memo,omitempty"`
-	} `json:"fiat,omitempty"`
-	Profile *struct {
-		ProfileID string `json:"profile_id"`
-	} `json:"profile,omitempty"`
+	Fiat    *RuleFiatDestination    `json:"fiat,omitempty"`
+	Profile *RuleProfileDestination `json:"profile,omitempty"`
+}
+
+// RuleCryptoDestination is a crypto destination of a rule.
+type RuleCryptoDestination struct {
+	Address string `json:"address"`
+	Network string `json:"network"`
+}
+
+// RuleFiatDestination is a fiat destination of a rule.
+type RuleFiatDestination struct {
+	FiatAccountID string `json:"fiat_account_id"`
+	Memo          string `json:"memo,omitempty"`
+}
+
+// RuleProfileDestination is a profile destination of a rule.
+type RuleProfileDestination struct {
+	ProfileID string `json:"profile_id"`
 }
 
 // OrchestrationRule is a rule as the service answers it.
@@ -127,17 +138,9 @@ type RuleFiatSource struct {
 // OrchestrationRuleEndpoints is a rule's destination as answered: one of
 // crypto, fiat or profile.
 type OrchestrationRuleEndpoints struct {
-	Crypto *struct {
-		Address string `json:"address"`
-		Network string `json:"network"`
-	} `json:"crypto,omitempty"`
-	Fiat *struct {
-		FiatAccountID string `json:"fiat_account_id"`
-		Memo          string `json:"memo,omitempty"`
-	} `json:"fiat,omitempty"`
-	Profile *struct {
-		ProfileID string `json:"profile_id"`
-	} `json:"profile,omitempty"`
+	Crypto  *RuleCryptoDestination  `json:"crypto,omitempty"`
+	Fiat    *RuleFiatDestination    `json:"fiat,omitempty"`
+	Profile *RuleProfileDestination `json:"profile,omitempty"`
 }
 
 // ruleBook holds the rules made through the API, in creation order; under
@@ -263,22 +266,9 @@ func (s *Server) buildOrchestrationRule(st *store, req *OrchestrationRuleRequest
 			AccountType: f.AccountType, MemoID: st.newMemoID()}
 	}
 	if d := req.Destination; d != nil {
-		out := &OrchestrationRuleEndpoints{}
-		switch {
-		case d.Crypto != nil:
-			out.Crypto = &struct {
-				Address string `json:"address"`
-				Network string `json:"network"`
-			}{d.Crypto.Address, d.Crypto.Network}
-		case d.Fiat != nil:
-			out.Fiat = &struct {
-				FiatAccountID string `json:"fiat_account_id"`
-				Memo          string `json:"memo,omitempty"`
-			}{d.Fiat.FiatAccountID, d.Fiat.Memo}
-		default:
-			out.Profile = &struct {
-				ProfileID string `json:"profile_id"`
-			}{d.Profile.ProfileID}
+		out := &OrchestrationRuleEndpoints{Fiat: copyOf(d.Fiat), Profile: copyOf(d.Profile)}
+		if d.Crypto != nil {
+			out.Crypto = copyOf(&d.Crypto.RuleCryptoDestination)
 		}
 		rule.Destination = out
 	}

@@ -135,13 +135,8 @@ func canonical(v any) string {
 }
 
 func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, _ string) {
-	var req CryptoWithdrawalRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := validateWithdrawal(&req); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, validateWithdrawal)
+	if !ok {
 		return
 	}
 	if typ, detail, ok := s.Faults.takeRefusal(); ok {
@@ -161,7 +156,7 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 	st.mu.Lock()
 	if req.RefID != "" {
 		if prev := st.transferByRef[req.RefID]; prev != nil {
-			t, same := prev.t, prev.request == canonical(req)
+			t, same := prev.t, prev.request == canonical(*req)
 			st.mu.Unlock()
 			if s.opts.WithdrawalReplay == ReplayConflict {
 				s.answerAlreadyExists(w, r, "transfer", req.RefID, t)
@@ -171,7 +166,7 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 			return
 		}
 	}
-	amount, total, fee, problem, e := s.withdrawalFigures(&req)
+	amount, total, fee, problem, e := s.withdrawalFigures(req)
 	// The balance debited: balance_asset's when given, at the emulator's
 	// USD prices.
 	debitAsset := cmp.Or(req.BalanceAsset, req.Asset)
@@ -195,7 +190,7 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 		writeProblem(w, problem)
 		return
 	}
-	key := canonical(req)
+	key := canonical(*req)
 	notional := decimal.RequireFromString(total).Mul(usdPrice(req.Asset)).StringFixed(2)
 
 	t := st.newTransfer(s.now().UTC().Truncate(time.Microsecond), "CRYPTO_WITHDRAWAL", "DEBIT", req.ProfileID, req.Asset,
@@ -302,16 +297,11 @@ func personFor(seed int64, identity string) *PersonDetails {
 }
 
 func (s *Server) handleCreateInstructions(w http.ResponseWriter, r *http.Request, _ string) {
-	var req FiatDepositInstructionsRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, validateInstructions)
+	if !ok {
 		return
 	}
-	if e := validateInstructions(&req); e != nil {
-		writeError(w, e)
-		return
-	}
-	key := canonical(req)
+	key := canonical(*req)
 	st := s.data
 	st.mu.Lock()
 	if req.RefID != "" {

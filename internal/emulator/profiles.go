@@ -141,13 +141,8 @@ func (s *Server) handleListProfiles(w http.ResponseWriter, r *http.Request, _ st
 }
 
 func (s *Server) handleCreateProfile(w http.ResponseWriter, r *http.Request, _ string) {
-	var req CreateProfileRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := validNickname(req.Nickname); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, func(req *CreateProfileRequest) *apiError { return validNickname(req.Nickname) })
+	if !ok {
 		return
 	}
 	st := s.data
@@ -193,13 +188,8 @@ func (s *Server) handleGetProfile(w http.ResponseWriter, r *http.Request, id str
 }
 
 func (s *Server) handleUpdateProfile(w http.ResponseWriter, r *http.Request, id string) {
-	var req UpdateProfileRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := validNickname(req.Nickname); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, func(req *UpdateProfileRequest) *apiError { return validNickname(req.Nickname) })
+	if !ok {
 		return
 	}
 	st := s.data

@@ -401,10 +401,7 @@ func (s *Server) handleListDestinationAddresses(w http.ResponseWriter, r *http.R
 	bookmarked := q.boolean("bookmarked_status")
 	created := parseCreatedAt(q)
 	desc := listOrder(q)
-	st := s.data
-	st.mu.Lock()
-	b, e := pageBody(st, q, listDestinationAddresses, "addresses", st.destAddrs, nil, desc, func(i int) bool {
-		a := st.destAddrs[i]
+	serveLockedPage(w, s.data, q, listDestinationAddresses, "addresses", func(st *store) []*CryptoDestinationAddress { return st.destAddrs }, desc, func(a *CryptoDestinationAddress) bool {
 		return (ids == nil || ids[a.ID]) &&
 			inSet(identities, a.IdentityID) &&
 			(networks == nil || networks[a.CryptoNetwork]) &&
@@ -413,10 +410,4 @@ func (s *Server) handleListDestinationAddresses(w http.ResponseWriter, r *http.R
 			(!hasBookmarked || a.Bookmarked == bookmarked) &&
 			created.match(a.CreatedAt)
 	})
-	st.mu.Unlock()
-	if e != nil {
-		writeError(w, e)
-		return
-	}
-	writeRawJSON(w, http.StatusOK, b)
 }

@@ -284,23 +284,13 @@ func (s *Server) handleListOrchestrationRules(w http.ResponseWriter, r *http.Req
 	destination := q.str("destination_asset")
 	ids := set(q.list("ids", nil))
 	desc := q.enum("order", []string{"DESC", "ASC"}) != "ASC"
-	st := s.data
-	st.mu.Lock()
-	rules := st.rules.all
-	b, e := pageBody(st, q, listOrchestrationRules, "items", rules, nil, desc, func(i int) bool {
-		rule := rules[i]
+	serveLockedPage(w, s.data, q, listOrchestrationRules, "items", func(st *store) []*OrchestrationRule { return st.rules.all }, desc, func(rule *OrchestrationRule) bool {
 		return (profile == "" || rule.ProfileID == profile) &&
 			(statuses == nil || statuses[rule.Status]) &&
 			(source == "" || rule.SourceAsset == source) &&
 			(destination == "" || rule.DestinationAsset == destination) &&
 			(ids == nil || ids[rule.ID])
 	})
-	st.mu.Unlock()
-	if e != nil {
-		writeError(w, e)
-		return
-	}
-	writeRawJSON(w, http.StatusOK, b)
 }
 
 // handleDeleteOrchestrationRule sets the rule's status to DELETED and
@@ -318,6 +308,16 @@ func (s *Server) handleDeleteOrchestrationRule(w http.ResponseWriter, _ *http.Re
 // from (any, when from is empty), and returns it as it now is. ok is false
 // when the emulator has no such rule; moved says whether it moved.
 func (s *Server) setRuleStatus(id, status string, from []string) (OrchestrationRule, bool) {
+	return s.changeRule(id, func(rule *OrchestrationRule) {
+		if len(from) == 0 || slices.Contains(from, rule.Status) {
+			rule.Status = status
+		}
+	})
+}
+
+// changeRule applies change to the rule id under the store's lock and
+// returns the rule as it now is; false when the emulator has no such rule.
+func (s *Server) changeRule(id string, change func(*OrchestrationRule)) (OrchestrationRule, bool) {
 	st := s.data
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -325,9 +325,7 @@ func (s *Server) setRuleStatus(id, status string, from []string) (OrchestrationR
 	if rule == nil {
 		return OrchestrationRule{}, false
 	}
-	if len(from) == 0 || slices.Contains(from, rule.Status) {
-		rule.Status = status
-	}
+	change(rule)
 	return *rule, true
 }
 
@@ -336,15 +334,7 @@ func (s *Server) setRuleStatus(id, status string, from []string) (OrchestrationR
 // change made at the service outside the API would; it reports whether
 // the emulator has the rule.
 func (s *Server) SetOrchestrationRuleDestination(id string, d *OrchestrationRuleEndpoints) (OrchestrationRule, bool) {
-	st := s.data
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	rule := st.rules.byID[strings.ToLower(id)]
-	if rule == nil {
-		return OrchestrationRule{}, false
-	}
-	rule.Destination = d
-	return *rule, true
+	return s.changeRule(id, func(rule *OrchestrationRule) { rule.Destination = d })
 }
 
 // SetOrchestrationRuleStatus sets the status of the rule id (one of

@@ -123,21 +123,12 @@ func (s *Server) handleListProfiles(w http.ResponseWriter, r *http.Request, _ st
 	q.enum("order_by", []string{"CREATED_AT"})
 	nickname, byNickname := q.single("nickname", true)
 	ids := set(q.list("ids", nil))
-	st := s.data
-	st.mu.Lock()
-	b, e := pageBody(st, q, listProfiles, "items", st.profiles, nil, desc, func(i int) bool {
-		p := st.profiles[i]
+	serveLockedPage(w, s.data, q, listProfiles, "items", func(st *store) []*profileRecord { return st.profiles }, desc, func(p *profileRecord) bool {
 		return !p.deactivated &&
 			(ids == nil || ids[p.ID]) &&
 			(!byNickname || strings.HasPrefix(strings.ToLower(p.Nickname), strings.ToLower(nickname))) &&
 			created.match(p.createdAt)
 	})
-	st.mu.Unlock()
-	if e != nil {
-		writeError(w, e)
-		return
-	}
-	writeRawJSON(w, http.StatusOK, b)
 }
 
 func (s *Server) handleCreateProfile(w http.ResponseWriter, r *http.Request, _ string) {

@@ -237,34 +237,32 @@ func (s *Server) FiatDepositInstructions() []FiatDepositInstructions {
 // DeprecateInstructions sets the status of the instructions id to
 // DEPRECATED. It reports whether they exist.
 func (s *Server) DeprecateInstructions(id string) bool {
-	st := s.data
+	return s.data.changeInstructions(id, func(_ *store, r *instructionsRecord) { r.fdi.Status = "DEPRECATED" })
+}
+
+// changeInstructions applies change to the live instructions id under the
+// store's lock; it reports whether they exist.
+func (st *store) changeInstructions(id string, change func(*store, *instructionsRecord)) bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	r := st.instrByID[id]
-	if r == nil {
-		return false
+	if r != nil {
+		change(st, r)
 	}
-	r.fdi.Status = "DEPRECATED"
-	return true
+	return r != nil
 }
 
 // DeleteInstructions removes the instructions id, as if deleted outside the
 // API: Get answers 404 and their ref_id is free again. It reports whether
 // they existed.
 func (s *Server) DeleteInstructions(id string) bool {
-	st := s.data
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	r := st.instrByID[id]
-	if r == nil {
-		return false
-	}
-	r.deleted = true
-	delete(st.instrByID, id)
-	if r.fdi.RefID != nil && st.instrByRef[*r.fdi.RefID] == r {
-		delete(st.instrByRef, *r.fdi.RefID)
-	}
-	return true
+	return s.data.changeInstructions(id, func(st *store, r *instructionsRecord) {
+		r.deleted = true
+		delete(st.instrByID, id)
+		if r.fdi.RefID != nil && st.instrByRef[*r.fdi.RefID] == r {
+			delete(st.instrByRef, *r.fdi.RefID)
+		}
+	})
 }
 
 // instructionsByID returns a copy of the live instructions id.

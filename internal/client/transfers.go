@@ -52,19 +52,7 @@ var TransferOrderBys = []string{"CREATED_AT", "UPDATED_AT"}
 // GetTransfer reads one transfer. A missing one is an error matching
 // ErrNotFound.
 func (c *Client) GetTransfer(ctx context.Context, id string) (*Transfer, error) {
-	p, err := idPath(PathTransfers, id)
-	if err != nil {
-		return nil, err
-	}
-	body, err := c.do(ctx, call{method: http.MethodGet, path: p, scope: ScopeReadTransfer, replaySafe: true})
-	if err != nil {
-		return nil, err
-	}
-	t, err := decodeTransfer(body)
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: decoding response: %w", p, err)
-	}
-	return t, nil
+	return onID(ctx, c, http.MethodGet, PathTransfers, id, ScopeReadTransfer, nil, decodeTransfer)
 }
 
 // TimeFilter holds the {lt,lte,eq,gte,gt} bounds of one time field; zero

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -23,9 +24,33 @@ var errBodyTooLarge = errors.New("response body too large")
 // readBody reads at most limit bytes of r. A longer body is an error
 // wrapping errBodyTooLarge; the rest of it is not read.
 func readBody(r io.Reader, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading response body: %w", err)
+	return readBodyInto(nil, r, -1, limit)
+}
+
+// readBodyInto is readBody appending to buf (whose memory is reused when
+// it has room), which it first grows to size, the length the answer
+// announces (-1: unknown), when that is within limit: a page is then read
+// without the copies of a growing slice.
+func readBodyInto(buf []byte, r io.Reader, size, limit int64) ([]byte, error) {
+	if size > 0 && size <= limit {
+		buf = slices.Grow(buf[:0], int(size)+1) // +1: room to see the end without growing
+	} else if buf == nil {
+		buf = make([]byte, 0, 512)
+	}
+	b := buf[:0]
+	lr := io.LimitReader(r, limit+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // Grow, as io.ReadAll does.
+		}
+		n, err := lr.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading response body: %w", err)
+		}
 	}
 	if int64(len(b)) > limit {
 		return nil, fmt.Errorf("%w: more than %s", errBodyTooLarge, byteSize(limit))

@@ -243,6 +243,9 @@ func list[T any](ctx context.Context, c *Client, lc listCall) iter.Seq2[*T, erro
 		}
 		seen := map[string]int{}
 		cursor := ""
+		// The pages are read into one buffer: the items are decoded
+		// (copied) out of each before the next is read.
+		var buf []byte
 		count, empty := 0, 0
 		var read int64
 		limits := c.listLimits
@@ -267,7 +270,7 @@ func list[T any](ctx context.Context, c *Client, lc listCall) iter.Seq2[*T, erro
 			if cursor != "" {
 				q.Set("page_cursor", cursor)
 			}
-			body, err := c.do(ctx, call{method: http.MethodGet, path: lc.path, query: q, scope: lc.scope, replaySafe: true, list: true})
+			body, err := c.do(ctx, call{method: http.MethodGet, path: lc.path, query: q, scope: lc.scope, replaySafe: true, list: true, into: &buf})
 			if err != nil {
 				yield(nil, err)
 				return

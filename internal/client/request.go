@@ -49,6 +49,9 @@ type call struct {
 	// (the object was found, or cannot be looked up). For creates whose
 	// replay answer the service does not publish.
 	recheck func(ctx context.Context) bool
+	// into, when set, receives the body of a 2xx answer, its memory
+	// reused: the pages of one list are read into one buffer.
+	into *[]byte
 }
 
 // endpoint returns the absolute URL of cl.
@@ -107,7 +110,14 @@ func (c *Client) do(ctx context.Context, cl call) ([]byte, error) {
 func (c *Client) finish(cl call, target string, resp *http.Response, attempts int, token string) ([]byte, error) {
 	defer resp.Body.Close()
 	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-		body, err := readBody(resp.Body, maxResponseBytes)
+		var buf []byte
+		if cl.into != nil {
+			buf = (*cl.into)[:0]
+		}
+		body, err := readBodyInto(buf, resp.Body, resp.ContentLength, maxResponseBytes)
+		if cl.into != nil && body != nil {
+			*cl.into = body
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %d answer: %w", cl.method, cl.path, resp.StatusCode, err)
 		}

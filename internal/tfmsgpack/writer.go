@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"maps"
 	"math"
 	"slices"
@@ -59,6 +60,8 @@ type Writer struct {
 	patches []patch
 	deflate *flate.Writer
 	err     error
+	// keys is the scratch of the sorted keys of a map.
+	keys []string
 }
 
 // patch is an array length at an offset of the whole output.
@@ -240,12 +243,21 @@ func (w *Writer) StringMap(m map[string]string) {
 		w.Null()
 		return
 	}
-	keys := slices.Sorted(maps.Keys(m))
+	keys := w.sortedKeys(maps.Keys(m))
 	w.MapHeader(len(keys))
 	for _, k := range keys {
 		w.Str(k)
 		w.Str(m[k])
 	}
+	clear(keys)
+}
+
+// sortedKeys is the keys of a map, sorted, in the writer's scratch (clear
+// it after use, so that it holds no strings).
+func (w *Writer) sortedKeys(keys iter.Seq[string]) []string {
+	w.keys = slices.AppendSeq(w.keys[:0], keys)
+	slices.Sort(w.keys)
+	return w.keys
 }
 
 // anyMap writes m as a map of strings: strings as they are, other values
@@ -255,7 +267,8 @@ func (w *Writer) AnyMap(m map[string]any) {
 		w.Null()
 		return
 	}
-	keys := slices.Sorted(maps.Keys(m))
+	keys := w.sortedKeys(maps.Keys(m))
+	defer clear(keys)
 	w.MapHeader(len(keys))
 	for _, k := range keys {
 		w.Str(k)
@@ -270,7 +283,8 @@ func (w *Writer) AnyMap(m map[string]any) {
 				w.Null()
 				continue
 			}
-			w.Str(string(b))
+			w.strHeader(len(b))
+			w.b = append(w.b, b...)
 		}
 	}
 }

@@ -1,10 +1,12 @@
 package provider
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -17,6 +19,14 @@ import (
 func NewCryptoWithdrawalResource() resource.Resource {
 	t := cryptoWithdrawalFlow.declare()
 	return newMoneyResource(&t)
+}
+
+// NewCryptoWithdrawalListResource is the platform_crypto_withdrawal list
+// resource: the transfer list resource of its flow.
+func NewCryptoWithdrawalListResource() list.ListResource {
+	return newTransferListResource(&cryptoWithdrawalFlow,
+		func(_ context.Context, _ *client.Client, t *client.Transfer) *client.Transfer { return t },
+		client.TransferTypeCryptoWithdr)
 }
 
 // cryptoWithdrawalFlow declares platform_crypto_withdrawal: one crypto

@@ -17,7 +17,7 @@ import (
 // typeFilePatterns are the files of one Terraform type (or of provider.go):
 // a shared file never refers to what they declare.
 var typeFilePatterns = []string{"provider.go", "*_resource.go", "*_data_source.go", "*_action.go",
-	"*_ephemeral_resource.go", "list_resources.go", "*_arguments.go", "crypto_withdrawal_send.go"}
+	"*_ephemeral_resource.go", "*_arguments.go", "crypto_withdrawal_send.go"}
 
 // objectFiles are the files of one API object each (CONTRIBUTING's table):
 // they are not held by this test.

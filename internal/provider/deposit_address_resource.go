@@ -316,13 +316,3 @@ var depositAddressList = listDeclaration[client.ListDepositAddressesQuery, clien
 		return ""
 	},
 }
-
-// The resource the money core makes of a declaration (here this one) is a
-// full resource.
-var (
-	_ resource.ResourceWithConfigure        = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithModifyPlan       = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithImportState      = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithIdentity         = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithConfigValidators = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-)

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -839,4 +840,28 @@ func (r *cryptoDestinationAddressResource) Delete(ctx context.Context, req resou
 
 func (r *cryptoDestinationAddressResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByID(ctx, req, resp)
+}
+
+// NewCryptoDestinationAddressListResource is the
+// platform_crypto_destination_address list resource.
+func NewCryptoDestinationAddressListResource() list.ListResource {
+	return newListResource(&destinationAddressList)
+}
+
+// destinationAddressList declares the platform_crypto_destination_address
+// list resource: the entries of the address book.
+var destinationAddressList = listDeclaration[client.ListCryptoDestinationAddressesQuery, client.CryptoDestinationAddress]{
+	typeName: "platform_crypto_destination_address",
+	description: "Finds the entries of the withdrawal address book (`GET /transfer/crypto-destination-addresses`, " +
+		"scope `transfer:read_crypto_destination_address`), newest first. Configuration generated from the " +
+		"results imports them by identity; nothing is sent.",
+	filters: destinationAddressFilters,
+	limit:   func(q *client.ListCryptoDestinationAddressesQuery) *int { return &q.MaxItems },
+	list:    (*client.Client).CryptoDestinationAddresses,
+	describe: func(a *client.CryptoDestinationAddress) (shapedWriter, string, string) {
+		var m cryptoDestinationAddressModel
+		var diags diag.Diagnostics
+		m.fromAPI(a, &diags)
+		return m, a.ID, fmt.Sprintf("%s: %s on %s (%s)", deref(a.Nickname), a.Address, a.CryptoNetwork, deref(a.Status))
+	},
 }

@@ -68,22 +68,6 @@ func init() {
 				"asset": "XLM", "crypto_network": "STELLAR", "total": "10", "memo": "1234",
 			}},
 		},
-		cli: map[string][]string{
-			"resource platform_crypto_withdrawal": {
-				"TestAccMoneyCore_upgradeEveryType",
-				"TestAccRefreshPolicy",
-				"TestAccExactlyOnce_killedMidApply",
-				"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-				"TestAccExactlyOnce_upgradeConfirmedWithdrawal",
-				"TestAccExactlyOnce_upgradeUnconfirmedWithdrawal",
-				"TestAccCryptoWithdrawal_importByIdentity",
-				"TestAccIntent_importNeverSends",
-				"TestAccMoneyCore",
-				"TestAccMoneyCore_upgradeFromPreviousRelease",
-			},
-			"action platform_crypto_withdrawal": {"TestAccCryptoWithdrawalAction", "TestAccGuardAtSend_action"},
-			"list platform_crypto_withdrawal":   {"TestAccListResources_queryAndGenerateConfig"},
-		},
 		flow: &flowFixture{
 			list: true,
 			settle: func(emu *emulator.Server, id string) string {

@@ -1,10 +1,13 @@
 package provider
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -18,6 +21,34 @@ func NewCryptoWithdrawalResource() resource.Resource {
 	t := cryptoWithdrawalFlow.declare()
 	return newMoneyResource(&t)
 }
+
+// NewCryptoWithdrawalAction is the constructor of the
+// platform_crypto_withdrawal action: the action of its flow, which sends
+// one withdrawal each time it is invoked, through the resource's send.
+func NewCryptoWithdrawalAction() action.Action { return newMoneyAction(&cryptoWithdrawalFlow) }
+
+// NewCryptoWithdrawalListResource is the platform_crypto_withdrawal list
+// resource: the transfer list resource of its flow.
+func NewCryptoWithdrawalListResource() list.ListResource {
+	return newTransferListResource(&cryptoWithdrawalFlow,
+		func(_ context.Context, _ *client.Client, t *client.Transfer) *client.Transfer { return t },
+		client.TransferTypeCryptoWithdr)
+}
+
+// withdrawalWords are the words of a crypto withdrawal's create.
+var withdrawalWords = createWords{
+	refNamespace: "crypto_withdrawal",
+	resourceType: "platform_crypto_withdrawal",
+	noun:         "crypto withdrawal",
+	made:         "sent",
+	path:         client.PathCryptoWithdrawals,
+	scope:        client.ScopeWriteCryptoWithdrawal,
+}.filled()
+
+// withdrawalObjects is how the core reads crypto withdrawals: transfers,
+// looked up at plan by ref_id through List Transfers (scope
+// transfer:read_transfer).
+var withdrawalObjects = transfersOf(withdrawalWords, client.TransferTypeCryptoWithdr)
 
 // cryptoWithdrawalFlow declares platform_crypto_withdrawal: one crypto
 // withdrawal, sent when the resource is created (with max_fee, under a
@@ -170,17 +201,4 @@ var cryptoWithdrawalFlow = flow[cryptoWithdrawalArgs, client.Transfer, client.Cr
 			return transferFigures(t)
 		},
 	},
-}
-
-// moneyKindCryptoWithdrawal is the money.kind of a crypto withdrawal.
-var moneyKindCryptoWithdrawal = movementKind("crypto_withdrawal", "")
-
-// withdrawalMovement is what the withdrawal of a moves: its amount, or its
-// total when it sets total, to its destination address.
-func withdrawalMovement(a cryptoWithdrawalArgs) movement {
-	amount, figure := moneyFigure(a.Amount, a.Total)
-	return movement{kind: moneyKindCryptoWithdrawal, asset: a.Asset, amount: amount, figureName: figure,
-		from: a.ProfileID, debits: a.BalanceAsset, to: a.DestinationAddress, address: a.DestinationAddress, network: a.CryptoNetwork,
-		identity: a.IdentityID, fiatAccount: types.StringNull(), limitTypes: []string{client.TransferTypeCryptoWithdr},
-		what: a.summary()}
 }

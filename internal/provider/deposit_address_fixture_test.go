@@ -38,18 +38,6 @@ func init() {
 				"profile_id": "profile-1", "crypto_network": "ETHEREUM", "metadata": map[string]any{"purpose": "core"},
 			}},
 		},
-		cli: map[string][]string{
-			"resource platform_deposit_address": {
-				"TestAccMoneyCore_upgradeEveryType",
-				"TestAccRefreshPolicy",
-				"TestAccExactlyOnce_killedMidApply",
-				"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-				"TestAccIntent_importNeverSends",
-				"TestAccMoneyCore",
-				"TestAccDepositAddress_cli",
-			},
-			"list platform_deposit_address": {"TestAccListResources_examples"},
-		},
 		noFlow:       "an address is an object the service keeps, not a movement",
 		noAction:     "an address is kept and reused: there is no invocation to make",
 		noGuard:      "moves no money",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
@@ -270,12 +271,48 @@ func readDepositAddress(ctx context.Context, c *client.Client, id string) (*clie
 	return nil, fmt.Errorf("no deposit address with id %s is listed: %w", id, client.ErrNotFound)
 }
 
-// The resource the money core makes of a declaration (here this one) is a
-// full resource.
-var (
-	_ resource.ResourceWithConfigure        = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithModifyPlan       = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithImportState      = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithIdentity         = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-	_ resource.ResourceWithConfigValidators = (*moneyCoreResource[depositAddressArgs, *client.DepositAddress, client.DepositAddressRequest])(nil)
-)
+// NewDepositAddressListResource is the platform_deposit_address list resource.
+func NewDepositAddressListResource() list.ListResource { return newListResource(&depositAddressList) }
+
+// depositAddressList declares the platform_deposit_address list resource:
+// its filters are the array filters of List Deposit Addresses.
+var depositAddressList = listDeclaration[client.ListDepositAddressesQuery, client.DepositAddress]{
+	typeName: "platform_deposit_address",
+	description: "Finds the crypto deposit addresses of the customer (`GET /transfer/deposit-addresses`, " +
+		"scope `transfer:read_deposit_address`), newest first. Configuration generated from the results " +
+		"imports them by identity; nothing is created.",
+	filters: listFilters[client.ListDepositAddressesQuery]{
+		arrayFilter("profile_ids", "Only the addresses of these profiles.",
+			func(q *client.ListDepositAddressesQuery) *[]string { return &q.ProfileIDs }),
+		arrayFilter("identity_ids", "Only the addresses of these identities.",
+			func(q *client.ListDepositAddressesQuery) *[]string { return &q.IdentityIDs }),
+		arrayFilter("ids", "Only the addresses with these ids.",
+			func(q *client.ListDepositAddressesQuery) *[]string { return &q.IDs }),
+		arrayFilter("ref_ids", "Only the addresses made with these ref_ids.",
+			func(q *client.ListDepositAddressesQuery) *[]string { return &q.RefIDs }),
+		arrayFilter("account_ids", "Only the addresses of these accounts.",
+			func(q *client.ListDepositAddressesQuery) *[]string { return &q.AccountIDs }),
+		arrayFilter("networks", "Only the addresses on these crypto networks, for example "+codeList(client.CryptoNetworks)+
+			"; another is an error, which names the nearest network for a typo.",
+			func(q *client.ListDepositAddressesQuery) *[]string { return &q.Networks }).
+			withValidators(cryptoNetworkValues),
+	},
+	limit: func(q *client.ListDepositAddressesQuery) *int { return &q.MaxItems },
+	list:  (*client.Client).DepositAddresses,
+	describe: func(d *client.DepositAddress) (shapedWriter, string, string) {
+		m := depositAddressModel{args: depositAddressArgs{
+			ProfileID: types.StringNull(), CryptoNetwork: types.StringNull(), IdentityID: types.StringNull(),
+			AccountID: types.StringNull(), RefID: types.StringNull(), Metadata: types.MapNull(types.StringType),
+			ConversionTargetAsset: types.StringNull(),
+		}}
+		var diags diag.Diagnostics
+		m.fromAPI(d, &diags)
+		return m, deref(d.ID), fmt.Sprintf("%s address %s (ref_id %s)", deref(d.CryptoNetwork), deref(d.Address), deref(d.RefID))
+	},
+	reject: func(d *client.DepositAddress) string {
+		if why := unusableID(deref(d.ID)); why != "" {
+			return "The service listed a deposit address whose id is " + why + ". It is left out of the results."
+		}
+		return ""
+	},
+}

@@ -54,18 +54,6 @@ func init() {
 			// its last four digits only.
 			{Name: "another account number with the same last four digits", Arguments: fiatAccountGoldenArguments("555555551012")},
 		},
-		cli: map[string][]string{
-			"resource platform_fiat_account": {
-				"TestAccMoneyCore_upgradeEveryType",
-				"TestAccRefreshPolicy",
-				"TestAccExactlyOnce_killedMidApply",
-				"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-				"TestAccIntent_importNeverSends",
-				"TestAccMoneyCore",
-				"TestAccFiatAccount_importAndErrors",
-			},
-			"list platform_fiat_account": {"TestAccFiatAccount_queryGeneratesValidConfig"},
-		},
 		noFlow:       "a bank account is an object the service keeps, not a movement",
 		noAction:     "a bank account is kept and reused: there is no invocation to make",
 		noGuard:      "moves no money: the fiat withdrawals that pay to it are guarded (its approval is a rule of the guard)",

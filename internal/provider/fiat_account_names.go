@@ -27,13 +27,18 @@ import (
 // accounts, however many withdrawals it has). An account the list does
 // not hold (a longer list cut short, an account made after it was read,
 // an unknown id) is read by id, gathered with the others (the ids filter,
-// money_batch.go): only that read says an account is not listed. The
+// money_gathering.go): only that read says an account is not listed. The
 // final plan Terraform makes at apply reads them again, and must find
 // what the plan showed.
 //
 // An account that cannot be named keeps its id, and the summary says why
 // (fiatAccountUnnamed): the plan never fails for want of a name, and a
 // name is never guessed.
+
+// fiatAccountNamespace is the ref_id namespace of fiat accounts (the
+// refNamespace of fiatAccountWords), by which the money guard's approval
+// rule finds the status this run saw of an account.
+const fiatAccountNamespace = "fiat_account"
 
 // fiatDirectoryMax is the most accounts the directory reads.
 const fiatDirectoryMax = 3000

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -25,6 +27,67 @@ import (
 
 // NewFiatAccountResource is the constructor of platform_fiat_account.
 func NewFiatAccountResource() resource.Resource { return newMoneyResource(&fiatAccountType) }
+
+// NewFiatAccountListResource is the platform_fiat_account list resource.
+func NewFiatAccountListResource() list.ListResource { return newListResource(&fiatAccountList) }
+
+// fiatAccountList declares the platform_fiat_account list resource. With
+// -generate-config-out, each account is read in full (fiatAccountsInFull);
+// its numbers are left out of the generated configuration.
+var fiatAccountList = listDeclaration[client.ListFiatAccountsQuery, client.FiatAccount]{
+	typeName: "platform_fiat_account",
+	description: "Finds the fiat accounts of the customer (`GET /transfer/fiat-accounts`, scope " +
+		"`transfer:read_fiat_account`), newest first. With `-generate-config-out`, each account is read in full " +
+		"(`GET /transfer/fiat-accounts/{id}`) for its owner and addresses, which the list leaves out. The " +
+		"account and routing numbers (and CUBIX's `account_id`) are sensitive and never written into generated " +
+		"configuration: fill them in before applying it, which imports the accounts by identity.",
+	filters: listFilters[client.ListFiatAccountsQuery]{
+		arrayFilter("ids", "Only the accounts with these ids.",
+			func(q *client.ListFiatAccountsQuery) *[]string { return &q.IDs }),
+		arrayFilter("ref_ids", "Only the accounts made with these ref_ids.",
+			func(q *client.ListFiatAccountsQuery) *[]string { return &q.RefIDs }),
+	},
+	limit:  func(q *client.ListFiatAccountsQuery) *int { return &q.MaxItems },
+	list:   (*client.Client).FiatAccounts,
+	inFull: fiatAccountsInFull,
+	describe: func(a *client.FiatAccount) (shapedWriter, string, string) {
+		m := fiatAccountNullModel()
+		var diags diag.Diagnostics
+		m.args.argumentsFrom(a)
+		m.computedFrom(a, &diags)
+		m.args.withoutSecrets()
+		return m, deref(a.ID), accountSummary(a)
+	},
+}
+
+// fiatAccountsInFull reads each listed account in full (Get Fiat Account):
+// the list leaves the owner's name and address out, which the resource's
+// configuration needs, so configuration generated from the list alone
+// would not validate. An account read back as another is an error.
+func fiatAccountsInFull(ctx context.Context, c *client.Client, items iter.Seq2[*client.FiatAccount, error]) iter.Seq2[*client.FiatAccount, error] {
+	return func(yield func(*client.FiatAccount, error) bool) {
+		for listed, err := range items {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			id := deref(listed.ID)
+			full, err := c.GetFiatAccount(ctx, id)
+			switch {
+			case err != nil:
+				yield(nil, fmt.Errorf("reading the listed fiat account %s in full: %w", shown(id), err))
+				return
+			case deref(full.ID) != id:
+				yield(nil, fmt.Errorf("the service answered the read of fiat account %s with the account %s",
+					shown(id), shown(deref(full.ID))))
+				return
+			}
+			if !yield(full, nil) {
+				return
+			}
+		}
+	}
+}
 
 // fiatAccountType declares platform_fiat_account on the money core: a bank
 // account the profile withdraws to, created with a ref_id (POST

@@ -43,18 +43,6 @@ func init() {
 				"profile_id": "profile-1", "fiat_network": "WIRE", "metadata": map[string]any{"purpose": "core"},
 			}, previousRelease: upgradeInstructionsRef},
 		},
-		cli: map[string][]string{
-			"resource platform_fiat_deposit_instructions": {
-				"TestAccMoneyCore_upgradeEveryType",
-				"TestAccRefreshPolicy",
-				"TestAccExactlyOnce_killedMidApply",
-				"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-				"TestAccIntent_importNeverSends",
-				"TestAccMoneyCore",
-				"TestAccMoneyCore_upgradeFromPreviousRelease",
-			},
-			"list platform_fiat_deposit_instructions": {"TestAccListResources_queryAndGenerateConfig"},
-		},
 		noFlow:       "a set of instructions is an object the service keeps, not a movement",
 		noAction:     "a set of instructions is kept and reused: there is no invocation to make",
 		noGuard:      "moves no money",

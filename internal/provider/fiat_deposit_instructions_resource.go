@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -26,6 +27,33 @@ import (
 // platform_fiat_deposit_instructions.
 func NewFiatDepositInstructionsResource() resource.Resource {
 	return newMoneyResource(&instructionsType)
+}
+
+// NewFiatDepositInstructionsListResource is the platform_fiat_deposit_instructions list resource.
+func NewFiatDepositInstructionsListResource() list.ListResource {
+	return newListResource(&fiatDepositInstructionsList)
+}
+
+// fiatDepositInstructionsList declares the
+// platform_fiat_deposit_instructions list resource.
+var fiatDepositInstructionsList = listDeclaration[client.ListFiatDepositInstructionsQuery, client.FiatDepositInstructions]{
+	typeName: "platform_fiat_deposit_instructions",
+	description: "Finds the fiat deposit instructions of the customer (`GET /transfer/fiat-deposit-instructions`, " +
+		"scope `transfer:read_fiat_deposit_instructions`), newest first. Configuration generated from the " +
+		"results imports them by identity; nothing is created.",
+	filters: listFilters[client.ListFiatDepositInstructionsQuery]{
+		arrayFilter("ids", "Only the instructions with these ids.",
+			func(q *client.ListFiatDepositInstructionsQuery) *[]string { return &q.IDs }),
+		arrayFilter("ref_ids", "Only the instructions made with these ref_ids.",
+			func(q *client.ListFiatDepositInstructionsQuery) *[]string { return &q.RefIDs }),
+	},
+	limit: func(q *client.ListFiatDepositInstructionsQuery) *int { return &q.MaxItems },
+	list:  (*client.Client).FiatDepositInstructionsList,
+	describe: func(f *client.FiatDepositInstructions) (shapedWriter, string, string) {
+		m := newFiatDepositInstructionsModel()
+		m.fromAPI(f, false)
+		return m, f.ID, fmt.Sprintf("%s instructions, memo_id %s (%s)", m.args.FiatNetwork.ValueString(), f.MemoID, f.Status)
+	},
 }
 
 // instructionsType declares platform_fiat_deposit_instructions on the

@@ -38,20 +38,6 @@ func init() {
 				"memo": "payroll", "metadata": map[string]any{"invoice": "inv-1"},
 			}},
 		},
-		cli: map[string][]string{
-			"resource platform_fiat_withdrawal": {
-				"TestAccRefreshPolicy",
-				"TestAccExactlyOnce_killedMidApply",
-				"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-				"TestAccIntent_importNeverSends",
-				"TestAccMoneyCore",
-				"TestAccMoneyFlows",
-				"TestAccFiatWithdrawal_accountApproval",
-				"TestAccFiatWithdrawal_summaryNamesAccount",
-			},
-			"list platform_fiat_withdrawal":   {"TestAccMoneyFlows_query"},
-			"action platform_fiat_withdrawal": {"TestAccMoneyFlowActions"},
-		},
 		flow: transferFlow,
 		action: &actionFixture{
 			config: func(amount string) string {

@@ -21,12 +21,6 @@ func NewFiatWithdrawalResource() resource.Resource {
 	return newMoneyResource(&t)
 }
 
-var (
-	_ action.ActionWithConfigure        = (*moneyAction[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest])(nil)
-	_ action.ActionWithModifyPlan       = (*moneyAction[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest])(nil)
-	_ action.ActionWithConfigValidators = (*moneyAction[fiatWithdrawalArgs, client.Transfer, client.FiatWithdrawalRequest])(nil)
-)
-
 // NewFiatWithdrawalAction is the constructor of the platform_fiat_withdrawal
 // action.
 func NewFiatWithdrawalAction() action.Action { return newMoneyAction(&fiatWithdrawalFlow) }

@@ -128,7 +128,7 @@ func TestListFiltersRenderAlike(t *testing.T) {
 		"deposit addresses":              attributesOf(depositAddressFilters),
 		"reward claims":                  attributesOf(rewardClaimFilters),
 		"crypto withdrawal list":         attributesOf(transferListFilters(withdrawalWords.plural)),
-		"fiat deposit instructions list": attributesOf(fiatDepositInstructionsListFilters),
+		"fiat deposit instructions list": attributesOf(fiatDepositInstructionsList.filters),
 	}
 	for list, attrs := range all {
 		if len(attrs) == 0 {

@@ -34,18 +34,6 @@ func init() {
 				"from_profile_id": "profile-1", "to_profile_id": "profile-2", "asset": "USD", "amount": "500",
 			}},
 		},
-		cli: map[string][]string{
-			"resource platform_internal_transfer": {
-				"TestAccRefreshPolicy",
-				"TestAccExactlyOnce_killedMidApply",
-				"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-				"TestAccIntent_importNeverSends",
-				"TestAccMoneyCore",
-				"TestAccMoneyFlows",
-			},
-			"list platform_internal_transfer":   {"TestAccMoneyFlows_query"},
-			"action platform_internal_transfer": {"TestAccMoneyFlowActions"},
-		},
 		flow: transferFlow,
 		action: &actionFixture{
 			config: func(amount string) string {

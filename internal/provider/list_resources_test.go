@@ -571,7 +571,7 @@ func identityID(t *testing.T, identity *tfprotov6.ResourceIdentityData) string {
 // the limit), which the client accepts, and checks the others, the types
 // included, on each transfer answered.
 func TestTransferListSendsWhatTheServiceCombines(t *testing.T) {
-	l := &transferListResource[cryptoWithdrawalArgs, client.Transfer, client.CryptoWithdrawalRequest]{types: []string{"CRYPTO_WITHDRAWAL"}}
+	types := []string{"CRYPTO_WITHDRAWAL"}
 	ref := func(s string) *string { return &s }
 	w := func(refID, profile, status string) *client.Transfer {
 		return &client.Transfer{Type: "CRYPTO_WITHDRAWAL", RefID: ref(refID), ProfileID: profile, Status: status}
@@ -584,7 +584,7 @@ func TestTransferListSendsWhatTheServiceCombines(t *testing.T) {
 		kept    []*client.Transfer
 		notKept []*client.Transfer
 	}{
-		{"no filter", client.ListTransfersQuery{}, client.ListTransfersQuery{Types: l.types, MaxItems: 50},
+		{"no filter", client.ListTransfersQuery{}, client.ListTransfersQuery{Types: types, MaxItems: 50},
 			[]*client.Transfer{w("r1", "p1", "PENDING"), deposit}, nil},
 		{"ref_ids, profile_ids and statuses", client.ListTransfersQuery{RefIDs: []string{"r1"}, ProfileIDs: []string{"p1"}, Statuses: []string{"PENDING"}},
 			client.ListTransfersQuery{RefIDs: []string{"r1"}},
@@ -600,7 +600,7 @@ func TestTransferListSendsWhatTheServiceCombines(t *testing.T) {
 			[]*client.Transfer{{Type: "CRYPTO_DEPOSIT", Status: "FAILED"}}},
 	}
 	for _, c := range cases {
-		q, keep := l.serviceQuery(c.f, 50)
+		q, keep := transferServiceQuery(types, c.f, 50)
 		if !reflect.DeepEqual(q, c.sent) {
 			t.Errorf("%s: sent %+v, want %+v", c.name, q, c.sent)
 		}

@@ -24,6 +24,13 @@ type moneyAction[A, O, R any] struct {
 	data *providerData
 }
 
+// The action of any flow is a full action.
+var (
+	_ action.ActionWithConfigure        = (*moneyAction[any, any, any])(nil)
+	_ action.ActionWithModifyPlan       = (*moneyAction[any, any, any])(nil)
+	_ action.ActionWithConfigValidators = (*moneyAction[any, any, any])(nil)
+)
+
 // newMoneyAction is the action of the flow f.
 func newMoneyAction[A, O, R any](f *flow[A, O, R]) action.Action {
 	return &moneyAction[A, O, R]{f: f, t: f.declare()}

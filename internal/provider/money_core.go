@@ -307,7 +307,7 @@ type lookupCache struct {
 	mu   sync.Mutex
 	done map[string]*lookupEntry
 	// gatherers gather the lookups and reads of each namespace
-	// (money_batch.go).
+	// (money_gathering.go).
 	gatherers map[string]any
 }
 
@@ -502,7 +502,7 @@ type moneyObjects[T any] struct {
 	readScope string
 	// lists, when set, reads many objects at once: the lookups and the
 	// refreshes of these objects are gathered into list requests (see
-	// money_batch.go).
+	// money_gathering.go).
 	lists *objectLists[T]
 	// final, when set, reports from what the state records (recorded
 	// reads one of its string attributes) that the object is in a state

@@ -5,10 +5,11 @@ package provider
 // suite's table is derived from the fixtures (moneyResources,
 // exactlyOnceRows, lyingRows, intentRows, refIDRows, flowRows,
 // flowActionArgs, moneyKinds, the upgrade of every type), so adding a money
-// type is its declaration and its fixture. TestRegistryMoneyFixtures
-// checks that every money type has a fixture, that every fixture fills
-// every part or says why not, and that the CLI matrix, the shipped policy
-// and the upgrade state agree with the fixtures.
+// type is its declaration and its fixture (its tests of the CLI matrix are
+// its lines of registry.CLITests). TestRegistryMoneyFixtures checks that
+// every money type has a fixture, that every fixture fills every part or
+// says why not, and that the shipped policy and the upgrade state agree
+// with the fixtures.
 
 import (
 	"encoding/json"
@@ -44,10 +45,6 @@ type moneyFixture struct {
 	// refIDs are the cases of its derived ref_ids (TestDerivedRefIDGolden,
 	// testdata/refids/<type>.json).
 	refIDs []refIDCase
-	// cli are its tests of the CLI matrix, by block ("resource
-	// platform_x", "list platform_x", "action platform_x", and the
-	// actions named platform_x_...): registry.CLITests must hold the same.
-	cli map[string][]string
 
 	// flow is what the flow suites need of a money flow (TestAccMoneyFlows,
 	// TestAccMoneyFlows_query); noFlow says why the type is not one.
@@ -209,9 +206,6 @@ var fixtureParts = []fixturePart{
 	{name: "derived ref_ids (refIDs: refIDRows, testdata/refids)",
 		has: func(f moneyFixture) bool { return len(f.refIDs) > 0 },
 		cut: func(f *moneyFixture) { f.refIDs = nil }},
-	{name: "CLI matrix (cli: registry.CLITests)",
-		has: func(f moneyFixture) bool { return len(f.cli) > 0 },
-		cut: func(f *moneyFixture) { f.cli = nil }},
 	{name: "flow (flow or noFlow: flowRows)",
 		has: func(f moneyFixture) bool { return f.flow != nil },
 		not: func(f moneyFixture) string { return f.noFlow },
@@ -235,13 +229,12 @@ var fixtureParts = []fixturePart{
 }
 
 // moneyFixtureCheck is what the fixtures are checked against: the
-// provider's registry, the CLI matrix, the shipped policy's tables and the
-// state of every type.
+// provider's registry, the shipped policy's tables and the state of every
+// type.
 type moneyFixtureCheck struct {
 	types []registry.Type
 	// flows are the resource types whose action is a money flow's.
 	flows []string
-	cli   map[string][]string
 	// moneyTypes, nonMoneyTypes and moneyActions are the policy's tables;
 	// nonMoneyActions too.
 	moneyTypes, moneyActions map[string]any
@@ -251,22 +244,10 @@ type moneyFixtureCheck struct {
 	upgraded []string
 }
 
-// fixtureOwns reports whether a fixture of fixtures holds the rows of the
-// type t: t is its resource or its action, or a block its cli names (the
-// conversion's cancel action).
-func fixtureOwns(fixtures map[string]moneyFixture, t registry.Type) bool {
-	for typ, f := range fixtures {
-		if t.Name == typ || f.cli[t.String()] != nil {
-			return true
-		}
-	}
-	return false
-}
-
 // missing returns one line per gap: a money type without a fixture, a
 // fixture of no registered money type, a part a fixture neither fills nor
-// says why not, and each place the registry, the CLI matrix, the policy or
-// the upgrade state disagrees with a fixture. Each line names the type,
+// says why not, and each place the registry, the policy or the upgrade
+// state disagrees with a fixture. Each line names the type,
 // and the part when it is about one. Nothing means the fixtures are
 // complete.
 func (c moneyFixtureCheck) missing(fixtures map[string]moneyFixture) []string {
@@ -345,32 +326,6 @@ func (c moneyFixtureCheck) missing(fixtures map[string]moneyFixture) []string {
 		} else if ok && !slices.Contains(c.nonMoneyActions, typ) {
 			gap(typ, "policy", "its action is not in non_money_actions")
 		}
-		// The CLI matrix holds the fixture's tests, for each block of the
-		// type and each other block the fixture names.
-		registered := map[string]bool{}
-		for _, t := range c.types {
-			if !cliMatrixKinds(t) {
-				continue
-			}
-			registered[t.String()] = true
-			if t.Name == typ && len(f.cli[t.String()]) == 0 {
-				gap(typ, "CLI matrix", "no tests for %s", t)
-			}
-		}
-		for _, block := range slices.Sorted(maps.Keys(f.cli)) {
-			_, name, _ := strings.Cut(block, " ")
-			switch {
-			case !registered[block] || !strings.HasPrefix(name, typ):
-				gap(typ, "CLI matrix", "tests for %s, which is not a registered block of the type", block)
-			case !slices.Equal(f.cli[block], c.cli[block]):
-				gap(typ, "CLI matrix", "registry.CLITests[%q] is %q, the fixture's %q", block, c.cli[block], f.cli[block])
-			}
-		}
-		for _, block := range slices.Sorted(maps.Keys(c.cli)) {
-			if _, name, _ := strings.Cut(block, " "); name == typ && f.cli[block] == nil {
-				gap(typ, "CLI matrix", "registry.CLITests has tests for %s, the fixture none", block)
-			}
-		}
 		// The state of every type holds the types with an upgrade part.
 		if in := slices.Contains(c.upgraded, typ); in != (f.upgrade != nil) {
 			gap(typ, "upgrade", "in testdata/upgrade/every_type.tfstate %v, an upgrade in the fixture %v", in, f.upgrade != nil)
@@ -387,7 +342,7 @@ func (c moneyFixtureCheck) missing(fixtures map[string]moneyFixture) []string {
 // moneyFixtureChecks reads what the fixtures are checked against.
 func moneyFixtureChecks(t *testing.T) moneyFixtureCheck {
 	t.Helper()
-	c := moneyFixtureCheck{types: registeredTypes(t), cli: registry.CLITests}
+	c := moneyFixtureCheck{types: registeredTypes(t)}
 	p := newTestProvider()
 	if pa, ok := p.(provider.ProviderWithActions); ok {
 		for _, f := range pa.Actions(t.Context()) {
@@ -424,9 +379,8 @@ func moneyFixtureChecks(t *testing.T) moneyFixtureCheck {
 // TestRegistryMoneyFixtures checks that every resource on the money core
 // (registry.MoneyCore) has a fixture, that every fixture fills every part
 // or says why not, that no fixture names a type the provider does not
-// register on the core, and that the CLI matrix (registry.CLITests), the
-// shipped policy's tables and the state of every type agree with the
-// fixtures.
+// register on the core, and that the shipped policy's tables and the
+// state of every type agree with the fixtures.
 func TestRegistryMoneyFixtures(t *testing.T) {
 	if len(moneyFixtures) < 8 {
 		t.Fatalf("%d money fixtures", len(moneyFixtures))
@@ -511,10 +465,6 @@ func TestRegistryMoneyFixturesNamesMissingPart(t *testing.T) {
 			func(f *moneyFixture) { f.moves = moneyKindInternalTransfer }},
 		{"an upgrade the state of every type does not hold", "platform_fiat_withdrawal", "upgrade",
 			func(f *moneyFixture) { f.upgrade, f.noUpgrade = &upgradeFixture{}, "" }},
-		{"a CLI test the matrix does not hold", "platform_fiat_withdrawal", "CLI matrix", func(f *moneyFixture) {
-			f.cli = maps.Clone(f.cli)
-			f.cli["resource platform_fiat_withdrawal"] = append(slices.Clone(f.cli["resource platform_fiat_withdrawal"]), "TestAccMore")
-		}},
 	} {
 		edited := maps.Clone(moneyFixtures)
 		f := edited[d.typ]

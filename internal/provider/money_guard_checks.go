@@ -14,12 +14,11 @@ import (
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-// The fiat account approval rule reads what the run saw of fiat accounts:
-// their ref_id namespace (fiatAccountWords) and the
-// status of an account the service approved for withdrawals.
+// The fiat account approval rule reads what the run saw of fiat accounts
+// (by their ref_id namespace, fiatAccountNamespace): the status of an
+// account the service approved for withdrawals.
 const (
-	fiatAccountNamespace = "fiat_account"
-	fiatAccountApproved  = "APPROVED"
+	fiatAccountApproved = "APPROVED"
 )
 
 // The checks of the money guard, one function per rule of guardRules

@@ -32,7 +32,7 @@ import (
 //
 // A refresh reads the object by id (gathered with the other reads of its
 // resource into lists of ids, and not at all once its status is final,
-// when its objects have lists: see money_batch.go). Three events are out of the ordinary,
+// when its objects have lists: see money_gathering.go). Three events are out of the ordinary,
 // and each resource says in its refreshPolicy what each means for it; the
 // core carries out each outcome the same way for every resource:
 //
@@ -225,6 +225,15 @@ type moneyCoreResource[A, T, R any] struct {
 	t    *moneyType[A, T, R]
 	data *providerData
 }
+
+// The resource the core makes of any declaration is a full resource.
+var (
+	_ resource.ResourceWithConfigure        = (*moneyCoreResource[any, any, any])(nil)
+	_ resource.ResourceWithModifyPlan       = (*moneyCoreResource[any, any, any])(nil)
+	_ resource.ResourceWithImportState      = (*moneyCoreResource[any, any, any])(nil)
+	_ resource.ResourceWithIdentity         = (*moneyCoreResource[any, any, any])(nil)
+	_ resource.ResourceWithConfigValidators = (*moneyCoreResource[any, any, any])(nil)
+)
 
 // newMoneyResource is the resource of the declaration t.
 func newMoneyResource[A, T, R any](t *moneyType[A, T, R]) resource.Resource {

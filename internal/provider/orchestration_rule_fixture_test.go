@@ -45,18 +45,6 @@ func init() {
 				"destination": map[string]any{"profile": map[string]any{"profile_id": "profile-2"}},
 			}},
 		},
-		cli: map[string][]string{
-			"resource platform_orchestration_rule": {
-				"TestAccRefreshPolicy",
-				"TestAccExactlyOnce_killedMidApply",
-				"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-				"TestAccIntent_importNeverSends",
-				"TestAccMoneyCore",
-				"TestAccOrchestrationRule_lifecycle",
-				"TestAccOrchestrationRule_guards",
-			},
-			"list platform_orchestration_rule": {"TestAccListResources_examples"},
-		},
 		noFlow:   "a rule is a standing instruction the service keeps, not a movement made once",
 		noAction: "a rule is made once and kept: there is no invocation to make",
 		noGuard: "a rule moves no figure: the guards judge its destination only (approved_destinations_only, " +

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -30,6 +31,55 @@ import (
 // platform_orchestration_rule.
 func NewOrchestrationRuleResource() resource.Resource {
 	return newMoneyResource(&orchestrationRuleType)
+}
+
+// NewOrchestrationRuleListResource is the platform_orchestration_rule list
+// resource.
+func NewOrchestrationRuleListResource() list.ListResource {
+	return newListResource(&orchestrationRuleList)
+}
+
+// orchestrationRuleList declares the platform_orchestration_rule list
+// resource: its filters are those of List Orchestration Rules, which has
+// no ref_id filter.
+var orchestrationRuleList = listDeclaration[client.ListOrchestrationRulesQuery, client.OrchestrationRule]{
+	typeName: "platform_orchestration_rule",
+	description: "Finds the orchestration rules of the customer (`GET /orchestration/rules`, scope " +
+		"`orchestration:read_orchestration_rule`), newest first. Configuration generated from the results " +
+		"imports them by identity; nothing is created.",
+	filters: listFilters[client.ListOrchestrationRulesQuery]{
+		stringFilter("profile_id", "Only the rules of this profile.",
+			func(q *client.ListOrchestrationRulesQuery) *string { return &q.ProfileID }),
+		arrayFilter("statuses", "Only the rules in these statuses (sent as `status`): "+
+			codeList(client.OrchestrationRuleStatuses)+".",
+			func(q *client.ListOrchestrationRulesQuery) *[]string { return &q.Statuses }, client.OrchestrationRuleStatuses...),
+		oneOfFilter("source_asset", "Only the rules of deposits of this asset.", client.OrchestrationRuleAssets,
+			func(q *client.ListOrchestrationRulesQuery) *string { return &q.SourceAsset }),
+		oneOfFilter("destination_asset", "Only the rules that convert to this asset.", client.OrchestrationRuleAssets,
+			func(q *client.ListOrchestrationRulesQuery) *string { return &q.DestinationAsset }),
+		arrayFilter("ids", "Only the rules with these ids.",
+			func(q *client.ListOrchestrationRulesQuery) *[]string { return &q.IDs }),
+		orderFilter(func(q *client.ListOrchestrationRulesQuery) *string { return &q.Order }),
+	},
+	limit: func(q *client.ListOrchestrationRulesQuery) *int { return &q.MaxItems },
+	list:  (*client.Client).OrchestrationRules,
+	describe: func(r *client.OrchestrationRule) (shapedWriter, string, string) {
+		m := orchestrationRuleModel{args: orchestrationRuleArgs{
+			ProfileID: types.StringNull(), Nickname: types.StringNull(), SourceAsset: types.StringNull(),
+			DestinationAsset: types.StringNull(), Source: types.ObjectNull(ruleSourceTypes),
+			Destination: types.ObjectNull(ruleDestinationTypes), IdentityID: types.StringNull(),
+			AccountID: types.StringNull(), RefID: types.StringNull(), WaitForActive: types.StringNull(),
+		}}
+		var diags diag.Diagnostics
+		m.fromAPI(r, &diags)
+		return m, deref(r.ID), fmt.Sprintf("%s (ref_id %s)", orchestrationRuleSummary(r), deref(r.RefID))
+	},
+	reject: func(r *client.OrchestrationRule) string {
+		if why := unusableID(deref(r.ID)); why != "" {
+			return "The service listed an orchestration rule whose id is " + why + ". It is left out of the results."
+		}
+		return ""
+	},
 }
 
 // orchestrationRuleType declares platform_orchestration_rule on the money

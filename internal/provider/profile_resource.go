@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -661,4 +662,29 @@ func (r *profileResource) Delete(ctx context.Context, req resource.DeleteRequest
 
 func (r *profileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByID(ctx, req, resp)
+}
+
+// NewProfileListResource is the platform_profile list resource.
+func NewProfileListResource() list.ListResource { return newListResource(&profileList) }
+
+// profileList declares the platform_profile list resource: its filters
+// are those of List Profiles.
+var profileList = listDeclaration[client.ListProfilesQuery, client.Profile]{
+	typeName: "platform_profile",
+	description: "Finds the active profiles of the account (`GET /profiles`, scope `funding:read_profile`), " +
+		"oldest first, the default profile among them. Configuration generated from the results imports them by " +
+		"identity; nothing is sent.",
+	filters: listFilters[client.ListProfilesQuery]{
+		arrayFilter("ids", "Only the profiles with these ids.",
+			func(q *client.ListProfilesQuery) *[]string { return &q.IDs }),
+		stringFilter("nickname", "Only the profiles whose nickname begins with this text, compared without letter case "+
+			"(as the service filters).", func(q *client.ListProfilesQuery) *string { return &q.Nickname }),
+	},
+	limit: func(q *client.ListProfilesQuery) *int { return &q.MaxItems },
+	list:  (*client.Client).Profiles,
+	describe: func(p *client.Profile) (shapedWriter, string, string) {
+		var m profileModel
+		m.fromAPI(p)
+		return m, p.ID, fmt.Sprintf("%s (%s)", p.Nickname, p.Type)
+	},
 }

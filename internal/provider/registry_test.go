@@ -109,7 +109,7 @@ func registryTables(tb testing.TB) []registry.Table {
 		{Name: "pinned-state (testdata/pinned/<type>.sha256, TestEquivalenceListStatePinned)", Concerns: registry.Lists, Rows: pinnedRows(tb)},
 		{Name: "bench figure 5 (registry.ListFixtures, internal/registry/fixtures.go)", Concerns: registry.Lists, Rows: mapKeys(registry.ListFixtures)},
 		{Name: "bench figure 7 (registry.PlanFixtures, internal/registry/fixtures.go)", Concerns: registry.Kinds(registry.Resource), Rows: mapKeys(registry.PlanFixtures)},
-		{Name: "CLI matrix (registry.CLITests, internal/registry/cli.go)", Concerns: notMoneyFixtures(cliMatrixKinds), Rows: cliMatrixRows()},
+		{Name: "CLI matrix (registry.CLITests, internal/registry/cli.go)", Concerns: cliMatrixKinds, Rows: cliMatrixRows()},
 	}
 }
 
@@ -117,19 +117,12 @@ func registryTables(tb testing.TB) []registry.Table {
 // and that need tests under every CLI (registry.CLITests).
 var cliMatrixKinds = registry.Kinds(registry.Resource, registry.EphemeralResource, registry.Action, registry.ListResource)
 
-// notMoneyFixtures is concerns but for the types whose fixture holds
-// their rows (a money type's blocks, checked by TestRegistryMoneyFixtures).
-func notMoneyFixtures(concerns func(registry.Type) bool) func(registry.Type) bool {
-	return func(t registry.Type) bool { return concerns(t) && !fixtureOwns(moneyFixtures, t) }
-}
-
-// cliMatrixRows are the types with tests in registry.CLITests, but for
-// the money types' blocks, which their fixtures hold.
+// cliMatrixRows are the types with tests in registry.CLITests, the one
+// list of the CLI matrix, money types included.
 func cliMatrixRows() []string {
 	var rows []string
 	for typ, tests := range registry.CLITests {
-		kind, name, _ := strings.Cut(typ, " ")
-		if typ != "provider" && len(tests) > 0 && !fixtureOwns(moneyFixtures, registry.Type{Kind: registry.Kind(kind), Name: name}) {
+		if typ != "provider" && len(tests) > 0 {
 			rows = append(rows, typ)
 		}
 	}

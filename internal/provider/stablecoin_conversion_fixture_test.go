@@ -31,18 +31,6 @@ func init() {
 				"recipient_profile_id": "profile-2",
 			}},
 		},
-		cli: map[string][]string{
-			"resource platform_stablecoin_conversion": {
-				"TestAccRefreshPolicy",
-				"TestAccExactlyOnce_killedMidApply",
-				"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-				"TestAccIntent_importNeverSends",
-				"TestAccMoneyCore",
-				"TestAccMoneyFlows",
-			},
-			"action platform_stablecoin_conversion":        {"TestAccMoneyFlowActions"},
-			"action platform_stablecoin_conversion_cancel": {"TestAccMoneyFlowActions"},
-		},
 		flow: &flowFixture{
 			settle: func(emu *emulator.Server, id string) string {
 				emu.SettleConversion(id)

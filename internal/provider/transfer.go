@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/shopspring/decimal"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -230,4 +232,106 @@ func transfersBy(ctx context.Context, c *client.Client, q client.ListTransfersQu
 		}
 		return key(t)
 	})
+}
+
+// newTransferListResource is the list resource of the flow f, whose
+// objects are transfers of the types: `terraform query` finds them
+// through List Transfers, and configuration generated from the results
+// imports them by identity; nothing is sent. wrap is the object of a
+// listed transfer (for an internal transfer, with its credit side read).
+func newTransferListResource[A, O, R any](f *flow[A, O, R], wrap func(ctx context.Context, c *client.Client, t *client.Transfer) *O, types ...string) list.ListResource {
+	w := f.objects.words
+	return newListResource(&listDeclaration[client.ListTransfersQuery, O]{
+		typeName: w.resourceType,
+		description: fmt.Sprintf("Finds the %s of the customer (`GET /transfer/transfers` of the types %s, "+
+			"scope `transfer:read_transfer`), newest first. Configuration generated from the results imports them "+
+			"by identity; nothing is sent.", w.plural, codeList(types)),
+		filters: transferListFilters(w.plural),
+		limit:   func(q *client.ListTransfersQuery) *int { return &q.MaxItems },
+		list: func(c *client.Client, ctx context.Context, filters client.ListTransfersQuery) iter.Seq2[*O, error] {
+			limit := filters.MaxItems
+			q, keep := transferServiceQuery(types, filters, limit)
+			return func(yield func(*O, error) bool) {
+				kept := 0
+				for t, err := range c.Transfers(ctx, q) {
+					if err != nil {
+						yield(nil, err)
+						return
+					}
+					if !keep(t) {
+						continue
+					}
+					if !yield(wrap(ctx, c, t), nil) {
+						return
+					}
+					if kept++; limit > 0 && kept >= limit {
+						return
+					}
+				}
+			}
+		},
+		describe: func(obj *O) (shapedWriter, string, string) {
+			return f.listed(obj), f.objects.id(obj), fmt.Sprintf("%s (ref_id %s, %s)", f.objects.describe(obj),
+				f.refIDOf(obj), f.objects.status(obj))
+		},
+		reject: func(obj *O) string {
+			d := f.whyForeign(obj)
+			if f.plan.unlisted != nil {
+				if why := f.plan.unlisted(obj); why != "" {
+					d = append(d, why)
+				}
+			}
+			if len(d) > 0 {
+				return fmt.Sprintf("The service listed %s among the %s, but configuration cannot declare it as one:\n%s\n\n"+
+					"It is left out of the results, so that no configuration generated from them imports it.",
+					shown(f.objects.id(obj)), w.plural, bulletList(d))
+			}
+			return ""
+		},
+	})
+}
+
+// transferListFilters are the filters of a transfer list resource of the
+// noun's plural.
+func transferListFilters(plural string) listFilters[client.ListTransfersQuery] {
+	return listFilters[client.ListTransfersQuery]{
+		arrayFilter("profile_ids", "Only the "+plural+" of these profiles.",
+			func(q *client.ListTransfersQuery) *[]string { return &q.ProfileIDs }),
+		arrayFilter("ref_ids", "Only the "+plural+" made with these ref_ids.",
+			func(q *client.ListTransfersQuery) *[]string { return &q.RefIDs }),
+		arrayFilter("statuses", "Only the "+plural+" with these statuses.",
+			func(q *client.ListTransfersQuery) *[]string { return &q.Statuses }, client.TransferStatuses...),
+	}
+}
+
+// transferServiceQuery is the list request of the filters f of a transfer
+// list resource whose transfers have one of the types, and what is kept of
+// its answer. List Transfers combines ref_ids, profile_ids and type with
+// no other filter, and statuses not with type: the most selective filter
+// set is sent (ref_ids, else profile_ids, else statuses, else the types
+// with the limit), and every filter, the types included, is checked on
+// each transfer answered.
+func transferServiceQuery(types []string, f client.ListTransfersQuery, limit int) (client.ListTransfersQuery, func(*client.Transfer) bool) {
+	var q client.ListTransfersQuery
+	switch {
+	case len(f.RefIDs) > 0:
+		q.RefIDs = f.RefIDs
+	case len(f.ProfileIDs) > 0:
+		q.ProfileIDs = f.ProfileIDs
+	case len(f.Statuses) > 0:
+		q.Statuses = f.Statuses
+	default:
+		q.Types, q.MaxItems = types, limit
+	}
+	in := func(set []string, v string) bool { return len(set) == 0 || slices.Contains(set, v) }
+	// The types sent, a transfer of another type is the service's to
+	// answer for: it is listed, and refused with a warning (foreign).
+	checked := types
+	if len(q.Types) > 0 {
+		checked = nil
+	}
+	return q, func(t *client.Transfer) bool {
+		return t != nil && in(checked, t.Type) && in(f.RefIDs, deref(t.RefID)) &&
+			in(f.ProfileIDs, t.ProfileID) && in(f.Statuses, t.Status)
+	}
 }

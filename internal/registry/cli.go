@@ -20,9 +20,8 @@ import (
 // provider's TestRegistryComplete fails when a resource, ephemeral
 // resource, list resource or action has no entry here, and when an entry
 // names a test that does not exist, so a new type cannot be left out of
-// the matrix. A money type's entries are also in its fixture
-// (<type>_fixture_test.go), and TestRegistryMoneyFixtures fails when the
-// two differ.
+// the matrix. This is the one list: a money type's fixture
+// (<type>_fixture_test.go) holds no copy of its entries.
 var CLITests = map[string][]string{
 	"provider": {
 		"TestAccEmulatorExample",                               // terraform test and init of a module, registry address

@@ -5,27 +5,62 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-// withdrawalWords are the words of a crypto withdrawal's create.
-var withdrawalWords = createWords{
-	refNamespace: "crypto_withdrawal",
-	resourceType: "platform_crypto_withdrawal",
-	noun:         "crypto withdrawal",
-	made:         "sent",
-	path:         client.PathCryptoWithdrawals,
-	scope:        client.ScopeWriteCryptoWithdrawal,
-}.filled()
+// A crypto withdrawal: a transfer (see transfer.go) of type
+// CRYPTO_WITHDRAWAL, made by POST /transfer/crypto-withdrawals from the
+// arguments below (the model the rows of cryptoWithdrawalFlow read and
+// write, for the resource and the action), and sent under max_fee with a
+// guaranteed fee quoted first (sendWithinMaxFee).
 
-// withdrawalObjects is how the core reads crypto withdrawals: transfers,
-// looked up at plan by ref_id through List Transfers (scope
-// transfer:read_transfer).
-var withdrawalObjects = transfersOf(withdrawalWords, client.TransferTypeCryptoWithdr)
+// cryptoWithdrawalArgs are the arguments of a crypto withdrawal.
+type cryptoWithdrawalArgs struct {
+	ProfileID          types.String         `tfsdk:"profile_id"`
+	DestinationAddress types.String         `tfsdk:"destination_address"`
+	Asset              types.String         `tfsdk:"asset"`
+	CryptoNetwork      types.String         `tfsdk:"crypto_network"`
+	Amount             types.String         `tfsdk:"amount"`
+	Total              types.String         `tfsdk:"total"`
+	RefID              types.String         `tfsdk:"ref_id"`
+	IdentityID         types.String         `tfsdk:"identity_id"`
+	AccountID          types.String         `tfsdk:"account_id"`
+	BalanceAsset       types.String         `tfsdk:"balance_asset"`
+	Metadata           types.Map            `tfsdk:"metadata"`
+	FeeID              types.String         `tfsdk:"fee_id"`
+	Beneficiary        jsontypes.Normalized `tfsdk:"beneficiary"`
+	Memo               types.String         `tfsdk:"memo"`
+	MaxFee             types.String         `tfsdk:"max_fee"`
+}
+
+// summary describes the withdrawal of a in a few words, for messages.
+func (a cryptoWithdrawalArgs) summary() string {
+	what := knownString(a.Amount) + " " + knownString(a.Asset)
+	if knownString(a.Amount) == "" {
+		what = "total " + knownString(a.Total) + " " + knownString(a.Asset)
+	}
+	return fmt.Sprintf("%s on %s to %s from profile %s", what, knownString(a.CryptoNetwork),
+		knownString(a.DestinationAddress), knownString(a.ProfileID))
+}
+
+// moneyKindCryptoWithdrawal is the money.kind of a crypto withdrawal.
+var moneyKindCryptoWithdrawal = movementKind("crypto_withdrawal", "")
+
+// withdrawalMovement is what the withdrawal of a moves: its amount, or its
+// total when it sets total, to its destination address.
+func withdrawalMovement(a cryptoWithdrawalArgs) movement {
+	amount, figure := moneyFigure(a.Amount, a.Total)
+	return movement{kind: moneyKindCryptoWithdrawal, asset: a.Asset, amount: amount, figureName: figure,
+		from: a.ProfileID, debits: a.BalanceAsset, to: a.DestinationAddress, address: a.DestinationAddress, network: a.CryptoNetwork,
+		identity: a.IdentityID, fiatAccount: types.StringNull(), limitTypes: []string{client.TransferTypeCryptoWithdr},
+		what: a.summary()}
+}
 
 // postCryptoWithdrawal posts the withdrawal body.
 func postCryptoWithdrawal(ctx context.Context, c *client.Client, body client.CryptoWithdrawalRequest) (*client.Transfer, error) {

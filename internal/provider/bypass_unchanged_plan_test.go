@@ -89,6 +89,7 @@ var unchangedPlanArguments = map[string]map[string]any{
 		"source":      map[string]any{"crypto": map[string]any{"network": "ETHEREUM"}},
 		"destination": map[string]any{"profile": map[string]any{"profile_id": "p2"}},
 	},
+	"platform_profile": {"nickname": "unchanged", "description": "unchanged"},
 	"platform_fiat_account": {
 		"fiat_account_owner": map[string]any{"person_details": map[string]any{"first_name": "Ada", "last_name": "Lovelace"}},
 		"fiat_network_instructions": map[string]any{"wire": map[string]any{
@@ -276,8 +277,8 @@ func TestEquivalenceUnchangedPlan(t *testing.T) {
 				t.Fatal(err)
 			}
 			changedAttr, changedValue := "metadata", tfValueOf(t, tftypes.Map{ElementType: tftypes.String}, map[string]any{"changed": "yes"})
-			if typeName == "platform_orchestration_rule" {
-				// A rule has no metadata.
+			if typeName == "platform_orchestration_rule" || typeName == "platform_profile" {
+				// A rule and a profile have no metadata.
 				changedAttr, changedValue = "nickname", tfStr("changed")
 			}
 			changed := protoDynamic(t, typ, withAttribute(t, prior, changedAttr, changedValue))

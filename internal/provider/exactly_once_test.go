@@ -45,7 +45,7 @@ type exactlyOnceRow struct {
 // type: every resource on the money core (registry.MoneyCore), each from
 // its fixture.
 func exactlyOnceRows() map[string]exactlyOnceRow {
-	return rowsOf(func(f moneyFixture) (exactlyOnceRow, bool) { return f.exactlyOnce, true })
+	return rowsOf(func(f moneyFixture) (exactlyOnceRow, bool) { return f.exactlyOnce, f.naturalKey == "" })
 }
 
 // forEachExactlyOnceRow runs f as a subtest for each row of

@@ -61,7 +61,7 @@ func cannotImportWith(noun, cause string) func(id string) []string {
 // intentRows are the rows of the intent suite, by resource type: every
 // resource on the money core (registry.MoneyCore), each from its fixture.
 func intentRows() map[string]intentRow {
-	return rowsOf(func(f moneyFixture) (intentRow, bool) { return f.intent, true })
+	return rowsOf(func(f moneyFixture) (intentRow, bool) { return f.intent, f.naturalKey == "" })
 }
 
 // forEachIntentRow runs f as a parallel subtest for each row of intentRows.

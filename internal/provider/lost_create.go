@@ -3,20 +3,29 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-// A create without a ref_id whose answer was lost: a profile (found again
-// by its nickname) and an entry of the address book (by its tuple). The
-// service cannot say which request made an object, so an object found
-// under the same name after the lost answer is the attempt's own only
-// with evidence: it holds what the attempt sent, the service made it after
-// the attempt started, and nothing else could be it. Anything else is
-// refused, naming the object and the import that adopts it on purpose.
+// The core's natural key: a type whose object the service names by what it
+// holds (a profile by its nickname, an entry of the address book by its
+// tuple) rather than by a ref_id. Its create sends no ref_id, so the
+// service cannot say which request made an object: the core looks the key
+// up before it sends anything, and never takes over an object found under
+// it. When a create's answer is lost, an object found under the key is the
+// attempt's own only with evidence: it holds what the attempt sent, the
+// service made it after the attempt started, and nothing else could be it.
+// Anything else is refused, naming the object and the import that adopts
+// it on purpose.
 //
 // The attempt is recorded in the object's private state before the
 // request is sent (lostCreate.record), so that the unconfirmed state the
@@ -24,6 +33,311 @@ import (
 // destroy before the retry (at apply) hand it to the run (attemptSet),
 // where the plan and the create of the retry judge what they find
 // (lostCreate.missing).
+
+// naturalKey is the key of a type whose objects are named by what they
+// hold (moneyType.key): A its arguments, T its API object, R its create
+// request.
+type naturalKey[A, T, R any] struct {
+	// of is the key of the object of a, as the service compares it; ""
+	// when a names none.
+	of func(a A) string
+	// attr is the argument the errors about the key are on.
+	attr path.Path
+	// lookup finds the object the key of a names; found is false when the
+	// service holds none. It runs with a context that records the
+	// answer's Date.
+	lookup func(ctx context.Context, c *client.Client, a A) (obj T, found bool, err error)
+	// sent is what the create body sends, by the API's names: what an
+	// object found after its answer was lost must hold.
+	sent func(body R) map[string]string
+	// judge is what obj, found under the key of the lost attempt (recorded
+	// is false when the state holds no record of its start), shows of the
+	// evidence; err is a read that failed.
+	judge func(ctx context.Context, c *client.Client, attempt lostCreate, recorded bool, obj T) (foundObject, error)
+	// refound: a create whose answer was lost looks the key up again at
+	// once, and records what it finds with the evidence.
+	refound bool
+	// replaces, when set, reports a change of the arguments of the object
+	// in state (a new description of a profile) that replaces it: the
+	// plan of the create of its replacement, made without the state, then
+	// does not take it for another object holding the key.
+	replaces func(plan, state A) bool
+	// conflict is the error of a create the service refused as a
+	// conflict (the key taken).
+	conflict func(a A, err error, diags *diag.Diagnostics)
+	// say are the type's words of the natural key's messages.
+	say keyWords[A, T]
+}
+
+// keyWords are a natural key's words: each is the message of one event of
+// the plan or the create of a new object.
+type keyWords[A, T any] struct {
+	// notLookedUp is the warning (once per run) of a plan that could not
+	// look the key up; lookupFailed the error of a create that could not,
+	// which sends nothing.
+	notLookedUp, lookupFailed func(a A, err error) message
+	// taken is the error of an object found under the key that this state
+	// did not make; sent says what was sent.
+	taken func(a A, obj T, sent string) message
+	// notJudgedAtPlan is the warning of a plan that could not read the
+	// evidence of obj; notJudged the error of a create that could not (why
+	// says how obj was found).
+	notJudgedAtPlan func(a A, obj T, err error) message
+	notJudged       func(a A, obj T, why string, err error, sent string) message
+	// notItsOwn is the error of an object found under the key of a lost
+	// attempt that the evidence does not show the attempt made.
+	notItsOwn func(a A, obj T, found foundObject, missing []string, sent string) message
+	// foundAtPlan is the warning of a plan that found the lost attempt's
+	// object: applying records it.
+	foundAtPlan func(a A, obj T, found foundObject) message
+	// recorded is why an object found under the key by a create is the
+	// attempt's this state recorded; lost why one found after this
+	// create's answer was lost (err) is.
+	recorded string
+	lost     func(err error) string
+	// adopted is the warning of a create that records the attempt's
+	// object (why, found: how it was made); differs the error of one that
+	// differs from the configuration (d).
+	adopted func(a A, obj T, why string, found foundObject) message
+	differs func(a A, obj T, why string, found foundObject, d []string) message
+	// refused is the error of a create the service refused;
+	// answeredDifferently of an answer that differs from the request (d).
+	refused             func(a A, err error) message
+	answeredDifferently func(a A, obj T, d []string) message
+	// unconfirmed is the detail of a create whose outcome is unknown;
+	// notConfirmed the warning of the refresh of its state.
+	unconfirmed  func(a A, err error) string
+	notConfirmed func(a A) message
+}
+
+// keyReplaced is the namespace, in the run's attempt set, of the objects
+// of namespace that a plan replaces, by their key and id (keyReplacing).
+func keyReplaced(namespace string) string { return namespace + " replaced" }
+
+// keyReplacing records that this plan replaces the object id, whose key is
+// key: the plan of the create of its replacement, made without the state,
+// does not take it for another object holding the key.
+func keyReplacing(data *providerData, namespace, key, id string) {
+	data.attempts.add(keyReplaced(namespace), key+"\x00"+id)
+}
+
+// planNewByKey plans a new object of a natural key: it looks the key up,
+// so that the plan of an object another holds fails before it is applied,
+// as its apply would; an object this state recorded a lost attempt to make
+// is judged by the evidence. A key the plan cannot look up is left to the
+// apply, which looks it up again before it sends anything.
+func (r *moneyCoreResource[A, T, R]) planNewByKey(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	t, k, data := r.t, r.t.key, r.data
+	w := t.objects.words
+	if data == nil || !req.Config.Raw.IsFullyKnown() || data.pinnedScopeRefused(w.scope, w.resourceType, &resp.Diagnostics) {
+		return
+	}
+	config, diags := getShaped[A](ctx, req.Config)
+	resp.Diagnostics.Append(diags...)
+	a := config.args
+	key := k.of(a)
+	if resp.Diagnostics.HasError() || key == "" {
+		return
+	}
+	// The apply's destroy of the unconfirmed state receives the plan's
+	// private state, not the state's: it carries the attempt there.
+	if attempt, recorded := data.attempts.lostCreate(w.refNamespace, key); recorded {
+		resp.Diagnostics.Append(attempt.record(ctx, resp.Private)...)
+	}
+	obj, found, err := k.lookup(ctx, data.client, a)
+	if err != nil {
+		data.warnOnce("key lookup:"+w.refNamespace, func() {
+			text := k.say.notLookedUp(a, err)
+			resp.Diagnostics.AddWarning(text.summary, text.detail)
+		})
+		return
+	}
+	if !found || data.attempts.has(keyReplaced(w.refNamespace), key+"\x00"+t.objects.id(obj)) {
+		return
+	}
+	if !data.attempts.has(w.refNamespace, key) {
+		text := k.say.taken(a, obj, "Nothing was sent.")
+		resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
+		return
+	}
+	attempt, recorded := data.attempts.lostCreate(w.refNamespace, key)
+	f, missing, err := r.judgeLost(ctx, attempt, recorded, obj)
+	switch {
+	case err != nil:
+		text := k.say.notJudgedAtPlan(a, obj, err)
+		resp.Diagnostics.AddWarning(text.summary, text.detail)
+	case len(missing) > 0:
+		text := k.say.notItsOwn(a, obj, f, missing, "Nothing was sent.")
+		resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
+	default:
+		text := k.say.foundAtPlan(a, obj, f)
+		resp.Diagnostics.AddWarning(text.summary, text.detail)
+	}
+}
+
+// judgeLost judges obj, found under the key of the lost attempt: what is
+// missing for it to be the attempt's (none: it is), or a read of the
+// evidence that failed.
+func (r *moneyCoreResource[A, T, R]) judgeLost(ctx context.Context, attempt lostCreate, recorded bool, obj T) (foundObject, []string, error) {
+	f, err := r.t.key.judge(ctx, r.data.client, attempt, recorded, obj)
+	if err != nil {
+		return f, nil, err
+	}
+	return f, attempt.missing(recorded, f), nil
+}
+
+// createByKey creates an object of a natural key: it looks the key up
+// first, and records an object found under it only when this state
+// recorded a lost attempt to make it and the evidence shows that attempt
+// did; otherwise it records the attempt (lostCreate) and sends the create.
+// An answer lost is recorded as an unconfirmed create, unless the key,
+// looked up again (refound), finds the attempt's object.
+func (r *moneyCoreResource[A, T, R]) createByKey(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	t, k, data := r.t, r.t.key, r.data
+	w := t.objects.words
+	plan, diags := getShaped[A](ctx, req.Plan)
+	defer forgetLostCreate(ctx, resp.Private, &resp.Diagnostics)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	a := plan.args
+	key := k.of(a)
+	lctx, served := client.WithServedAt(ctx)
+	existing, found, err := k.lookup(lctx, data.client, a)
+	if err != nil {
+		text := k.say.lookupFailed(a, err)
+		resp.Diagnostics.AddError(text.summary, text.detail)
+		return
+	}
+	if found {
+		if !data.attempts.has(w.refNamespace, key) {
+			text := k.say.taken(a, existing, "Nothing was sent.")
+			resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
+			return
+		}
+		attempt, recorded := data.attempts.lostCreate(w.refNamespace, key)
+		r.adoptLost(ctx, plan, attempt, recorded, existing, k.say.recorded, "Nothing was sent.", resp)
+		return
+	}
+	body, err := t.create.request(ctx, a, "")
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
+		return
+	}
+	// The attempt is recorded before it is sent: the state an unconfirmed
+	// create leaves carries it, for the judgement of what the next apply
+	// finds.
+	attempt := newLostCreate(served.Last(), data.clock(), k.sent(body))
+	resp.Diagnostics.Append(attempt.record(ctx, resp.Private)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	obj, err := t.create.post(ctx, data.client, body)
+	switch {
+	case err == nil:
+	case errors.Is(err, client.ErrConflict):
+		k.conflict(a, err, &resp.Diagnostics)
+		return
+	case createOutcomeUnknown(err, w.path):
+		if k.refound {
+			// The answer was lost: the key says whether the object was made.
+			if p, found, lerr := k.lookup(ctx, data.client, a); lerr == nil && found {
+				r.adoptLost(ctx, plan, attempt, true, p, k.say.lost(err), "The create was sent and its answer lost.", resp)
+				return
+			}
+		}
+		r.recordUnconfirmedByKey(ctx, plan, err, resp)
+		return
+	default:
+		text := k.say.refused(a, err)
+		resp.Diagnostics.AddError(text.summary, text.detail)
+		return
+	}
+	if d := t.create.differences(body, obj); len(d) > 0 {
+		text := k.say.answeredDifferently(a, obj, d)
+		resp.Diagnostics.AddError(text.summary, text.detail)
+		return
+	}
+	tflog.Info(ctx, w.noun+" "+w.made, map[string]any{"id": t.objects.id(obj)})
+	r.recordByKey(ctx, plan, obj, outcomeConfirmed, resp)
+}
+
+// adoptLost records obj, found under the key of the lost attempt, when the
+// evidence shows the attempt made it and it matches the configuration;
+// otherwise it refuses, naming it (why says how it was found, sent what
+// was sent).
+func (r *moneyCoreResource[A, T, R]) adoptLost(ctx context.Context, plan shapedState[A], attempt lostCreate, recorded bool, obj T, why, sent string, resp *resource.CreateResponse) {
+	t, k := r.t, r.t.key
+	a := plan.args
+	f, missing, err := r.judgeLost(ctx, attempt, recorded, obj)
+	switch {
+	case err != nil:
+		text := k.say.notJudged(a, obj, why, err, sent)
+		resp.Diagnostics.AddError(text.summary, text.detail)
+		return
+	case len(missing) > 0:
+		text := k.say.notItsOwn(a, obj, f, missing, sent)
+		resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
+		return
+	}
+	body, err := t.create.request(ctx, a, "")
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
+		return
+	}
+	if d := t.create.differences(body, obj); len(d) > 0 {
+		text := k.say.differs(a, obj, why, f, d)
+		resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
+		return
+	}
+	text := k.say.adopted(a, obj, why, f)
+	resp.Diagnostics.AddWarning(text.summary, text.detail)
+	r.recordByKey(ctx, plan, obj, outcomeAdopted, resp)
+}
+
+// recordByKey writes the object its create confirmed or adopted to the
+// state and identity.
+func (r *moneyCoreResource[A, T, R]) recordByKey(ctx context.Context, plan shapedState[A], obj T, outcome createOutcome, resp *resource.CreateResponse) {
+	r.t.create.created(ctx, &plan, obj, outcome, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(setShaped(ctx, &resp.State, resp.State.Schema, plan)...)
+	setIdentity(ctx, resp.Identity, id(plan), &resp.Diagnostics)
+}
+
+// recordUnconfirmedByKey records a create whose answer was lost and whose
+// object was not found: the state holds the arguments and no id
+// (Terraform keeps it tainted), and its private state the attempt, which
+// the next apply judges what it finds by.
+func (r *moneyCoreResource[A, T, R]) recordUnconfirmedByKey(ctx context.Context, plan shapedState[A], err error, resp *resource.CreateResponse) {
+	w := r.t.objects.words
+	tflog.Warn(ctx, w.noun+" create not confirmed", map[string]any{"error": err.Error()})
+	clearUnknownArguments(ctx, &plan.args, &resp.Diagnostics)
+	plan.clearUnknownComputed(ctx, &resp.Diagnostics)
+	resp.Diagnostics.Append(setShaped(ctx, &resp.State, resp.State.Schema, plan)...)
+	setIdentity(ctx, resp.Identity, id(plan), &resp.Diagnostics)
+	resp.Diagnostics.AddError(w.unknown, r.t.key.say.unconfirmed(plan.args, err))
+}
+
+// unconfirmedByKey hands the attempt an unconfirmed state records to the
+// run (attemptSet.recordLost), at its refresh (refresh: with a warning)
+// or at its destroy before the retry.
+func (r *moneyCoreResource[A, T, R]) unconfirmedByKey(ctx context.Context, state shapedState[A], p privateState, refresh bool, diags *diag.Diagnostics) {
+	if r.data == nil {
+		if refresh {
+			notConfigured(diags)
+		}
+		return
+	}
+	attempt, recorded := recordedLostCreate(ctx, p)
+	r.data.attempts.recordLost(r.t.objects.words.refNamespace, r.t.key.of(state.args), attempt, recorded)
+	if refresh {
+		text := r.t.key.say.notConfirmed(state.args)
+		diags.AddWarning(text.summary, text.detail)
+	}
+}
 
 // privateLostCreateKey is the private state key of a lostCreate.
 const privateLostCreateKey = "lost_create"

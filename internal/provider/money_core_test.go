@@ -70,7 +70,7 @@ func moneyResources() map[string]moneyResource {
 	return rowsOf(func(f moneyFixture) (moneyResource, bool) {
 		res := f.core
 		res.typ, res.name = f.typ, strings.TrimPrefix(f.typ, "platform_")
-		return res, true
+		return res, f.naturalKey == ""
 	})
 }
 

@@ -29,7 +29,8 @@ import (
 
 // moneyFixture is what the suites need of one money type. The parts a
 // type may lack (flow, action, guard, moves, upgrade) each have a field
-// that says why it has none; the others every money type fills.
+// that says why it has none; the others every money type keyed by a
+// ref_id fills, and a type with a natural key says why not (naturalKey).
 type moneyFixture struct {
 	// typ is the resource type.
 	typ string
@@ -45,6 +46,10 @@ type moneyFixture struct {
 	// refIDs are the cases of its derived ref_ids (TestDerivedRefIDGolden,
 	// testdata/refids/<type>.json).
 	refIDs []refIDCase
+	// naturalKey, for a type whose key is natural (moneyType.key), says
+	// why the parts of a ref_id (core, exactlyOnce, lying, intent, refIDs)
+	// do not apply to it, and which tests hold its creates instead.
+	naturalKey string
 
 	// flow is what the flow suites need of a money flow (TestAccMoneyFlows,
 	// TestAccMoneyFlows_query); noFlow says why the type is not one.
@@ -193,18 +198,23 @@ type fixturePart struct {
 var fixtureParts = []fixturePart{
 	{name: "core (core: moneyResources, TestAccMoneyCore)",
 		has: func(f moneyFixture) bool { return f.core.body != "" && f.core.list != nil },
+		not: func(f moneyFixture) string { return f.naturalKey },
 		cut: func(f *moneyFixture) { f.core = moneyResource{} }},
 	{name: "exactly-once (exactlyOnce: exactlyOnceRows)",
 		has: func(f moneyFixture) bool { return len(f.exactlyOnce.replays) > 0 },
+		not: func(f moneyFixture) string { return f.naturalKey },
 		cut: func(f *moneyFixture) { f.exactlyOnce = exactlyOnceRow{} }},
 	{name: "lying-service (lying: lyingRows)",
 		has: func(f moneyFixture) bool { return len(f.lying.lies) > 0 },
+		not: func(f moneyFixture) string { return f.naturalKey },
 		cut: func(f *moneyFixture) { f.lying = lyingRow{} }},
 	{name: "intent (intent: intentRows)",
 		has: func(f moneyFixture) bool { return f.intent.readScope != "" },
+		not: func(f moneyFixture) string { return f.naturalKey },
 		cut: func(f *moneyFixture) { f.intent = intentRow{} }},
 	{name: "derived ref_ids (refIDs: refIDRows, testdata/refids)",
 		has: func(f moneyFixture) bool { return len(f.refIDs) > 0 },
+		not: func(f moneyFixture) string { return f.naturalKey },
 		cut: func(f *moneyFixture) { f.refIDs = nil }},
 	{name: "flow (flow or noFlow: flowRows)",
 		has: func(f moneyFixture) bool { return f.flow != nil },
@@ -441,7 +451,7 @@ func TestRegistryMoneyFixturesNamesMissingPart(t *testing.T) {
 	}
 
 	// A fixture of a type the provider does not register on the core.
-	for _, typ := range []string{"platform_gone", "platform_profile"} {
+	for _, typ := range []string{"platform_gone", "platform_fiat_deposit_instructions_x"} {
 		edited = maps.Clone(moneyFixtures)
 		f = moneyFixtures["platform_internal_transfer"]
 		f.typ = typ

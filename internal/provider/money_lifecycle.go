@@ -20,9 +20,9 @@ import (
 )
 
 // The lifecycle of a resource on the money core. A resource that creates
-// its objects with a ref_id is a declaration (moneyType): its words, its
-// arguments and its API object, how to send, look up and read one, and
-// its refresh policy. The core (moneyCoreResource) owns the rest: the plan of a
+// its objects with a key, a ref_id or a natural key (lost_create.go), is
+// a declaration (moneyType): its words, its arguments and its API object,
+// how to send, look up and read one, and its refresh policy. The core (moneyCoreResource) owns the rest: the plan of a
 // new, unchanged, changed or destroyed object, the create and its outcome,
 // the refresh, the import, the identity, the destroy, and the decision the
 // server's fast plan path asks for. A resource declares; it never drives
@@ -94,13 +94,19 @@ func (e errAnotherObject) Error() string { return "the service answered with the
 
 // moneyType declares a resource on the money core: A is its arguments
 // struct (its state is shapedState[A]), T its API object, R its create
-// request. Besides how its objects are read, its schema and its words, its
-// settings come in one group per phase: the plan of a new object, its
-// create, the reads of a made one, and the change and destroy of one.
+// request. Besides how its objects are read, its key, its schema and its
+// words, its settings come in one group per phase: the plan of a new
+// object, its create, the reads of a made one, and the change and destroy
+// of one.
 type moneyType[A, T, R any] struct {
 	// objects is how the core reads its objects (words, id, creation time,
 	// description, get by id, lookup by ref_id).
 	objects moneyObjects[T]
+	// key, when set, is the type's natural key (a profile's nickname): what
+	// names its object at the service in place of a ref_id, which its
+	// create does not send (lost_create.go). nil: the ref_id (plan.refID),
+	// configured or derived.
+	key *naturalKey[A, T, R]
 	// schema is the resource's schema; identity names its object in the
 	// identity schema.
 	schema   func() schema.Schema
@@ -118,7 +124,8 @@ type moneyType[A, T, R any] struct {
 // typePlan is what the plan of a new object of a moneyType reads of its
 // arguments.
 type typePlan[A any] struct {
-	// refID is the ref_id argument of a.
+	// refID is the ref_id argument of a (nil for a type with a natural
+	// key).
 	refID func(a *A) *types.String
 	// unread reports a state whose arguments were never read from the
 	// service: an object being imported.
@@ -194,6 +201,10 @@ type typeChange[A any] struct {
 	// remove destroys a confirmed object at the service; nil forgets it
 	// (say.forgotten).
 	remove func(ctx context.Context, data *providerData, state shapedState[A], diags *diag.Diagnostics)
+	// planDestroy plans the destroy of the object in state, in place of
+	// the warning say.destroy: what the service would refuse, said at
+	// plan (a profile holding funds).
+	planDestroy func(ctx context.Context, data *providerData, state shapedState[A], diags *diag.Diagnostics)
 	// refIDKept says that the service keeps the ref_id of an object it
 	// deleted: a new object whose arguments derive the ref_id of one this
 	// run replaces or deletes (putting back what changed at the service)
@@ -214,6 +225,10 @@ type lifecycleWords[A any] struct {
 	notRefreshed string
 	// gone is the warning of a refresh that finds the object gone.
 	gone func(m shapedState[A]) message
+	// readFailed, when set, is the error of a refresh whose read failed
+	// (its scope refused among them, when the policy makes that an
+	// error), in place of the core's.
+	readFailed func(m shapedState[A], err error) message
 }
 
 // message is the summary and detail of a diagnostic.
@@ -318,7 +333,19 @@ func id[A any](m shapedState[A]) types.String { return m.str("id") }
 func (r *moneyCoreResource[A, T, R]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	switch {
 	case req.Plan.Raw.IsNull():
-		if w := r.t.say.destroy; w != nil && !req.State.Raw.IsNull() {
+		if req.State.Raw.IsNull() {
+			return
+		}
+		if plan := r.t.change.planDestroy; plan != nil {
+			if r.data == nil {
+				return
+			}
+			state, diags := getShaped[A](ctx, req.State)
+			resp.Diagnostics.Append(diags...)
+			if !resp.Diagnostics.HasError() {
+				plan(ctx, r.data, state, &resp.Diagnostics)
+			}
+		} else if w := r.t.say.destroy; w != nil {
 			resp.Diagnostics.AddWarning(w.summary, w.detail)
 		}
 	case req.State.Raw.IsNull():
@@ -347,6 +374,11 @@ func (r *moneyCoreResource[A, T, R]) ModifyPlan(ctx context.Context, req resourc
 func (r *moneyCoreResource[A, T, R]) decideUnchanged(ctx context.Context, data *providerData, state tfsdk.State) (keep bool, diags diag.Diagnostics) {
 	if r.t.change.stale != nil && r.t.change.stale(ctx, state) {
 		return false, nil
+	}
+	if r.t.key != nil {
+		// A natural key is not claimed: the service refuses a second
+		// object under it.
+		return true, nil
 	}
 	// The id and the ref_id alone: most objects of a plan are unchanged,
 	// and reading the whole state of each costs more than planning it.
@@ -392,6 +424,11 @@ func (r *moneyCoreResource[A, T, R]) planChange(ctx context.Context, req resourc
 			}
 		}
 	}
+	if k := r.t.key; changed && k != nil && k.replaces != nil && r.data != nil && !id(state).IsNull() {
+		if plan, d := getShaped[A](ctx, req.Plan); !d.HasError() && k.replaces(plan.args, state.args) {
+			keyReplacing(r.data, r.t.objects.words.refNamespace, k.of(plan.args), id(state).ValueString())
+		}
+	}
 	if r.t.change.planChange != nil {
 		r.t.change.planChange(ctx, r.data, req, resp, state)
 	}
@@ -404,6 +441,10 @@ func (r *moneyCoreResource[A, T, R]) planChange(ctx context.Context, req resourc
 // already holds under it.
 func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	t := r.t
+	if t.key != nil {
+		r.planNewByKey(ctx, req, resp)
+		return
+	}
 	config, diags := getShaped[A](ctx, req.Config)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -452,6 +493,10 @@ func (r *moneyCoreResource[A, T, R]) Create(ctx context.Context, req resource.Cr
 	w := t.objects.words
 	if r.data == nil {
 		notConfigured(&resp.Diagnostics)
+		return
+	}
+	if t.key != nil {
+		r.createByKey(ctx, req, resp)
 		return
 	}
 	plan, diags := getShaped[A](ctx, req.Plan)
@@ -590,6 +635,11 @@ func (r *moneyCoreResource[A, T, R]) Read(ctx context.Context, req resource.Read
 		return
 	}
 	setIdentity(ctx, resp.Identity, id(state), &resp.Diagnostics)
+	if id(state).IsNull() && t.key != nil {
+		// A create whose outcome is unknown (Terraform holds it tainted).
+		r.unconfirmedByKey(ctx, state, req.Private, true, &resp.Diagnostics)
+		return
+	}
 	if id(state).IsNull() {
 		// A create whose outcome is unknown (Terraform holds it tainted).
 		refID := t.plan.refID(&state.args).ValueString()
@@ -655,6 +705,9 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 		})
 	case err != nil && scopeRefused(err):
 		return r.event(ctx, t.refresh.scopeRefused, "scope", *m, diags, func() message {
+			if t.say.readFailed != nil && t.refresh.scopeRefused == failKeepingState {
+				return t.say.readFailed(*m, err)
+			}
 			return message{w.title + " not refreshed",
 				fmt.Sprintf("Reading the %s needs the OAuth scope %s, which these client credentials cannot get "+
 					"(%s). %s Have the scope granted (and, if the provider's scopes argument pins the token's "+
@@ -675,6 +728,10 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 					"right, this service does not offer that read, and the state keeps what it answered when each "+
 					"was made.", w.plural, err, t.say.notRefreshed)}
 		})
+	case err != nil && t.say.readFailed != nil:
+		text := t.say.readFailed(*m, err)
+		diags.AddError(text.summary, text.detail)
+		return 0
 	case err != nil:
 		diags.AddError(failure("Reading the "+w.noun+" failed", err),
 			fmt.Sprintf("Reading the %s %s failed: %s.\n\nNothing was %s. Check the provider configuration and the "+
@@ -774,7 +831,15 @@ func (r *moneyCoreResource[A, T, R]) Delete(ctx context.Context, req resource.De
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	refID := t.plan.refID(&state.args).ValueString()
+	if id(state).IsNull() && t.key != nil {
+		// A tainted, unconfirmed create, before its retry.
+		r.unconfirmedByKey(ctx, state, req.Private, false, &resp.Diagnostics)
+		return
+	}
+	var refID string
+	if t.key == nil {
+		refID = t.plan.refID(&state.args).ValueString()
+	}
 	if id(state).IsNull() {
 		// A tainted, unconfirmed create, before its retry. One left by a
 		// provider version that generated ref_ids stops the apply here
@@ -825,6 +890,10 @@ func (r *moneyCoreResource[A, T, R]) derivedFrom(ctx context.Context, src getter
 	}
 	return r.t.derived(ctx, m.args, after)
 }
+
+// naturallyKeyed reports whether the declaration's key is natural
+// (moneyType.key) rather than a ref_id (tests).
+func (r *moneyCoreResource[A, T, R]) naturallyKeyed() bool { return r.t.key != nil }
 
 // looksUpFirst reports whether each create looks the ref_id up before it
 // sends (see createRun.lookupFirst).

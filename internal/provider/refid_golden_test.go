@@ -71,7 +71,7 @@ type derivingResource interface {
 // refIDRows are the rows of the golden test, by resource type: every
 // resource on the money core (registry.MoneyCore), each from its fixture.
 func refIDRows() map[string]refIDRow {
-	return rowsOf(func(f moneyFixture) (refIDRow, bool) { return refIDRow{cases: f.refIDs}, true })
+	return rowsOf(func(f moneyFixture) (refIDRow, bool) { return refIDRow{cases: f.refIDs}, f.naturalKey == "" })
 }
 
 // fiatAccountGoldenArguments are the arguments of a wire account of Ada

@@ -22,7 +22,9 @@ type declaredMoneyType interface {
 	declared() (createWords, string, refreshPolicy)
 }
 
-// moneyCoreDeclarations are the resources on the money core, by type.
+// moneyCoreDeclarations are the resources on the money core keyed by a
+// ref_id, by type: a type with a natural key (naturallyKeyed) has none of
+// the suites of a ref_id.
 func moneyCoreDeclarations(t *testing.T) map[string]declaredMoneyType {
 	t.Helper()
 	out := map[string]declaredMoneyType{}
@@ -30,7 +32,7 @@ func moneyCoreDeclarations(t *testing.T) map[string]declaredMoneyType {
 	for _, f := range p.Resources(t.Context()) {
 		r := f()
 		d, ok := r.(declaredMoneyType)
-		if !ok {
+		if k, natural := r.(interface{ naturallyKeyed() bool }); !ok || (natural && k.naturallyKeyed()) {
 			continue
 		}
 		var m resource.MetadataResponse

@@ -39,9 +39,9 @@ type Type struct {
 	// computed id and a computed list of objects named items (the
 	// contract of the provider's listSchema).
 	List bool
-	// MoneyCore marks a resource that creates its objects with a ref_id
-	// through the provider's money core: one that implements
-	// MoneyCoreResource.
+	// MoneyCore marks a resource that creates its objects through the
+	// provider's money core, keyed by a ref_id or by a natural key: one
+	// that implements MoneyCoreResource.
 	MoneyCore bool
 	// Money is the money.kind of what a resource or an action moves
 	// (MoneyMover); "" for a type that moves none.
@@ -49,9 +49,10 @@ type Type struct {
 }
 
 // MoneyCoreResource is implemented by a resource that creates its objects
-// with a ref_id through the provider's money core. MoneyCoreRefNamespace
-// is the namespace its ref_ids are derived and claimed in, such as
-// "deposit_address". Implementing it is how Types knows a resource is
+// through the provider's money core. MoneyCoreRefNamespace is the
+// namespace its keys are derived and claimed in, such as
+// "deposit_address" (or, for a natural key, recorded in, such as
+// "profile"). Implementing it is how Types knows a resource is
 // on the money core, and so which tables must have a row for it.
 type MoneyCoreResource interface {
 	MoneyCoreRefNamespace() string

@@ -18,8 +18,8 @@ import (
 // destination known only at apply is refused. A destination within the
 // customer's own profiles is not judged. The guards of figures do not
 // apply: a standing movement has none.
-func guardDestination(ctx context.Context, data *providerData, m movement, refID, via, when string, diags *diag.Diagnostics) {
-	if data == nil {
+func guardDestination(ctx context.Context, run *moneyRun, m movement, refID, via, when string, diags *diag.Diagnostics) {
+	if run == nil {
 		return
 	}
 	attr := m.destinationAttr
@@ -31,13 +31,13 @@ func guardDestination(ctx context.Context, data *providerData, m movement, refID
 				"status is APPROVED. Nothing was sent.", via))
 		return
 	}
-	g := data.guard
+	g := run.guard
 	w := m.guarded(refID, via)
 	if w.fiatAccount != "" {
 		// Always on, as for a withdrawal: an account this run has seen not
 		// APPROVED is refused; under approved_destinations_only the service
 		// is asked.
-		f := checkApprovedFiatAccount(ctx, g, data, w, nil)
+		f := checkApprovedFiatAccount(ctx, g, run, w, nil)
 		for _, b := range append(f.breaches, f.unchecked...) {
 			diags.AddAttributeError(attr, "Withdrawal guard approved_destinations_only refuses this "+via+when,
 				fmt.Sprintf("The %s %s (ref_id %s) would route every future deposit to a fiat account the service "+
@@ -63,7 +63,7 @@ func guardDestination(ctx context.Context, data *providerData, m movement, refID
 				"platform_crypto_destination_address.<name>.address). Nothing was sent.", via, shown(m.what)))
 		return
 	}
-	f := checkApprovedDestination(ctx, g, data, w, nil)
+	f := checkApprovedDestination(ctx, g, run, w, nil)
 	for _, b := range append(f.breaches, f.unchecked...) {
 		diags.AddAttributeError(attr, summary,
 			fmt.Sprintf("The %s %s (ref_id %s) would route every future deposit to a destination the provider's "+

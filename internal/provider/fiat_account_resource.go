@@ -465,7 +465,7 @@ var fiatAccountLists = &objectLists[*client.FiatAccount]{
 // planFiatAccountChange plans an account whose configuration changed: a
 // replacement when an argument that cannot change in place changed (see
 // fiatAccountInPlace), an update otherwise, which sends it back to review.
-func planFiatAccountChange(_ context.Context, _ *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[fiatAccountArgs]) {
+func planFiatAccountChange(_ context.Context, _ *moneyRun, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[fiatAccountArgs]) {
 	replace, changed := fiatAccountChanges(req.State.Raw, req.Plan.Raw)
 	if len(replace) > 0 {
 		resp.RequiresReplace = append(resp.RequiresReplace, replace...)
@@ -794,7 +794,7 @@ func networkModelFrom(n *client.FiatNetworkInstructions, recorded *fiatAccountNe
 
 // updateFiatAccount changes the account in place (PUT) and checks the
 // answer against the configuration.
-func updateFiatAccount(ctx context.Context, data *providerData, plan, state shapedState[fiatAccountArgs], diags *diag.Diagnostics) (shapedState[fiatAccountArgs], bool) {
+func updateFiatAccount(ctx context.Context, run *moneyRun, plan, state shapedState[fiatAccountArgs], diags *diag.Diagnostics) (shapedState[fiatAccountArgs], bool) {
 	objID := id(state).ValueString()
 	body, err := plan.args.updateRequest(ctx)
 	if err != nil {
@@ -802,7 +802,7 @@ func updateFiatAccount(ctx context.Context, data *providerData, plan, state shap
 		return plan, false
 	}
 	tflog.Info(ctx, "updating fiat account", map[string]any{"id": objID})
-	a, err := data.client.UpdateFiatAccount(ctx, objID, body)
+	a, err := run.client.UpdateFiatAccount(ctx, objID, body)
 	if err != nil {
 		diags.AddError(failure("Updating fiat account "+objID+" failed", err),
 			fmt.Sprintf("The service did not update the fiat account %s: %s.\n\nThe state keeps the values before "+
@@ -826,9 +826,9 @@ func updateFiatAccount(ctx context.Context, data *providerData, plan, state shap
 
 // deleteFiatAccount deletes the account at the service; one already gone
 // is deleted.
-func deleteFiatAccount(ctx context.Context, data *providerData, state shapedState[fiatAccountArgs], diags *diag.Diagnostics) {
+func deleteFiatAccount(ctx context.Context, run *moneyRun, state shapedState[fiatAccountArgs], diags *diag.Diagnostics) {
 	objID := id(state).ValueString()
-	err := data.client.DeleteFiatAccount(ctx, objID)
+	err := run.client.DeleteFiatAccount(ctx, objID)
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "fiat account already gone", map[string]any{"id": objID})
 		return

@@ -619,7 +619,7 @@ func TestRecordFoundSendsNothing(t *testing.T) {
 				return tc.obj, tc.obj != nil, tc.err
 			}
 			res, diags := createRun[*client.Transfer]{
-				objects: k, refID: "ref-1", plannedID: tc.planned, now: time.Now, data: &providerData{},
+				objects: k, refID: "ref-1", plannedID: tc.planned, now: time.Now, runState: &moneyRun{},
 				send: func(context.Context) (*client.Transfer, error) {
 					t.Fatal("a create was sent")
 					return nil, nil
@@ -725,12 +725,12 @@ func TestLookupFirstSendsOnlyOnTheServicesWord(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				data := &providerData{client: c}
+				data := &moneyRun{client: c}
 				var sent bool
 				var diags diag.Diagnostics
 				if kind == "instructions" {
 					_, diags = createRun[*client.FiatDepositInstructions]{
-						objects: instructionsObjects, refID: "ref-1", now: time.Now, data: data, lookupFirst: true,
+						objects: instructionsObjects, refID: "ref-1", now: time.Now, runState: data, lookupFirst: true,
 						send: func(context.Context) (*client.FiatDepositInstructions, error) {
 							sent = true
 							return &client.FiatDepositInstructions{ID: "i-1"}, nil
@@ -739,7 +739,7 @@ func TestLookupFirstSendsOnlyOnTheServicesWord(t *testing.T) {
 					}.run(t.Context())
 				} else {
 					_, diags = createRun[*client.FiatAccount]{
-						objects: fiatAccountObjects, refID: "ref-1", now: time.Now, data: data, lookupFirst: true,
+						objects: fiatAccountObjects, refID: "ref-1", now: time.Now, runState: data, lookupFirst: true,
 						send: func(context.Context) (*client.FiatAccount, error) {
 							sent = true
 							id := "a-1"

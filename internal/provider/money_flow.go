@@ -134,7 +134,7 @@ type flowCreate[A, O, R any] struct {
 	// send, when set, is what the flow does around the post of body (a
 	// guaranteed fee quoted first): see moneyType.send. Shared by the
 	// resource and the action.
-	send func(ctx context.Context, data *providerData, a A, body R, post corePost[R, *O]) (createResult[*O], diag.Diagnostics)
+	send func(ctx context.Context, run *moneyRun, a A, body R, post corePost[R, *O]) (createResult[*O], diag.Diagnostics)
 	// found, when set, checks an object of a recorded without sending as
 	// send checks one it adopts (see moneyType.found).
 	found func(a A, res createResult[*O], diags *diag.Diagnostics)
@@ -475,7 +475,7 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 // planChange plans an object whose configuration changed: the in-place
 // record of what sends nothing (inPlace), or else a replacement, which
 // moves the money again, said in full.
-func (f *flow[A, O, R]) planChange(ctx context.Context, _ *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[A]) {
+func (f *flow[A, O, R]) planChange(ctx context.Context, _ *moneyRun, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[A]) {
 	plan, diags := getShaped[A](ctx, req.Plan)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {

@@ -96,11 +96,11 @@ type guardRule struct {
 	// check returns the breaches and what it could not check for w, given
 	// the figures of the other movements of the run (planned: by asset,
 	// without w). Both are errors: the guard fails closed.
-	check func(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement, planned map[string]decimal.Decimal) guardFindings
+	check func(ctx context.Context, g *moneyGuard, run *moneyRun, w guardedMovement, planned map[string]decimal.Decimal) guardFindings
 	// partial, when set, checks at plan a movement m known only in part:
 	// what the rule can judge without its figure. Without it, the rule
 	// warns that it judges m at apply.
-	partial func(ctx context.Context, g *moneyGuard, data *providerData, m movement, via string) guardFindings
+	partial func(ctx context.Context, g *moneyGuard, run *moneyRun, m movement, via string) guardFindings
 	// arg is the argument of w its errors are on; nil: the figure it
 	// checks (amount or total).
 	arg func(w guardedMovement) string
@@ -556,11 +556,11 @@ func (f guardFindings) titled(r guardRule, about, b, when string) (string, strin
 // guardPlan passes w through every rule at plan, with the figures of the
 // other movements of this run. Unless w breaks one, it is added to the
 // run's tally.
-func guardPlan(ctx context.Context, data *providerData, w guardedMovement, diags *diag.Diagnostics) {
-	if data == nil {
+func guardPlan(ctx context.Context, run *moneyRun, w guardedMovement, diags *diag.Diagnostics) {
+	if run == nil {
 		return
 	}
-	judgeMovement(ctx, data, w, func(g *moneyGuard) *runTally { return &g.tally }, "", diags)
+	judgeMovement(ctx, run, w, func(g *moneyGuard) *runTally { return &g.tally }, "", diags)
 }
 
 // guardSend passes w through every rule at the moment it is sent, with the
@@ -568,12 +568,12 @@ func guardPlan(ctx context.Context, data *providerData, w guardedMovement, diags
 // plan: the address book, the limits and the figures may have changed
 // since, and an action's arguments may have been unknown then. Unless w
 // breaks one, it is added to what the process sent.
-func guardSend(ctx context.Context, data *providerData, w guardedMovement) diag.Diagnostics {
+func guardSend(ctx context.Context, run *moneyRun, w guardedMovement) diag.Diagnostics {
 	var diags diag.Diagnostics
-	if data == nil {
+	if run == nil {
 		return diags
 	}
-	judgeMovement(ctx, data, w, func(g *moneyGuard) *runTally { return &g.sent }, " at send", &diags)
+	judgeMovement(ctx, run, w, func(g *moneyGuard) *runTally { return &g.sent }, " at send", &diags)
 	return diags
 }
 
@@ -581,11 +581,11 @@ func guardSend(ctx context.Context, data *providerData, w guardedMovement) diag.
 // then, when a setting of the block is on, the others with the figures of
 // the tally of, adding w to it unless it breaks one. when is said in the
 // summaries ("" at plan, " at send").
-func judgeMovement(ctx context.Context, data *providerData, w guardedMovement, of func(*moneyGuard) *runTally, when string, diags *diag.Diagnostics) {
-	g := data.guard
+func judgeMovement(ctx context.Context, run *moneyRun, w guardedMovement, of func(*moneyGuard) *runTally, when string, diags *diag.Diagnostics) {
+	g := run.guard
 	refused := false
 	for _, r := range guardRules {
-		if r.setting == "" && !report(r, g, w, r.check(ctx, g, data, w, nil), when, diags) {
+		if r.setting == "" && !report(r, g, w, r.check(ctx, g, run, w, nil), when, diags) {
 			refused = true
 		}
 	}
@@ -611,7 +611,7 @@ func judgeMovement(ctx context.Context, data *providerData, w guardedMovement, o
 		if r.setting == "" || !g.on(r) {
 			continue
 		}
-		if !report(r, g, w, r.check(ctx, g, data, w, planned), when, diags) {
+		if !report(r, g, w, r.check(ctx, g, run, w, planned), when, diags) {
 			ok = false
 		}
 	}
@@ -651,11 +651,11 @@ func report(r guardRule, g *moneyGuard, w guardedMovement, f guardFindings, when
 // checks where it goes when that is known, and refuses it otherwise); the
 // others warn, once per run and type, that they judge it when the apply
 // plans it with its final values.
-func guardUnknown(ctx context.Context, data *providerData, via string, m movement, diags *diag.Diagnostics) {
-	if data == nil {
+func guardUnknown(ctx context.Context, run *moneyRun, via string, m movement, diags *diag.Diagnostics) {
+	if run == nil {
 		return
 	}
-	g := data.guard
+	g := run.guard
 	waits := false
 	for _, r := range guardRules {
 		if !g.on(r) {
@@ -665,7 +665,7 @@ func guardUnknown(ctx context.Context, data *providerData, via string, m movemen
 			waits = true
 			continue
 		}
-		f := r.partial(ctx, g, data, m, via)
+		f := r.partial(ctx, g, run, m, via)
 		w := m.guarded("", via)
 		w.what = fmt.Sprintf("to %s", shown(knownString(m.to)))
 		attr := r.arg(w)
@@ -681,7 +681,7 @@ func guardUnknown(ctx context.Context, data *providerData, via string, m movemen
 	if !waits {
 		return
 	}
-	data.warnOnce("guard:unknown:"+via, func() {
+	run.warnOnce("guard:unknown:"+via, func() {
 		diags.AddWarning("Withdrawal guard not checked at plan",
 			fmt.Sprintf("An argument of a %s is known only at apply, so the withdrawal_guard of the provider cannot "+
 				"check its amount at plan and this plan does not show whether it keeps the guard's limits. It is "+

@@ -27,7 +27,7 @@ const (
 // rule's row says when it runs and what its refusal advises next.
 
 // checkMaxAmount: the figure of one withdrawal is at most max_amount.
-func checkMaxAmount(_ context.Context, g *moneyGuard, _ *providerData, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
+func checkMaxAmount(_ context.Context, g *moneyGuard, _ *moneyRun, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
 	c, ok := g.caps[settingMaxAmount][w.assetKey]
 	if !ok || w.figure.LessThanOrEqual(c.limit) {
 		return guardFindings{}
@@ -38,7 +38,7 @@ func checkMaxAmount(_ context.Context, g *moneyGuard, _ *providerData, w guarded
 
 // checkMaxRunTotal: the figures of the run, this one included, are at most
 // max_run_total.
-func checkMaxRunTotal(_ context.Context, g *moneyGuard, _ *providerData, w guardedMovement, planned map[string]decimal.Decimal) guardFindings {
+func checkMaxRunTotal(_ context.Context, g *moneyGuard, _ *moneyRun, w guardedMovement, planned map[string]decimal.Decimal) guardFindings {
 	asset := w.assetKey
 	c, ok := g.caps[settingMaxRunTotal][asset]
 	if !ok {
@@ -55,9 +55,9 @@ func checkMaxRunTotal(_ context.Context, g *moneyGuard, _ *providerData, w guard
 
 // checkServiceLimits compares w, and the run's total, with the service's
 // transfer limits of its transfer types.
-func checkServiceLimits(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement, planned map[string]decimal.Decimal) guardFindings {
+func checkServiceLimits(ctx context.Context, g *moneyGuard, run *moneyRun, w guardedMovement, planned map[string]decimal.Decimal) guardFindings {
 	var f guardFindings
-	limits, err := g.reads.serviceLimits(ctx, data.client, w.limitTypes)
+	limits, err := g.reads.serviceLimits(ctx, run.client, w.limitTypes)
 	if err != nil {
 		why := unreadable(err, "them", client.ScopeReadTransferLimit)
 		f.unchecked = append(f.unchecked, "The service's transfer limits could not be read, so no withdrawal of this "+
@@ -74,7 +74,7 @@ func checkServiceLimits(ctx context.Context, g *moneyGuard, data *providerData, 
 		single := l.PeriodSeconds == "0"
 		// The limit's texts are the service's: shown, never raw.
 		rule, limit, limitAsset := shown(l.RuleID), shown(l.Limit), shown(l.LimitAsset)
-		value, conversion, priced := g.reads.convert(ctx, data.client, w.figure, w.asset, l.LimitAsset)
+		value, conversion, priced := g.reads.convert(ctx, run.client, w.figure, w.asset, l.LimitAsset)
 		conversion = shown(conversion)
 		if !priced {
 			f.unchecked = append(f.unchecked, fmt.Sprintf("The service's limit %s (%s %s) is in %s, and the service "+
@@ -95,7 +95,7 @@ func checkServiceLimits(ctx context.Context, g *moneyGuard, data *providerData, 
 		before := decimal.Zero
 		var unpriced []string
 		for asset, figure := range planned {
-			v, _, ok := g.reads.convert(ctx, data.client, figure, asset, l.LimitAsset)
+			v, _, ok := g.reads.convert(ctx, run.client, figure, asset, l.LimitAsset)
 			if !ok {
 				unpriced = append(unpriced, asset)
 				continue
@@ -130,13 +130,13 @@ func periodText(seconds string) string {
 // destination is an APPROVED entry of the
 // service's address book on the movement's network (of its identity, or
 // of none, when it sets one).
-func checkApprovedDestination(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
+func checkApprovedDestination(ctx context.Context, g *moneyGuard, run *moneyRun, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
 	if w.destination == "" {
 		// Money that stays within the customer's own profiles, or a fiat
 		// account (checkApprovedFiatAccount).
 		return guardFindings{}
 	}
-	book, err := g.reads.addressBook(ctx, data.client)
+	book, err := g.reads.addressBook(ctx, run.client)
 	if err != nil {
 		why := unreadable(err, "it", client.ScopeReadCryptoDestinationAddress)
 		return guardFindings{unchecked: []string{"the service's withdrawal address book could not be read: " + why + "."}}
@@ -174,7 +174,7 @@ func checkApprovedDestination(ctx context.Context, g *moneyGuard, data *provider
 // or another argument, is known only at apply: an account known only at
 // apply is one this plan creates or replaces, so not yet approved; a known
 // one is checked as at send.
-func partialApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *providerData, m movement, via string) guardFindings {
+func partialApprovedFiatAccount(ctx context.Context, g *moneyGuard, run *moneyRun, m movement, via string) guardFindings {
 	switch {
 	case m.fiatAccount.IsNull():
 		return guardFindings{}
@@ -184,13 +184,13 @@ func partialApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *provid
 			"and a new fiat account starts PENDING the service's review, so the withdrawal would be refused.", via)}}
 	}
 	w := m.guarded("", via)
-	return checkApprovedFiatAccount(ctx, g, data, w, nil)
+	return checkApprovedFiatAccount(ctx, g, run, w, nil)
 }
 
 // partialApprovedDestination checks at plan the crypto destination of a
 // movement another argument of which is known only at apply: refused
 // when the destination itself is not known, checked otherwise.
-func partialApprovedDestination(ctx context.Context, g *moneyGuard, data *providerData, m movement, via string) guardFindings {
+func partialApprovedDestination(ctx context.Context, g *moneyGuard, run *moneyRun, m movement, via string) guardFindings {
 	if !m.fiatAccount.IsNull() {
 		return guardFindings{}
 	}
@@ -201,7 +201,7 @@ func partialApprovedDestination(ctx context.Context, g *moneyGuard, data *provid
 			"destination known at plan (an address of the book is: "+
 			"platform_crypto_destination_address.<name>.address).", via)}}
 	}
-	f := checkApprovedDestination(ctx, g, data, m.guarded("", via), nil)
+	f := checkApprovedDestination(ctx, g, run, m.guarded("", via), nil)
 	return guardFindings{breaches: append(f.breaches, f.unchecked...)}
 }
 
@@ -211,11 +211,11 @@ func partialApprovedDestination(ctx context.Context, g *moneyGuard, data *provid
 // (a new account starts PENDING review) is refused. Under
 // approved_destinations_only, the service is asked about the account
 // (GET /transfer/fiat-accounts/{id}, once per account per process).
-func checkApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
+func checkApprovedFiatAccount(ctx context.Context, g *moneyGuard, run *moneyRun, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
 	if w.fiatAccount == "" {
 		return guardFindings{}
 	}
-	if status, seen := data.seenStatus(fiatAccountNamespace, w.fiatAccount); seen && status != fiatAccountApproved {
+	if status, seen := run.seenStatus(fiatAccountNamespace, w.fiatAccount); seen && status != fiatAccountApproved {
 		return guardFindings{refusal: "Fiat account not approved", breaches: []string{fmt.Sprintf("The %s %s goes "+
 			"to the fiat account %s, which this configuration manages and whose status is %s, not APPROVED: the "+
 			"service refuses a withdrawal to it.", w.resourceType, shown(w.what), w.fiatAccount, shown(status))}}
@@ -223,14 +223,14 @@ func checkApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *provider
 	if !g.approvedOnly() {
 		return guardFindings{}
 	}
-	return askApprovedFiatAccount(ctx, g, data, w)
+	return askApprovedFiatAccount(ctx, g, run, w)
 }
 
 // askApprovedFiatAccount asks the service whether the fiat account w goes
 // to is APPROVED, for approved_destinations_only.
-func askApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement) guardFindings {
+func askApprovedFiatAccount(ctx context.Context, g *moneyGuard, run *moneyRun, w guardedMovement) guardFindings {
 	status, err := g.reads.fiatAccounts.get(w.fiatAccount, func() (string, error) {
-		a, err := data.client.GetFiatAccount(ctx, w.fiatAccount)
+		a, err := run.client.GetFiatAccount(ctx, w.fiatAccount)
 		switch {
 		case err != nil:
 			return "", err
@@ -258,7 +258,7 @@ func askApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *providerDa
 // whose balance_asset names another asset (1 BTC debited from a USD
 // balance) cannot be judged, and neither can an answer that lists the
 // asset twice.
-func checkBalances(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
+func checkBalances(ctx context.Context, g *moneyGuard, run *moneyRun, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
 	switch {
 	case w.profile == "":
 		return guardFindings{unchecked: []string{"check_balances: the profile the money leaves is not known."}}
@@ -273,7 +273,7 @@ func checkBalances(ctx context.Context, g *moneyGuard, data *providerData, w gua
 			shown(w.profile), w.figure, w.assetKey)}}
 	}
 	balances, err := g.reads.balances.get(w.profile, func() ([]client.ProfileBalance, error) {
-		b, err := data.client.GetProfileBalances(ctx, w.profile)
+		b, err := run.client.GetProfileBalances(ctx, w.profile)
 		tflog.Debug(ctx, "balances read for the withdrawal guard", map[string]any{"profile_id": w.profile,
 			"balances": len(b)})
 		return b, err

@@ -223,7 +223,7 @@ func checkPlanFigures(t *testing.T, planJSON string, want int) {
 // the order.
 func TestMoneyGuard_concurrentPlans(t *testing.T) {
 	g := guardCapped(settingMaxRunTotal, map[string]string{"BTC": "1.2"})
-	data := &providerData{guard: g}
+	data := &moneyRun{guard: g}
 	var wg sync.WaitGroup
 	var refused atomic.Int32
 	for i := range 5 {
@@ -446,7 +446,7 @@ func TestGuardRules_nextStep(t *testing.T) {
 			if !slices.ContainsFunc(guardRules, func(r guardRule) bool { return cmpOr(r.setting, r.name) == c.rule }) {
 				t.Fatalf("no rule %s", c.rule)
 			}
-			data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, c.guard)
+			data := guardRun(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, c.guard)
 			data.sawStatus(fiatAccountNamespace, "acct-pending", "PENDING")
 			var d diag.Diagnostics
 			for _, w := range c.moves {
@@ -466,7 +466,7 @@ func TestGuardRules_nextStep(t *testing.T) {
 	// A fiat account known only at apply is one this plan creates: apply it
 	// first.
 	var d diag.Diagnostics
-	guardUnknown(t.Context(), &providerData{}, "platform_fiat_withdrawal", movement{asset: types.StringValue("USD"),
+	guardUnknown(t.Context(), &moneyRun{}, "platform_fiat_withdrawal", movement{asset: types.StringValue("USD"),
 		amount: types.StringValue("1"), from: types.StringValue("prof-1"), to: types.StringUnknown(),
 		fiatAccount: types.StringUnknown(), address: types.StringNull(), network: types.StringNull(),
 		identity: types.StringNull()}, &d)
@@ -533,7 +533,7 @@ func TestMoneyGuard_serviceTextShown(t *testing.T) {
 			Address: address, Status: &pending}, {ID: "cda-2" + hostileText, CryptoNetwork: "LITECOIN" + hostileText,
 			Address: address, Status: &pending}}
 	})
-	data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, g)
+	data := guardRun(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, g)
 	var d diag.Diagnostics
 	guardPlan(t.Context(), data, w, &d)
 	out := fmt.Sprint(d)

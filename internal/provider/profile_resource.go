@@ -150,7 +150,7 @@ func (r *profileResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			// Terraform plans the create of the replacement next, without
 			// the state: the profile it finds under the nickname is this one,
 			// which the replacement deactivates first.
-			r.data.attempts.add(profileReplacedNamespace, replacedKey(plan.Nickname.ValueString(), state.ID.ValueString()))
+			r.data.run.attempts.add(profileReplacedNamespace, replacedKey(plan.Nickname.ValueString(), state.ID.ValueString()))
 			return
 		}
 		if n := plan.Nickname; !n.IsUnknown() && !strings.EqualFold(n.ValueString(), state.Nickname.ValueString()) {
@@ -199,7 +199,7 @@ func (r *profileResource) planDeactivation(ctx context.Context, state profileMod
 // apply records it. A list the plan cannot read is left to the apply,
 // which looks the nickname up again before it sends anything.
 func (r *profileResource) planCreate(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if r.data.pinnedScopeRefused(profileWords.scope, profileWords.resourceType, &resp.Diagnostics) {
+	if r.data.run.pinnedScopeRefused(profileWords.scope, profileWords.resourceType, &resp.Diagnostics) {
 		return
 	}
 	config, d := getProfile(ctx, req.Config)
@@ -210,12 +210,12 @@ func (r *profileResource) planCreate(ctx context.Context, req resource.ModifyPla
 	nickname := config.Nickname.ValueString()
 	// The apply's destroy of the unconfirmed state receives the plan's
 	// private state, not the state's: it carries the attempt there.
-	if attempt, recorded := r.data.attempts.lostCreate(profileWords.refNamespace, nicknameKey(nickname)); recorded {
+	if attempt, recorded := r.data.run.attempts.lostCreate(profileWords.refNamespace, nicknameKey(nickname)); recorded {
 		resp.Diagnostics.Append(attempt.record(ctx, resp.Private)...)
 	}
 	existing, err := r.data.client.ProfileByNickname(ctx, nickname)
 	if err != nil {
-		r.data.warnOnce("profile-plan-lookup", func() {
+		r.data.run.warnOnce("profile-plan-lookup", func() {
 			resp.Diagnostics.AddWarning(failure("Profiles not read at plan", err),
 				fmt.Sprintf("Looking the nickname %s up among the profiles failed: %s. The apply looks it up again "+
 					"before it creates the profile, and never takes over a profile that already has it.",
@@ -226,11 +226,11 @@ func (r *profileResource) planCreate(ctx context.Context, req resource.ModifyPla
 	if existing == nil {
 		return
 	}
-	if r.data.attempts.has(profileReplacedNamespace, replacedKey(nickname, existing.ID)) {
+	if r.data.run.attempts.has(profileReplacedNamespace, replacedKey(nickname, existing.ID)) {
 		return
 	}
-	if r.data.attempts.has(profileWords.refNamespace, nicknameKey(nickname)) {
-		attempt, recorded := r.data.attempts.lostCreate(profileWords.refNamespace, nicknameKey(nickname))
+	if r.data.run.attempts.has(profileWords.refNamespace, nicknameKey(nickname)) {
+		attempt, recorded := r.data.run.attempts.lostCreate(profileWords.refNamespace, nicknameKey(nickname))
 		found, missing, err := r.judgeLost(ctx, attempt, recorded, existing)
 		switch {
 		case err != nil:
@@ -355,11 +355,11 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	if existing != nil {
-		if !r.data.attempts.has(profileWords.refNamespace, nicknameKey(nickname)) {
+		if !r.data.run.attempts.has(profileWords.refNamespace, nicknameKey(nickname)) {
 			nicknameTakenError(existing, "Nothing was sent.", &resp.Diagnostics)
 			return
 		}
-		attempt, recorded := r.data.attempts.lostCreate(profileWords.refNamespace, nicknameKey(nickname))
+		attempt, recorded := r.data.run.attempts.lostCreate(profileWords.refNamespace, nicknameKey(nickname))
 		r.adoptLost(ctx, plan, attempt, recorded, existing, "this state recorded an attempt to make it that the "+
 			"service never confirmed", "Nothing was sent.", resp)
 		return
@@ -371,7 +371,7 @@ func (r *profileResource) Create(ctx context.Context, req resource.CreateRequest
 	// The attempt is recorded before it is sent: the state an unconfirmed
 	// create leaves carries it, for the judgement of what the next apply
 	// finds (lost_create.go).
-	attempt := newLostCreate(served.Last(), r.data.clock(), map[string]string{"nickname": nickname,
+	attempt := newLostCreate(served.Last(), r.data.run.clock(), map[string]string{"nickname": nickname,
 		"description": body.Description})
 	resp.Diagnostics.Append(attempt.record(ctx, resp.Private)...)
 	if resp.Diagnostics.HasError() {
@@ -543,7 +543,7 @@ func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if state.ID.IsNull() || state.ID.ValueString() == "" {
 		// An unconfirmed create (Terraform holds it tainted).
 		attempt, recorded := recordedLostCreate(ctx, req.Private)
-		r.data.attempts.recordLost(profileWords.refNamespace, nicknameKey(state.Nickname.ValueString()), attempt, recorded)
+		r.data.run.attempts.recordLost(profileWords.refNamespace, nicknameKey(state.Nickname.ValueString()), attempt, recorded)
 		resp.Diagnostics.AddWarning("Profile not confirmed",
 			fmt.Sprintf("The last create of profile %s ended without confirmation from the service. Terraform plans "+
 				"to create it again: the apply looks the nickname up first, and records the profile it finds when it "+
@@ -557,7 +557,7 @@ func (r *profileResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if importing {
 		p, err = r.data.client.GetProfile(ctx, id)
 	} else {
-		p, err = readGatheredBy(ctx, r.data, profileWords.refNamespace, profileLists.byIDs, readProfileByID, id)
+		p, err = readGatheredBy(ctx, r.data.run, profileWords.refNamespace, profileLists.byIDs, readProfileByID, id)
 	}
 	switch {
 	case err != nil && importing:
@@ -636,7 +636,7 @@ func (r *profileResource) Delete(ctx context.Context, req resource.DeleteRequest
 		// A tainted, unconfirmed create, before its retry.
 		if r.data != nil {
 			attempt, recorded := recordedLostCreate(ctx, req.Private)
-			r.data.attempts.recordLost(profileWords.refNamespace, nicknameKey(state.Nickname.ValueString()), attempt, recorded)
+			r.data.run.attempts.recordLost(profileWords.refNamespace, nicknameKey(state.Nickname.ValueString()), attempt, recorded)
 		}
 		return
 	}

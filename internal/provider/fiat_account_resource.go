@@ -561,12 +561,12 @@ func fiatAccountChanges(state, plan tftypes.Value) (replace []path.Path, changed
 		case n.Type().Is(tftypes.Object{}):
 			// An object appears, goes away or is unknown: judged by its
 			// leaves (absent ones are null).
-			leaves(p, name, s, n, func(lp path.Path, lname string, sv, nv tftypes.Value) {
-				judge(lp, lname, sv, nv, &replace, &changed)
+			eachLeaf(p, name, s, n, func(lp path.Path, lname string, sv, nv tftypes.Value) {
+				judgeLeaf(lp, lname, sv, nv, &replace, &changed)
 			})
 			return
 		}
-		judge(p, name, s, n, &replace, &changed)
+		judgeLeaf(p, name, s, n, &replace, &changed)
 	}
 	var sm, nm map[string]tftypes.Value
 	_ = state.As(&sm)
@@ -580,8 +580,8 @@ func fiatAccountChanges(state, plan tftypes.Value) (replace []path.Path, changed
 	return replace, changed
 }
 
-// judge sorts the change of one leaf.
-func judge(p path.Path, name string, s, n tftypes.Value, replace *[]path.Path, changed *bool) {
+// judgeLeaf sorts the change of one leaf.
+func judgeLeaf(p path.Path, name string, s, n tftypes.Value, replace *[]path.Path, changed *bool) {
 	if s.Equal(n) {
 		return
 	}
@@ -605,9 +605,9 @@ func joinName(parent, name string) string {
 	return parent + "." + name
 }
 
-// leaves calls f for every leaf under an object attribute whose state is s
+// eachLeaf calls f for every leaf under an object attribute whose state is s
 // and plan n, either of which may be null or unknown.
-func leaves(p path.Path, name string, s, n tftypes.Value, f func(path.Path, string, tftypes.Value, tftypes.Value)) {
+func eachLeaf(p path.Path, name string, s, n tftypes.Value, f func(path.Path, string, tftypes.Value, tftypes.Value)) {
 	t, ok := n.Type().(tftypes.Object)
 	if !ok {
 		f(p, name, s, n)
@@ -631,7 +631,7 @@ func leaves(p path.Path, name string, s, n tftypes.Value, f func(path.Path, stri
 				nv = tftypes.NewValue(at, tftypes.UnknownValue)
 			}
 		}
-		leaves(p.AtName(k), joinName(name, k), sv, nv, f)
+		eachLeaf(p.AtName(k), joinName(name, k), sv, nv, f)
 	}
 }
 

@@ -475,7 +475,7 @@ func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
 			// The saved plan says in one line what moves and where, for
 			// the reviewer of `terraform show` as for tools.
 			summary, _ := m["summary"].(string)
-			if !strings.HasPrefix(summary, "records, "+sends(res.words)+" nothing: ") ||
+			if !strings.HasPrefix(summary, "records, "+doesVerb(res.words)+" nothing: ") ||
 				!strings.Contains(summary, ", ref_id found-1; destroying it ") || !strings.Contains(summary, " profile ") {
 				t.Errorf("planned money.summary = %q, want that applying records and sends nothing, what moves "+
 					"and its profile, with its ref_id, and what destroying it does", summary)
@@ -496,7 +496,7 @@ func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
 			mustContain(t, "plan", out, "must be replaced")
 			// It sends (the ref_id found-2 is new), and says so.
 			next := strings.Replace(strings.Replace(summary, "found-1", "found-2", 1),
-				"records, "+sends(res.words)+" nothing: ", sends(res.words)+" ", 1)
+				"records, "+doesVerb(res.words)+" nothing: ", doesVerb(res.words)+" ", 1)
 			mustContain(t, "plan", out, next)
 			w.write(emulatorProviderBlock(emu, ""), body)
 

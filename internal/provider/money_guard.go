@@ -585,7 +585,7 @@ func judgeMovement(ctx context.Context, run *moneyRun, w guardedMovement, of fun
 	g := run.guard
 	refused := false
 	for _, r := range guardRules {
-		if r.setting == "" && !report(r, g, w, r.check(ctx, g, run, w, nil), when, diags) {
+		if r.setting == "" && !reportFindings(r, g, w, r.check(ctx, g, run, w, nil), when, diags) {
 			refused = true
 		}
 	}
@@ -611,7 +611,7 @@ func judgeMovement(ctx context.Context, run *moneyRun, w guardedMovement, of fun
 		if r.setting == "" || !g.on(r) {
 			continue
 		}
-		if !report(r, g, w, r.check(ctx, g, run, w, planned), when, diags) {
+		if !reportFindings(r, g, w, r.check(ctx, g, run, w, planned), when, diags) {
 			ok = false
 		}
 	}
@@ -620,9 +620,9 @@ func judgeMovement(ctx context.Context, run *moneyRun, w guardedMovement, of fun
 	}
 }
 
-// report adds the findings f of rule r about w to diags, each refusal
+// reportFindings adds the findings f of rule r about w to diags, each refusal
 // with the rule's next step; it reports whether there were none.
-func report(r guardRule, g *moneyGuard, w guardedMovement, f guardFindings, when string, diags *diag.Diagnostics) bool {
+func reportFindings(r guardRule, g *moneyGuard, w guardedMovement, f guardFindings, when string, diags *diag.Diagnostics) bool {
 	if len(f.breaches) == 0 && len(f.unchecked) == 0 {
 		return true
 	}

@@ -160,7 +160,7 @@ func checkApprovedDestination(ctx context.Context, g *moneyGuard, run *moneyRun,
 		}
 	}
 	msg := fmt.Sprintf("approved_destinations_only: %s on %s is not an APPROVED address of the service's address "+
-		"book (%s read).", shown(w.destination), w.network, plural(len(book), "entry", "entries"))
+		"book (%s read).", shown(w.destination), w.network, countNoun(len(book), "entry", "entries"))
 	switch {
 	case len(notApproved) > 0:
 		msg += " It is in the book, not approved: " + strings.Join(notApproved, ", ") + "."
@@ -339,8 +339,8 @@ func shownRef(refID string) string {
 	return refID
 }
 
-// plural is n with the noun in its number: "1 entry", "2 entries".
-func plural(n int, one, many string) string {
+// countNoun is n with the noun in its number: "1 entry", "2 entries".
+func countNoun(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}

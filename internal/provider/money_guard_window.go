@@ -228,7 +228,7 @@ func checkWindowTotal(ctx context.Context, g *moneyGuard, run *moneyRun, w guard
 	return guardFindings{breaches: []string{fmt.Sprintf("%s of %s is %s (%s); %s %s left profile %s %s by the "+
 		"service's record (%s since %s%s), %s %s is planned or sent from it in this run by other movements, "+
 		"and this one asks %s more (%s in all).", c.setting, w.assetKey, limit.limit, limit.from, sum, w.assetKey,
-		shown(w.profile), c.over, plural(left.count, "movement", "movements"),
+		shown(w.profile), c.over, countNoun(left.count, "movement", "movements"),
 		read.since.Format(time.RFC3339), oldest, others, w.assetKey, w.figure, total)}}
 }
 

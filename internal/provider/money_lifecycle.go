@@ -303,9 +303,6 @@ func (r *moneyCoreResource[A, T, R]) scrub(a A) {
 	}
 }
 
-// id is the object's id in m, null until the service confirmed it.
-func id[A any](m shapedState[A]) types.String { return m.str("id") }
-
 func (r *moneyCoreResource[A, T, R]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	switch {
 	case req.Plan.Raw.IsNull():

@@ -79,7 +79,7 @@ type summaryWords struct {
 // summaryWordsOf are the words of the summaries of objects of w, their
 // fiat accounts named as run reads them.
 func summaryWordsOf(ctx context.Context, run *moneyRun, w createWords) summaryWords {
-	return summaryWords{does: sends(w), fiat: func(id string) string { return fiatAccountName(ctx, run, id) }}
+	return summaryWords{does: doesVerb(w), fiat: func(id string) string { return fiatAccountName(ctx, run, id) }}
 }
 
 // Ends of money.summary: what destroying the object does.

@@ -80,7 +80,7 @@ var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.Orchestrati
 		created: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, outcome createOutcome, diags *diag.Diagnostics) {
 			(*orchestrationRuleModel)(m).fromAPI(r, diags)
 			m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed,
-				m.args.movement(), sends(orchestrationRuleWords))
+				m.args.movement(), doesVerb(orchestrationRuleWords))
 		},
 	},
 	read: typeRead[orchestrationRuleArgs, *client.OrchestrationRule]{

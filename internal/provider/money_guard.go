@@ -101,6 +101,12 @@ type guardRule struct {
 	// what the rule can judge without its figure. Without it, the rule
 	// warns that it judges m at apply.
 	partial func(ctx context.Context, g *moneyGuard, run *moneyRun, m movement, via string) guardFindings
+	// standing, in place of check, makes the row one that judges where a
+	// standing movement m goes (an orchestration rule, which routes every
+	// future deposit and has no figure, so that the rules of figures do not
+	// apply to it), at plan and at send (guardStanding). Its breaches are
+	// told with the row's next step; what it could not check says its own.
+	standing func(ctx context.Context, g *moneyGuard, run *moneyRun, m movement, w guardedMovement) guardFindings
 	// arg is the argument of w its errors are on; nil: the figure it
 	// checks (amount or total).
 	arg func(w guardedMovement) string
@@ -222,11 +228,7 @@ var guardRules = []guardRule{
 		check:   checkApprovedDestination,
 		partial: partialApprovedDestination,
 		arg:     func(guardedMovement) string { return "destination_address" },
-		next: func(_ *moneyGuard, w guardedMovement) string {
-			return "Next step: have " + shown(w.destination) + " on " + shown(w.network) + " approved in the " +
-				"service's address book (add it with a platform_crypto_destination_address resource if it is not " +
-				"there), and plan again once the service's review has approved it."
-		},
+		next:    approvedDestinationNext,
 	},
 	{
 		setting: settingCheckBalances,
@@ -253,6 +255,36 @@ var guardRules = []guardRule{
 				"profile) and plan again, or send less from it in this run.", shown(w.profile), w.debitKey)
 		},
 	},
+	{
+		// Always on, for a standing movement: a fiat account this run has
+		// seen not APPROVED, or one known only at apply (an account this
+		// plan makes, so not yet approved), is refused as a withdrawal's
+		// is; under approved_destinations_only, the service is asked.
+		name:     "fiat account approval",
+		standing: checkStandingFiatAccount,
+		next: func(*moneyGuard, guardedMovement) string {
+			return "Next step: have the account approved by the service's review (terraform refresh shows its " +
+				"status), and plan again once its status is APPROVED."
+		},
+	},
+	{
+		// A standing movement's crypto destination is an APPROVED entry of
+		// the address book, as a withdrawal's is; one known only at apply
+		// is refused.
+		setting:  settingApprovedOnly,
+		env:      EnvApprovedDestinations,
+		standing: checkStandingDestination,
+		next:     approvedDestinationNext,
+	},
+}
+
+// approvedDestinationNext is the next step of a movement w the guard
+// refuses for going to a crypto destination that is not an APPROVED entry
+// of the address book.
+func approvedDestinationNext(_ *moneyGuard, w guardedMovement) string {
+	return "Next step: have " + shown(w.destination) + " on " + shown(w.network) + " approved in the " +
+		"service's address book (add it with a platform_crypto_destination_address resource if it is not " +
+		"there), and plan again once the service's review has approved it."
 }
 
 // capValidators are the validators of a map of caps by asset.
@@ -277,7 +309,7 @@ func capSource(c guardCap) string {
 func moneyGuardSchema() schema.Block {
 	attrs := map[string]schema.Attribute{}
 	for _, r := range guardRules {
-		if r.setting != "" {
+		if r.attribute != nil {
 			attrs[r.setting] = r.attribute
 		}
 	}
@@ -377,7 +409,8 @@ func configMoneyGuard(ctx context.Context, obj types.Object, diags *diag.Diagnos
 	}
 	g := &moneyGuard{caps: map[string]guardCaps{}, switchedOnBy: map[string]string{}}
 	for _, r := range guardRules {
-		if r.setting == "" {
+		if r.attribute == nil {
+			// Always on, or a setting another row declares.
 			continue
 		}
 		if r.caps() {
@@ -585,7 +618,7 @@ func judgeMovement(ctx context.Context, run *moneyRun, w guardedMovement, of fun
 	g := run.guard
 	refused := false
 	for _, r := range guardRules {
-		if r.setting == "" && !reportFindings(r, g, w, r.check(ctx, g, run, w, nil), when, diags) {
+		if r.setting == "" && r.check != nil && !reportFindings(r, g, w, r.check(ctx, g, run, w, nil), when, diags) {
 			refused = true
 		}
 	}
@@ -608,7 +641,7 @@ func judgeMovement(ctx context.Context, run *moneyRun, w guardedMovement, of fun
 	defer func() { g.judging = nil }()
 	ok := !refused
 	for _, r := range guardRules {
-		if r.setting == "" || !g.on(r) {
+		if r.setting == "" || r.check == nil || !g.on(r) {
 			continue
 		}
 		if !reportFindings(r, g, w, r.check(ctx, g, run, w, planned), when, diags) {
@@ -658,7 +691,7 @@ func guardUnknown(ctx context.Context, run *moneyRun, via string, m movement, di
 	g := run.guard
 	waits := false
 	for _, r := range guardRules {
-		if !g.on(r) {
+		if r.check == nil || !g.on(r) {
 			continue
 		}
 		if r.partial == nil {
@@ -689,6 +722,31 @@ func guardUnknown(ctx context.Context, run *moneyRun, via string, m movement, di
 				"then, with nothing sent, if it breaks one or cannot be judged. It does not count in this plan's "+
 				"max_run_total.", via))
 	})
+}
+
+// guardStanding passes a standing movement m (an orchestration rule,
+// which routes every future deposit) through the rows of guardRules that
+// judge where it sends money, at plan (when "") and at send (when
+// " at send"), with its errors on m.destinationAttr. A destination within
+// the customer's own profiles is not judged.
+func guardStanding(ctx context.Context, run *moneyRun, m movement, refID, via, when string, diags *diag.Diagnostics) {
+	if run == nil {
+		return
+	}
+	g := run.guard
+	w := m.guarded(refID, via)
+	for _, r := range guardRules {
+		if r.standing == nil || !g.on(r) {
+			continue
+		}
+		f := r.standing(ctx, g, run, m, w)
+		for _, b := range f.breaches {
+			diags.AddAttributeError(m.destinationAttr, f.refusal+when, b+"\n\nNothing was sent. "+r.next(g, w))
+		}
+		for _, u := range f.unchecked {
+			diags.AddAttributeError(m.destinationAttr, f.refusal+when, u+" Nothing was sent.")
+		}
+	}
 }
 
 // cmpOr is a, or b when a is empty.

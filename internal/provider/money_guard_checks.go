@@ -205,6 +205,62 @@ func partialApprovedDestination(ctx context.Context, g *moneyGuard, run *moneyRu
 	return guardFindings{breaches: append(f.breaches, f.unchecked...)}
 }
 
+// checkStandingFiatAccount (always on, for a standing movement m): a fiat
+// account known only at apply is one this plan creates or replaces, so not
+// yet approved, and the service would refuse the rule; a known one is
+// judged as a withdrawal's (checkApprovedFiatAccount).
+func checkStandingFiatAccount(ctx context.Context, g *moneyGuard, run *moneyRun, m movement, w guardedMovement) guardFindings {
+	via := w.resourceType
+	if m.fiatAccount.IsUnknown() {
+		return guardFindings{refusal: "Fiat account not approved yet", unchecked: []string{fmt.Sprintf("The "+
+			"fiat_account_id of this %s is known only at apply: it is an account this plan creates or replaces, "+
+			"and a new fiat account starts PENDING the service's review, so the service would refuse the rule. "+
+			"Apply the account first (terraform apply -target=<the account>), and plan the rule once its status "+
+			"is APPROVED.", via)}}
+	}
+	if w.fiatAccount == "" {
+		return guardFindings{}
+	}
+	f := checkApprovedFiatAccount(ctx, g, run, w, nil)
+	out := guardFindings{refusal: "Withdrawal guard approved_destinations_only refuses this " + via}
+	for _, b := range append(f.breaches, f.unchecked...) {
+		out.breaches = append(out.breaches, fmt.Sprintf("The %s %s (ref_id %s) would route every future deposit "+
+			"to a fiat account the service would refuse or the provider's withdrawal_guard does not allow: %s",
+			via, shown(w.what), shownRef(w.refID), b))
+	}
+	return out
+}
+
+// checkStandingDestination (approved_destinations_only, for a standing
+// movement m): its crypto destination is checked as a withdrawal's
+// (checkApprovedDestination). A destination known only at apply cannot be
+// checked at plan, and is refused. An identity_id the configuration
+// leaves unset is unknown in the plan (the service's answer is recorded):
+// the request is sent without one, and the book is searched so; a
+// configured one known only at apply is judged then, at send.
+func checkStandingDestination(ctx context.Context, g *moneyGuard, run *moneyRun, m movement, w guardedMovement) guardFindings {
+	if m.fiatAccount.IsUnknown() || w.fiatAccount != "" {
+		// A fiat account (checkStandingFiatAccount).
+		return guardFindings{}
+	}
+	via := w.resourceType
+	if m.address.IsUnknown() || m.network.IsUnknown() {
+		return guardFindings{refusal: "Withdrawal guard approved_destinations_only cannot check this " + via,
+			unchecked: []string{fmt.Sprintf("Where the %s %s routes deposits is known only at apply, so the "+
+				"provider's withdrawal_guard cannot check at plan that it is an APPROVED destination, and it refuses "+
+				"what it cannot check. Give it a destination known at plan (an address of the book is: "+
+				"platform_crypto_destination_address.<name>.address).", via, shown(w.what))}}
+	}
+	f := checkApprovedDestination(ctx, g, run, w, nil)
+	out := guardFindings{refusal: "Withdrawal guard approved_destinations_only refuses this " + via}
+	for _, b := range append(f.breaches, f.unchecked...) {
+		out.breaches = append(out.breaches, fmt.Sprintf("The %s %s (ref_id %s) would route every future deposit "+
+			"to a destination the provider's withdrawal_guard does not allow: %s", via, shown(w.what),
+			shownRef(w.refID), b))
+	}
+	return out
+}
+
 // checkApprovedFiatAccount (always on): the fiat account w goes to is
 // APPROVED by what this run has seen of it: an account this configuration
 // manages, read or created in this process, whose status is not APPROVED

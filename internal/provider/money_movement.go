@@ -45,7 +45,7 @@ type movement struct {
 	what string
 	// standing: it moves no amount now but routes every future deposit to
 	// where it goes (an orchestration rule): no figure to judge, so only
-	// where it goes is (guardDestination), at plan and at send, with its
+	// where it goes is (guardStanding), at plan and at send, with its
 	// errors on destinationAttr.
 	standing        bool
 	destinationAttr path.Path
@@ -171,7 +171,7 @@ func (t *moneyType[A, T, R]) planMovement(ctx context.Context, run *moneyRun, a 
 		return
 	}
 	if m.standing {
-		guardDestination(ctx, run, m, refID, t.objects.words.resourceType, "", &resp.Diagnostics)
+		guardStanding(ctx, run, m, refID, t.objects.words.resourceType, "", &resp.Diagnostics)
 		return
 	}
 	guardPlan(ctx, run, m.guarded(refID, t.objects.words.resourceType), &resp.Diagnostics)
@@ -192,7 +192,7 @@ func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, run *money
 		return
 	}
 	if m.standing {
-		guardDestination(ctx, run, m, atApply(ref), t.objects.words.resourceType, "", &resp.Diagnostics)
+		guardStanding(ctx, run, m, atApply(ref), t.objects.words.resourceType, "", &resp.Diagnostics)
 		return
 	}
 	guardUnknown(ctx, run, t.objects.words.resourceType, m, &resp.Diagnostics)
@@ -214,7 +214,7 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, run *moneyRun, a A, 
 			return createResult[T]{}, diags
 		}
 		if m.standing {
-			guardDestination(ctx, run, m, refID, via, " at send", &diags)
+			guardStanding(ctx, run, m, refID, via, " at send", &diags)
 		} else {
 			diags.Append(guardSend(ctx, run, m.guarded(refID, via))...)
 		}

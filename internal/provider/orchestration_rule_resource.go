@@ -37,7 +37,7 @@ func NewOrchestrationRuleResource() resource.Resource {
 // List Orchestration Rules (ids filter), deleted by Delete Orchestration
 // Rule. The service has no update: every argument change is a
 // replacement. A rule routes money: its manifest says where, and the
-// guards judge its destination as a withdrawal's (guardDestination).
+// guards judge its destination as a withdrawal's (guardStanding).
 var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.OrchestrationRule, client.OrchestrationRuleRequest]{
 	objects:  orchestrationRuleObjects,
 	schema:   orchestrationRuleSchema,

@@ -101,7 +101,7 @@ func TestMoneyGuard_checkBalancesFailsClosed(t *testing.T) {
 		{"funded", emulator.DefaultClientID, emulator.DefaultClientSecret, "prof-1", "USD", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			data := guardData(t, emu, c.clientID, c.secret, guardOn(settingCheckBalances))
+			data := guardRun(t, emu, c.clientID, c.secret, guardOn(settingCheckBalances))
 			var d diag.Diagnostics
 			guardPlan(t.Context(), data, move(c.profile, c.asset), &d)
 			switch {
@@ -117,16 +117,16 @@ func TestMoneyGuard_checkBalancesFailsClosed(t *testing.T) {
 	}
 }
 
-// guardData is the provider data of a guard g whose client has the given
+// guardRun is the money run of a guard g whose client has the given
 // credentials at emu.
-func guardData(t *testing.T, emu *emulator.Server, clientID, secret string, g *moneyGuard) *providerData {
+func guardRun(t *testing.T, emu *emulator.Server, clientID, secret string, g *moneyGuard) *moneyRun {
 	t.Helper()
 	c, err := client.New(client.Config{RateStateDir: t.TempDir(), ClientID: clientID, ClientSecret: secret, BaseURL: emu.BaseURL(),
 		AuthURL: emu.AuthURL(), MaxRetries: 0})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &providerData{client: c, guard: g}
+	return &moneyRun{client: c, guard: g}
 }
 
 // TestAccProfileBalances_read: the data source reads a profile's balances
@@ -206,7 +206,7 @@ func TestMoneyGuard_kindsSharingRefID(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, at := range []string{"plan", "send"} {
-				data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, c.guard())
+				data := guardRun(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, c.guard())
 				for i, w := range sharedRefMoves() {
 					var d diag.Diagnostics
 					if at == "plan" {
@@ -246,7 +246,7 @@ func TestMoneyGuard_checkBalancesOfBalanceAsset(t *testing.T) {
 		{"BTC", "USD", "1"},
 		{"USDG", "USD", "60"},
 	} {
-		data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, guardOn(settingCheckBalances))
+		data := guardRun(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, guardOn(settingCheckBalances))
 		var d diag.Diagnostics
 		guardPlan(t.Context(), data, withdrawal(c.asset, c.balanceAsset, c.amount), &d)
 		want := fmt.Sprintf("check_balances: it sends %s %s and debits the %s balance (its balance_asset %q). An "+
@@ -263,7 +263,7 @@ func TestMoneyGuard_checkBalancesOfBalanceAsset(t *testing.T) {
 	}
 
 	// Its own asset as balance_asset: compared with that balance.
-	data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, guardOn(settingCheckBalances))
+	data := guardRun(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, guardOn(settingCheckBalances))
 	var d diag.Diagnostics
 	if guardPlan(t.Context(), data, withdrawal("BTC", "btc", "1.5"), &d); d.HasError() {
 		t.Fatalf("1.5 BTC debited from 2 BTC refused: %v", d)
@@ -285,7 +285,7 @@ func TestMoneyGuard_checkBalancesAssetListedTwice(t *testing.T) {
 			return []client.ProfileBalance{{Asset: "USD", Available: order[0]}, {Asset: "usd", Available: order[1]}}, nil
 		})
 		var d diag.Diagnostics
-		guardPlan(t.Context(), &providerData{guard: g}, sharedRefMoves()[0], &d)
+		guardPlan(t.Context(), &moneyRun{guard: g}, sharedRefMoves()[0], &d)
 		want := "the service lists the balance of USD in profile prof-1 more than once"
 		if !d.HasError() || !strings.Contains(fmt.Sprint(d), want) {
 			t.Errorf("balances %v: %v, want an error saying %q", order, d, want)

@@ -282,7 +282,7 @@ func (r *cryptoDestinationAddressResource) ModifyPlan(ctx context.Context, req r
 // its apply would. A book the plan cannot read is left to the apply, which
 // looks the address up again before it sends anything.
 func (r *cryptoDestinationAddressResource) planCreate(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if r.data == nil || r.data.pinnedScopeRefused(destinationWords.scope, destinationWords.resourceType, &resp.Diagnostics) {
+	if r.data == nil || r.data.run.pinnedScopeRefused(destinationWords.scope, destinationWords.resourceType, &resp.Diagnostics) {
 		return
 	}
 	config, d := getDestinationAddress(ctx, req.Config)
@@ -296,12 +296,12 @@ func (r *cryptoDestinationAddressResource) planCreate(ctx context.Context, req r
 	}
 	// The apply's destroy of the unconfirmed state receives the plan's
 	// private state, not the state's: it carries the attempt there.
-	if attempt, recorded := r.data.attempts.lostCreate(destinationWords.refNamespace, args.tuple()); recorded {
+	if attempt, recorded := r.data.run.attempts.lostCreate(destinationWords.refNamespace, args.tuple()); recorded {
 		resp.Diagnostics.Append(attempt.record(ctx, resp.Private)...)
 	}
 	existing, err := lookupTuple(ctx, r.data.client, args)
 	if err != nil {
-		r.data.warnOnce("destination-address-plan-lookup", func() {
+		r.data.run.warnOnce("destination-address-plan-lookup", func() {
 			summary, detail := readDestinationError(err, args.describe())
 			resp.Diagnostics.AddWarning(summary+" at plan", detail+" The apply looks the address up again before "+
 				"it adds it, and never takes over an address that is already in the book.")
@@ -480,7 +480,7 @@ func (r *cryptoDestinationAddressResource) Create(ctx context.Context, req resou
 	}
 	// The attempt is recorded before it is sent: the state an unconfirmed
 	// create leaves carries it (lost_create.go).
-	resp.Diagnostics.Append(newLostCreate(look.servedAt, r.data.clock(), lostEntryRequest(body)).record(ctx, resp.Private)...)
+	resp.Diagnostics.Append(newLostCreate(look.servedAt, r.data.run.clock(), lostEntryRequest(body)).record(ctx, resp.Private)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -558,10 +558,10 @@ func (r *cryptoDestinationAddressResource) adoptOrRefuse(ctx context.Context, pl
 // this configuration's: when this state recorded an unconfirmed attempt to
 // add it and it matches the configuration. Otherwise why says why not.
 func (r *cryptoDestinationAddressResource) judgeExisting(args cryptoDestinationAddressArgs, a *client.CryptoDestinationAddress) (adopt bool, why string) {
-	if !r.data.attempts.has(destinationWords.refNamespace, args.tuple()) {
+	if !r.data.run.attempts.has(destinationWords.refNamespace, args.tuple()) {
 		return false, "This configuration did not add it"
 	}
-	attempt, recorded := r.data.attempts.lostCreate(destinationWords.refNamespace, args.tuple())
+	attempt, recorded := r.data.run.attempts.lostCreate(destinationWords.refNamespace, args.tuple())
 	if missing := attempt.missing(recorded, lostEntryEvidence(attempt, a)); len(missing) > 0 {
 		return false, fmt.Sprintf("This state recorded an attempt to add it whose answer was lost, but nothing "+
 			"shows that attempt added it:\n%s\n\nSomeone else may have added it, so it is not recorded as this "+
@@ -706,7 +706,7 @@ var errNotInBook = errors.New("not in the address book")
 // other reads of the address book into list requests by ids (see
 // readGatheredBy); nil when the book does not hold it.
 func readDestination(ctx context.Context, data *providerData, id string) (*client.CryptoDestinationAddress, error) {
-	a, err := readGatheredBy(ctx, data, destinationWords.refNamespace, destinationLists.byIDs,
+	a, err := readGatheredBy(ctx, data.run, destinationWords.refNamespace, destinationLists.byIDs,
 		func(ctx context.Context, c *client.Client, id string) (*client.CryptoDestinationAddress, error) {
 			a, err := readByID(ctx, c, id)
 			if err == nil && a == nil {
@@ -735,7 +735,7 @@ func (r *cryptoDestinationAddressResource) Read(ctx context.Context, req resourc
 	if id.IsNull() {
 		// An unconfirmed create (Terraform holds it tainted).
 		attempt, recorded := recordedLostCreate(ctx, req.Private)
-		r.data.attempts.recordLost(destinationWords.refNamespace, state.args.tuple(), attempt, recorded)
+		r.data.run.attempts.recordLost(destinationWords.refNamespace, state.args.tuple(), attempt, recorded)
 		resp.Diagnostics.AddWarning("Crypto destination address not confirmed",
 			fmt.Sprintf("The last create of %s ended without confirmation from the service. Terraform plans to "+
 				"create it again: the apply looks it up first, and records the entry it finds when it matches the "+
@@ -828,7 +828,7 @@ func (r *cryptoDestinationAddressResource) Delete(ctx context.Context, req resou
 		// A tainted, unconfirmed create, before its retry.
 		if r.data != nil {
 			attempt, recorded := recordedLostCreate(ctx, req.Private)
-			r.data.attempts.recordLost(destinationWords.refNamespace, state.args.tuple(), attempt, recorded)
+			r.data.run.attempts.recordLost(destinationWords.refNamespace, state.args.tuple(), attempt, recorded)
 		}
 		return
 	}

@@ -72,14 +72,14 @@ func postCryptoWithdrawal(ctx context.Context, c *client.Client, body client.Cry
 // quoted first, the withdrawal is posted only with a fee at most max_fee
 // (an expired quote is quoted again once), and the fee the answer charged
 // is checked too; without, body is posted as it is.
-func sendWithinMaxFee(ctx context.Context, data *providerData, a cryptoWithdrawalArgs, body client.CryptoWithdrawalRequest, post corePost[client.CryptoWithdrawalRequest, *client.Transfer]) (createResult[*client.Transfer], diag.Diagnostics) {
+func sendWithinMaxFee(ctx context.Context, run *moneyRun, a cryptoWithdrawalArgs, body client.CryptoWithdrawalRequest, post corePost[client.CryptoWithdrawalRequest, *client.Transfer]) (createResult[*client.Transfer], diag.Diagnostics) {
 	maxFee := knownString(a.MaxFee)
 	if maxFee == "" {
 		return post(ctx, body, nil)
 	}
 	var diags diag.Diagnostics
 	for attempt := 1; ; attempt++ {
-		quote, ok := quoteWithinMaxFee(ctx, data, body, maxFee, &diags)
+		quote, ok := quoteWithinMaxFee(ctx, run, body, maxFee, &diags)
 		if !ok {
 			return createResult[*client.Transfer]{}, diags
 		}
@@ -148,8 +148,8 @@ func differenceOf(a, b string) string {
 
 // quoteWithinMaxFee asks for a guaranteed fee for body and reports whether
 // it is at most maxFee; otherwise the error names both figures.
-func quoteWithinMaxFee(ctx context.Context, data *providerData, body client.CryptoWithdrawalRequest, maxFee string, diags *diag.Diagnostics) (*client.CryptoWithdrawalFee, bool) {
-	q, err := data.client.CreateCryptoWithdrawalFee(ctx, client.CryptoWithdrawalFeeRequest{
+func quoteWithinMaxFee(ctx context.Context, run *moneyRun, body client.CryptoWithdrawalRequest, maxFee string, diags *diag.Diagnostics) (*client.CryptoWithdrawalFee, bool) {
+	q, err := run.client.CreateCryptoWithdrawalFee(ctx, client.CryptoWithdrawalFeeRequest{
 		Asset: body.Asset, DestinationAddress: body.DestinationAddress, CryptoNetwork: body.CryptoNetwork,
 		Amount: body.Amount, Total: body.Total,
 	})

@@ -95,7 +95,7 @@ var depositAddressType = moneyType[depositAddressArgs, *client.DepositAddress, c
 		},
 	},
 	change: typeChange[depositAddressArgs]{
-		planChange: func(_ context.Context, _ *providerData, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[depositAddressArgs]) {
+		planChange: func(_ context.Context, _ *moneyRun, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[depositAddressArgs]) {
 			resp.Diagnostics.AddWarning("Changing a deposit address creates a NEW address",
 				fmt.Sprintf("The arguments of the deposit address %s (%s) changed. The service cannot change a deposit "+
 					"address, so Terraform plans a replacement: applying creates a new address with a new value, and "+

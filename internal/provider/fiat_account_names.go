@@ -58,12 +58,12 @@ type fiatAccountDirectory struct {
 // fiatAccountName is what the summary says of the fiat account id, in
 // the parentheses after its id: what the service lists of it, or why
 // nothing is shown.
-func fiatAccountName(ctx context.Context, data *providerData, id string) string {
-	if data == nil || data.client == nil {
+func fiatAccountName(ctx context.Context, run *moneyRun, id string) string {
+	if run == nil || run.client == nil {
 		return "not read: the provider is not configured"
 	}
-	d := &data.fiatNames
-	d.once.Do(func() { d.read(ctx, data.client) })
+	d := &run.fiatNames
+	d.once.Do(func() { d.read(ctx, run.client) })
 	if d.err != nil {
 		return fiatAccountUnnamed(ctx, d.err)
 	}
@@ -71,8 +71,8 @@ func fiatAccountName(ctx context.Context, data *providerData, id string) string 
 		return describeFiatAccount(a)
 	}
 	name, _ := d.others.get(id, func() (string, error) {
-		c := data.client
-		g := gathererOf(data, "fiat_account_names", func() *gatherer[*client.FiatAccount] {
+		c := run.client
+		g := gathererOf(run, "fiat_account_names", func() *gatherer[*client.FiatAccount] {
 			return &gatherer[*client.FiatAccount]{
 				max:     maxGathered,
 				spacing: gatherSpacing,

@@ -528,7 +528,7 @@ var fiatAccountLists = &objectLists[*client.FiatAccount]{
 // planFiatAccountChange plans an account whose configuration changed: a
 // replacement when an argument that cannot change in place changed (see
 // fiatAccountInPlace), an update otherwise, which sends it back to review.
-func planFiatAccountChange(_ context.Context, _ *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[fiatAccountArgs]) {
+func planFiatAccountChange(_ context.Context, _ *moneyRun, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[fiatAccountArgs]) {
 	replace, changed := fiatAccountChanges(req.State.Raw, req.Plan.Raw)
 	if len(replace) > 0 {
 		resp.RequiresReplace = append(resp.RequiresReplace, replace...)
@@ -624,12 +624,12 @@ func fiatAccountChanges(state, plan tftypes.Value) (replace []path.Path, changed
 		case n.Type().Is(tftypes.Object{}):
 			// An object appears, goes away or is unknown: judged by its
 			// leaves (absent ones are null).
-			leaves(p, name, s, n, func(lp path.Path, lname string, sv, nv tftypes.Value) {
-				judge(lp, lname, sv, nv, &replace, &changed)
+			eachLeaf(p, name, s, n, func(lp path.Path, lname string, sv, nv tftypes.Value) {
+				judgeLeaf(lp, lname, sv, nv, &replace, &changed)
 			})
 			return
 		}
-		judge(p, name, s, n, &replace, &changed)
+		judgeLeaf(p, name, s, n, &replace, &changed)
 	}
 	var sm, nm map[string]tftypes.Value
 	_ = state.As(&sm)
@@ -643,8 +643,8 @@ func fiatAccountChanges(state, plan tftypes.Value) (replace []path.Path, changed
 	return replace, changed
 }
 
-// judge sorts the change of one leaf.
-func judge(p path.Path, name string, s, n tftypes.Value, replace *[]path.Path, changed *bool) {
+// judgeLeaf sorts the change of one leaf.
+func judgeLeaf(p path.Path, name string, s, n tftypes.Value, replace *[]path.Path, changed *bool) {
 	if s.Equal(n) {
 		return
 	}
@@ -668,9 +668,9 @@ func joinName(parent, name string) string {
 	return parent + "." + name
 }
 
-// leaves calls f for every leaf under an object attribute whose state is s
+// eachLeaf calls f for every leaf under an object attribute whose state is s
 // and plan n, either of which may be null or unknown.
-func leaves(p path.Path, name string, s, n tftypes.Value, f func(path.Path, string, tftypes.Value, tftypes.Value)) {
+func eachLeaf(p path.Path, name string, s, n tftypes.Value, f func(path.Path, string, tftypes.Value, tftypes.Value)) {
 	t, ok := n.Type().(tftypes.Object)
 	if !ok {
 		f(p, name, s, n)
@@ -694,7 +694,7 @@ func leaves(p path.Path, name string, s, n tftypes.Value, f func(path.Path, stri
 				nv = tftypes.NewValue(at, tftypes.UnknownValue)
 			}
 		}
-		leaves(p.AtName(k), joinName(name, k), sv, nv, f)
+		eachLeaf(p.AtName(k), joinName(name, k), sv, nv, f)
 	}
 }
 
@@ -857,7 +857,7 @@ func networkModelFrom(n *client.FiatNetworkInstructions, recorded *fiatAccountNe
 
 // updateFiatAccount changes the account in place (PUT) and checks the
 // answer against the configuration.
-func updateFiatAccount(ctx context.Context, data *providerData, plan, state shapedState[fiatAccountArgs], diags *diag.Diagnostics) (shapedState[fiatAccountArgs], bool) {
+func updateFiatAccount(ctx context.Context, run *moneyRun, plan, state shapedState[fiatAccountArgs], diags *diag.Diagnostics) (shapedState[fiatAccountArgs], bool) {
 	objID := id(state).ValueString()
 	body, err := plan.args.updateRequest(ctx)
 	if err != nil {
@@ -865,7 +865,7 @@ func updateFiatAccount(ctx context.Context, data *providerData, plan, state shap
 		return plan, false
 	}
 	tflog.Info(ctx, "updating fiat account", map[string]any{"id": objID})
-	a, err := data.client.UpdateFiatAccount(ctx, objID, body)
+	a, err := run.client.UpdateFiatAccount(ctx, objID, body)
 	if err != nil {
 		diags.AddError(failure("Updating fiat account "+objID+" failed", err),
 			fmt.Sprintf("The service did not update the fiat account %s: %s.\n\nThe state keeps the values before "+
@@ -889,9 +889,9 @@ func updateFiatAccount(ctx context.Context, data *providerData, plan, state shap
 
 // deleteFiatAccount deletes the account at the service; one already gone
 // is deleted.
-func deleteFiatAccount(ctx context.Context, data *providerData, state shapedState[fiatAccountArgs], diags *diag.Diagnostics) {
+func deleteFiatAccount(ctx context.Context, run *moneyRun, state shapedState[fiatAccountArgs], diags *diag.Diagnostics) {
 	objID := id(state).ValueString()
-	err := data.client.DeleteFiatAccount(ctx, objID)
+	err := run.client.DeleteFiatAccount(ctx, objID)
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "fiat account already gone", map[string]any{"id": objID})
 		return

@@ -278,7 +278,7 @@ func instructionsDifferences(req client.FiatDepositInstructionsRequest, f *clien
 
 // planDeprecatedInstructions plans the replacement of instructions the
 // service deprecated: they must no longer be used.
-func planDeprecatedInstructions(ctx context.Context, _ *providerData, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[fiatDepositInstructionsArgs]) {
+func planDeprecatedInstructions(ctx context.Context, _ *moneyRun, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[fiatDepositInstructionsArgs]) {
 	if state.str("status").ValueString() != client.FiatDepositInstrStatusDeprecated {
 		return
 	}
@@ -370,9 +370,9 @@ func lookupInstructions(ctx context.Context, c *client.Client, refID string) (*c
 // service does not report, after an import (see
 // replaceUnlessUnknownAfterImport); every other change is a replacement.
 // It sends nothing and refreshes the computed attributes.
-func updateInstructions(ctx context.Context, data *providerData, plan, state shapedState[fiatDepositInstructionsArgs], diags *diag.Diagnostics) (shapedState[fiatDepositInstructionsArgs], bool) {
+func updateInstructions(ctx context.Context, run *moneyRun, plan, state shapedState[fiatDepositInstructionsArgs], diags *diag.Diagnostics) (shapedState[fiatDepositInstructionsArgs], bool) {
 	objID := id(state).ValueString()
-	f, err := data.client.GetFiatDepositInstructions(ctx, objID)
+	f, err := run.client.GetFiatDepositInstructions(ctx, objID)
 	if err != nil {
 		summary, detail := readInstructionsError(err, objID)
 		diags.AddError(failure(summary, err), detail)

@@ -408,7 +408,7 @@ func TestMoneyGuard_environmentFloor(t *testing.T) {
 // by its value.
 func TestMoneyGuard_failsClosed(t *testing.T) {
 	g := guardCapped(settingMaxAmount, map[string]string{"BTC": "1"})
-	data := &providerData{guard: g}
+	data := &moneyRun{guard: g}
 	args := func(amount, asset string) cryptoWithdrawalArgs {
 		return cryptoWithdrawalArgs{Amount: types.StringValue(amount), Asset: types.StringValue(asset),
 			DestinationAddress: types.StringValue("bc1q"), CryptoNetwork: types.StringValue("BITCOIN"),

@@ -117,8 +117,8 @@ func keyReplaced(namespace string) string { return namespace + " replaced" }
 // keyReplacing records that this plan replaces the object id, whose key is
 // key: the plan of the create of its replacement, made without the state,
 // does not take it for another object holding the key.
-func keyReplacing(data *providerData, namespace, key, id string) {
-	data.attempts.add(keyReplaced(namespace), key+"\x00"+id)
+func keyReplacing(run *moneyRun, namespace, key, id string) {
+	run.attempts.add(keyReplaced(namespace), key+"\x00"+id)
 }
 
 // planNewByKey plans a new object of a natural key: it looks the key up,
@@ -127,9 +127,9 @@ func keyReplacing(data *providerData, namespace, key, id string) {
 // is judged by the evidence. A key the plan cannot look up is left to the
 // apply, which looks it up again before it sends anything.
 func (r *moneyCoreResource[A, T, R]) planNewByKey(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	t, k, data := r.t, r.t.key, r.data
+	t, k, run := r.t, r.t.key, r.run
 	w := t.objects.words
-	if data == nil || !req.Config.Raw.IsFullyKnown() || data.pinnedScopeRefused(w.scope, w.resourceType, &resp.Diagnostics) {
+	if run == nil || !req.Config.Raw.IsFullyKnown() || run.pinnedScopeRefused(w.scope, w.resourceType, &resp.Diagnostics) {
 		return
 	}
 	config, diags := getShaped[A](ctx, req.Config)
@@ -141,26 +141,26 @@ func (r *moneyCoreResource[A, T, R]) planNewByKey(ctx context.Context, req resou
 	}
 	// The apply's destroy of the unconfirmed state receives the plan's
 	// private state, not the state's: it carries the attempt there.
-	if attempt, recorded := data.attempts.lostCreate(w.refNamespace, key); recorded {
+	if attempt, recorded := run.attempts.lostCreate(w.refNamespace, key); recorded {
 		resp.Diagnostics.Append(attempt.record(ctx, resp.Private)...)
 	}
-	obj, found, err := k.lookup(ctx, data.client, a)
+	obj, found, err := k.lookup(ctx, run.client, a)
 	if err != nil {
-		data.warnOnce("key lookup:"+w.refNamespace, func() {
+		run.warnOnce("key lookup:"+w.refNamespace, func() {
 			text := k.say.notLookedUp(a, err)
 			resp.Diagnostics.AddWarning(text.summary, text.detail)
 		})
 		return
 	}
-	if !found || data.attempts.has(keyReplaced(w.refNamespace), key+"\x00"+t.objects.id(obj)) {
+	if !found || run.attempts.has(keyReplaced(w.refNamespace), key+"\x00"+t.objects.id(obj)) {
 		return
 	}
-	if !data.attempts.has(w.refNamespace, key) {
+	if !run.attempts.has(w.refNamespace, key) {
 		text := k.say.taken(a, obj, "Nothing was sent.")
 		resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
 		return
 	}
-	attempt, recorded := data.attempts.lostCreate(w.refNamespace, key)
+	attempt, recorded := run.attempts.lostCreate(w.refNamespace, key)
 	f, missing, err := r.judgeLost(ctx, attempt, recorded, obj)
 	switch {
 	case err != nil:
@@ -179,7 +179,7 @@ func (r *moneyCoreResource[A, T, R]) planNewByKey(ctx context.Context, req resou
 // missing for it to be the attempt's (none: it is), or a read of the
 // evidence that failed.
 func (r *moneyCoreResource[A, T, R]) judgeLost(ctx context.Context, attempt lostCreate, recorded bool, obj T) (foundObject, []string, error) {
-	f, err := r.t.key.judge(ctx, r.data.client, attempt, recorded, obj)
+	f, err := r.t.key.judge(ctx, r.run.client, attempt, recorded, obj)
 	if err != nil {
 		return f, nil, err
 	}
@@ -193,7 +193,7 @@ func (r *moneyCoreResource[A, T, R]) judgeLost(ctx context.Context, attempt lost
 // An answer lost is recorded as an unconfirmed create, unless the key,
 // looked up again (refound), finds the attempt's object.
 func (r *moneyCoreResource[A, T, R]) createByKey(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	t, k, data := r.t, r.t.key, r.data
+	t, k, run := r.t, r.t.key, r.run
 	w := t.objects.words
 	plan, diags := getShaped[A](ctx, req.Plan)
 	defer forgetLostCreate(ctx, resp.Private, &resp.Diagnostics)
@@ -204,19 +204,19 @@ func (r *moneyCoreResource[A, T, R]) createByKey(ctx context.Context, req resour
 	a := plan.args
 	key := k.of(a)
 	lctx, served := client.WithServedAt(ctx)
-	existing, found, err := k.lookup(lctx, data.client, a)
+	existing, found, err := k.lookup(lctx, run.client, a)
 	if err != nil {
 		text := k.say.lookupFailed(a, err)
 		resp.Diagnostics.AddError(text.summary, text.detail)
 		return
 	}
 	if found {
-		if !data.attempts.has(w.refNamespace, key) {
+		if !run.attempts.has(w.refNamespace, key) {
 			text := k.say.taken(a, existing, "Nothing was sent.")
 			resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
 			return
 		}
-		attempt, recorded := data.attempts.lostCreate(w.refNamespace, key)
+		attempt, recorded := run.attempts.lostCreate(w.refNamespace, key)
 		r.adoptLost(ctx, plan, attempt, recorded, existing, k.say.recorded, "Nothing was sent.", resp)
 		return
 	}
@@ -228,12 +228,12 @@ func (r *moneyCoreResource[A, T, R]) createByKey(ctx context.Context, req resour
 	// The attempt is recorded before it is sent: the state an unconfirmed
 	// create leaves carries it, for the judgement of what the next apply
 	// finds.
-	attempt := newLostCreate(served.Last(), data.clock(), k.sent(body))
+	attempt := newLostCreate(served.Last(), run.clock(), k.sent(body))
 	resp.Diagnostics.Append(attempt.record(ctx, resp.Private)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	obj, err := t.create.post(ctx, data.client, body)
+	obj, err := t.create.post(ctx, run.client, body)
 	switch {
 	case err == nil:
 	case errors.Is(err, client.ErrConflict):
@@ -242,7 +242,7 @@ func (r *moneyCoreResource[A, T, R]) createByKey(ctx context.Context, req resour
 	case createOutcomeUnknown(err, w.path):
 		if k.refound {
 			// The answer was lost: the key says whether the object was made.
-			if p, found, lerr := k.lookup(ctx, data.client, a); lerr == nil && found {
+			if p, found, lerr := k.lookup(ctx, run.client, a); lerr == nil && found {
 				r.adoptLost(ctx, plan, attempt, true, p, k.say.lost(err), "The create was sent and its answer lost.", resp)
 				return
 			}
@@ -325,14 +325,14 @@ func (r *moneyCoreResource[A, T, R]) recordUnconfirmedByKey(ctx context.Context,
 // run (attemptSet.recordLost), at its refresh (refresh: with a warning)
 // or at its destroy before the retry.
 func (r *moneyCoreResource[A, T, R]) unconfirmedByKey(ctx context.Context, state shapedState[A], p privateState, refresh bool, diags *diag.Diagnostics) {
-	if r.data == nil {
+	if r.run == nil {
 		if refresh {
 			notConfigured(diags)
 		}
 		return
 	}
 	attempt, recorded := recordedLostCreate(ctx, p)
-	r.data.attempts.recordLost(r.t.objects.words.refNamespace, r.t.key.of(state.args), attempt, recorded)
+	r.run.attempts.recordLost(r.t.objects.words.refNamespace, r.t.key.of(state.args), attempt, recorded)
 	if refresh {
 		text := r.t.key.say.notConfirmed(state.args)
 		diags.AddWarning(text.summary, text.detail)

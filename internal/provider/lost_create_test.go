@@ -95,8 +95,8 @@ func TestDestinationAddressAdoptsOnlyItsOwn(t *testing.T) {
 		{"no start recorded", false, entry("payouts", started.Add(time.Second)), false, "without the time it started"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &cryptoDestinationAddressResource{data: &providerData{}}
-			r.data.attempts.recordLost(destinationWords.refNamespace, args.tuple(),
+			r := &cryptoDestinationAddressResource{data: &providerData{run: &moneyRun{}}}
+			r.data.run.attempts.recordLost(destinationWords.refNamespace, args.tuple(),
 				newLostCreate(started, nil, lostEntryRequest(req)), tc.recorded)
 			adopt, why := r.judgeExisting(args, tc.entry)
 			if adopt != tc.adopt || !strings.Contains(why, tc.why) {

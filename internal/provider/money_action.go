@@ -19,9 +19,9 @@ import (
 
 // moneyAction is the action of the flow f.
 type moneyAction[A, O, R any] struct {
-	f    *flow[A, O, R]
-	t    moneyType[A, *O, R]
-	data *providerData
+	f   *flow[A, O, R]
+	t   moneyType[A, *O, R]
+	run *moneyRun
 }
 
 // The action of any flow is a full action.
@@ -107,14 +107,14 @@ func (a *moneyAction[A, O, R]) ConfigValidators(context.Context) []action.Config
 }
 
 func (a *moneyAction[A, O, R]) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.data = configuredData(req.ProviderData, &resp.Diagnostics)
+	a.run = configuredRun(req.ProviderData, &resp.Diagnostics)
 }
 
 // ModifyPlan passes the invocation through the provider's withdrawal_guard:
 // it counts in the plan's max_run_total as an invocation of its kind with
 // its configured ref_id, or as an invocation of its own when it has none.
 func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	if a.data == nil {
+	if a.run == nil {
 		return
 	}
 	var args A
@@ -122,10 +122,10 @@ func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.Modify
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if a.data.pinnedScopeRefused(a.t.objects.words.scope, a.via(), &resp.Diagnostics) {
+	if a.run.pinnedScopeRefused(a.t.objects.words.scope, a.via(), &resp.Diagnostics) {
 		return
 	}
-	guardInvocation(ctx, a.data, a.f.plan.moves(args), *a.t.plan.refID(&args), req.Config.Raw.IsFullyKnown(), a.via(),
+	guardInvocation(ctx, a.run, a.f.plan.moves(args), *a.t.plan.refID(&args), req.Config.Raw.IsFullyKnown(), a.via(),
 		&resp.Diagnostics)
 }
 
@@ -135,29 +135,29 @@ func (a *moneyAction[A, O, R]) ModifyPlan(ctx context.Context, req action.Modify
 // known (counted in max_run_total as an invocation of its kind with its
 // ref_id, or as an invocation of its own when it has none), and otherwise
 // warn that they judge it at send.
-func guardInvocation(ctx context.Context, data *providerData, m movement, refID types.String, known bool, via string, diags *diag.Diagnostics) {
-	if moneyHalted(data, via, "", diags) || checksumRefused(m.network, m.address, m.addressAttr(), via, "", diags) {
+func guardInvocation(ctx context.Context, run *moneyRun, m movement, refID types.String, known bool, via string, diags *diag.Diagnostics) {
+	if moneyHalted(run, via, "", diags) || checksumRefused(m.network, m.address, m.addressAttr(), via, "", diags) {
 		return
 	}
 	if !known {
-		guardUnknown(ctx, data, via, m, diags)
+		guardUnknown(ctx, run, via, m, diags)
 		return
 	}
 	ref := knownString(refID)
 	w := m.guarded(ref, via)
-	if data.guard.active() {
+	if run.guard.active() {
 		invocation := ref
 		if ref == "" {
-			invocation = data.newID()
+			invocation = run.newID()
 		}
 		w.key = movementKey("invocation of "+m.kind, invocation, w)
 	}
-	guardPlan(ctx, data, w, diags)
+	guardPlan(ctx, run, w, diags)
 }
 
 func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	w := a.f.objects.words
-	if a.data == nil {
+	if a.run == nil {
 		notConfigured(&resp.Diagnostics)
 		return
 	}
@@ -170,11 +170,11 @@ func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequ
 	generated := refID == ""
 	origin := "configured"
 	if generated {
-		refID, origin = a.data.newID(), "generated for this invocation"
+		refID, origin = a.run.newID(), "generated for this invocation"
 	}
 	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Sending %s: %s, ref_id %s (%s).",
 		w.noun, a.f.plan.summary(args), refID, origin)})
-	res, diags := a.t.sendMoney(ctx, a.data, args, refID, false, false, a.via())
+	res, diags := a.t.sendMoney(ctx, a.run, args, refID, false, false, a.via())
 	resp.Diagnostics.Append(diags...)
 	switch res.outcome {
 	case outcomeUnconfirmed:

@@ -149,11 +149,11 @@ func (p *plannedRefIDs) claim(namespace, refID, what string) (string, bool) {
 
 // claimPlannedRefID refuses, with an error on ref_id, a create whose ref_id
 // another object of the same namespace in this plan also creates with.
-func claimPlannedRefID(data *providerData, words createWords, refID, what string, derived bool, diags *diag.Diagnostics) {
-	if data == nil {
+func claimPlannedRefID(run *moneyRun, words createWords, refID, what string, derived bool, diags *diag.Diagnostics) {
+	if run == nil {
 		return
 	}
-	other, ok := data.planned.claim(words.refNamespace, refID, what)
+	other, ok := run.planned.claim(words.refNamespace, refID, what)
 	if ok {
 		return
 	}
@@ -197,9 +197,9 @@ type newObjectPlan[T any] struct {
 // holds under it (askAtPlan). It returns the ref_id ("" when it cannot be
 // derived), whether the apply sends the object (see askAtPlan), and the id
 // of the object the apply records when it sends nothing ("" otherwise).
-func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPlan[T], resp *resource.ModifyPlanResponse) (string, types.Bool, string) {
+func planNewObject[T any](ctx context.Context, run *moneyRun, p newObjectPlan[T], resp *resource.ModifyPlanResponse) (string, types.Bool, string) {
 	w := p.objects.words
-	if data.pinnedScopeRefused(w.scope, w.resourceType, &resp.Diagnostics) {
+	if run.pinnedScopeRefused(w.scope, w.resourceType, &resp.Diagnostics) {
 		return "", types.BoolUnknown(), ""
 	}
 	refID := knownString(p.configured)
@@ -211,7 +211,7 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 		if refID, ok = p.derive(); !ok {
 			return "", types.BoolUnknown(), ""
 		}
-		if after, replaced := data.attempts.replacedBy(w.refNamespace, refID); replaced && p.successor != nil {
+		if after, replaced := run.attempts.replacedBy(w.refNamespace, refID); replaced && p.successor != nil {
 			// The object replaced keeps this ref_id at the service.
 			if refID, ok = p.successor(after); !ok {
 				return "", types.BoolUnknown(), ""
@@ -221,11 +221,11 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("ref_id"), refID)...)
 		}
 	}
-	claimPlannedRefID(data, w, refID, p.what, derived, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() || data == nil {
+	claimPlannedRefID(run, w, refID, p.what, derived, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || run == nil {
 		return refID, types.BoolUnknown(), ""
 	}
-	sends, found := askAtPlan(ctx, data, p, refID, derived, &resp.Diagnostics)
+	sends, found := askAtPlan(ctx, run, p, refID, derived, &resp.Diagnostics)
 	return refID, sends, found
 }
 
@@ -242,13 +242,13 @@ func planNewObject[T any](ctx context.Context, data *providerData, p newObjectPl
 // says), and then the apply may send it. Never unknown: the apply plans
 // the object again, and a value known at plan must not turn unknown then
 // (a lookup that fails at apply would fail the apply).
-func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T], refID string, derived bool, diags *diag.Diagnostics) (types.Bool, string) {
+func askAtPlan[T any](ctx context.Context, run *moneyRun, p newObjectPlan[T], refID string, derived bool, diags *diag.Diagnostics) (types.Bool, string) {
 	k := p.objects
 	w := k.words
 	if k.lookup == nil {
 		return types.BoolValue(true), ""
 	}
-	found, servedAt, err := lookupOnce(ctx, data, k, refID)
+	found, servedAt, err := lookupOnce(ctx, run, k, refID)
 	switch {
 	case client.CredentialsRejected(err):
 		diags.AddError(failure(w.title+" not checked at plan", err),
@@ -258,7 +258,7 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 		return types.BoolUnknown(), ""
 	case err != nil:
 		tflog.Warn(ctx, "ref_id not looked up at plan", map[string]any{"ref_id": refID, "error": err.Error()})
-		data.warnOnce("lookup:"+w.refNamespace, func() {
+		run.warnOnce("lookup:"+w.refNamespace, func() {
 			diags.AddWarning(w.title+" not checked at plan",
 				fmt.Sprintf("The plan could not ask the service whether it already holds %s under the ref_id "+
 					"of each new one: %s.\n\nNothing is wrong with the plan, but it cannot say in advance whether "+
@@ -283,10 +283,10 @@ func askAtPlan[T any](ctx context.Context, data *providerData, p newObjectPlan[T
 				refID, w.noun, id, k.describe(prior), bulletList(d), verbOf(w.made), w.noun, w.noun, id))
 		return types.BoolUnknown(), ""
 	}
-	e := evidence{derived: derived, recorded: data.attempts.has(w.refNamespace, refID), window: data.recoveryWindow}
+	e := evidence{derived: derived, recorded: run.attempts.has(w.refNamespace, refID), window: run.recoveryWindow}
 	created := k.createdAt(prior)
 	if !e.accepts(created, servedAt) {
-		summary, detail := earlierObjectError(k, prior, refID, servedAt, data.recoveryWindow, true)
+		summary, detail := earlierObjectError(k, prior, refID, servedAt, run.recoveryWindow, true)
 		diags.AddAttributeError(path.Root("ref_id"), summary, detail)
 		return types.BoolUnknown(), ""
 	}
@@ -320,8 +320,8 @@ type lookupEntry struct {
 
 // lookupOnce looks refID up with k.lookup once per provider process.
 // found is nil when the service holds no object under it.
-func lookupOnce[T any](ctx context.Context, data *providerData, k moneyObjects[T], refID string) (*T, time.Time, error) {
-	l := &data.lookups
+func lookupOnce[T any](ctx context.Context, run *moneyRun, k moneyObjects[T], refID string) (*T, time.Time, error) {
+	l := &run.lookups
 	l.mu.Lock()
 	if l.done == nil {
 		l.done = map[string]*lookupEntry{}
@@ -334,7 +334,7 @@ func lookupOnce[T any](ctx context.Context, data *providerData, k moneyObjects[T
 	}
 	l.mu.Unlock()
 	e.once.Do(func() {
-		obj, ok, servedAt, err := lookupGathered(ctx, data, k, refID)
+		obj, ok, servedAt, err := lookupGathered(ctx, run, k, refID)
 		e.servedAt, e.err = servedAt, err
 		if ok && err == nil {
 			e.found = &obj
@@ -566,8 +566,8 @@ type createRun[T any] struct {
 	// nothing is sent. For objects whose replay answer the service does not
 	// publish.
 	lookupFirst bool
-	// data holds the lookups of this process (see lookupOnce).
-	data *providerData
+	// runState holds the lookups of this run (see lookupOnce).
+	runState *moneyRun
 }
 
 // createResult is the outcome of a createRun.
@@ -588,16 +588,16 @@ type createResult[T any] struct {
 func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostics) {
 	var diags diag.Diagnostics
 	w := c.objects.words
-	if c.lookupFirst && c.objects.lookup != nil && c.data != nil {
+	if c.lookupFirst && c.objects.lookup != nil && c.runState != nil {
 		// The plan of this process looked it up a moment ago, if it could.
-		prior, servedAt, err := lookupOnce(ctx, c.data, c.objects, c.refID)
+		prior, servedAt, err := lookupOnce(ctx, c.runState, c.objects, c.refID)
 		switch {
 		case client.IsOperationNotOffered(err) && c.objects.keyWithoutLookup != "":
 			// The service itself answers that it has no list to look in
 			// (the seed's has none of deposit instructions), and its
 			// interface makes the ref_id the key of idempotence: that
 			// promise is what protects the request.
-			c.data.warnOnce("no lookup:"+w.refNamespace, func() {
+			c.runState.warnOnce("no lookup:"+w.refNamespace, func() {
 				diags.AddWarning(w.title+" sent without looking its ref_id up",
 					fmt.Sprintf("The service answered that it offers no operation to look %s up by ref_id (%s). "+
 						"The provider sends each request with its ref_id, and relies on this: %s. A request sent "+
@@ -647,7 +647,7 @@ func (c createRun[T]) run(ctx context.Context) (createResult[T], diag.Diagnostic
 	if prior, ok := c.existing(err); ok {
 		return c.replayed(ctx, prior, served.Last())
 	}
-	if errors.Is(err, client.ErrConflict) && c.objects.lookup != nil && c.data != nil {
+	if errors.Is(err, client.ErrConflict) && c.objects.lookup != nil && c.runState != nil {
 		// A 409 that does not carry the object (the reference's answer to
 		// a reused ref_id of an internal transfer): the object is found
 		// by its ref_id, and judged as a replay answer.
@@ -671,7 +671,7 @@ func (c createRun[T]) conflicted(ctx context.Context, conflict error) (createRes
 	var diags diag.Diagnostics
 	w := c.objects.words
 	lctx, served := client.WithServedAt(ctx)
-	prior, found, err := c.objects.lookup(lctx, c.data.client, c.refID)
+	prior, found, err := c.objects.lookup(lctx, c.runState.client, c.refID)
 	if err == nil && found {
 		return c.replayed(ctx, prior, served.Last())
 	}
@@ -704,10 +704,10 @@ func (c createRun[T]) recordFound(ctx context.Context) (createResult[T], diag.Di
 		servedAt time.Time
 		err      error
 	)
-	if c.objects.lookup == nil || c.data == nil {
+	if c.objects.lookup == nil || c.runState == nil {
 		err = errors.New("the service offers no lookup of " + w.plural + " by ref_id")
 	} else {
-		prior, servedAt, err = lookupOnce(ctx, c.data, c.objects, c.refID)
+		prior, servedAt, err = lookupOnce(ctx, c.runState, c.objects, c.refID)
 	}
 	switch {
 	case err != nil:
@@ -1133,13 +1133,13 @@ func checkUnconfirmedOrigin(ctx context.Context, p privateState, w createWords, 
 // would change on retry (checkUnconfirmedOrigin), and otherwise records the
 // attempt for the plan and the create of its retry (attemptSet). It
 // reports whether the caller may go on.
-func recordUnconfirmed(ctx context.Context, data *providerData, p privateState, w createWords, refID, derived string, diags *diag.Diagnostics) bool {
+func recordUnconfirmed(ctx context.Context, run *moneyRun, p privateState, w createWords, refID, derived string, diags *diag.Diagnostics) bool {
 	checkUnconfirmedOrigin(ctx, p, w, refID, derived, diags)
 	if diags.HasError() {
 		return false
 	}
-	if data != nil {
-		data.attempts.add(w.refNamespace, refID)
+	if run != nil {
+		run.attempts.add(w.refNamespace, refID)
 	}
 	return true
 }

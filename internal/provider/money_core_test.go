@@ -478,7 +478,7 @@ func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
 			// The saved plan says in one line what moves and where, for
 			// the reviewer of `terraform show` as for tools.
 			summary, _ := m["summary"].(string)
-			if !strings.HasPrefix(summary, "records, "+sends(res.words)+" nothing: ") ||
+			if !strings.HasPrefix(summary, "records, "+doesVerb(res.words)+" nothing: ") ||
 				!strings.Contains(summary, ", ref_id found-1; destroying it ") || !strings.Contains(summary, " profile ") {
 				t.Errorf("planned money.summary = %q, want that applying records and sends nothing, what moves "+
 					"and its profile, with its ref_id, and what destroying it does", summary)
@@ -499,7 +499,7 @@ func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
 			mustContain(t, "plan", out, "must be replaced")
 			// It sends (the ref_id found-2 is new), and says so.
 			next := strings.Replace(strings.Replace(summary, "found-1", "found-2", 1),
-				"records, "+sends(res.words)+" nothing: ", sends(res.words)+" ", 1)
+				"records, "+doesVerb(res.words)+" nothing: ", doesVerb(res.words)+" ", 1)
 			mustContain(t, "plan", out, next)
 			w.write(emulatorProviderBlock(emu, ""), body)
 
@@ -622,7 +622,7 @@ func TestRecordFoundSendsNothing(t *testing.T) {
 				return tc.obj, tc.obj != nil, tc.err
 			}
 			res, diags := createRun[*client.Transfer]{
-				objects: k, refID: "ref-1", plannedID: tc.planned, now: time.Now, data: &providerData{},
+				objects: k, refID: "ref-1", plannedID: tc.planned, now: time.Now, runState: &moneyRun{},
 				send: func(context.Context) (*client.Transfer, error) {
 					t.Fatal("a create was sent")
 					return nil, nil
@@ -728,12 +728,12 @@ func TestLookupFirstSendsOnlyOnTheServicesWord(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				data := &providerData{client: c}
+				data := &moneyRun{client: c}
 				var sent bool
 				var diags diag.Diagnostics
 				if kind == "instructions" {
 					_, diags = createRun[*client.FiatDepositInstructions]{
-						objects: instructionsObjects, refID: "ref-1", now: time.Now, data: data, lookupFirst: true,
+						objects: instructionsObjects, refID: "ref-1", now: time.Now, runState: data, lookupFirst: true,
 						send: func(context.Context) (*client.FiatDepositInstructions, error) {
 							sent = true
 							return &client.FiatDepositInstructions{ID: "i-1"}, nil
@@ -742,7 +742,7 @@ func TestLookupFirstSendsOnlyOnTheServicesWord(t *testing.T) {
 					}.run(t.Context())
 				} else {
 					_, diags = createRun[*client.FiatAccount]{
-						objects: fiatAccountObjects, refID: "ref-1", now: time.Now, data: data, lookupFirst: true,
+						objects: fiatAccountObjects, refID: "ref-1", now: time.Now, runState: data, lookupFirst: true,
 						send: func(context.Context) (*client.FiatAccount, error) {
 							sent = true
 							id := "a-1"

@@ -134,7 +134,7 @@ type flowCreate[A, O, R any] struct {
 	// send, when set, is what the flow does around the post of body (a
 	// guaranteed fee quoted first): see moneyType.send. Shared by the
 	// resource and the action.
-	send func(ctx context.Context, data *providerData, a A, body R, post corePost[R, *O]) (createResult[*O], diag.Diagnostics)
+	send func(ctx context.Context, run *moneyRun, a A, body R, post corePost[R, *O]) (createResult[*O], diag.Diagnostics)
 	// found, when set, checks an object of a recorded without sending as
 	// send checks one it adopts (see moneyType.found).
 	found func(a A, res createResult[*O], diags *diag.Diagnostics)
@@ -173,8 +173,8 @@ func (f *flow[A, O, R]) whyForeign(obj *O) []string {
 	return f.answer.foreign(obj)
 }
 
-// sends is the verb of w's made in the third person ("sends", "makes").
-func sends(w createWords) string {
+// doesVerb is the verb of w's made in the third person ("sends", "makes").
+func doesVerb(w createWords) string {
 	switch w.made {
 	case "made":
 		return "makes"
@@ -188,14 +188,14 @@ func sends(w createWords) string {
 func (f *flow[A, O, R]) changeNote() string {
 	w := f.objects.words
 	return fmt.Sprintf(" **Changing it %s a NEW %s**: Terraform plans a replacement, which moves the money again; "+
-		"the %s already %s is not reversed.", sends(w), w.noun, w.noun, w.made)
+		"the %s already %s is not reversed.", doesVerb(w), w.noun, w.noun, w.made)
 }
 
 // replaceWhenConfigured forces the replacement of an object of w when an
 // argument its configuration sets changes; left unset (computed), the
 // argument follows the configured arguments and names no reason of its own.
 func replaceWhenConfigured(w createWords) planmodifier.String {
-	text := fmt.Sprintf("Changing the value, when the configuration sets it, %s a new %s.", sends(w), w.noun)
+	text := fmt.Sprintf("Changing the value, when the configuration sets it, %s a new %s.", doesVerb(w), w.noun)
 	return stringplanmodifier.RequiresReplaceIf(
 		func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
 			resp.RequiresReplace = !req.ConfigValue.IsNull()
@@ -208,7 +208,7 @@ func replaceWhenConfigured(w createWords) planmodifier.String {
 // configured value.
 func replaceUnlessRecordedAfterImport(w createWords) planmodifier.String {
 	text := fmt.Sprintf("Changing it %s a new %s, except on an imported %s whose value the service does not "+
-		"report: then the configured value is recorded.", sends(w), w.noun, w.noun)
+		"report: then the configured value is recorded.", doesVerb(w), w.noun, w.noun)
 	return stringplanmodifier.RequiresReplaceIf(
 		func(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
 			resp.RequiresReplace = !req.StateValue.IsNull() || !imported(ctx, req.Private)
@@ -445,7 +445,7 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 				// A plan that could not derive the ref_id left sends unknown:
 				// the apply knows.
 				m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed,
-					f.plan.moves(m.args), sends(w))
+					f.plan.moves(m.args), doesVerb(w))
 			},
 			send: f.create.send,
 		},
@@ -475,7 +475,7 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 // planChange plans an object whose configuration changed: the in-place
 // record of what sends nothing (inPlace), or else a replacement, which
 // moves the money again, said in full.
-func (f *flow[A, O, R]) planChange(ctx context.Context, _ *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[A]) {
+func (f *flow[A, O, R]) planChange(ctx context.Context, _ *moneyRun, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[A]) {
 	plan, diags := getShaped[A](ctx, req.Plan)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -488,7 +488,7 @@ func (f *flow[A, O, R]) planChange(ctx context.Context, _ *providerData, req res
 		return
 	}
 	w := f.objects.words
-	resp.Diagnostics.AddWarning(fmt.Sprintf("Changing %s %s a NEW %s", aNoun(w.noun), sends(w), w.noun),
+	resp.Diagnostics.AddWarning(fmt.Sprintf("Changing %s %s a NEW %s", aNoun(w.noun), doesVerb(w), w.noun),
 		f.replacementDetail(ctx, req, state))
 }
 
@@ -544,7 +544,7 @@ func (f *flow[A, O, R]) replacementDetail(ctx context.Context, req resource.Modi
 			refID, _ = derivedRefID(w.refNamespace, body)
 			origin = "derived from its arguments"
 		}
-		next = fmt.Sprintf("Applying %s a NEW %s: %s, ref_id %s (%s).", sends(w), w.noun, f.plan.summary(config.args),
+		next = fmt.Sprintf("Applying %s a NEW %s: %s, ref_id %s (%s).", doesVerb(w), w.noun, f.plan.summary(config.args),
 			shownRef(refID), origin)
 	}
 	what := "Its arguments changed"

@@ -125,7 +125,7 @@ func TestAccMoneyFlows(t *testing.T) {
 			w.write(emulatorProviderBlock(emu, ""), strings.Replace(res.body, "{\n", "{\n  ref_id = \"flow-replaced\"\n", 1))
 			out = flatOutput(w.mustRun(0, "plan").output())
 			for _, want := range []string{
-				fmt.Sprintf("Changing %s %s a NEW %s", aNoun(res.words.noun), sends(res.words), res.words.noun),
+				fmt.Sprintf("Changing %s %s a NEW %s", aNoun(res.words.noun), doesVerb(res.words), res.words.noun),
 				`Changed: ref_id "` + objs[0].RefID + `" → "flow-replaced".`, "ref_id flow-replaced (configured)",
 			} {
 				if !strings.Contains(out, want) {

@@ -376,10 +376,10 @@ func (g *gatherer[V]) send(batch []*gatherWaiter[V]) {
 	}
 }
 
-// gathererOf is the gatherer of name in the lookups of data, made by mk
+// gathererOf is the gatherer of name in the lookups of run, made by mk
 // the first time.
-func gathererOf[V any](data *providerData, name string, mk func() *gatherer[V]) *gatherer[V] {
-	l := &data.lookups
+func gathererOf[V any](run *moneyRun, name string, mk func() *gatherer[V]) *gatherer[V] {
+	l := &run.lookups
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.gatherers == nil {
@@ -396,14 +396,14 @@ func gathererOf[V any](data *providerData, name string, mk func() *gatherer[V]) 
 // lookupGathered looks refID up with k: gathered with the other lookups of
 // k when it has lists, otherwise alone with k.lookup. servedAt is
 // the Date of the answer.
-func lookupGathered[T any](ctx context.Context, data *providerData, k moneyObjects[T], refID string) (obj T, found bool, servedAt time.Time, err error) {
+func lookupGathered[T any](ctx context.Context, run *moneyRun, k moneyObjects[T], refID string) (obj T, found bool, servedAt time.Time, err error) {
 	if k.lists == nil || k.lists.byRefIDs == nil {
 		lctx, served := client.WithServedAt(ctx)
-		obj, found, err = k.lookup(lctx, data.client, refID)
+		obj, found, err = k.lookup(lctx, run.client, refID)
 		return obj, found, served.Last(), err
 	}
-	c := data.client
-	g := gathererOf(data, "ref_ids\x00"+k.words.refNamespace, func() *gatherer[T] {
+	c := run.client
+	g := gathererOf(run, "ref_ids\x00"+k.words.refNamespace, func() *gatherer[T] {
 		return &gatherer[T]{
 			max:     maxGathered,
 			spacing: gatherSpacing,
@@ -420,27 +420,27 @@ func lookupGathered[T any](ctx context.Context, data *providerData, k moneyObjec
 // readGathered reads the object id for a refresh with k.get: gathered with
 // the other reads of k when it has lists; an id the list does not
 // answer is read alone with k.get, whose answer the refresh judges.
-func readGathered[T any](ctx context.Context, data *providerData, k moneyObjects[T], id string) (T, error) {
+func readGathered[T any](ctx context.Context, run *moneyRun, k moneyObjects[T], id string) (T, error) {
 	var byIDs func(ctx context.Context, c *client.Client, ids []string) (map[string]T, error)
 	if k.lists != nil {
 		byIDs = k.lists.byIDs
 	}
-	return readGatheredBy(ctx, data, k.words.refNamespace, byIDs, k.get, id)
+	return readGatheredBy(ctx, run, k.words.refNamespace, byIDs, k.get, id)
 }
 
 // readGatheredBy reads the object id for a refresh with get: gathered with
 // the other reads of the objects name into list requests of byIDs when
 // there is one; an id the list does not answer is read alone with get,
 // whose answer the refresh judges.
-func readGatheredBy[T any](ctx context.Context, data *providerData, name string,
+func readGatheredBy[T any](ctx context.Context, run *moneyRun, name string,
 	byIDs func(ctx context.Context, c *client.Client, ids []string) (map[string]T, error),
 	get func(ctx context.Context, c *client.Client, id string) (T, error), id string,
 ) (T, error) {
-	c := data.client
+	c := run.client
 	if byIDs == nil {
 		return get(ctx, c, id)
 	}
-	g := gathererOf(data, "ids\x00"+name, func() *gatherer[T] {
+	g := gathererOf(run, "ids\x00"+name, func() *gatherer[T] {
 		// noList is set once the service answers that it has no list at
 		// this address: the reads go by id, each alone, from then on.
 		var noList atomic.Bool

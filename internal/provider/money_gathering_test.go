@@ -445,7 +445,7 @@ func TestReadGatheredWithoutList(t *testing.T) {
 		}
 		ids = append(ids, tr.ID)
 	}
-	data := &providerData{client: c}
+	data := &moneyRun{client: c}
 	k := withdrawalObjects
 	read := func(id string, errs chan<- error) {
 		tr, err := readGathered(t.Context(), data, k, id)

@@ -96,11 +96,17 @@ type guardRule struct {
 	// check returns the breaches and what it could not check for w, given
 	// the figures of the other movements of the run (planned: by asset,
 	// without w). Both are errors: the guard fails closed.
-	check func(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement, planned map[string]decimal.Decimal) guardFindings
+	check func(ctx context.Context, g *moneyGuard, run *moneyRun, w guardedMovement, planned map[string]decimal.Decimal) guardFindings
 	// partial, when set, checks at plan a movement m known only in part:
 	// what the rule can judge without its figure. Without it, the rule
 	// warns that it judges m at apply.
-	partial func(ctx context.Context, g *moneyGuard, data *providerData, m movement, via string) guardFindings
+	partial func(ctx context.Context, g *moneyGuard, run *moneyRun, m movement, via string) guardFindings
+	// standing, in place of check, makes the row one that judges where a
+	// standing movement m goes (an orchestration rule, which routes every
+	// future deposit and has no figure, so that the rules of figures do not
+	// apply to it), at plan and at send (guardStanding). Its breaches are
+	// told with the row's next step; what it could not check says its own.
+	standing func(ctx context.Context, g *moneyGuard, run *moneyRun, m movement, w guardedMovement) guardFindings
 	// arg is the argument of w its errors are on; nil: the figure it
 	// checks (amount or total).
 	arg func(w guardedMovement) string
@@ -222,11 +228,7 @@ var guardRules = []guardRule{
 		check:   checkApprovedDestination,
 		partial: partialApprovedDestination,
 		arg:     func(guardedMovement) string { return "destination_address" },
-		next: func(_ *moneyGuard, w guardedMovement) string {
-			return "Next step: have " + shown(w.destination) + " on " + shown(w.network) + " approved in the " +
-				"service's address book (add it with a platform_crypto_destination_address resource if it is not " +
-				"there), and plan again once the service's review has approved it."
-		},
+		next:    approvedDestinationNext,
 	},
 	{
 		setting: settingCheckBalances,
@@ -253,6 +255,36 @@ var guardRules = []guardRule{
 				"profile) and plan again, or send less from it in this run.", shown(w.profile), w.debitKey)
 		},
 	},
+	{
+		// Always on, for a standing movement: a fiat account this run has
+		// seen not APPROVED, or one known only at apply (an account this
+		// plan makes, so not yet approved), is refused as a withdrawal's
+		// is; under approved_destinations_only, the service is asked.
+		name:     "fiat account approval",
+		standing: checkStandingFiatAccount,
+		next: func(*moneyGuard, guardedMovement) string {
+			return "Next step: have the account approved by the service's review (terraform refresh shows its " +
+				"status), and plan again once its status is APPROVED."
+		},
+	},
+	{
+		// A standing movement's crypto destination is an APPROVED entry of
+		// the address book, as a withdrawal's is; one known only at apply
+		// is refused.
+		setting:  settingApprovedOnly,
+		env:      EnvApprovedDestinations,
+		standing: checkStandingDestination,
+		next:     approvedDestinationNext,
+	},
+}
+
+// approvedDestinationNext is the next step of a movement w the guard
+// refuses for going to a crypto destination that is not an APPROVED entry
+// of the address book.
+func approvedDestinationNext(_ *moneyGuard, w guardedMovement) string {
+	return "Next step: have " + shown(w.destination) + " on " + shown(w.network) + " approved in the " +
+		"service's address book (add it with a platform_crypto_destination_address resource if it is not " +
+		"there), and plan again once the service's review has approved it."
 }
 
 // capValidators are the validators of a map of caps by asset.
@@ -277,7 +309,7 @@ func capSource(c guardCap) string {
 func moneyGuardSchema() schema.Block {
 	attrs := map[string]schema.Attribute{}
 	for _, r := range guardRules {
-		if r.setting != "" {
+		if r.attribute != nil {
 			attrs[r.setting] = r.attribute
 		}
 	}
@@ -377,7 +409,8 @@ func configMoneyGuard(ctx context.Context, obj types.Object, diags *diag.Diagnos
 	}
 	g := &moneyGuard{caps: map[string]guardCaps{}, switchedOnBy: map[string]string{}}
 	for _, r := range guardRules {
-		if r.setting == "" {
+		if r.attribute == nil {
+			// Always on, or a setting another row declares.
 			continue
 		}
 		if r.caps() {
@@ -556,11 +589,11 @@ func (f guardFindings) titled(r guardRule, about, b, when string) (string, strin
 // guardPlan passes w through every rule at plan, with the figures of the
 // other movements of this run. Unless w breaks one, it is added to the
 // run's tally.
-func guardPlan(ctx context.Context, data *providerData, w guardedMovement, diags *diag.Diagnostics) {
-	if data == nil {
+func guardPlan(ctx context.Context, run *moneyRun, w guardedMovement, diags *diag.Diagnostics) {
+	if run == nil {
 		return
 	}
-	judgeMovement(ctx, data, w, func(g *moneyGuard) *runTally { return &g.tally }, "", diags)
+	judgeMovement(ctx, run, w, func(g *moneyGuard) *runTally { return &g.tally }, "", diags)
 }
 
 // guardSend passes w through every rule at the moment it is sent, with the
@@ -568,12 +601,12 @@ func guardPlan(ctx context.Context, data *providerData, w guardedMovement, diags
 // plan: the address book, the limits and the figures may have changed
 // since, and an action's arguments may have been unknown then. Unless w
 // breaks one, it is added to what the process sent.
-func guardSend(ctx context.Context, data *providerData, w guardedMovement) diag.Diagnostics {
+func guardSend(ctx context.Context, run *moneyRun, w guardedMovement) diag.Diagnostics {
 	var diags diag.Diagnostics
-	if data == nil {
+	if run == nil {
 		return diags
 	}
-	judgeMovement(ctx, data, w, func(g *moneyGuard) *runTally { return &g.sent }, " at send", &diags)
+	judgeMovement(ctx, run, w, func(g *moneyGuard) *runTally { return &g.sent }, " at send", &diags)
 	return diags
 }
 
@@ -581,11 +614,11 @@ func guardSend(ctx context.Context, data *providerData, w guardedMovement) diag.
 // then, when a setting of the block is on, the others with the figures of
 // the tally of, adding w to it unless it breaks one. when is said in the
 // summaries ("" at plan, " at send").
-func judgeMovement(ctx context.Context, data *providerData, w guardedMovement, of func(*moneyGuard) *runTally, when string, diags *diag.Diagnostics) {
-	g := data.guard
+func judgeMovement(ctx context.Context, run *moneyRun, w guardedMovement, of func(*moneyGuard) *runTally, when string, diags *diag.Diagnostics) {
+	g := run.guard
 	refused := false
 	for _, r := range guardRules {
-		if r.setting == "" && !report(r, g, w, r.check(ctx, g, data, w, nil), when, diags) {
+		if r.setting == "" && r.check != nil && !reportFindings(r, g, w, r.check(ctx, g, run, w, nil), when, diags) {
 			refused = true
 		}
 	}
@@ -608,10 +641,10 @@ func judgeMovement(ctx context.Context, data *providerData, w guardedMovement, o
 	defer func() { g.judging = nil }()
 	ok := !refused
 	for _, r := range guardRules {
-		if r.setting == "" || !g.on(r) {
+		if r.setting == "" || r.check == nil || !g.on(r) {
 			continue
 		}
-		if !report(r, g, w, r.check(ctx, g, data, w, planned), when, diags) {
+		if !reportFindings(r, g, w, r.check(ctx, g, run, w, planned), when, diags) {
 			ok = false
 		}
 	}
@@ -620,9 +653,9 @@ func judgeMovement(ctx context.Context, data *providerData, w guardedMovement, o
 	}
 }
 
-// report adds the findings f of rule r about w to diags, each refusal
+// reportFindings adds the findings f of rule r about w to diags, each refusal
 // with the rule's next step; it reports whether there were none.
-func report(r guardRule, g *moneyGuard, w guardedMovement, f guardFindings, when string, diags *diag.Diagnostics) bool {
+func reportFindings(r guardRule, g *moneyGuard, w guardedMovement, f guardFindings, when string, diags *diag.Diagnostics) bool {
 	if len(f.breaches) == 0 && len(f.unchecked) == 0 {
 		return true
 	}
@@ -651,21 +684,21 @@ func report(r guardRule, g *moneyGuard, w guardedMovement, f guardFindings, when
 // checks where it goes when that is known, and refuses it otherwise); the
 // others warn, once per run and type, that they judge it when the apply
 // plans it with its final values.
-func guardUnknown(ctx context.Context, data *providerData, via string, m movement, diags *diag.Diagnostics) {
-	if data == nil {
+func guardUnknown(ctx context.Context, run *moneyRun, via string, m movement, diags *diag.Diagnostics) {
+	if run == nil {
 		return
 	}
-	g := data.guard
+	g := run.guard
 	waits := false
 	for _, r := range guardRules {
-		if !g.on(r) {
+		if r.check == nil || !g.on(r) {
 			continue
 		}
 		if r.partial == nil {
 			waits = true
 			continue
 		}
-		f := r.partial(ctx, g, data, m, via)
+		f := r.partial(ctx, g, run, m, via)
 		w := m.guarded("", via)
 		w.what = fmt.Sprintf("to %s", shown(knownString(m.to)))
 		attr := r.arg(w)
@@ -681,7 +714,7 @@ func guardUnknown(ctx context.Context, data *providerData, via string, m movemen
 	if !waits {
 		return
 	}
-	data.warnOnce("guard:unknown:"+via, func() {
+	run.warnOnce("guard:unknown:"+via, func() {
 		diags.AddWarning("Withdrawal guard not checked at plan",
 			fmt.Sprintf("An argument of a %s is known only at apply, so the withdrawal_guard of the provider cannot "+
 				"check its amount at plan and this plan does not show whether it keeps the guard's limits. It is "+
@@ -689,6 +722,31 @@ func guardUnknown(ctx context.Context, data *providerData, via string, m movemen
 				"then, with nothing sent, if it breaks one or cannot be judged. It does not count in this plan's "+
 				"max_run_total.", via))
 	})
+}
+
+// guardStanding passes a standing movement m (an orchestration rule,
+// which routes every future deposit) through the rows of guardRules that
+// judge where it sends money, at plan (when "") and at send (when
+// " at send"), with its errors on m.destinationAttr. A destination within
+// the customer's own profiles is not judged.
+func guardStanding(ctx context.Context, run *moneyRun, m movement, refID, via, when string, diags *diag.Diagnostics) {
+	if run == nil {
+		return
+	}
+	g := run.guard
+	w := m.guarded(refID, via)
+	for _, r := range guardRules {
+		if r.standing == nil || !g.on(r) {
+			continue
+		}
+		f := r.standing(ctx, g, run, m, w)
+		for _, b := range f.breaches {
+			diags.AddAttributeError(m.destinationAttr, f.refusal+when, b+"\n\nNothing was sent. "+r.next(g, w))
+		}
+		for _, u := range f.unchecked {
+			diags.AddAttributeError(m.destinationAttr, f.refusal+when, u+" Nothing was sent.")
+		}
+	}
 }
 
 // cmpOr is a, or b when a is empty.

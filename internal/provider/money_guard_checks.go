@@ -26,7 +26,7 @@ const (
 // rule's row says when it runs and what its refusal advises next.
 
 // checkMaxAmount: the figure of one withdrawal is at most max_amount.
-func checkMaxAmount(_ context.Context, g *moneyGuard, _ *providerData, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
+func checkMaxAmount(_ context.Context, g *moneyGuard, _ *moneyRun, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
 	c, ok := g.caps[settingMaxAmount][w.assetKey]
 	if !ok || w.figure.LessThanOrEqual(c.limit) {
 		return guardFindings{}
@@ -37,7 +37,7 @@ func checkMaxAmount(_ context.Context, g *moneyGuard, _ *providerData, w guarded
 
 // checkMaxRunTotal: the figures of the run, this one included, are at most
 // max_run_total.
-func checkMaxRunTotal(_ context.Context, g *moneyGuard, _ *providerData, w guardedMovement, planned map[string]decimal.Decimal) guardFindings {
+func checkMaxRunTotal(_ context.Context, g *moneyGuard, _ *moneyRun, w guardedMovement, planned map[string]decimal.Decimal) guardFindings {
 	asset := w.assetKey
 	c, ok := g.caps[settingMaxRunTotal][asset]
 	if !ok {
@@ -54,9 +54,9 @@ func checkMaxRunTotal(_ context.Context, g *moneyGuard, _ *providerData, w guard
 
 // checkServiceLimits compares w, and the run's total, with the service's
 // transfer limits of its transfer types.
-func checkServiceLimits(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement, planned map[string]decimal.Decimal) guardFindings {
+func checkServiceLimits(ctx context.Context, g *moneyGuard, run *moneyRun, w guardedMovement, planned map[string]decimal.Decimal) guardFindings {
 	var f guardFindings
-	limits, err := g.reads.serviceLimits(ctx, data.client, w.limitTypes)
+	limits, err := g.reads.serviceLimits(ctx, run.client, w.limitTypes)
 	if err != nil {
 		why := unreadable(err, "them", client.ScopeReadTransferLimit)
 		f.unchecked = append(f.unchecked, "The service's transfer limits could not be read, so no withdrawal of this "+
@@ -73,7 +73,7 @@ func checkServiceLimits(ctx context.Context, g *moneyGuard, data *providerData, 
 		single := l.PeriodSeconds == "0"
 		// The limit's texts are the service's: shown, never raw.
 		rule, limit, limitAsset := shown(l.RuleID), shown(l.Limit), shown(l.LimitAsset)
-		value, conversion, priced := g.reads.convert(ctx, data.client, w.figure, w.asset, l.LimitAsset)
+		value, conversion, priced := g.reads.convert(ctx, run.client, w.figure, w.asset, l.LimitAsset)
 		conversion = shown(conversion)
 		if !priced {
 			f.unchecked = append(f.unchecked, fmt.Sprintf("The service's limit %s (%s %s) is in %s, and the service "+
@@ -94,7 +94,7 @@ func checkServiceLimits(ctx context.Context, g *moneyGuard, data *providerData, 
 		before := decimal.Zero
 		var unpriced []string
 		for asset, figure := range planned {
-			v, _, ok := g.reads.convert(ctx, data.client, figure, asset, l.LimitAsset)
+			v, _, ok := g.reads.convert(ctx, run.client, figure, asset, l.LimitAsset)
 			if !ok {
 				unpriced = append(unpriced, asset)
 				continue
@@ -129,13 +129,13 @@ func periodText(seconds string) string {
 // destination is an APPROVED entry of the
 // service's address book on the movement's network (of its identity, or
 // of none, when it sets one).
-func checkApprovedDestination(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
+func checkApprovedDestination(ctx context.Context, g *moneyGuard, run *moneyRun, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
 	if w.destination == "" {
 		// Money that stays within the customer's own profiles, or a fiat
 		// account (checkApprovedFiatAccount).
 		return guardFindings{}
 	}
-	book, err := g.reads.addressBook(ctx, data.client)
+	book, err := g.reads.addressBook(ctx, run.client)
 	if err != nil {
 		why := unreadable(err, "it", client.ScopeReadCryptoDestinationAddress)
 		return guardFindings{unchecked: []string{"the service's withdrawal address book could not be read: " + why + "."}}
@@ -159,7 +159,7 @@ func checkApprovedDestination(ctx context.Context, g *moneyGuard, data *provider
 		}
 	}
 	msg := fmt.Sprintf("approved_destinations_only: %s on %s is not an APPROVED address of the service's address "+
-		"book (%s read).", shown(w.destination), w.network, plural(len(book), "entry", "entries"))
+		"book (%s read).", shown(w.destination), w.network, countNoun(len(book), "entry", "entries"))
 	switch {
 	case len(notApproved) > 0:
 		msg += " It is in the book, not approved: " + strings.Join(notApproved, ", ") + "."
@@ -173,7 +173,7 @@ func checkApprovedDestination(ctx context.Context, g *moneyGuard, data *provider
 // or another argument, is known only at apply: an account known only at
 // apply is one this plan creates or replaces, so not yet approved; a known
 // one is checked as at send.
-func partialApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *providerData, m movement, via string) guardFindings {
+func partialApprovedFiatAccount(ctx context.Context, g *moneyGuard, run *moneyRun, m movement, via string) guardFindings {
 	switch {
 	case m.fiatAccount.IsNull():
 		return guardFindings{}
@@ -183,13 +183,13 @@ func partialApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *provid
 			"and a new fiat account starts PENDING the service's review, so the withdrawal would be refused.", via)}}
 	}
 	w := m.guarded("", via)
-	return checkApprovedFiatAccount(ctx, g, data, w, nil)
+	return checkApprovedFiatAccount(ctx, g, run, w, nil)
 }
 
 // partialApprovedDestination checks at plan the crypto destination of a
 // movement another argument of which is known only at apply: refused
 // when the destination itself is not known, checked otherwise.
-func partialApprovedDestination(ctx context.Context, g *moneyGuard, data *providerData, m movement, via string) guardFindings {
+func partialApprovedDestination(ctx context.Context, g *moneyGuard, run *moneyRun, m movement, via string) guardFindings {
 	if !m.fiatAccount.IsNull() {
 		return guardFindings{}
 	}
@@ -200,8 +200,64 @@ func partialApprovedDestination(ctx context.Context, g *moneyGuard, data *provid
 			"destination known at plan (an address of the book is: "+
 			"platform_crypto_destination_address.<name>.address).", via)}}
 	}
-	f := checkApprovedDestination(ctx, g, data, m.guarded("", via), nil)
+	f := checkApprovedDestination(ctx, g, run, m.guarded("", via), nil)
 	return guardFindings{breaches: append(f.breaches, f.unchecked...)}
+}
+
+// checkStandingFiatAccount (always on, for a standing movement m): a fiat
+// account known only at apply is one this plan creates or replaces, so not
+// yet approved, and the service would refuse the rule; a known one is
+// judged as a withdrawal's (checkApprovedFiatAccount).
+func checkStandingFiatAccount(ctx context.Context, g *moneyGuard, run *moneyRun, m movement, w guardedMovement) guardFindings {
+	via := w.resourceType
+	if m.fiatAccount.IsUnknown() {
+		return guardFindings{refusal: "Fiat account not approved yet", unchecked: []string{fmt.Sprintf("The "+
+			"fiat_account_id of this %s is known only at apply: it is an account this plan creates or replaces, "+
+			"and a new fiat account starts PENDING the service's review, so the service would refuse the rule. "+
+			"Apply the account first (terraform apply -target=<the account>), and plan the rule once its status "+
+			"is APPROVED.", via)}}
+	}
+	if w.fiatAccount == "" {
+		return guardFindings{}
+	}
+	f := checkApprovedFiatAccount(ctx, g, run, w, nil)
+	out := guardFindings{refusal: "Withdrawal guard approved_destinations_only refuses this " + via}
+	for _, b := range append(f.breaches, f.unchecked...) {
+		out.breaches = append(out.breaches, fmt.Sprintf("The %s %s (ref_id %s) would route every future deposit "+
+			"to a fiat account the service would refuse or the provider's withdrawal_guard does not allow: %s",
+			via, shown(w.what), shownRef(w.refID), b))
+	}
+	return out
+}
+
+// checkStandingDestination (approved_destinations_only, for a standing
+// movement m): its crypto destination is checked as a withdrawal's
+// (checkApprovedDestination). A destination known only at apply cannot be
+// checked at plan, and is refused. An identity_id the configuration
+// leaves unset is unknown in the plan (the service's answer is recorded):
+// the request is sent without one, and the book is searched so; a
+// configured one known only at apply is judged then, at send.
+func checkStandingDestination(ctx context.Context, g *moneyGuard, run *moneyRun, m movement, w guardedMovement) guardFindings {
+	if m.fiatAccount.IsUnknown() || w.fiatAccount != "" {
+		// A fiat account (checkStandingFiatAccount).
+		return guardFindings{}
+	}
+	via := w.resourceType
+	if m.address.IsUnknown() || m.network.IsUnknown() {
+		return guardFindings{refusal: "Withdrawal guard approved_destinations_only cannot check this " + via,
+			unchecked: []string{fmt.Sprintf("Where the %s %s routes deposits is known only at apply, so the "+
+				"provider's withdrawal_guard cannot check at plan that it is an APPROVED destination, and it refuses "+
+				"what it cannot check. Give it a destination known at plan (an address of the book is: "+
+				"platform_crypto_destination_address.<name>.address).", via, shown(w.what))}}
+	}
+	f := checkApprovedDestination(ctx, g, run, w, nil)
+	out := guardFindings{refusal: "Withdrawal guard approved_destinations_only refuses this " + via}
+	for _, b := range append(f.breaches, f.unchecked...) {
+		out.breaches = append(out.breaches, fmt.Sprintf("The %s %s (ref_id %s) would route every future deposit "+
+			"to a destination the provider's withdrawal_guard does not allow: %s", via, shown(w.what),
+			shownRef(w.refID), b))
+	}
+	return out
 }
 
 // checkApprovedFiatAccount (always on): the fiat account w goes to is
@@ -210,11 +266,11 @@ func partialApprovedDestination(ctx context.Context, g *moneyGuard, data *provid
 // (a new account starts PENDING review) is refused. Under
 // approved_destinations_only, the service is asked about the account
 // (GET /transfer/fiat-accounts/{id}, once per account per process).
-func checkApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
+func checkApprovedFiatAccount(ctx context.Context, g *moneyGuard, run *moneyRun, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
 	if w.fiatAccount == "" {
 		return guardFindings{}
 	}
-	if status, seen := data.seenStatus(fiatAccountNamespace, w.fiatAccount); seen && status != fiatAccountApproved {
+	if status, seen := run.seenStatus(fiatAccountNamespace, w.fiatAccount); seen && status != fiatAccountApproved {
 		return guardFindings{refusal: "Fiat account not approved", breaches: []string{fmt.Sprintf("The %s %s goes "+
 			"to the fiat account %s, which this configuration manages and whose status is %s, not APPROVED: the "+
 			"service refuses a withdrawal to it.", w.resourceType, shown(w.what), w.fiatAccount, shown(status))}}
@@ -222,14 +278,14 @@ func checkApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *provider
 	if !g.approvedOnly() {
 		return guardFindings{}
 	}
-	return askApprovedFiatAccount(ctx, g, data, w)
+	return askApprovedFiatAccount(ctx, g, run, w)
 }
 
 // askApprovedFiatAccount asks the service whether the fiat account w goes
 // to is APPROVED, for approved_destinations_only.
-func askApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement) guardFindings {
+func askApprovedFiatAccount(ctx context.Context, g *moneyGuard, run *moneyRun, w guardedMovement) guardFindings {
 	status, err := g.reads.fiatAccounts.get(w.fiatAccount, func() (string, error) {
-		a, err := data.client.GetFiatAccount(ctx, w.fiatAccount)
+		a, err := run.client.GetFiatAccount(ctx, w.fiatAccount)
 		switch {
 		case err != nil:
 			return "", err
@@ -257,7 +313,7 @@ func askApprovedFiatAccount(ctx context.Context, g *moneyGuard, data *providerDa
 // whose balance_asset names another asset (1 BTC debited from a USD
 // balance) cannot be judged, and neither can an answer that lists the
 // asset twice.
-func checkBalances(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
+func checkBalances(ctx context.Context, g *moneyGuard, run *moneyRun, w guardedMovement, _ map[string]decimal.Decimal) guardFindings {
 	switch {
 	case w.profile == "":
 		return guardFindings{unchecked: []string{"check_balances: the profile the money leaves is not known."}}
@@ -272,7 +328,7 @@ func checkBalances(ctx context.Context, g *moneyGuard, data *providerData, w gua
 			shown(w.profile), w.figure, w.assetKey)}}
 	}
 	balances, err := g.reads.balances.get(w.profile, func() ([]client.ProfileBalance, error) {
-		b, err := data.client.GetProfileBalances(ctx, w.profile)
+		b, err := run.client.GetProfileBalances(ctx, w.profile)
 		tflog.Debug(ctx, "balances read for the withdrawal guard", map[string]any{"profile_id": w.profile,
 			"balances": len(b)})
 		return b, err
@@ -338,8 +394,8 @@ func shownRef(refID string) string {
 	return refID
 }
 
-// plural is n with the noun in its number: "1 entry", "2 entries".
-func plural(n int, one, many string) string {
+// countNoun is n with the noun in its number: "1 entry", "2 entries".
+func countNoun(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}

@@ -223,7 +223,7 @@ func checkPlanFigures(t *testing.T, planJSON string, want int) {
 // the order.
 func TestMoneyGuard_concurrentPlans(t *testing.T) {
 	g := guardCapped(settingMaxRunTotal, map[string]string{"BTC": "1.2"})
-	data := &providerData{guard: g}
+	data := &moneyRun{guard: g}
 	var wg sync.WaitGroup
 	var refused atomic.Int32
 	for i := range 5 {
@@ -446,7 +446,7 @@ func TestGuardRules_nextStep(t *testing.T) {
 			if !slices.ContainsFunc(guardRules, func(r guardRule) bool { return cmpOr(r.setting, r.name) == c.rule }) {
 				t.Fatalf("no rule %s", c.rule)
 			}
-			data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, c.guard)
+			data := guardRun(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, c.guard)
 			data.sawStatus(fiatAccountNamespace, "acct-pending", "PENDING")
 			var d diag.Diagnostics
 			for _, w := range c.moves {
@@ -466,7 +466,7 @@ func TestGuardRules_nextStep(t *testing.T) {
 	// A fiat account known only at apply is one this plan creates: apply it
 	// first.
 	var d diag.Diagnostics
-	guardUnknown(t.Context(), &providerData{}, "platform_fiat_withdrawal", movement{asset: types.StringValue("USD"),
+	guardUnknown(t.Context(), &moneyRun{}, "platform_fiat_withdrawal", movement{asset: types.StringValue("USD"),
 		amount: types.StringValue("1"), from: types.StringValue("prof-1"), to: types.StringUnknown(),
 		fiatAccount: types.StringUnknown(), address: types.StringNull(), network: types.StringNull(),
 		identity: types.StringNull()}, &d)
@@ -474,20 +474,27 @@ func TestGuardRules_nextStep(t *testing.T) {
 		!strings.Contains(d.Errors()[0].Detail(), "Next step: apply the fiat account first") {
 		t.Errorf("a fiat account known only at apply: %v", d)
 	}
-	// Every rule is above, and every rule says a next step of its own.
-	steps := map[string]string{}
+	// Every rule of movements with a figure is above, and every rule says a
+	// next step of its own among the rules of its kind (those of standing
+	// movements, TestAccOrchestrationRule_guards).
+	steps := map[bool]map[string]string{false: {}, true: {}}
+	figured := 0
 	for _, r := range guardRules {
+		standing := r.standing != nil
+		if !standing {
+			figured++
+		}
 		step := r.next(guardCapped(settingMaxAmount, map[string]string{"USD": "1"}), move("x", "1"))
 		if !strings.HasPrefix(step, "Next step: ") {
 			t.Errorf("the next step of %s is %q", cmpOr(r.setting, r.name), step)
 		}
-		if other, ok := steps[step]; ok {
+		if other, ok := steps[standing][step]; ok {
 			t.Errorf("%s and %s advise the same step", other, cmpOr(r.setting, r.name))
 		}
-		steps[step] = cmpOr(r.setting, r.name)
+		steps[standing][step] = cmpOr(r.setting, r.name)
 	}
-	if len(guardRules) != 8 {
-		t.Errorf("%d rules, and this test has 8 cases: give the new rule its case", len(guardRules))
+	if figured != 8 {
+		t.Errorf("%d rules of movements with a figure, and this test has 8 cases: give the new rule its case", figured)
 	}
 }
 
@@ -533,7 +540,7 @@ func TestMoneyGuard_serviceTextShown(t *testing.T) {
 			Address: address, Status: &pending}, {ID: "cda-2" + hostileText, CryptoNetwork: "LITECOIN" + hostileText,
 			Address: address, Status: &pending}}
 	})
-	data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, g)
+	data := guardRun(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, g)
 	var d diag.Diagnostics
 	guardPlan(t.Context(), data, w, &d)
 	out := fmt.Sprint(d)

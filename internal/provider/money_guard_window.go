@@ -51,8 +51,8 @@ func windowRule(c capWindow) guardRule {
 		setting:   c.setting,
 		env:       c.env,
 		attribute: windowCapAttribute(c),
-		check: func(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement, planned map[string]decimal.Decimal) guardFindings {
-			return checkWindowTotal(ctx, g, data, w, c)
+		check: func(ctx context.Context, g *moneyGuard, run *moneyRun, w guardedMovement, planned map[string]decimal.Decimal) guardFindings {
+			return checkWindowTotal(ctx, g, run, w, c)
 		},
 		next: func(g *moneyGuard, w guardedMovement) string {
 			return fmt.Sprintf("Next step: send it once enough of what left profile %s has aged out of the window, "+
@@ -183,7 +183,7 @@ func readWindow(ctx context.Context, c *client.Client, profile string, since tim
 
 // checkWindowTotal: what left w's profile in the window, what the run
 // sends from it besides w, and w, are at most the cap c of w's asset.
-func checkWindowTotal(ctx context.Context, g *moneyGuard, data *providerData, w guardedMovement, c capWindow) guardFindings {
+func checkWindowTotal(ctx context.Context, g *moneyGuard, run *moneyRun, w guardedMovement, c capWindow) guardFindings {
 	limit, ok := g.caps[c.setting][w.assetKey]
 	if !ok {
 		return guardFindings{}
@@ -196,9 +196,9 @@ func checkWindowTotal(ctx context.Context, g *moneyGuard, data *providerData, w 
 	if g.judging == &g.sent {
 		phase, tally = "send", &g.sent
 	}
-	since := data.clock()().Add(-c.window).UTC().Truncate(time.Second)
+	since := run.clock()().Add(-c.window).UTC().Truncate(time.Second)
 	read, err := g.reads.windows.get(phase+"\x00"+c.setting+"\x00"+w.profile, func() (windowRead, error) {
-		return readWindow(ctx, data.client, w.profile, since)
+		return readWindow(ctx, run.client, w.profile, since)
 	})
 	if err != nil {
 		return guardFindings{unchecked: []string{fmt.Sprintf("%s: what left profile %s %s could not be read, and "+
@@ -228,7 +228,7 @@ func checkWindowTotal(ctx context.Context, g *moneyGuard, data *providerData, w 
 	return guardFindings{breaches: []string{fmt.Sprintf("%s of %s is %s (%s); %s %s left profile %s %s by the "+
 		"service's record (%s since %s%s), %s %s is planned or sent from it in this run by other movements, "+
 		"and this one asks %s more (%s in all).", c.setting, w.assetKey, limit.limit, limit.from, sum, w.assetKey,
-		shown(w.profile), c.over, plural(left.count, "movement", "movements"),
+		shown(w.profile), c.over, countNoun(left.count, "movement", "movements"),
 		read.since.Format(time.RFC3339), oldest, others, w.assetKey, w.figure, total)}}
 }
 

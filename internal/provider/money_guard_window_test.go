@@ -63,7 +63,7 @@ func TestMoneyGuard_windowTotals(t *testing.T) {
 	}
 	// 400 + 100 + 50 in the last day, 700 more in the week.
 	judge := func(g *moneyGuard, clientID, secret string, w guardedMovement) string {
-		data := guardData(t, emu, clientID, secret, g)
+		data := guardRun(t, emu, clientID, secret, g)
 		var diags diag.Diagnostics
 		guardPlan(ctx, data, w, &diags)
 		return flatOutput(fmt.Sprint(diags))
@@ -111,7 +111,7 @@ func TestMoneyGuard_windowTotals(t *testing.T) {
 	_ = first
 
 	// At send, the record is read again: what left since the plan counts.
-	data := guardData(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, daily("1000"))
+	data := guardRun(t, emu, emulator.DefaultClientID, emulator.DefaultClientSecret, daily("1000"))
 	var planned diag.Diagnostics
 	guardPlan(ctx, data, fiatPayout("400", "send-1"), &planned)
 	if planned.HasError() {

@@ -19,7 +19,7 @@ const EnvMoneyHalt = "PLATFORM_MONEY_HALT"
 // (when is "") the refusal is said once per process: the plan fails with
 // it, whatever else it holds; at send (" at send") every movement is
 // refused, each with its error, so that none is sent.
-func moneyHalted(data *providerData, via, when string, diags *diag.Diagnostics) bool {
+func moneyHalted(run *moneyRun, via, when string, diags *diag.Diagnostics) bool {
 	reason := os.Getenv(EnvMoneyHalt)
 	if reason == "" {
 		return false
@@ -32,8 +32,8 @@ func moneyHalted(data *providerData, via, when string, diags *diag.Diagnostics) 
 				"and destroys go on.\n\nNext step: once the reason is dealt with, unset %s in the environment of "+
 				"the run, and plan again.", EnvMoneyHalt, shown(reason), via, EnvMoneyHalt))
 	}
-	if when == "" && data != nil {
-		data.warnOnce("halt", refuse)
+	if when == "" && run != nil {
+		run.warnOnce("halt", refuse)
 		return true
 	}
 	refuse()

@@ -162,7 +162,7 @@ type typeCreate[A, T, R any] struct {
 	// send, when set, is what the declaration does around the post of
 	// the create request body (a guaranteed fee quoted first, the body
 	// posted with it): post sends a body through the core (see sendMoney).
-	send func(ctx context.Context, data *providerData, a A, body R, post corePost[R, T]) (createResult[T], diag.Diagnostics)
+	send func(ctx context.Context, run *moneyRun, a A, body R, post corePost[R, T]) (createResult[T], diag.Diagnostics)
 	// found, when set, checks an object of a recorded without sending
 	// (money.sends = false) as send checks one it adopts (a withdrawal's
 	// charged fee against max_fee); an error still records it.
@@ -194,17 +194,17 @@ type typeChange[A any] struct {
 	stale func(ctx context.Context, state tfsdk.State) bool
 	// planChange plans an object whose configuration changed, or a stale
 	// one.
-	planChange func(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[A])
+	planChange func(ctx context.Context, run *moneyRun, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[A])
 	// update applies an in-place change and returns the state to record;
 	// nil records the plan.
-	update func(ctx context.Context, data *providerData, plan, state shapedState[A], diags *diag.Diagnostics) (shapedState[A], bool)
+	update func(ctx context.Context, run *moneyRun, plan, state shapedState[A], diags *diag.Diagnostics) (shapedState[A], bool)
 	// remove destroys a confirmed object at the service; nil forgets it
 	// (say.forgotten).
-	remove func(ctx context.Context, data *providerData, state shapedState[A], diags *diag.Diagnostics)
+	remove func(ctx context.Context, run *moneyRun, state shapedState[A], diags *diag.Diagnostics)
 	// planDestroy plans the destroy of the object in state, in place of
 	// the warning say.destroy: what the service would refuse, said at
 	// plan (a profile holding funds).
-	planDestroy func(ctx context.Context, data *providerData, state shapedState[A], diags *diag.Diagnostics)
+	planDestroy func(ctx context.Context, run *moneyRun, state shapedState[A], diags *diag.Diagnostics)
 	// refIDKept says that the service keeps the ref_id of an object it
 	// deleted: a new object whose arguments derive the ref_id of one this
 	// run replaces or deletes (putting back what changed at the service)
@@ -237,8 +237,8 @@ type message struct{ summary, detail string }
 // moneyCoreResource is a resource on the money core: the lifecycle of the
 // declaration t.
 type moneyCoreResource[A, T, R any] struct {
-	t    *moneyType[A, T, R]
-	data *providerData
+	t   *moneyType[A, T, R]
+	run *moneyRun
 }
 
 // The resource the core makes of any declaration is a full resource.
@@ -285,7 +285,7 @@ func (r *moneyCoreResource[A, T, R]) IdentitySchema(_ context.Context, _ resourc
 }
 
 func (r *moneyCoreResource[A, T, R]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
+	r.run = configuredRun(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *moneyCoreResource[A, T, R]) ConfigValidators(context.Context) []resource.ConfigValidator {
@@ -317,18 +317,15 @@ func (t *moneyType[A, T, R]) derived(ctx context.Context, a A, after string) (st
 
 // scrub has the client scrub the sensitive values of a.
 func (r *moneyCoreResource[A, T, R]) scrub(a A) {
-	if r.t.create.secrets == nil || r.data == nil || r.data.client == nil {
+	if r.t.create.secrets == nil || r.run == nil || r.run.client == nil {
 		return
 	}
 	for _, p := range r.t.create.secrets(a) {
 		if p != nil {
-			r.data.client.AddSensitive(*p)
+			r.run.client.AddSensitive(*p)
 		}
 	}
 }
-
-// id is the object's id in m, null until the service confirmed it.
-func id[A any](m shapedState[A]) types.String { return m.str("id") }
 
 func (r *moneyCoreResource[A, T, R]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	switch {
@@ -337,13 +334,13 @@ func (r *moneyCoreResource[A, T, R]) ModifyPlan(ctx context.Context, req resourc
 			return
 		}
 		if plan := r.t.change.planDestroy; plan != nil {
-			if r.data == nil {
+			if r.run == nil {
 				return
 			}
 			state, diags := getShaped[A](ctx, req.State)
 			resp.Diagnostics.Append(diags...)
 			if !resp.Diagnostics.HasError() {
-				plan(ctx, r.data, state, &resp.Diagnostics)
+				plan(ctx, r.run, state, &resp.Diagnostics)
 			}
 		} else if w := r.t.say.destroy; w != nil {
 			resp.Diagnostics.AddWarning(w.summary, w.detail)
@@ -355,7 +352,7 @@ func (r *moneyCoreResource[A, T, R]) ModifyPlan(ctx context.Context, req resourc
 		// tainted object is planned with a null prior state too).
 		r.planNew(ctx, req, resp)
 	case req.Plan.Raw.Equal(req.State.Raw):
-		keep, diags := r.decideUnchanged(ctx, r.data, req.State)
+		keep, diags := r.decideUnchanged(ctx, r.run, req.State)
 		resp.Diagnostics.Append(diags...)
 		if !keep && !diags.HasError() {
 			r.planChange(ctx, req, resp, false)
@@ -371,7 +368,7 @@ func (r *moneyCoreResource[A, T, R]) ModifyPlan(ctx context.Context, req resourc
 // against the new objects of the plan (see claimPlannedRefID); false when
 // the resource has something to say about it (stale), or when the claim
 // fails (diags then hold the error, and nothing is claimed).
-func (r *moneyCoreResource[A, T, R]) decideUnchanged(ctx context.Context, data *providerData, state tfsdk.State) (keep bool, diags diag.Diagnostics) {
+func (r *moneyCoreResource[A, T, R]) decideUnchanged(ctx context.Context, run *moneyRun, state tfsdk.State) (keep bool, diags diag.Diagnostics) {
 	if r.t.change.stale != nil && r.t.change.stale(ctx, state) {
 		return false, nil
 	}
@@ -389,14 +386,14 @@ func (r *moneyCoreResource[A, T, R]) decideUnchanged(ctx context.Context, data *
 		return false, diags
 	}
 	w := r.t.objects.words
-	claimPlannedRefID(data, w, refID.ValueString(), w.noun+" "+objID.ValueString(), false, &diags)
+	claimPlannedRefID(run, w, refID.ValueString(), w.noun+" "+objID.ValueString(), false, &diags)
 	return !diags.HasError(), diags
 }
 
 // planUnchanged is decideUnchanged for the server's fast plan path: true
 // when the plan is no change with nothing to say.
-func (r *moneyCoreResource[A, T, R]) planUnchanged(ctx context.Context, data *providerData, state tfsdk.State) bool {
-	keep, diags := r.decideUnchanged(ctx, data, state)
+func (r *moneyCoreResource[A, T, R]) planUnchanged(ctx context.Context, run *moneyRun, state tfsdk.State) bool {
+	keep, diags := r.decideUnchanged(ctx, run, state)
 	return keep && len(diags) == 0
 }
 
@@ -411,7 +408,7 @@ func (r *moneyCoreResource[A, T, R]) planChange(ctx context.Context, req resourc
 	if changed && refuseUnreadReplacement(r.t.objects.words, id(state), r.t.plan.unread(state.args), &resp.Diagnostics) {
 		return
 	}
-	if changed && r.t.change.refIDKept && r.data != nil && !id(state).IsNull() {
+	if changed && r.t.change.refIDKept && r.run != nil && !id(state).IsNull() {
 		// Its replacement (planned next, without the state) derives its
 		// ref_id from the configuration: when that is this object's (or
 		// the plain one its own succeeded), the replacement takes the
@@ -420,17 +417,17 @@ func (r *moneyCoreResource[A, T, R]) planChange(ctx context.Context, req resourc
 			refID, ok := r.t.derived(ctx, config.args, "")
 			origin, _ := recordedOrigin(ctx, req.Private)
 			if ok && (refID == r.t.plan.refID(&state.args).ValueString() || refID == origin.Plain) {
-				r.data.attempts.replacing(r.t.objects.words.refNamespace, refID, id(state).ValueString())
+				r.run.attempts.replacing(r.t.objects.words.refNamespace, refID, id(state).ValueString())
 			}
 		}
 	}
-	if k := r.t.key; changed && k != nil && k.replaces != nil && r.data != nil && !id(state).IsNull() {
+	if k := r.t.key; changed && k != nil && k.replaces != nil && r.run != nil && !id(state).IsNull() {
 		if plan, d := getShaped[A](ctx, req.Plan); !d.HasError() && k.replaces(plan.args, state.args) {
-			keyReplacing(r.data, r.t.objects.words.refNamespace, k.of(plan.args), id(state).ValueString())
+			keyReplacing(r.run, r.t.objects.words.refNamespace, k.of(plan.args), id(state).ValueString())
 		}
 	}
 	if r.t.change.planChange != nil {
-		r.t.change.planChange(ctx, r.data, req, resp, state)
+		r.t.change.planChange(ctx, r.run, req, resp, state)
 	}
 }
 
@@ -455,12 +452,12 @@ func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.M
 		// An argument is known only at apply: so is the ref_id, which the
 		// final plan derives then.
 		if t.plan.moves != nil {
-			t.planUnknownMovement(ctx, r.data, a, resp)
+			t.planUnknownMovement(ctx, r.run, a, resp)
 		}
 		return
 	}
 	r.scrub(a)
-	refID, sends, found := planNewObject(ctx, r.data, newObjectPlan[T]{
+	refID, sends, found := planNewObject(ctx, r.run, newObjectPlan[T]{
 		objects:    t.objects,
 		configured: *t.plan.refID(&a),
 		derive:     func() (string, bool) { return t.derived(ctx, a, "") },
@@ -485,13 +482,13 @@ func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.M
 		// which, and the apply holds what it finds to it.
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), found)...)
 	}
-	t.planMovement(ctx, r.data, a, refID, sends, resp)
+	t.planMovement(ctx, r.run, a, refID, sends, resp)
 }
 
 func (r *moneyCoreResource[A, T, R]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	t := r.t
 	w := t.objects.words
-	if r.data == nil {
+	if r.run == nil {
 		notConfigured(&resp.Diagnostics)
 		return
 	}
@@ -554,7 +551,7 @@ const maxSuccessorRefIDs = 16
 func (r *moneyCoreResource[A, T, R]) sendOnce(ctx context.Context, a A, refID string, derived bool) (createResult[T], diag.Diagnostics) {
 	w := r.t.objects.words
 	tflog.Info(ctx, "creating "+w.noun, map[string]any{"ref_id": refID})
-	return r.t.sendMoney(ctx, r.data, a, refID, derived, r.data.attempts.has(w.refNamespace, refID), w.resourceType)
+	return r.t.sendMoney(ctx, r.run, a, refID, derived, r.run.attempts.has(w.refNamespace, refID), w.resourceType)
 }
 
 // recordFound records the object the plan found under refID, whose id the
@@ -574,11 +571,11 @@ func (r *moneyCoreResource[A, T, R]) recordFound(ctx context.Context, a A, refID
 		refID:       refID,
 		plannedID:   planned,
 		derived:     derived,
-		recorded:    r.data.attempts.has(w.refNamespace, refID),
-		window:      r.data.recoveryWindow,
-		now:         r.data.clock(),
+		recorded:    r.run.attempts.has(w.refNamespace, refID),
+		window:      r.run.recoveryWindow,
+		now:         r.run.clock(),
 		differences: func(obj T) []string { return t.create.differences(body, obj) },
-		data:        r.data,
+		runState:    r.run,
 	}.recordFound(ctx)
 	if res.outcome == outcomeAdopted && t.create.found != nil {
 		t.create.found(a, res, &diags)
@@ -644,7 +641,7 @@ func (r *moneyCoreResource[A, T, R]) Read(ctx context.Context, req resource.Read
 		// A create whose outcome is unknown (Terraform holds it tainted).
 		refID := t.plan.refID(&state.args).ValueString()
 		derived, _ := t.derived(ctx, state.args, "")
-		if !recordUnconfirmed(ctx, r.data, req.Private, w, refID, derived, &resp.Diagnostics) {
+		if !recordUnconfirmed(ctx, r.run, req.Private, w, refID, derived, &resp.Diagnostics) {
 			return
 		}
 		resp.Diagnostics.AddWarning(w.title+" not confirmed",
@@ -655,7 +652,7 @@ func (r *moneyCoreResource[A, T, R]) Read(ctx context.Context, req resource.Read
 				w.noun, refID, refID, t.say.unconfirmed, w.noun))
 		return
 	}
-	if r.data == nil {
+	if r.run == nil {
 		notConfigured(&resp.Diagnostics)
 		return
 	}
@@ -690,10 +687,10 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 	get := t.objects.get
 	if !importing {
 		get = func(ctx context.Context, _ *client.Client, id string) (T, error) {
-			return readGathered(ctx, r.data, t.objects, id)
+			return readGathered(ctx, r.run, t.objects, id)
 		}
 	}
-	obj, err := get(ctx, r.data.client, objID)
+	obj, err := get(ctx, r.run.client, objID)
 	var another errAnotherObject
 	switch {
 	case err != nil && importing:
@@ -769,7 +766,7 @@ func (r *moneyCoreResource[A, T, R]) refresh(ctx context.Context, m *shapedState
 // checkApprovedFiatAccount).
 func (r *moneyCoreResource[A, T, R]) sawStatus(obj T) {
 	if k := r.t.objects; k.status != nil {
-		r.data.sawStatus(k.words.refNamespace, k.id(obj), k.status(obj))
+		r.run.sawStatus(k.words.refNamespace, k.id(obj), k.status(obj))
 	}
 }
 
@@ -785,7 +782,7 @@ func (r *moneyCoreResource[A, T, R]) event(ctx context.Context, o refreshOutcome
 			diags.AddWarning(text.summary, text.detail)
 		}
 		if event == "scope" {
-			r.data.warnOnce("read:"+w.refNamespace, add)
+			r.run.warnOnce("read:"+w.refNamespace, add)
 		} else {
 			add()
 		}
@@ -809,13 +806,13 @@ func (r *moneyCoreResource[A, T, R]) Update(ctx context.Context, req resource.Up
 	}
 	next := plan
 	if r.t.change.update != nil {
-		if r.data == nil {
+		if r.run == nil {
 			notConfigured(&resp.Diagnostics)
 			return
 		}
 		r.scrub(plan.args)
 		var ok bool
-		if next, ok = r.t.change.update(ctx, r.data, plan, state, &resp.Diagnostics); !ok {
+		if next, ok = r.t.change.update(ctx, r.run, plan, state, &resp.Diagnostics); !ok {
 			return
 		}
 	}
@@ -846,7 +843,7 @@ func (r *moneyCoreResource[A, T, R]) Delete(ctx context.Context, req resource.De
 		// too (when the plan skipped the refresh), before its retry could
 		// send a second key.
 		derived, _ := t.derived(ctx, state.args, "")
-		if !recordUnconfirmed(ctx, r.data, req.Private, w, refID, derived, &resp.Diagnostics) {
+		if !recordUnconfirmed(ctx, r.run, req.Private, w, refID, derived, &resp.Diagnostics) {
 			return
 		}
 		resp.Diagnostics.AddWarning("Unconfirmed "+w.noun+" removed from state",
@@ -859,18 +856,18 @@ func (r *moneyCoreResource[A, T, R]) Delete(ctx context.Context, req resource.De
 		resp.Diagnostics.AddWarning(text.summary, text.detail)
 		return
 	}
-	if r.data == nil {
+	if r.run == nil {
 		notConfigured(&resp.Diagnostics)
 		return
 	}
-	t.change.remove(ctx, r.data, state, &resp.Diagnostics)
+	t.change.remove(ctx, r.run, state, &resp.Diagnostics)
 	if t.change.refIDKept && !resp.Diagnostics.HasError() {
 		// A replacement created next in this run, deriving this ref_id
 		// (or the plain one it succeeded), takes the successor.
 		objID := id(state).ValueString()
-		r.data.attempts.replacing(w.refNamespace, refID, objID)
+		r.run.attempts.replacing(w.refNamespace, refID, objID)
 		if o, ok := recordedOrigin(ctx, req.Private); ok && o.Plain != "" {
-			r.data.attempts.replacing(w.refNamespace, o.Plain, objID)
+			r.run.attempts.replacing(w.refNamespace, o.Plain, objID)
 		}
 	}
 }

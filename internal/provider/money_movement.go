@@ -45,7 +45,7 @@ type movement struct {
 	what string
 	// standing: it moves no amount now but routes every future deposit to
 	// where it goes (an orchestration rule): no figure to judge, so only
-	// where it goes is (guardDestination), at plan and at send, with its
+	// where it goes is (guardStanding), at plan and at send, with its
 	// errors on destinationAttr.
 	standing        bool
 	destinationAttr path.Path
@@ -77,9 +77,9 @@ type summaryWords struct {
 }
 
 // summaryWordsOf are the words of the summaries of objects of w, their
-// fiat accounts named as data reads them.
-func summaryWordsOf(ctx context.Context, data *providerData, w createWords) summaryWords {
-	return summaryWords{does: sends(w), fiat: func(id string) string { return fiatAccountName(ctx, data, id) }}
+// fiat accounts named as run reads them.
+func summaryWordsOf(ctx context.Context, run *moneyRun, w createWords) summaryWords {
+	return summaryWords{does: doesVerb(w), fiat: func(id string) string { return fiatAccountName(ctx, run, id) }}
 }
 
 // Ends of money.summary: what destroying the object does.
@@ -158,44 +158,44 @@ func movementKey(kind, ref string, w guardedMovement) string {
 
 // planMovement follows the core's plan of a new object of t whose
 // configuration is known: its manifest, and the guards' judgement.
-func (t *moneyType[A, T, R]) planMovement(ctx context.Context, data *providerData, a A, refID string, sends types.Bool, resp *resource.ModifyPlanResponse) {
+func (t *moneyType[A, T, R]) planMovement(ctx context.Context, run *moneyRun, a A, refID string, sends types.Bool, resp *resource.ModifyPlanResponse) {
 	m := t.plan.moves(a)
 	setMoney(ctx, &resp.Plan, m.manifest(types.StringValue(refID), sends,
-		summaryWordsOf(ctx, data, t.objects.words)), &resp.Diagnostics)
+		summaryWordsOf(ctx, run, t.objects.words)), &resp.Diagnostics)
 	// An object the plan found at the service under its ref_id is recorded
 	// at apply, not sent (money.sends = false): like an object in the
 	// state, it keeps the address it was made with.
 	recorded := !sends.IsNull() && !sends.IsUnknown() && !sends.ValueBool()
-	if moneyHalted(data, t.objects.words.resourceType, "", &resp.Diagnostics) ||
+	if moneyHalted(run, t.objects.words.resourceType, "", &resp.Diagnostics) ||
 		(!recorded && checksumRefused(m.network, m.address, m.addressAttr(), t.objects.words.resourceType, "", &resp.Diagnostics)) {
 		return
 	}
 	if m.standing {
-		guardDestination(ctx, data, m, refID, t.objects.words.resourceType, "", &resp.Diagnostics)
+		guardStanding(ctx, run, m, refID, t.objects.words.resourceType, "", &resp.Diagnostics)
 		return
 	}
-	guardPlan(ctx, data, m.guarded(refID, t.objects.words.resourceType), &resp.Diagnostics)
+	guardPlan(ctx, run, m.guarded(refID, t.objects.words.resourceType), &resp.Diagnostics)
 }
 
 // planUnknownMovement plans a new object of t an argument of which is
 // known only at apply: so is its ref_id, which the final plan derives
 // then, and the guards judge it then. The manifest shows what is known.
-func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *providerData, a A, resp *resource.ModifyPlanResponse) {
+func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, run *moneyRun, a A, resp *resource.ModifyPlanResponse) {
 	m := t.plan.moves(a)
 	ref := *t.plan.refID(&a)
 	if ref.IsNull() {
 		ref = types.StringUnknown()
 	}
 	setMoney(ctx, &resp.Plan, m.manifest(ref, types.BoolUnknown(), summaryWords{}), &resp.Diagnostics)
-	if moneyHalted(data, t.objects.words.resourceType, "", &resp.Diagnostics) ||
+	if moneyHalted(run, t.objects.words.resourceType, "", &resp.Diagnostics) ||
 		checksumRefused(m.network, m.address, m.addressAttr(), t.objects.words.resourceType, "", &resp.Diagnostics) {
 		return
 	}
 	if m.standing {
-		guardDestination(ctx, data, m, atApply(ref), t.objects.words.resourceType, "", &resp.Diagnostics)
+		guardStanding(ctx, run, m, atApply(ref), t.objects.words.resourceType, "", &resp.Diagnostics)
 		return
 	}
-	guardUnknown(ctx, data, t.objects.words.resourceType, m, &resp.Diagnostics)
+	guardUnknown(ctx, run, t.objects.words.resourceType, m, &resp.Diagnostics)
 }
 
 // sendMoney is the one call that sends an object of t, for its resource
@@ -205,18 +205,18 @@ func (t *moneyType[A, T, R]) planUnknownMovement(ctx context.Context, data *prov
 // when it has one.
 // via names what sends it in messages; recorded says the state of this
 // run holds an unconfirmed attempt with refID.
-func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, a A, refID string, derived, recorded bool, via string) (createResult[T], diag.Diagnostics) {
+func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, run *moneyRun, a A, refID string, derived, recorded bool, via string) (createResult[T], diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if t.plan.moves != nil {
 		m := t.plan.moves(a)
-		if moneyHalted(data, via, " at send", &diags) ||
+		if moneyHalted(run, via, " at send", &diags) ||
 			checksumRefused(m.network, m.address, m.addressAttr(), via, " at send", &diags) {
 			return createResult[T]{}, diags
 		}
 		if m.standing {
-			guardDestination(ctx, data, m, refID, via, " at send", &diags)
+			guardStanding(ctx, run, m, refID, via, " at send", &diags)
 		} else {
-			diags.Append(guardSend(ctx, data, m.guarded(refID, via))...)
+			diags.Append(guardSend(ctx, run, m.guarded(refID, via))...)
 		}
 		if diags.HasError() {
 			return createResult[T]{}, diags
@@ -233,10 +233,10 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, 
 			refID:    refID,
 			derived:  derived,
 			recorded: recorded,
-			window:   data.recoveryWindow,
-			now:      data.clock(),
+			window:   run.recoveryWindow,
+			now:      run.clock(),
 			send: func(ctx context.Context) (T, error) {
-				obj, err := t.create.post(ctx, data.client, body)
+				obj, err := t.create.post(ctx, run.client, body)
 				if lastErr != nil {
 					*lastErr = err
 				}
@@ -245,13 +245,13 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, data *providerData, 
 			existing:    t.create.existing,
 			differences: func(obj T) []string { return t.create.differences(body, obj) },
 			lookupFirst: t.create.lookupFirst,
-			data:        data,
+			runState:    run,
 		}.run(ctx)
 	}
 	var res createResult[T]
 	var d diag.Diagnostics
 	if t.create.send != nil {
-		res, d = t.create.send(ctx, data, a, body, post)
+		res, d = t.create.send(ctx, run, a, body, post)
 	} else {
 		res, d = post(ctx, body, nil)
 	}

@@ -87,7 +87,7 @@ var orchestrationRuleList = listDeclaration[client.ListOrchestrationRulesQuery, 
 // List Orchestration Rules (ids filter), deleted by Delete Orchestration
 // Rule. The service has no update: every argument change is a
 // replacement. A rule routes money: its manifest says where, and the
-// guards judge its destination as a withdrawal's (guardDestination).
+// guards judge its destination as a withdrawal's (guardStanding).
 var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.OrchestrationRule, client.OrchestrationRuleRequest]{
 	objects:  orchestrationRuleObjects,
 	schema:   orchestrationRuleSchema,
@@ -130,7 +130,7 @@ var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.Orchestrati
 		created: func(_ context.Context, m *shapedState[orchestrationRuleArgs], r *client.OrchestrationRule, outcome createOutcome, diags *diag.Diagnostics) {
 			(*orchestrationRuleModel)(m).fromAPI(r, diags)
 			m.computed[moneyAttribute] = withSends(m.computed[moneyAttribute], outcome == outcomeConfirmed,
-				m.args.movement(), sends(orchestrationRuleWords))
+				m.args.movement(), doesVerb(orchestrationRuleWords))
 		},
 	},
 	read: typeRead[orchestrationRuleArgs, *client.OrchestrationRule]{
@@ -157,7 +157,7 @@ var orchestrationRuleType = moneyType[orchestrationRuleArgs, *client.Orchestrati
 		},
 		planChange: planOrchestrationRuleChange,
 		// Only wait_for_active changes in place, and nothing at the service.
-		update: func(_ context.Context, _ *providerData, plan, state shapedState[orchestrationRuleArgs], _ *diag.Diagnostics) (shapedState[orchestrationRuleArgs], bool) {
+		update: func(_ context.Context, _ *moneyRun, plan, state shapedState[orchestrationRuleArgs], _ *diag.Diagnostics) (shapedState[orchestrationRuleArgs], bool) {
 			plan.computed = state.computed
 			return plan, true
 		},
@@ -228,7 +228,7 @@ func orchestrationRuleShapeString(r *client.OrchestrationRule, name string) *str
 // replacement), or an unchanged one that routes nothing any more
 // (REJECTED or DELETED at the service), which is said and kept: a new rule
 // takes a new ref_id.
-func planOrchestrationRuleChange(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[orchestrationRuleArgs]) {
+func planOrchestrationRuleChange(ctx context.Context, run *moneyRun, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[orchestrationRuleArgs]) {
 	status := state.str("status").ValueString()
 	if !req.Plan.Raw.Equal(req.State.Raw) {
 		warnRuleReplacement(ctx, req, resp, state)
@@ -239,7 +239,7 @@ func planOrchestrationRuleChange(ctx context.Context, data *providerData, req re
 	}
 	// Unchanged but inactive: its ref_id is still this rule's.
 	w := orchestrationRuleWords
-	claimPlannedRefID(data, w, state.args.RefID.ValueString(), w.noun+" "+id(state).ValueString(), false, &resp.Diagnostics)
+	claimPlannedRefID(run, w, state.args.RefID.ValueString(), w.noun+" "+id(state).ValueString(), false, &resp.Diagnostics)
 	what := "was rejected by the service's approval"
 	if status == client.RuleStatusDeleted {
 		what = "was deleted at the service"
@@ -314,10 +314,10 @@ func warnRuleReplacement(ctx context.Context, req resource.ModifyPlanRequest, re
 // deleteOrchestrationRule destroys a rule: Delete Orchestration Rule,
 // which makes it DELETED. A rule the service no longer knows is gone
 // already: a warning.
-func deleteOrchestrationRule(ctx context.Context, data *providerData, state shapedState[orchestrationRuleArgs], diags *diag.Diagnostics) {
+func deleteOrchestrationRule(ctx context.Context, run *moneyRun, state shapedState[orchestrationRuleArgs], diags *diag.Diagnostics) {
 	objID := id(state).ValueString()
 	tflog.Info(ctx, "deleting orchestration rule", map[string]any{"id": objID})
-	r, err := data.client.DeleteOrchestrationRule(ctx, objID)
+	r, err := run.client.DeleteOrchestrationRule(ctx, objID)
 	switch {
 	case errors.Is(err, client.ErrNotFound):
 		diags.AddWarning("Orchestration rule already gone",
@@ -380,14 +380,14 @@ func (a orchestrationRuleArgs) movement() movement {
 // stays PENDING is recorded with a warning; one REJECTED or DELETED meanwhile
 // is an error (Terraform then holds it tainted, and the next plan replaces
 // it).
-func sendOrchestrationRule(ctx context.Context, data *providerData, a orchestrationRuleArgs, body client.OrchestrationRuleRequest, post corePost[client.OrchestrationRuleRequest, *client.OrchestrationRule]) (createResult[*client.OrchestrationRule], diag.Diagnostics) {
+func sendOrchestrationRule(ctx context.Context, run *moneyRun, a orchestrationRuleArgs, body client.OrchestrationRuleRequest, post corePost[client.OrchestrationRuleRequest, *client.OrchestrationRule]) (createResult[*client.OrchestrationRule], diag.Diagnostics) {
 	res, diags := post(ctx, body, nil)
 	wait := knownString(a.WaitForActive)
 	if wait == "" || (res.outcome != outcomeConfirmed && res.outcome != outcomeAdopted) {
 		return res, diags
 	}
 	timeout, _ := time.ParseDuration(wait)
-	res.obj = waitForActive(ctx, data, res.obj, timeout, &diags)
+	res.obj = waitForActive(ctx, run, res.obj, timeout, &diags)
 	return res, diags
 }
 
@@ -397,9 +397,9 @@ var ruleWaitInterval = 2 * time.Second
 
 // waitForActive reads the rule r until it is ACTIVE, for at most
 // timeout, and returns it as last read.
-func waitForActive(ctx context.Context, data *providerData, r *client.OrchestrationRule, timeout time.Duration, diags *diag.Diagnostics) *client.OrchestrationRule {
+func waitForActive(ctx context.Context, run *moneyRun, r *client.OrchestrationRule, timeout time.Duration, diags *diag.Diagnostics) *client.OrchestrationRule {
 	objID := deref(r.ID)
-	deadline := data.clock()().Add(timeout)
+	deadline := run.clock()().Add(timeout)
 	for {
 		status := deref(r.Status)
 		switch {
@@ -411,7 +411,7 @@ func waitForActive(ctx context.Context, data *providerData, r *client.Orchestrat
 					"status became %s: it routes no deposit. Terraform records it as tainted, so the next plan replaces "+
 					"it; check with the service's approvers first.", objID, shown(status)))
 			return r
-		case !data.clock()().Before(deadline):
+		case !run.clock()().Before(deadline):
 			diags.AddAttributeWarning(path.Root("wait_for_active"), "Orchestration rule "+objID+" not ACTIVE yet",
 				fmt.Sprintf("The orchestration rule %s was created and is still %s after %s: it routes deposits once the "+
 					"service's approval makes it ACTIVE. It is recorded as it is; a refresh shows its status.", objID,
@@ -428,7 +428,7 @@ func waitForActive(ctx context.Context, data *providerData, r *client.Orchestrat
 			return r
 		case <-t.C:
 		}
-		next, err := readOrchestrationRule(ctx, data.client, objID)
+		next, err := readOrchestrationRule(ctx, run.client, objID)
 		if err != nil {
 			diags.AddAttributeWarning(path.Root("wait_for_active"), "Orchestration rule "+objID+" not read while waiting",
 				fmt.Sprintf("Reading the orchestration rule %s while waiting for it to be ACTIVE failed: %s. It is "+

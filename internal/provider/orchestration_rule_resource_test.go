@@ -315,7 +315,7 @@ func TestWaitForActive(t *testing.T) {
 			}
 			emu.SetOrchestrationRuleStatus(*r.ID, tc.status)
 			now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-			data := &providerData{client: c, now: func() time.Time { now = now.Add(time.Minute); return now }}
+			data := &moneyRun{client: c, now: func() time.Time { now = now.Add(time.Minute); return now }}
 			before := emu.Counters.Requests("GET " + orRulesKey)
 			var diags diag.Diagnostics
 			got := waitForActive(t.Context(), data, r, 3*time.Minute, &diags)

@@ -101,8 +101,8 @@ var profileType = moneyType[profileArgs, *client.Profile, client.CreateProfileRe
 		},
 	},
 	change: typeChange[profileArgs]{
-		planDestroy: func(ctx context.Context, data *providerData, state shapedState[profileArgs], diags *diag.Diagnostics) {
-			planDeactivation(ctx, data, state, "Destroying", diags)
+		planDestroy: func(ctx context.Context, run *moneyRun, state shapedState[profileArgs], diags *diag.Diagnostics) {
+			planDeactivation(ctx, run, state, "Destroying", diags)
 		},
 		planChange: planProfileChange,
 		update:     renameProfile,
@@ -362,8 +362,8 @@ func profileReplaced(plan, state profileArgs) bool {
 
 // planProfileChange plans a changed profile: a new description replaces
 // it, which deactivates it first; a new nickname must be free.
-func planProfileChange(ctx context.Context, data *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[profileArgs]) {
-	if data == nil {
+func planProfileChange(ctx context.Context, run *moneyRun, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[profileArgs]) {
+	if run == nil {
 		return
 	}
 	plan, d := getShaped[profileArgs](ctx, req.Plan)
@@ -372,11 +372,11 @@ func planProfileChange(ctx context.Context, data *providerData, req resource.Mod
 		return
 	}
 	if profileReplaced(plan.args, state.args) {
-		planDeactivation(ctx, data, state, "Replacing", &resp.Diagnostics)
+		planDeactivation(ctx, run, state, "Replacing", &resp.Diagnostics)
 		return
 	}
 	if n := plan.args.Nickname; !n.IsUnknown() && !strings.EqualFold(n.ValueString(), state.args.Nickname.ValueString()) {
-		planNickname(ctx, data, n.ValueString(), id(state).ValueString(), &resp.Diagnostics)
+		planNickname(ctx, run, n.ValueString(), id(state).ValueString(), &resp.Diagnostics)
 	}
 }
 
@@ -384,7 +384,7 @@ func planProfileChange(ctx context.Context, data *providerData, req resource.Mod
 // profile the service would refuse to deactivate: the default profile, or
 // one holding a balance above zero (read once, its only request). A read
 // that fails leaves the decision to the service at apply, with a warning.
-func planDeactivation(ctx context.Context, data *providerData, state shapedState[profileArgs], verb string, diags *diag.Diagnostics) {
+func planDeactivation(ctx context.Context, run *moneyRun, state shapedState[profileArgs], verb string, diags *diag.Diagnostics) {
 	id := state.str("id").ValueString()
 	if state.str("id").IsNull() || state.str("id").IsUnknown() || id == "" {
 		return // An unconfirmed create: nothing to deactivate.
@@ -396,7 +396,7 @@ func planDeactivation(ctx context.Context, data *providerData, state shapedState
 				"rm).", id, shown(state.args.Nickname.ValueString())))
 		return
 	}
-	balances, err := data.client.GetProfileBalances(ctx, id)
+	balances, err := run.client.GetProfileBalances(ctx, id)
 	if err != nil {
 		diags.AddWarning(failure("Balances of profile "+id+" not read at plan", err),
 			fmt.Sprintf("%s profile %s (%s) deactivates it, which the service refuses while it holds a balance "+
@@ -415,8 +415,8 @@ func planDeactivation(ctx context.Context, data *providerData, state shapedState
 }
 
 // planNickname refuses a rename to a nickname another profile has.
-func planNickname(ctx context.Context, data *providerData, nickname, self string, diags *diag.Diagnostics) {
-	existing, err := data.client.ProfileByNickname(ctx, nickname)
+func planNickname(ctx context.Context, run *moneyRun, nickname, self string, diags *diag.Diagnostics) {
+	existing, err := run.client.ProfileByNickname(ctx, nickname)
 	if err != nil || existing == nil || existing.ID == self {
 		return // The service checks it again at apply.
 	}
@@ -471,13 +471,13 @@ var profileLists = listedBy(
 
 // renameProfile changes the nickname of the profile in place (the one
 // change that is not a replacement).
-func renameProfile(ctx context.Context, data *providerData, plan, state shapedState[profileArgs], diags *diag.Diagnostics) (shapedState[profileArgs], bool) {
+func renameProfile(ctx context.Context, run *moneyRun, plan, state shapedState[profileArgs], diags *diag.Diagnostics) (shapedState[profileArgs], bool) {
 	id := id(state).ValueString()
 	nickname := plan.args.Nickname.ValueString()
 	if nickname == state.args.Nickname.ValueString() {
 		return state, true
 	}
-	p, err := data.client.UpdateProfile(ctx, id, nickname)
+	p, err := run.client.UpdateProfile(ctx, id, nickname)
 	if err != nil {
 		detail := fmt.Sprintf("The service did not rename profile %s (%s) to %s: %s.\n\nThe state keeps the "+
 			"nickname before the update.", id, shown(state.args.Nickname.ValueString()), shown(nickname), err)
@@ -503,9 +503,9 @@ func renameProfile(ctx context.Context, data *providerData, plan, state shapedSt
 
 // deactivateProfile deactivates the profile on destroy; one already gone
 // is forgotten.
-func deactivateProfile(ctx context.Context, data *providerData, state shapedState[profileArgs], diags *diag.Diagnostics) {
+func deactivateProfile(ctx context.Context, run *moneyRun, state shapedState[profileArgs], diags *diag.Diagnostics) {
 	id := id(state).ValueString()
-	err := data.client.DeactivateProfile(ctx, id)
+	err := run.client.DeactivateProfile(ctx, id)
 	switch {
 	case err == nil:
 		tflog.Info(ctx, "profile deactivated", map[string]any{"id": id})

@@ -291,8 +291,8 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	warnRateStore(c, diags)
 	warnRateState(c, diags)
 
-	data := &providerData{client: c, wsURL: wsURL, requestTimeout: cfg.RequestTimeout, newID: p.newID, now: p.now,
-		planned: &plannedRefIDs{}, recoveryWindow: recoveryWindow, guard: guard}
+	data := &providerData{client: c, wsURL: wsURL, requestTimeout: cfg.RequestTimeout,
+		run: &moneyRun{client: c, newID: p.newID, now: p.now, recoveryWindow: recoveryWindow, guard: guard}}
 	if wsURL != "" {
 		data.streams = newStreamHub(wsURL, c)
 	}
@@ -301,7 +301,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	resp.EphemeralResourceData = data
 	resp.ActionData = data
 	resp.ListResourceData = data
-	offerConfigured(ctx, data)
+	offerConfigured(ctx, data.run)
 }
 
 // stringSetting is a string argument of the provider block with its

@@ -28,6 +28,9 @@ type shapedState[A any] struct {
 	computed map[string]attr.Value
 }
 
+// id is the object's id in m, null until the service confirmed it.
+func id[A any](m shapedState[A]) types.String { return m.str("id") }
+
 // getter is what tfsdk.State, tfsdk.Plan and tfsdk.Config have in common.
 type getter interface {
 	Get(ctx context.Context, target any) diag.Diagnostics

@@ -17,8 +17,8 @@ import (
 // internal/bypass (its package documentation lists them, with what each
 // replaces, why, and its equivalence tests). What the provider adds here
 // is the adapter of the plans of unchanged objects: its resources decide
-// with its own configuration (*providerData), which internal/bypass holds
-// without knowing its type.
+// with the run of the money engine of this configuration (*moneyRun),
+// which internal/bypass holds without knowing its type.
 
 // NewProtocol6Server returns a factory of the provider's protocol 6 server
 // (bypass.NewProtocol6Server): the framework's server, with the state of
@@ -151,7 +151,7 @@ type unchangedPlanner interface {
 	// which the configuration leaves as it is, is no change with nothing
 	// to say. It may record what the plan needs to remember only when it
 	// reports true: the framework plans the object again otherwise.
-	planUnchanged(ctx context.Context, data *providerData, state tfsdk.State) bool
+	planUnchanged(ctx context.Context, run *moneyRun, state tfsdk.State) bool
 }
 
 // unchangedPlannerOf is the bypass.PlanUnchanged of an unchangedPlanner
@@ -163,13 +163,13 @@ func unchangedPlannerOf(r resource.Resource) bypass.PlanUnchanged {
 		return nil
 	}
 	return func(ctx context.Context, configured any, state tfsdk.State) bool {
-		data, ok := configured.(*providerData)
-		return ok && data != nil && planner.planUnchanged(ctx, data, state)
+		run, ok := configured.(*moneyRun)
+		return ok && run != nil && planner.planUnchanged(ctx, run, state)
 	}
 }
 
-// offerConfigured hands data to the server whose ConfigureProvider is
-// running, if it asked for it (bypass.OfferConfigured).
-func offerConfigured(ctx context.Context, data *providerData) {
-	bypass.OfferConfigured(ctx, data)
+// offerConfigured hands the money engine's run to the server whose
+// ConfigureProvider is running, if it asked for it (bypass.OfferConfigured).
+func offerConfigured(ctx context.Context, run *moneyRun) {
+	bypass.OfferConfigured(ctx, run)
 }

@@ -457,3 +457,13 @@ func fiatAccountDifferences(req client.CreateFiatAccountRequest, a *client.FiatA
 	}
 	return d
 }
+
+// fiatAccountWords are the words of a fiat account create.
+var fiatAccountWords = createWords{
+	refNamespace: fiatAccountNamespace,
+	resourceType: "platform_fiat_account",
+	noun:         "fiat account",
+	made:         "created",
+	path:         client.PathFiatAccounts,
+	scope:        client.ScopeWriteFiatAccount,
+}.filled()

@@ -423,16 +423,6 @@ func changeNote(p string) string {
 	return faReplaceNote
 }
 
-// fiatAccountWords are the words of a fiat account create.
-var fiatAccountWords = createWords{
-	refNamespace: fiatAccountNamespace,
-	resourceType: "platform_fiat_account",
-	noun:         "fiat account",
-	made:         "created",
-	path:         client.PathFiatAccounts,
-	scope:        client.ScopeWriteFiatAccount,
-}.filled()
-
 // fiatAccountObjects is how the core reads fiat accounts: looked up by ref_id
 // through the list (ref_ids filter; an exact match only) and then read by
 // id, which has the full account: the service publishes no replay answer

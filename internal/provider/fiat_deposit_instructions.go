@@ -188,3 +188,16 @@ func (a fiatDepositInstructionsArgs) derivedRefID(ctx context.Context, afterDepr
 		AfterDeprecated string                                `json:"after_deprecated"`
 	}{req, afterDeprecated})
 }
+
+// instructionsWords are the words of a fiat deposit instructions create.
+var instructionsWords = createWords{
+	refNamespace: "fiat_deposit_instructions",
+	resourceType: "platform_fiat_deposit_instructions",
+	noun:         "set of fiat deposit instructions",
+	plural:       "sets of fiat deposit instructions",
+	title:        "Fiat deposit instructions",
+	unknown:      "Outcome of fiat deposit instructions create unknown",
+	made:         "created",
+	path:         client.PathFiatDepositInstructions,
+	scope:        client.ScopeWriteFiatDepositInstr,
+}

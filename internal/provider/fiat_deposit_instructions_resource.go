@@ -235,19 +235,6 @@ func replaceUnlessUnknownAfterImport(_ context.Context, req planmodifier.StringR
 	resp.RequiresReplace = !req.StateValue.IsNull()
 }
 
-// instructionsWords are the words of a fiat deposit instructions create.
-var instructionsWords = createWords{
-	refNamespace: "fiat_deposit_instructions",
-	resourceType: "platform_fiat_deposit_instructions",
-	noun:         "set of fiat deposit instructions",
-	plural:       "sets of fiat deposit instructions",
-	title:        "Fiat deposit instructions",
-	unknown:      "Outcome of fiat deposit instructions create unknown",
-	made:         "created",
-	path:         client.PathFiatDepositInstructions,
-	scope:        client.ScopeWriteFiatDepositInstr,
-}
-
 // instructionsDifferences lists how the instructions f differ from the
 // request req: profile, ref_id, metadata, the identity and account when
 // requested (they must come back equal), and a network other than the

@@ -260,3 +260,13 @@ func internalTransferUnverified(t *internalTransfer) []string {
 	}
 	return nil
 }
+
+// internalTransferWords are the words of an internal transfer.
+var internalTransferWords = createWords{
+	refNamespace: "internal_transfer",
+	resourceType: "platform_internal_transfer",
+	noun:         "internal transfer",
+	made:         "sent",
+	path:         client.PathInternalTransfers,
+	scope:        client.ScopeWriteInternalTransfer,
+}.filled()

@@ -38,16 +38,6 @@ func NewInternalTransferListResource() list.ListResource {
 		client.TransferTypeInternalDebit)
 }
 
-// internalTransferWords are the words of an internal transfer.
-var internalTransferWords = createWords{
-	refNamespace: "internal_transfer",
-	resourceType: "platform_internal_transfer",
-	noun:         "internal transfer",
-	made:         "sent",
-	path:         client.PathInternalTransfers,
-	scope:        client.ScopeWriteInternalTransfer,
-}.filled()
-
 // internalTransferFlow declares platform_internal_transfer: one transfer
 // between two profiles of the customer's, sent when the resource is
 // created, read back by the id of its debit side, with its credit side.

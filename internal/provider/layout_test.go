@@ -27,10 +27,7 @@ var objectFiles = []string{"transfer.go", "fiat_deposit_instructions.go", "fiat_
 
 // knownUpward are the references from shared files to type files left,
 // each with why: remove one when it goes.
-var knownUpward = map[upwardReference]string{
-	{"market_data.go", "provider.go", "EnvWSURL"}: "the error of a missing ws_url names its variable, " +
-		"which provider.go's table of settings declares",
-}
+var knownUpward = map[upwardReference]string{}
 
 func isTypeFile(name string) bool {
 	return slices.ContainsFunc(typeFilePatterns, func(p string) bool {

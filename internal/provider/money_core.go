@@ -1337,3 +1337,17 @@ func imported(ctx context.Context, p privateState) bool {
 	b, diags := p.GetKey(ctx, privateImportedKey)
 	return !diags.HasError() && string(b) == "true"
 }
+
+// message is the summary and detail of a diagnostic.
+type message struct{ summary, detail string }
+
+// doesVerb is the verb of w's made in the third person ("sends", "makes").
+func doesVerb(w createWords) string {
+	switch w.made {
+	case "made":
+		return "makes"
+	case "sent":
+		return "sends"
+	}
+	return verbOf(w.made) + "s"
+}

@@ -173,17 +173,6 @@ func (f *flow[A, O, R]) whyForeign(obj *O) []string {
 	return f.answer.foreign(obj)
 }
 
-// doesVerb is the verb of w's made in the third person ("sends", "makes").
-func doesVerb(w createWords) string {
-	switch w.made {
-	case "made":
-		return "makes"
-	case "sent":
-		return "sends"
-	}
-	return verbOf(w.made) + "s"
-}
-
 // changeNote ends the description of every argument of a flow.
 func (f *flow[A, O, R]) changeNote() string {
 	w := f.objects.words

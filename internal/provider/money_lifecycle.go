@@ -231,9 +231,6 @@ type lifecycleWords[A any] struct {
 	readFailed func(m shapedState[A], err error) message
 }
 
-// message is the summary and detail of a diagnostic.
-type message struct{ summary, detail string }
-
 // moneyCoreResource is a resource on the money core: the lifecycle of the
 // declaration t.
 type moneyCoreResource[A, T, R any] struct {

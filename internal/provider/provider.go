@@ -34,18 +34,7 @@ import (
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-// Environment variables read when an argument is not set in configuration.
 const (
-	EnvClientID       = "PLATFORM_CLIENT_ID"
-	EnvClientSecret   = "PLATFORM_CLIENT_SECRET"
-	EnvBaseURL        = "PLATFORM_BASE_URL"
-	EnvAuthURL        = "PLATFORM_AUTH_URL"
-	EnvWSURL          = "PLATFORM_WS_URL"
-	EnvScopes         = "PLATFORM_SCOPES"
-	EnvRequestTimeout = "PLATFORM_REQUEST_TIMEOUT"
-	EnvMaxRetries     = "PLATFORM_MAX_RETRIES"
-	EnvRecoveryWindow = "PLATFORM_RECOVERY_WINDOW"
-
 	// defaultRecoveryWindow and maxRecoveryWindow bound recovery_window.
 	defaultRecoveryWindow = time.Hour
 	maxRecoveryWindow     = 24 * time.Hour

@@ -102,3 +102,13 @@ var stablecoinConversionObjects = moneyObjects[*client.StablecoinConversion]{
 
 // stablecoinConversionCancelled is the status of a cancelled conversion.
 const stablecoinConversionCancelled = "CANCELLED"
+
+// stablecoinConversionWords are the words of a stablecoin conversion.
+var stablecoinConversionWords = createWords{
+	refNamespace: "stablecoin_conversion",
+	resourceType: "platform_stablecoin_conversion",
+	noun:         "stablecoin conversion",
+	made:         "made",
+	path:         client.PathStablecoinConversions,
+	scope:        client.ScopeWriteStablecoinConversion,
+}.filled()

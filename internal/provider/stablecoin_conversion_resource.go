@@ -24,16 +24,6 @@ func NewStablecoinConversionResource() resource.Resource {
 // platform_stablecoin_conversion action.
 func NewStablecoinConversionAction() action.Action { return newMoneyAction(&stablecoinConversionFlow) }
 
-// stablecoinConversionWords are the words of a stablecoin conversion.
-var stablecoinConversionWords = createWords{
-	refNamespace: "stablecoin_conversion",
-	resourceType: "platform_stablecoin_conversion",
-	noun:         "stablecoin conversion",
-	made:         "made",
-	path:         client.PathStablecoinConversions,
-	scope:        client.ScopeWriteStablecoinConversion,
-}.filled()
-
 // stablecoinConversionFlow declares platform_stablecoin_conversion: one
 // conversion between USD and a stablecoin, made when the resource is
 // created, read back by id to follow its status. A destroy forgets it:

@@ -1,26 +1,29 @@
 package provider
 
 import (
-	"context"
-
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-var _ datasource.DataSourceWithConfigure = (*cryptoDestinationAddressesDataSource)(nil)
-
 // NewCryptoDestinationAddressesDataSource is the
 // platform_crypto_destination_addresses data source.
 func NewCryptoDestinationAddressesDataSource() datasource.DataSource {
-	return &cryptoDestinationAddressesDataSource{}
+	return newListDataSource(&cryptoDestinationAddressesDataSource)
 }
 
 // cryptoDestinationAddressesDataSource lists the withdrawal address book
 // (GET /transfer/crypto-destination-addresses).
-type cryptoDestinationAddressesDataSource struct {
-	data *providerData
+var cryptoDestinationAddressesDataSource = listDataSourceDeclaration[client.ListCryptoDestinationAddressesQuery, client.CryptoDestinationAddress]{
+	typeName: "platform_crypto_destination_addresses",
+	description: "Lists the withdrawal address book (`GET /transfer/crypto-destination-addresses`, scope " +
+		"`transfer:read_crypto_destination_address`), following the API's pages to the end with the largest page " +
+		"the API allows (1,000 items). Every filter is optional; all the filters that are set apply together.",
+	filters: destinationAddressesDataSourceFilters,
+	shape:   cryptoDestinationAddressShape,
+	items: "The addresses, in the order the API returns them " +
+		"(newest first unless `order = \"ASC\"`). Fields the API leaves out are null.",
+	list: (*client.Client).CryptoDestinationAddresses,
 }
 
 // destinationAddressFilters are the filters of the address book shared by
@@ -50,38 +53,3 @@ var destinationAddressesDataSourceFilters = append(destinationAddressFilters[:le
 		[]string{"CREATED_AT"}, func(q *client.ListCryptoDestinationAddressesQuery) *string { return &q.OrderBy }),
 	maxItemsFilter(func(q *client.ListCryptoDestinationAddressesQuery) *int { return &q.MaxItems }),
 )
-
-func (d *cryptoDestinationAddressesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_crypto_destination_addresses"
-}
-
-func (d *cryptoDestinationAddressesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = listSchema(schema.Schema{
-		MarkdownDescription: "Lists the withdrawal address book (`GET /transfer/crypto-destination-addresses`, scope " +
-			"`transfer:read_crypto_destination_address`), following the API's pages to the end with the largest page " +
-			"the API allows (1,000 items). Every filter is optional; all the filters that are set apply together.",
-		Attributes: destinationAddressesDataSourceFilters.dataSourceAttributes(map[string]schema.Attribute{
-			"id": listIDAttribute(),
-			"items": cryptoDestinationAddressShape.listAttribute("The addresses, in the order the API returns them " +
-				"(newest first unless `order = \"ASC\"`). Fields the API leaves out are null."),
-		}),
-	})
-}
-
-func (d *cryptoDestinationAddressesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (d *cryptoDestinationAddressesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if d.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	var q client.ListCryptoDestinationAddressesQuery
-	none := destinationAddressesDataSourceFilters.read(ctx, req.Config, &q, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	readList(ctx, req, resp, filtersID("crypto_destination_addresses", q), cryptoDestinationAddressShape,
-		d.data.client.CryptoDestinationAddresses(ctx, q), none, "crypto destination addresses")
-}

@@ -15,28 +15,26 @@ import (
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-var (
-	_ datasource.DataSource              = (*fiatDepositInstructionsDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*fiatDepositInstructionsDataSource)(nil)
-)
-
 // NewFiatDepositInstructionsDataSource is the constructor of the
 // platform_fiat_deposit_instructions data source.
 func NewFiatDepositInstructionsDataSource() datasource.DataSource {
-	return &fiatDepositInstructionsDataSource{}
+	return newObjectDataSource(&fiatDepositInstructionsDataSource)
 }
 
 // fiatDepositInstructionsDataSource reads one set of fiat deposit
 // instructions by id.
-type fiatDepositInstructionsDataSource struct {
-	data *providerData
+var fiatDepositInstructionsDataSource = objectDataSourceDeclaration{
+	typeName: "platform_fiat_deposit_instructions",
+	description: "Reads one set of fiat deposit instructions by id " +
+		"(`GET /transfer/fiat-deposit-instructions/{id}`), for example instructions created outside this " +
+		"configuration. Needs the OAuth scope `" + client.ScopeReadFiatDepositInstr + "`.",
+	attributes: fiatDepositInstructionsDataSourceAttributes,
+	read:       fiatDepositInstructionsDataSourceRead,
 }
 
-func (d *fiatDepositInstructionsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_fiat_deposit_instructions"
-}
-
-func (d *fiatDepositInstructionsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+// fiatDepositInstructionsDataSourceAttributes are the instructions' shape
+// with the id that names them and the arguments of the resource, computed.
+func fiatDepositInstructionsDataSourceAttributes() map[string]schema.Attribute {
 	str := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{MarkdownDescription: desc, Computed: true}
 	}
@@ -58,29 +56,17 @@ func (d *fiatDepositInstructionsDataSource) Schema(_ context.Context, _ datasour
 		ElementType:         types.StringType,
 		Computed:            true,
 	}
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "Reads one set of fiat deposit instructions by id " +
-			"(`GET /transfer/fiat-deposit-instructions/{id}`), for example instructions created outside this " +
-			"configuration. Needs the OAuth scope `" + client.ScopeReadFiatDepositInstr + "`.",
-		Attributes: attrs,
-	}
+	return attrs
 }
 
-func (d *fiatDepositInstructionsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (d *fiatDepositInstructionsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if d.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
+// fiatDepositInstructionsDataSourceRead reads the instructions id names.
+func fiatDepositInstructionsDataSourceRead(ctx context.Context, c *client.Client, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var id types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("id"), &id)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	f, err := d.data.client.GetFiatDepositInstructions(ctx, id.ValueString())
+	f, err := c.GetFiatDepositInstructions(ctx, id.ValueString())
 	if errors.Is(err, client.ErrNotFound) {
 		resp.Diagnostics.AddAttributeError(path.Root("id"), "Fiat deposit instructions not found",
 			fmt.Sprintf("The service has no fiat deposit instructions with id %q: %s.\n\nCheck the id, and that the "+

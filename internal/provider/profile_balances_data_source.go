@@ -15,14 +15,22 @@ import (
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-var _ datasource.DataSourceWithConfigure = (*profileBalancesDataSource)(nil)
-
 // NewProfileBalancesDataSource is the platform_profile_balances data source.
-func NewProfileBalancesDataSource() datasource.DataSource { return &profileBalancesDataSource{} }
+func NewProfileBalancesDataSource() datasource.DataSource {
+	return newObjectDataSource(&profileBalancesDataSource)
+}
 
 // profileBalancesDataSource reads the balances of one profile (GET
 // /profiles/{id}/balances).
-type profileBalancesDataSource struct{ data *providerData }
+var profileBalancesDataSource = objectDataSourceDeclaration{
+	typeName: "platform_profile_balances",
+	description: "Reads the balances of one profile (`GET /profiles/{id}/balances`, scope `" +
+		client.ScopeReadBalances + "`): by asset, what is available and what is held for trading, as exact " +
+		"decimal strings (never rounded through a number). The provider's `withdrawal_guard.check_balances` " +
+		"compares what a plan sends from a profile with the same figures.",
+	attributes: profileBalancesDataSourceAttributes,
+	read:       profileBalancesDataSourceRead,
+}
 
 // profileBalanceShape is one balance of a profile.
 var profileBalanceShape = objectShape[client.ProfileBalance]{
@@ -34,46 +42,32 @@ var profileBalanceShape = objectShape[client.ProfileBalance]{
 		func(b *client.ProfileBalance) string { return b.Trading }),
 }
 
-func (d *profileBalancesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_profile_balances"
-}
-
-func (d *profileBalancesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "Reads the balances of one profile (`GET /profiles/{id}/balances`, scope `" +
-			client.ScopeReadBalances + "`): by asset, what is available and what is held for trading, as exact " +
-			"decimal strings (never rounded through a number). The provider's `withdrawal_guard.check_balances` " +
-			"compares what a plan sends from a profile with the same figures.",
-		Attributes: map[string]schema.Attribute{
-			"profile_id": schema.StringAttribute{
-				MarkdownDescription: "Profile whose balances are read.",
-				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
-			"balances": schema.ListNestedAttribute{
-				MarkdownDescription: "The profile's balances, by asset, in the service's order.",
-				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: profileBalanceShape.attributes()},
-			},
+// profileBalancesDataSourceAttributes are the profile that names the
+// balances and the balances.
+func profileBalancesDataSourceAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"profile_id": schema.StringAttribute{
+			MarkdownDescription: "Profile whose balances are read.",
+			Required:            true,
+			Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+		"balances": schema.ListNestedAttribute{
+			MarkdownDescription: "The profile's balances, by asset, in the service's order.",
+			Computed:            true,
+			NestedObject:        schema.NestedAttributeObject{Attributes: profileBalanceShape.attributes()},
 		},
 	}
 }
 
-func (d *profileBalancesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (d *profileBalancesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+// profileBalancesDataSourceRead reads the balances of the profile
+// profile_id names.
+func profileBalancesDataSourceRead(ctx context.Context, c *client.Client, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var profile types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("profile_id"), &profile)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if d.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	balances, err := d.data.client.GetProfileBalances(ctx, profile.ValueString())
+	balances, err := c.GetProfileBalances(ctx, profile.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("profile_id"), failure("Unable to read the profile's balances", err),
 			fmt.Sprintf("Reading the balances of profile %s failed: %s.", shown(profile.ValueString()), err))

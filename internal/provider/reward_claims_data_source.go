@@ -1,31 +1,33 @@
 package provider
 
 import (
-	"time"
-
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-var (
-	_ datasource.DataSourceWithConfigure      = (*rewardClaimsDataSource)(nil)
-	_ datasource.DataSourceWithValidateConfig = (*rewardClaimsDataSource)(nil)
-)
-
 // NewRewardClaimsDataSource is the platform_reward_claims data source.
-func NewRewardClaimsDataSource() datasource.DataSource { return &rewardClaimsDataSource{} }
+func NewRewardClaimsDataSource() datasource.DataSource {
+	return newListDataSource(&rewardClaimsDataSource)
+}
 
 // rewardClaimsDataSource lists reward claim transactions (GET /rewards/claims).
-type rewardClaimsDataSource struct {
-	data *providerData
+var rewardClaimsDataSource = listDataSourceDeclaration[client.ListRewardClaimsQuery, client.RewardClaim]{
+	typeName: "platform_reward_claims",
+	description: "Lists reward claim transactions, in the order the API returns them, following the API's pages to the end. " +
+		"Every filter is optional; all the filters that are set apply together.",
+	filters:    rewardClaimFilters,
+	shape:      rewardClaimShape,
+	items:      "The reward claims, in the order the API returns them. Fields the API leaves out are null.",
+	list:       (*client.Client).RewardClaims,
+	validators: []datasource.ConfigValidator{claimTimeWindow{}},
 }
 
 // rewardClaimFilters are the filters of platform_reward_claims.
@@ -48,23 +50,17 @@ var rewardClaimFilters = listFilters[client.ListRewardClaimsQuery]{
 	maxItemsFilter(func(q *client.ListRewardClaimsQuery) *int { return &q.MaxItems }),
 }
 
-func (d *rewardClaimsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_reward_claims"
+// claimTimeWindow refuses a start_time after the end_time, which no claim
+// could match.
+type claimTimeWindow struct{}
+
+func (claimTimeWindow) Description(context.Context) string {
+	return "start_time, when end_time is set too, is at or before it"
 }
 
-func (d *rewardClaimsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = listSchema(schema.Schema{
-		MarkdownDescription: "Lists reward claim transactions, in the order the API returns them, following the API's pages to the end. " +
-			"Every filter is optional; all the filters that are set apply together.",
-		Attributes: rewardClaimFilters.dataSourceAttributes(map[string]schema.Attribute{
-			"id": listIDAttribute(),
-			"items": rewardClaimShape.listAttribute("The reward claims, in the order the API returns them. " +
-				"Fields the API leaves out are null."),
-		}),
-	})
-}
+func (v claimTimeWindow) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (d *rewardClaimsDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+func (claimTimeWindow) ValidateDataSource(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var start, end timetypes.RFC3339
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("start_time"), &start)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("end_time"), &end)...)
@@ -82,22 +78,4 @@ func (d *rewardClaimsDataSource) ValidateConfig(ctx context.Context, req datasou
 			fmt.Sprintf("start_time (%s) is after end_time (%s): both bounds are inclusive, so no claim could match. "+
 				"Swap them or widen the window.", start.ValueString(), end.ValueString()))
 	}
-}
-
-func (d *rewardClaimsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (d *rewardClaimsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if d.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	var q client.ListRewardClaimsQuery
-	none := rewardClaimFilters.read(ctx, req.Config, &q, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	readList(ctx, req, resp, filtersID("reward_claims", q), rewardClaimShape,
-		d.data.client.RewardClaims(ctx, q), none, "reward claims")
 }

@@ -17,28 +17,27 @@ import (
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-var _ datasource.DataSourceWithConfigure = (*stablecoinConversionDataSource)(nil)
-
 // NewStablecoinConversionDataSource is the platform_stablecoin_conversion
 // data source.
 func NewStablecoinConversionDataSource() datasource.DataSource {
-	return &stablecoinConversionDataSource{}
+	return newObjectDataSource(&stablecoinConversionDataSource)
 }
 
 // stablecoinConversionDataSource reads one stablecoin conversion
 // (GET /conversion/stablecoins/{id}).
-type stablecoinConversionDataSource struct {
-	data *providerData
+var stablecoinConversionDataSource = objectDataSourceDeclaration{
+	typeName:    "platform_stablecoin_conversion",
+	description: "Reads one stablecoin conversion by its id. Fields the API leaves out are null.",
+	attributes:  stablecoinConversionDataSourceAttributes,
+	read:        stablecoinConversionDataSourceRead,
 }
 
 // conversionIDPattern matches a UUID in its canonical text form, in either case.
 var conversionIDPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
-func (d *stablecoinConversionDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_stablecoin_conversion"
-}
-
-func (d *stablecoinConversionDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+// stablecoinConversionDataSourceAttributes are the conversion's shape with
+// the id that names it.
+func stablecoinConversionDataSourceAttributes() map[string]schema.Attribute {
 	attrs := stablecoinConversionShape.attributes()
 	attrs["id"] = schema.StringAttribute{
 		Required:            true,
@@ -47,27 +46,17 @@ func (d *stablecoinConversionDataSource) Schema(_ context.Context, _ datasource.
 			stringvalidator.RegexMatches(conversionIDPattern, "must be a UUID such as 123e4567-e89b-42d3-a456-426614174000"),
 		},
 	}
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "Reads one stablecoin conversion by its id. Fields the API leaves out are null.",
-		Attributes:          attrs,
-	}
+	return attrs
 }
 
-func (d *stablecoinConversionDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (d *stablecoinConversionDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+// stablecoinConversionDataSourceRead reads the conversion id names.
+func stablecoinConversionDataSourceRead(ctx context.Context, c *client.Client, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var id types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("id"), &id)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if d.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	c, err := d.data.client.GetStablecoinConversion(ctx, id.ValueString())
+	conv, err := c.GetStablecoinConversion(ctx, id.ValueString())
 	switch {
 	case errors.Is(err, client.ErrNotFound):
 		resp.Diagnostics.AddAttributeError(path.Root("id"), "Stablecoin conversion not found",
@@ -79,14 +68,14 @@ func (d *stablecoinConversionDataSource) Read(ctx context.Context, req datasourc
 			fmt.Sprintf("Reading stablecoin conversion %q failed: %s", id.ValueString(), err))
 		return
 	}
-	if got := deref(c.ID); !strings.EqualFold(got, id.ValueString()) {
+	if got := deref(conv.ID); !strings.EqualFold(got, id.ValueString()) {
 		resp.Diagnostics.AddAttributeError(path.Root("id"), "Stablecoin conversion read answered another conversion",
 			fmt.Sprintf("The service answered the read of the conversion %q with the conversion %s: the provider "+
 				"does not record an answer it did not ask for. Nothing was read; check the id, and the service.",
 				id.ValueString(), quotedPrefix(shown(got))))
 		return
 	}
-	vals := stablecoinConversionShape.attrValues(c, &resp.Diagnostics)
+	vals := stablecoinConversionShape.attrValues(conv, &resp.Diagnostics)
 	// Keep the configured id, which the API may echo in another case.
 	vals["id"] = id
 	state, diags := types.ObjectValue(stablecoinConversionShape.objectType().AttrTypes, vals)

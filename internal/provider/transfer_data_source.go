@@ -17,27 +17,27 @@ import (
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-var (
-	_ datasource.DataSourceWithConfigure        = (*transferDataSource)(nil)
-	_ datasource.DataSourceWithConfigValidators = (*transferDataSource)(nil)
-)
-
 // NewTransferDataSource is the platform_transfer data source.
-func NewTransferDataSource() datasource.DataSource {
-	return &transferDataSource{}
-}
+func NewTransferDataSource() datasource.DataSource { return newObjectDataSource(&transferDataSource) }
 
 // transferDataSource reads one transfer by id (GET /transfer/transfers/{id})
 // or by ref_id (GET /transfer/transfers?ref_ids=...).
-type transferDataSource struct {
-	data *providerData
+var transferDataSource = objectDataSourceDeclaration{
+	typeName: "platform_transfer",
+	description: "Reads one transfer (a crypto withdrawal, a deposit, an internal transfer, ...) by its " +
+		"`id` (`GET /transfer/transfers/{id}`) or by the `ref_id` it was made with (`GET /transfer/transfers`), " +
+		"with the OAuth scope `transfer:read_transfer`. Use it to follow a withdrawal's status and on-chain " +
+		"transaction hash in a pipeline.",
+	attributes: transferDataSourceAttributes,
+	validators: []datasource.ConfigValidator{
+		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("ref_id")),
+	},
+	read: transferDataSourceRead,
 }
 
-func (d *transferDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_transfer"
-}
-
-func (d *transferDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+// transferDataSourceAttributes are the transfer's shape with id and
+// ref_id, one of which names the transfer.
+func transferDataSourceAttributes() map[string]schema.Attribute {
 	nonEmpty := []validator.String{stringvalidator.LengthAtLeast(1)}
 	attrs := transferShape.attributes()
 	attrs["id"] = schema.StringAttribute{
@@ -51,40 +51,21 @@ func (d *transferDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"Exactly one of `id` and `ref_id` must be set; a `ref_id` that several transfers share is an error " +
 			"that lists them.",
 	}
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "Reads one transfer (a crypto withdrawal, a deposit, an internal transfer, ...) by its " +
-			"`id` (`GET /transfer/transfers/{id}`) or by the `ref_id` it was made with (`GET /transfer/transfers`), " +
-			"with the OAuth scope `transfer:read_transfer`. Use it to follow a withdrawal's status and on-chain " +
-			"transaction hash in a pipeline.",
-		Attributes: attrs,
-	}
+	return attrs
 }
 
-func (d *transferDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
-	return []datasource.ConfigValidator{
-		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("ref_id")),
-	}
-}
-
-func (d *transferDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (d *transferDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+// transferDataSourceRead reads the transfer that id or ref_id names.
+func transferDataSourceRead(ctx context.Context, c *client.Client, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var id, ref types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("id"), &id)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("ref_id"), &ref)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if d.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
 	var t *client.Transfer
 	if id := knownString(id); id != "" {
 		var err error
-		t, err = d.data.client.GetTransfer(ctx, id)
+		t, err = c.GetTransfer(ctx, id)
 		if err != nil {
 			summary, detail := transferReadError(err, "id", id)
 			resp.Diagnostics.AddAttributeError(path.Root("id"), failure(summary, err), detail)
@@ -100,7 +81,7 @@ func (d *transferDataSource) Read(ctx context.Context, req datasource.ReadReques
 	} else {
 		ref := knownString(ref)
 		var found []*client.Transfer
-		for tr, err := range d.data.client.Transfers(ctx, client.ListTransfersQuery{RefIDs: []string{ref}, MaxItems: 10}) {
+		for tr, err := range c.Transfers(ctx, client.ListTransfersQuery{RefIDs: []string{ref}, MaxItems: 10}) {
 			if err != nil {
 				summary, detail := transferReadError(err, "ref_id", ref)
 				resp.Diagnostics.AddAttributeError(path.Root("ref_id"), failure(summary, err), detail)

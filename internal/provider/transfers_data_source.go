@@ -7,24 +7,38 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
-var (
-	_ datasource.DataSourceWithConfigure        = (*transfersDataSource)(nil)
-	_ datasource.DataSourceWithConfigValidators = (*transfersDataSource)(nil)
-)
-
 // NewTransfersDataSource is the platform_transfers data source.
-func NewTransfersDataSource() datasource.DataSource { return &transfersDataSource{} }
+func NewTransfersDataSource() datasource.DataSource { return newListDataSource(&transfersDataSource) }
 
-// transfersDataSource lists transfers (GET /transfer/transfers).
-type transfersDataSource struct {
-	data *providerData
+// transfersDataSource lists transfers (GET /transfer/transfers). Its
+// validators refuse at validation what the service refuses: ids, ref_ids,
+// type, profile_ids, identity_ids and account_ids each combine with the
+// time filters only, and order_by names the time filter's time.
+var transfersDataSource = listDataSourceDeclaration[client.ListTransfersQuery, client.Transfer]{
+	typeName: "platform_transfers",
+	description: "Lists the customer's transfers (`GET /transfer/transfers`, scope `transfer:read_transfer`): " +
+		"withdrawals, deposits, internal transfers and more, following the API's pages to the end with the " +
+		"largest page the API allows (1,000 items). Every filter is optional; all the filters that are set " +
+		"apply together, except that `ids`, `ref_ids`, `types`, `profile_ids`, `identity_ids` and `account_ids` " +
+		"each combine with the `created_at` and `updated_at` filters only, and that `order_by` must name the " +
+		"time of a time filter set beside it, as the service requires.",
+	filters: transferFilters,
+	shape:   transferItemShape,
+	items: "The transfers, in the order the API returns them, with the fields " +
+		"of `platform_transfer` except `customer_id` (always the provider's own customer) and " +
+		"`auto_conversion` (read one transfer with `platform_transfer` for it), so that 100,000 of them " +
+		"are read in about 150 MiB. Fields the API leaves out are null.",
+	list: (*client.Client).Transfers,
+	validators: []datasource.ConfigValidator{aloneFilters{
+		alone:  []string{"ids", "ref_ids", "types", "profile_ids", "identity_ids", "account_ids"},
+		others: []string{"ids", "ref_ids", "types", "profile_ids", "identity_ids", "account_ids", "group_ids", "crypto_tx_hashes", "statuses"},
+	}, orderByTimeFilter{}},
 }
 
 // transferFilters are the filters of platform_transfers.
@@ -59,38 +73,6 @@ var transferFilters = listFilters[client.ListTransfersQuery]{
 		"service's default, `CREATED_AT`.", client.TransferOrderBys,
 		func(q *client.ListTransfersQuery) *string { return &q.OrderBy }),
 	maxItemsFilter(func(q *client.ListTransfersQuery) *int { return &q.MaxItems }),
-}
-
-func (d *transfersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_transfers"
-}
-
-func (d *transfersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = listSchema(schema.Schema{
-		MarkdownDescription: "Lists the customer's transfers (`GET /transfer/transfers`, scope `transfer:read_transfer`): " +
-			"withdrawals, deposits, internal transfers and more, following the API's pages to the end with the " +
-			"largest page the API allows (1,000 items). Every filter is optional; all the filters that are set " +
-			"apply together, except that `ids`, `ref_ids`, `types`, `profile_ids`, `identity_ids` and `account_ids` " +
-			"each combine with the `created_at` and `updated_at` filters only, and that `order_by` must name the " +
-			"time of a time filter set beside it, as the service requires.",
-		Attributes: transferFilters.dataSourceAttributes(map[string]schema.Attribute{
-			"id": listIDAttribute(),
-			"items": transferItemShape.listAttribute("The transfers, in the order the API returns them, with the fields " +
-				"of `platform_transfer` except `customer_id` (always the provider's own customer) and " +
-				"`auto_conversion` (read one transfer with `platform_transfer` for it), so that 100,000 of them " +
-				"are read in about 150 MiB. Fields the API leaves out are null."),
-		}),
-	})
-}
-
-// ConfigValidators refuses at validation what the service refuses: ids,
-// ref_ids, type, profile_ids, identity_ids and account_ids each combine
-// with the time filters only, and order_by names the time filter's time.
-func (d *transfersDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
-	return []datasource.ConfigValidator{aloneFilters{
-		alone:  []string{"ids", "ref_ids", "types", "profile_ids", "identity_ids", "account_ids"},
-		others: []string{"ids", "ref_ids", "types", "profile_ids", "identity_ids", "account_ids", "group_ids", "crypto_tx_hashes", "statuses"},
-	}, orderByTimeFilter{}}
 }
 
 // orderByTimeFilter refuses an order_by that names another time than the
@@ -150,21 +132,4 @@ func (v aloneFilters) ValidateDataSource(ctx context.Context, req datasource.Val
 			}
 		}
 	}
-}
-
-func (d *transfersDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
-func (d *transfersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if d.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	var q client.ListTransfersQuery
-	none := transferFilters.read(ctx, req.Config, &q, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	readList(ctx, req, resp, filtersID("transfers", q), transferItemShape, d.data.client.Transfers(ctx, q), none, "transfers")
 }

@@ -483,7 +483,7 @@ func tfAttributePath(ctx context.Context, p path.Path) (*tftypes.AttributePath, 
 			s = tftypes.ElementKeyString(string(step))
 		case path.PathStepElementKeyValue:
 			var v tftypes.Value
-			v, err = step.Value.ToTerraformValue(ctx)
+			v, err = step.ToTerraformValue(ctx)
 			if err != nil {
 				err = fmt.Errorf("unable to convert attr.Value (%s) to tftypes.Value: %w", step.Value.String(), err)
 			}

@@ -3,6 +3,8 @@ package bypass
 import (
 	"context"
 	"fmt"
+	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -38,7 +40,11 @@ func NewProtocol6Server(p provider.Provider, plannerOf PlannerOf) func() (tfprot
 		if !ok {
 			return nil, fmt.Errorf("the framework's protocol 6 server (%T) lacks RPCs this provider relies on", s)
 		}
-		return &Server{frameworkServer: full, unchanged: newUnchangedPlans(context.Background(), p, plannerOf)}, nil
+		ctx := context.Background()
+		var meta provider.MetadataResponse
+		p.Metadata(ctx, provider.MetadataRequest{}, &meta)
+		return &Server{frameworkServer: full, unchanged: newUnchangedPlans(ctx, p, plannerOf),
+			reads: readTypes(ctx, p, plannerOf), providerTypeName: meta.TypeName}, nil
 	}
 }
 
@@ -57,6 +63,15 @@ type frameworkServer interface {
 type Server struct {
 	frameworkServer
 	unchanged *unchangedPlans
+	// reads are the resource types whose refreshes the server answers
+	// (read_resource.go), by name.
+	reads            map[string]*readType
+	providerTypeName string
+	// cancels are those of the reads under way, which StopProvider
+	// cancels as the framework does its own RPCs'.
+	cancelsMu  sync.Mutex
+	cancels    map[*context.CancelFunc]struct{}
+	readServed atomic.Int64
 }
 
 // ConfigureProvider configures the provider through the framework and
@@ -91,6 +106,44 @@ func (s *Server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanReso
 	}
 	return s.frameworkServer.PlanResourceChange(ctx, req)
 }
+
+// ReadResource refreshes an object of a resource that plans its unchanged
+// objects itself without the framework's walks of its value
+// (read_resource.go); every other read goes through the framework.
+func (s *Server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	key := &cancel
+	s.cancelsMu.Lock()
+	if s.cancels == nil {
+		s.cancels = map[*context.CancelFunc]struct{}{}
+	}
+	s.cancels[key] = struct{}{}
+	s.cancelsMu.Unlock()
+	defer func() {
+		s.cancelsMu.Lock()
+		delete(s.cancels, key)
+		s.cancelsMu.Unlock()
+	}()
+	if resp := s.read(ctx, req); resp != nil {
+		s.readServed.Add(1)
+		return resp, nil
+	}
+	return s.frameworkServer.ReadResource(ctx, req)
+}
+
+// StopProvider cancels the reads under way, and the framework's RPCs.
+func (s *Server) StopProvider(ctx context.Context, req *tfprotov6.StopProviderRequest) (*tfprotov6.StopProviderResponse, error) {
+	s.cancelsMu.Lock()
+	for c := range s.cancels {
+		(*c)()
+	}
+	s.cancelsMu.Unlock()
+	return s.frameworkServer.StopProvider(ctx, req)
+}
+
+// ReadServed is the number of reads the server answered itself.
+func (s *Server) ReadServed() int64 { return s.readServed.Load() }
 
 // ReadDataSource reads through the framework and, when the data source left
 // its state in the slot (ReadList), sends that state.

@@ -290,7 +290,7 @@ func (p *platformProvider) Configure(ctx context.Context, req provider.Configure
 	resp.EphemeralResourceData = data
 	resp.ActionData = data
 	resp.ListResourceData = data
-	offerConfigured(ctx, data.run)
+	offerConfigured(ctx, data)
 }
 
 // stringSetting is a string argument of the provider block with its

@@ -17,8 +17,10 @@ import (
 // internal/bypass (its package documentation lists them, with what each
 // replaces, why, and its equivalence tests). What the provider adds here
 // is the adapter of the plans of unchanged objects: its resources decide
-// with the run of the money engine of this configuration (*moneyRun),
-// which internal/bypass holds without knowing its type.
+// with the run of the money engine of this configuration, from the data
+// Configure hands to resources (*providerData), which internal/bypass
+// holds without knowing its type and configures the resources it reads
+// with.
 
 // NewProtocol6Server returns a factory of the provider's protocol 6 server
 // (bypass.NewProtocol6Server): the framework's server, with the state of
@@ -163,13 +165,14 @@ func unchangedPlannerOf(r resource.Resource) bypass.PlanUnchanged {
 		return nil
 	}
 	return func(ctx context.Context, configured any, state tfsdk.State) bool {
-		run, ok := configured.(*moneyRun)
-		return ok && run != nil && planner.planUnchanged(ctx, run, state)
+		data, ok := configured.(*providerData)
+		return ok && data != nil && data.run != nil && planner.planUnchanged(ctx, data.run, state)
 	}
 }
 
-// offerConfigured hands the money engine's run to the server whose
-// ConfigureProvider is running, if it asked for it (bypass.OfferConfigured).
-func offerConfigured(ctx context.Context, run *moneyRun) {
-	bypass.OfferConfigured(ctx, run)
+// offerConfigured hands the data Configure gives resources (and with it
+// the money engine's run) to the server whose ConfigureProvider is
+// running, if it asked for it (bypass.OfferConfigured).
+func offerConfigured(ctx context.Context, data *providerData) {
+	bypass.OfferConfigured(ctx, data)
 }

@@ -81,6 +81,14 @@ type providerData struct {
 // configuredRun is the run of the provider's data, for the Configure of
 // a resource or action of the money engine: nil (without error) while the
 // provider is not configured yet.
+// engineRun is the money engine's run of d; nil when d is nil.
+func (d *providerData) engineRun() *moneyRun {
+	if d == nil {
+		return nil
+	}
+	return d.run
+}
+
 func configuredRun(raw any, diags *diag.Diagnostics) *moneyRun {
 	if d := configuredData(raw, diags); d != nil {
 		return d.run

@@ -165,14 +165,22 @@ func unchangedPlannerOf(r resource.Resource) bypass.PlanUnchanged {
 		return nil
 	}
 	return func(ctx context.Context, configured any, state tfsdk.State) bool {
-		data, ok := configured.(*providerData)
-		return ok && data != nil && data.run != nil && planner.planUnchanged(ctx, data.run, state)
+		holder, ok := configured.(runHolder)
+		if !ok {
+			return false
+		}
+		run := holder.engineRun()
+		return run != nil && planner.planUnchanged(ctx, run, state)
 	}
 }
+
+// runHolder is what Configure hands to resources, seen from the server:
+// it holds the money engine's run.
+type runHolder interface{ engineRun() *moneyRun }
 
 // offerConfigured hands the data Configure gives resources (and with it
 // the money engine's run) to the server whose ConfigureProvider is
 // running, if it asked for it (bypass.OfferConfigured).
-func offerConfigured(ctx context.Context, data *providerData) {
+func offerConfigured(ctx context.Context, data runHolder) {
 	bypass.OfferConfigured(ctx, data)
 }

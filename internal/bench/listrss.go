@@ -19,9 +19,6 @@ import (
 // listRSSItems is the number of seeded items of each list in figure 5.
 const listRSSItems = 100_000
 
-// targetListRSS is the bound of figure 5: 150 MiB.
-const targetListRSS = 150 << 20
-
 // listDataSources are the list data sources of figure 5: every one the
 // provider registers (picked by its schema), in name order.
 func listDataSources(ctx context.Context) []string {
@@ -94,6 +91,8 @@ func (b *bench) figureListRSS(ctx context.Context) error {
 		return err
 	}
 	defer emu.Close()
+	var largest uint64
+	largestOf, allMet := "", true
 	for _, typ := range lists {
 		progress("figure 5: peak RSS of a fresh process reading %s", typ)
 		var res rssResult
@@ -104,6 +103,13 @@ func (b *bench) figureListRSS(ctx context.Context) error {
 		b.add(row{"5", fmt.Sprintf("%s, %s items listed (state: %s of msgpack): peak RSS of a fresh process doing one read (protocol server in-process)",
 			typ, fmtCount(uint64(res.Items)), fmtMB(uint64(res.StateBytes))), //nolint:gosec // A count and a size.
 			fmtMiB(p), "", "", fmt.Sprintf("≤ %s: %s", fmtMiB(targetListRSS), met(p <= targetListRSS))})
+		allMet = allMet && p <= targetListRSS
+		if p > largest {
+			largest, largestOf = p, fmt.Sprintf("%s (%s items)", typ, fmtCount(uint64(res.Items))) //nolint:gosec // A count.
+		}
+	}
+	if largestOf != "" {
+		b.measure(goalListRSSEvery, fmt.Sprintf("largest %s: %s, of %d lists", fmtMiB(largest), largestOf, len(lists)), allMet)
 	}
 	return nil
 }

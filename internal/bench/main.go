@@ -206,7 +206,7 @@ func run(ctx context.Context, figures, readme, planTypes string, planReps int, p
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
 
-	b := &bench{tmp: tmp}
+	b := &bench{tmp: tmp, goals: goals()}
 	if want["1"] || want["2"] || want["4"] || want["6"] || want["7"] || want["8"] || want["9"] {
 		progress("building the provider for terraform")
 		tf, err := newTFEnv(ctx, tmp)
@@ -272,6 +272,9 @@ func run(ctx context.Context, figures, readme, planTypes string, planReps int, p
 		if err := b.figureScopes(ctx); err != nil {
 			return fmt.Errorf("figure 9: %w", err)
 		}
+	}
+	if err := b.figureCI(); err != nil {
+		return fmt.Errorf("the CI figure: %w", err)
 	}
 	m.elapsed = time.Since(start)
 

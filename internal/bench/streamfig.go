@@ -56,8 +56,14 @@ func (b *bench) figureStream(ctx context.Context) error {
 		q    float64
 	}{{"p50", 0.50}, {"p95", 0.95}} {
 		l, r := percentile(lib, p.q), percentile(bare, p.q)
+		target := "info"
+		if p.q == 0.5 {
+			ok := float64(l) <= targetStreamRatio*float64(r)
+			target = fmt.Sprintf("≤ %.1f: %s", targetStreamRatio, met(ok))
+			b.measure(goalStream, fmt.Sprintf("%s× (%s vs %s)", ratio(float64(l), float64(r)), fmtDur(l), fmtDur(r)), ok)
+		}
 		b.add(row{"3", fmt.Sprintf("stream, connect to first top of book, %s of %d: a new stream.Hub (the first market-data read of a provider process) vs bare gorilla/websocket", p.name, streamRuns),
-			fmtDur(l), fmtDur(r), ratio(float64(l), float64(r)), "info"})
+			fmtDur(l), fmtDur(r), ratio(float64(l), float64(r)), target})
 	}
 	return nil
 }

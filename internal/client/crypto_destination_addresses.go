@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 )
@@ -149,26 +148,15 @@ type ListCryptoDestinationAddressesQuery struct {
 // following the cursors to the end with the largest page the service
 // allows.
 func (c *Client) CryptoDestinationAddresses(ctx context.Context, q ListCryptoDestinationAddressesQuery) iter.Seq2[*CryptoDestinationAddress, error] {
-	v := url.Values{}
-	err := addArrays(v, map[string][]string{
+	v, err := listQuery(map[string][]string{
 		"ids": q.IDs, "identity_ids": q.IdentityIDs, "crypto_networks": q.CryptoNetworks,
 		"addresses": q.Addresses, "nicknames": q.Nicknames,
-	})
-	if err == nil {
-		err = checkOrder(q.Order)
-	}
-	if err == nil && q.OrderBy != "" && q.OrderBy != "CREATED_AT" {
-		err = fmt.Errorf("order_by must be CREATED_AT, got %q", q.OrderBy)
+	}, q.CreatedAt, q.Order)
+	if e := setOrderBy(v, q.OrderBy, "CREATED_AT"); err == nil {
+		err = e
 	}
 	if q.BookmarkedStatus != nil {
 		v.Set("bookmarked_status", strconv.FormatBool(*q.BookmarkedStatus))
-	}
-	addCreatedAt(v, q.CreatedAt)
-	if q.Order != "" {
-		v.Set("order", q.Order)
-	}
-	if q.OrderBy != "" {
-		v.Set("order_by", q.OrderBy)
 	}
 	return list[CryptoDestinationAddress](ctx, c, listCall{
 		path: PathCryptoDestinationAddresses, scope: ScopeReadCryptoDestinationAddress, query: v,

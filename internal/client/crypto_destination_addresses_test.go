@@ -9,15 +9,7 @@ import (
 )
 
 func TestCryptoDestinationAddressesAgainstEmulator(t *testing.T) {
-	emu := emulator.StartTest(t, emulator.Options{CryptoDestinationAddresses: 2100})
-	c, err := client.New(client.Config{
-		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
-		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
-		Rates: &emulatorRates, RateStateDir: t.TempDir(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	emu, c := emulatorClient(t, emulator.Options{CryptoDestinationAddresses: 2100}, nil)
 	ctx := t.Context()
 	const addr = "0xe4b0ACa9Fb669817775274775b20e52118595515"
 	made, err := c.PutCryptoDestinationAddress(ctx, client.PutCryptoDestinationAddressRequest{

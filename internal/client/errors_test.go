@@ -65,20 +65,7 @@ func TestErrorMapping(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFake(t)
-			f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
-				for k, v := range tc.header {
-					w.Header().Set(k, v)
-				}
-				if tc.contentType != "" {
-					w.Header().Set("Content-Type", tc.contentType)
-				} else {
-					w.Header()["Content-Type"] = nil
-				}
-				w.WriteHeader(tc.status)
-				_, _ = w.Write([]byte(tc.body))
-			}
-			c, _ := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 0 })
+			f, c := answeringClient(t, tc.status, tc.header, tc.contentType, tc.body)
 			_, err := c.CreateCryptoWithdrawal(t.Context(), CryptoWithdrawalRequest{ProfileID: "p"})
 			if err == nil {
 				t.Fatal("no error")
@@ -150,17 +137,7 @@ func TestNotFoundOrNoSuchOperation(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFake(t)
-			f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
-				if tc.contentType != "" {
-					w.Header().Set("Content-Type", tc.contentType)
-				} else {
-					w.Header()["Content-Type"] = nil
-				}
-				w.WriteHeader(tc.status)
-				_, _ = w.Write([]byte(tc.body))
-			}
-			c, _ := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 0 })
+			f, c := answeringClient(t, tc.status, nil, tc.contentType, tc.body)
 			_, err := c.GetTransfer(t.Context(), "t-1")
 			if err == nil {
 				t.Fatal("no error")
@@ -213,17 +190,7 @@ func TestListNotFoundIsNeverGone(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFake(t)
-			f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
-				if tc.contentType != "" {
-					w.Header().Set("Content-Type", tc.contentType)
-				} else {
-					w.Header()["Content-Type"] = nil
-				}
-				w.WriteHeader(tc.status)
-				_, _ = w.Write([]byte(tc.body))
-			}
-			c, _ := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 0 })
+			_, c := answeringClient(t, tc.status, nil, tc.contentType, tc.body)
 			var err error
 			for _, e := range c.Transfers(t.Context(), ListTransfersQuery{RefIDs: []string{"r-1"}}) {
 				if e != nil {
@@ -323,4 +290,26 @@ func TestCleanTextDropsInvisibleCharacters(t *testing.T) {
 			t.Errorf("cleanText(%q) = %q, want %q", in, got, "amount exceeds")
 		}
 	}
+}
+
+// answeringClient is a fake service that answers every API request with
+// status, header, contentType (no Content-Type when empty) and body, and a
+// client of it that does not retry.
+func answeringClient(t *testing.T, status int, header map[string]string, contentType, body string) (*fakeService, *Client) {
+	t.Helper()
+	f := newFake(t)
+	f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
+		for k, v := range header {
+			w.Header().Set(k, v)
+		}
+		if contentType != "" {
+			w.Header().Set("Content-Type", contentType)
+		} else {
+			w.Header()["Content-Type"] = nil
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(body))
+	}
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 0 })
+	return f, c
 }

@@ -14,17 +14,9 @@ import (
 // of it that retries at once.
 func moneyEmulator(t *testing.T) (*emulator.Server, *client.Client) {
 	t.Helper()
-	emu := emulator.StartTest(t, emulator.Options{FiatAccounts: 40, StablecoinConversions: 2})
-	c, err := client.New(client.Config{
-		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
-		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
-		Rates: &emulatorRates, RateStateDir: t.TempDir(),
-		MaxRetries: 2, RetryWaitMin: 1, RetryWaitMax: 1,
+	return emulatorClient(t, emulator.Options{FiatAccounts: 40, StablecoinConversions: 2}, func(c *client.Config) {
+		c.MaxRetries, c.RetryWaitMin, c.RetryWaitMax = 2, 1, 1
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return emu, c
 }
 
 // approvedAccount is a seeded fiat account withdrawals may go to.

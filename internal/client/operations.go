@@ -25,47 +25,19 @@ const (
 // retried only when it carries a ref_id (the service's replay protection);
 // without one, a failed attempt is reported and never repeated.
 func (c *Client) CreateCryptoWithdrawal(ctx context.Context, req CryptoWithdrawalRequest) (*Transfer, error) {
-	body, err := c.post(ctx, PathCryptoWithdrawals, ScopeWriteCryptoWithdrawal, req)
-	if err != nil {
-		return nil, err
-	}
-	t, err := decodeTransfer(body)
-	if err != nil {
-		return nil, fmt.Errorf("POST %s: decoding response: %w", PathCryptoWithdrawals, err)
-	}
-	return t, nil
+	return create(ctx, c, PathCryptoWithdrawals, ScopeWriteCryptoWithdrawal, req, decodeTransfer)
 }
 
 // CreateFiatDepositInstructions creates a set of fiat deposit instructions.
 // Like every POST, it is retried only when it carries a ref_id.
 func (c *Client) CreateFiatDepositInstructions(ctx context.Context, req FiatDepositInstructionsRequest) (*FiatDepositInstructions, error) {
-	body, err := c.post(ctx, PathFiatDepositInstructions, ScopeWriteFiatDepositInstr, req)
-	if err != nil {
-		return nil, err
-	}
-	f, err := decodeFiatDepositInstructions(body)
-	if err != nil {
-		return nil, fmt.Errorf("POST %s: decoding response: %w", PathFiatDepositInstructions, err)
-	}
-	return f, nil
+	return create(ctx, c, PathFiatDepositInstructions, ScopeWriteFiatDepositInstr, req, decodeFiatDepositInstructions)
 }
 
 // GetFiatDepositInstructions reads one set of fiat deposit instructions.
 // A missing one is an error matching ErrNotFound.
 func (c *Client) GetFiatDepositInstructions(ctx context.Context, id string) (*FiatDepositInstructions, error) {
-	p, err := idPath(PathFiatDepositInstructions, id)
-	if err != nil {
-		return nil, err
-	}
-	body, err := c.do(ctx, call{method: http.MethodGet, path: p, scope: ScopeReadFiatDepositInstr, replaySafe: true})
-	if err != nil {
-		return nil, err
-	}
-	f, err := decodeFiatDepositInstructions(body)
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: decoding response: %w", p, err)
-	}
-	return f, nil
+	return onID(ctx, c, http.MethodGet, PathFiatDepositInstructions, id, ScopeReadFiatDepositInstr, nil, decodeFiatDepositInstructions)
 }
 
 // CreateDepositAddress creates a crypto deposit address. Like every POST,
@@ -73,15 +45,7 @@ func (c *Client) GetFiatDepositInstructions(ctx context.Context, id string) (*Fi
 // knows is answered with 409 and the address made with it (see
 // ExistingDepositAddress).
 func (c *Client) CreateDepositAddress(ctx context.Context, req DepositAddressRequest) (*DepositAddress, error) {
-	body, err := c.post(ctx, PathDepositAddresses, ScopeWriteDepositAddress, req)
-	if err != nil {
-		return nil, err
-	}
-	d, err := decodeDepositAddress(body)
-	if err != nil {
-		return nil, fmt.Errorf("POST %s: decoding response: %w", PathDepositAddresses, err)
-	}
-	return d, nil
+	return create(ctx, c, PathDepositAddresses, ScopeWriteDepositAddress, req, decodeDepositAddress)
 }
 
 // CreateFiatWithdrawal sends one fiat withdrawal to a fiat account. Like a
@@ -89,15 +53,7 @@ func (c *Client) CreateDepositAddress(ctx context.Context, req DepositAddressReq
 // a ref_id the service already knows is answered with 409 and the transfer
 // made with it (see ExistingTransfer).
 func (c *Client) CreateFiatWithdrawal(ctx context.Context, req FiatWithdrawalRequest) (*Transfer, error) {
-	body, err := c.post(ctx, PathFiatWithdrawals, ScopeWriteFiatWithdrawal, req)
-	if err != nil {
-		return nil, err
-	}
-	t, err := decodeTransfer(body)
-	if err != nil {
-		return nil, fmt.Errorf("POST %s: decoding response: %w", PathFiatWithdrawals, err)
-	}
-	return t, nil
+	return create(ctx, c, PathFiatWithdrawals, ScopeWriteFiatWithdrawal, req, decodeTransfer)
 }
 
 // CreateInternalTransfer moves an asset from one profile to another. The
@@ -106,15 +62,7 @@ func (c *Client) CreateFiatWithdrawal(ctx context.Context, req FiatWithdrawalReq
 // a ref_id the service already knows is answered with 409 and the transfer
 // made with it (see ExistingTransfer).
 func (c *Client) CreateInternalTransfer(ctx context.Context, req InternalTransferRequest) (*Transfer, error) {
-	body, err := c.post(ctx, PathInternalTransfers, ScopeWriteInternalTransfer, req)
-	if err != nil {
-		return nil, err
-	}
-	t, err := decodeTransfer(body)
-	if err != nil {
-		return nil, fmt.Errorf("POST %s: decoding response: %w", PathInternalTransfers, err)
-	}
-	return t, nil
+	return create(ctx, c, PathInternalTransfers, ScopeWriteInternalTransfer, req, decodeTransfer)
 }
 
 // CreateStablecoinConversion requests a stablecoin conversion. Like a
@@ -122,15 +70,7 @@ func (c *Client) CreateInternalTransfer(ctx context.Context, req InternalTransfe
 // a ref_id the service already knows is answered with 409 and the
 // conversion made with it (see ExistingStablecoinConversion).
 func (c *Client) CreateStablecoinConversion(ctx context.Context, req StablecoinConversionRequest) (*StablecoinConversion, error) {
-	body, err := c.post(ctx, PathStablecoinConversions, ScopeWriteStablecoinConversion, req)
-	if err != nil {
-		return nil, err
-	}
-	s, err := decodeStablecoinConversion(body)
-	if err != nil {
-		return nil, fmt.Errorf("POST %s: decoding response: %w", PathStablecoinConversions, err)
-	}
-	return s, nil
+	return create(ctx, c, PathStablecoinConversions, ScopeWriteStablecoinConversion, req, decodeStablecoinConversion)
 }
 
 // CancelStablecoinConversion cancels a stablecoin conversion and returns
@@ -139,37 +79,52 @@ func (c *Client) CreateStablecoinConversion(ctx context.Context, req StablecoinC
 // service's refusal (ErrConflict from the emulator, for a settled one).
 // Cancelling twice cancels once: it is retried like a read.
 func (c *Client) CancelStablecoinConversion(ctx context.Context, id string) (*StablecoinConversion, error) {
-	p, err := idPath(PathStablecoinConversions, id)
-	if err != nil {
-		return nil, err
-	}
-	body, err := c.do(ctx, call{method: http.MethodDelete, path: p, scope: ScopeWriteStablecoinConversion, replaySafe: true})
-	if err != nil {
-		return nil, err
-	}
-	s, err := decodeStablecoinConversion(body)
-	if err != nil {
-		return nil, fmt.Errorf("DELETE %s: decoding response: %w", p, err)
-	}
-	return s, nil
+	return onID(ctx, c, http.MethodDelete, PathStablecoinConversions, id, ScopeWriteStablecoinConversion, nil, decodeStablecoinConversion)
 }
 
 // GetStablecoinConversion reads one stablecoin conversion. A missing one is
 // an error matching ErrNotFound.
 func (c *Client) GetStablecoinConversion(ctx context.Context, id string) (*StablecoinConversion, error) {
-	p, err := idPath(PathStablecoinConversions, id)
+	return onID(ctx, c, http.MethodGet, PathStablecoinConversions, id, ScopeReadStablecoinConversion, nil, decodeStablecoinConversion)
+}
+
+// create POSTs req to path and decodes the answer with decode; like every
+// POST, it is retried only when req carries a ref_id.
+func create[T any](ctx context.Context, c *Client, path, scope string, req any, decode func([]byte) (*T, error)) (*T, error) {
+	body, err := c.post(ctx, path, scope, req)
 	if err != nil {
 		return nil, err
 	}
-	body, err := c.do(ctx, call{method: http.MethodGet, path: p, scope: ScopeReadStablecoinConversion, replaySafe: true})
+	out, err := decode(body)
+	if err != nil {
+		return nil, fmt.Errorf("POST %s: decoding response: %w", path, err)
+	}
+	return out, nil
+}
+
+// onID sends method to base/{id}, with req as its JSON body (none when
+// nil), and decodes the answer with decode. It is retried: a read, or a
+// change that sets a state, which repeated sets it once.
+func onID[T any](ctx context.Context, c *Client, method, base, id, scope string, req any, decode func([]byte) (*T, error)) (*T, error) {
+	p, err := idPath(base, id)
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeStablecoinConversion(body)
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: decoding response: %w", p, err)
+	var b []byte
+	if req != nil {
+		if b, err = json.Marshal(req); err != nil {
+			return nil, fmt.Errorf("%s %s: encoding request: %w", method, p, err)
+		}
 	}
-	return s, nil
+	body, err := c.do(ctx, call{method: method, path: p, scope: scope, body: b, replaySafe: true})
+	if err != nil {
+		return nil, err
+	}
+	out, err := decode(body)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: decoding response: %w", method, p, err)
+	}
+	return out, nil
 }
 
 // post marshals v and sends it; the request is replay-safe when its body
@@ -261,42 +216,14 @@ func createRechecked[T any](ctx context.Context, c *Client, cl call, req any, wh
 // GetFiatAccount reads one fiat account, with its full account number. A
 // missing (or deleted) one is an error matching ErrNotFound.
 func (c *Client) GetFiatAccount(ctx context.Context, id string) (*FiatAccount, error) {
-	p, err := idPath(PathFiatAccounts, id)
-	if err != nil {
-		return nil, err
-	}
-	body, err := c.do(ctx, call{method: http.MethodGet, path: p, scope: ScopeReadFiatAccount, replaySafe: true})
-	if err != nil {
-		return nil, err
-	}
-	a, err := decodeFiatAccount(body)
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: decoding response: %w", p, err)
-	}
-	return a, nil
+	return onID(ctx, c, http.MethodGet, PathFiatAccounts, id, ScopeReadFiatAccount, nil, decodeFiatAccount)
 }
 
 // UpdateFiatAccount changes a fiat account; the service sends it back to
 // PENDING review. The update sets values, so repeating it is harmless: it
 // is retried like a read.
 func (c *Client) UpdateFiatAccount(ctx context.Context, id string, req UpdateFiatAccountRequest) (*FiatAccount, error) {
-	p, err := idPath(PathFiatAccounts, id)
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(req)
-	if err != nil {
-		return nil, fmt.Errorf("PUT %s: encoding request: %w", p, err)
-	}
-	body, err := c.do(ctx, call{method: http.MethodPut, path: p, scope: ScopeWriteFiatAccount, body: b, replaySafe: true})
-	if err != nil {
-		return nil, err
-	}
-	a, err := decodeFiatAccount(body)
-	if err != nil {
-		return nil, fmt.Errorf("PUT %s: decoding response: %w", p, err)
-	}
-	return a, nil
+	return onID(ctx, c, http.MethodPut, PathFiatAccounts, id, ScopeWriteFiatAccount, req, decodeFiatAccount)
 }
 
 // DeleteFiatAccount deletes a fiat account. A missing one is an error

@@ -3,10 +3,8 @@ package client
 import (
 	"context"
 	"errors"
-	"fmt"
 	"iter"
 	"net/http"
-	"net/url"
 	"time"
 )
 
@@ -169,46 +167,22 @@ type ListOrchestrationRulesQuery struct {
 // answered with the published 409, which does not carry the rule: the
 // caller finds it through the list.
 func (c *Client) CreateOrchestrationRule(ctx context.Context, req OrchestrationRuleRequest) (*OrchestrationRule, error) {
-	body, err := c.post(ctx, PathOrchestrationRules, ScopeWriteOrchestrationRule, req)
-	if err != nil {
-		return nil, err
-	}
-	r, err := decodeRuleAnswer(body)
-	if err != nil {
-		return nil, fmt.Errorf("POST %s: decoding response: %w", PathOrchestrationRules, err)
-	}
-	return r, nil
+	return create(ctx, c, PathOrchestrationRules, ScopeWriteOrchestrationRule, req, decodeRuleAnswer)
 }
 
 // DeleteOrchestrationRule makes the rule id DELETED and returns it as the
 // service answers it. Deleting a deleted rule changes nothing, so the
 // request may be sent again.
 func (c *Client) DeleteOrchestrationRule(ctx context.Context, id string) (*OrchestrationRule, error) {
-	p, err := idPath(PathOrchestrationRules, id)
-	if err != nil {
-		return nil, err
-	}
-	body, err := c.do(ctx, call{method: http.MethodDelete, path: p, scope: ScopeWriteOrchestrationRule, replaySafe: true})
-	if err != nil {
-		return nil, err
-	}
-	r, err := decodeRuleAnswer(body)
-	if err != nil {
-		return nil, fmt.Errorf("DELETE %s: decoding response: %w", p, err)
-	}
-	return r, nil
+	return onID(ctx, c, http.MethodDelete, PathOrchestrationRules, id, ScopeWriteOrchestrationRule, nil, decodeRuleAnswer)
 }
 
 // OrchestrationRules lists the rules matching q, following the cursors to
 // the end with the largest page the service allows.
 func (c *Client) OrchestrationRules(ctx context.Context, q ListOrchestrationRulesQuery) iter.Seq2[*OrchestrationRule, error] {
-	v := url.Values{}
-	err := addArrays(v, map[string][]string{"status": q.Statuses, "ids": q.IDs})
-	if err == nil {
-		err = checkOrder(q.Order)
-	}
+	v, err := listQuery(map[string][]string{"status": q.Statuses, "ids": q.IDs}, CreatedAtFilter{}, q.Order)
 	for k, s := range map[string]string{
-		"profile_id": q.ProfileID, "source_asset": q.SourceAsset, "destination_asset": q.DestinationAsset, "order": q.Order,
+		"profile_id": q.ProfileID, "source_asset": q.SourceAsset, "destination_asset": q.DestinationAsset,
 	} {
 		if s != "" {
 			v.Set(k, s)

@@ -7,7 +7,9 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -23,15 +25,7 @@ const claimsDefaultPage = 100
 // the end with the largest page the service allows. Iteration stops at the
 // first error, which is yielded with a nil item.
 func (c *Client) FiatAccounts(ctx context.Context, q ListFiatAccountsQuery) iter.Seq2[*FiatAccount, error] {
-	v := url.Values{}
-	err := addArrays(v, map[string][]string{"ids": q.IDs, "ref_ids": q.RefIDs})
-	if err == nil {
-		err = checkOrder(q.Order)
-	}
-	addCreatedAt(v, q.CreatedAt)
-	if q.Order != "" {
-		v.Set("order", q.Order)
-	}
+	v, err := listQuery(map[string][]string{"ids": q.IDs, "ref_ids": q.RefIDs}, q.CreatedAt, q.Order)
 	if q.IncludeDeleted != nil {
 		v.Set("include_deleted", strconv.FormatBool(*q.IncludeDeleted))
 	}
@@ -44,18 +38,10 @@ func (c *Client) FiatAccounts(ctx context.Context, q ListFiatAccountsQuery) iter
 // DepositAddresses lists the crypto deposit addresses matching q, following
 // the cursors to the end with the largest page the service allows.
 func (c *Client) DepositAddresses(ctx context.Context, q ListDepositAddressesQuery) iter.Seq2[*DepositAddress, error] {
-	v := url.Values{}
-	err := addArrays(v, map[string][]string{
+	v, err := listQuery(map[string][]string{
 		"profile_ids": q.ProfileIDs, "identity_ids": q.IdentityIDs, "ids": q.IDs,
 		"ref_ids": q.RefIDs, "account_ids": q.AccountIDs, "networks": q.Networks,
-	})
-	if err == nil {
-		err = checkOrder(q.Order)
-	}
-	addCreatedAt(v, q.CreatedAt)
-	if q.Order != "" {
-		v.Set("order", q.Order)
-	}
+	}, q.CreatedAt, q.Order)
 	return list[DepositAddress](ctx, c, listCall{
 		path: PathDepositAddresses, scope: ScopeReadDepositAddress, query: v,
 		maxItems: q.MaxItems, pageSize: maxPageSize, err: err,
@@ -117,7 +103,33 @@ func formatTime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339Nano)
 }
 
-func addCreatedAt(v url.Values, f CreatedAtFilter) { addTimeFilter(v, "created_at", f) }
+// listQuery is the query of a list read: its array filters (each of at
+// most MaxFilterValues values), its created_at bounds and its order ("",
+// ASC or DESC), with the first error of the filters and the order.
+func listQuery(arrays map[string][]string, created CreatedAtFilter, order string) (url.Values, error) {
+	v := url.Values{}
+	err := addArrays(v, arrays)
+	if err == nil {
+		err = checkOrder(order)
+	}
+	addTimeFilter(v, "created_at", created)
+	if order != "" {
+		v.Set("order", order)
+	}
+	return v, err
+}
+
+// setOrderBy sets order_by (when given) and checks it is one of allowed.
+func setOrderBy(v url.Values, orderBy string, allowed ...string) error {
+	if orderBy == "" {
+		return nil
+	}
+	v.Set("order_by", orderBy)
+	if !slices.Contains(allowed, orderBy) {
+		return fmt.Errorf("order_by must be %s, got %q", strings.Join(allowed, " or "), orderBy)
+	}
+	return nil
+}
 
 // addArrays adds each array filter as repeated query keys (ids=a&ids=b).
 func addArrays(v url.Values, arrays map[string][]string) error {

@@ -2,12 +2,10 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
 	"net/http"
-	"net/url"
 	"strings"
 )
 
@@ -71,15 +69,7 @@ type ProfileBalance struct {
 // Profiles lists the profiles matching q, following the cursors to the end
 // with the largest page the service allows.
 func (c *Client) Profiles(ctx context.Context, q ListProfilesQuery) iter.Seq2[*Profile, error] {
-	v := url.Values{}
-	err := addArrays(v, map[string][]string{"ids": q.IDs})
-	if err == nil {
-		err = checkOrder(q.Order)
-	}
-	addCreatedAt(v, q.CreatedAt)
-	if q.Order != "" {
-		v.Set("order", q.Order)
-	}
+	v, err := listQuery(map[string][]string{"ids": q.IDs}, q.CreatedAt, q.Order)
 	if q.Nickname != "" {
 		v.Set("nickname", q.Nickname)
 	}
@@ -118,43 +108,15 @@ func (c *Client) CreateProfile(ctx context.Context, req CreateProfileRequest, re
 // GetProfile reads one active profile. A missing (or deactivated) one is
 // an error matching ErrNotFound.
 func (c *Client) GetProfile(ctx context.Context, id string) (*Profile, error) {
-	p, err := idPath(PathProfiles, id)
-	if err != nil {
-		return nil, err
-	}
-	body, err := c.do(ctx, call{method: http.MethodGet, path: p, scope: ScopeReadProfile, replaySafe: true})
-	if err != nil {
-		return nil, err
-	}
-	out, err := decodeProfile(body)
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: decoding response: %w", p, err)
-	}
-	return out, nil
+	return onID(ctx, c, http.MethodGet, PathProfiles, id, ScopeReadProfile, nil, decodeProfile)
 }
 
 // UpdateProfile changes the nickname of the profile id. Setting a
 // nickname twice sets it once: it is retried.
 func (c *Client) UpdateProfile(ctx context.Context, id, nickname string) (*Profile, error) {
-	p, err := idPath(PathProfiles, id)
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(struct {
+	return onID(ctx, c, http.MethodPut, PathProfiles, id, ScopeWriteProfile, struct {
 		Nickname string `json:"nickname"`
-	}{nickname})
-	if err != nil {
-		return nil, fmt.Errorf("PUT %s: encoding request: %w", p, err)
-	}
-	body, err := c.do(ctx, call{method: http.MethodPut, path: p, scope: ScopeWriteProfile, body: b, replaySafe: true})
-	if err != nil {
-		return nil, err
-	}
-	out, err := decodeProfile(body)
-	if err != nil {
-		return nil, fmt.Errorf("PUT %s: decoding response: %w", p, err)
-	}
-	return out, nil
+	}{nickname}, decodeProfile)
 }
 
 // DeactivateProfile deactivates the profile id. The service refuses a

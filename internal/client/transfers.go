@@ -52,19 +52,7 @@ var TransferOrderBys = []string{"CREATED_AT", "UPDATED_AT"}
 // GetTransfer reads one transfer. A missing one is an error matching
 // ErrNotFound.
 func (c *Client) GetTransfer(ctx context.Context, id string) (*Transfer, error) {
-	p, err := idPath(PathTransfers, id)
-	if err != nil {
-		return nil, err
-	}
-	body, err := c.do(ctx, call{method: http.MethodGet, path: p, scope: ScopeReadTransfer, replaySafe: true})
-	if err != nil {
-		return nil, err
-	}
-	t, err := decodeTransfer(body)
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: decoding response: %w", p, err)
-	}
-	return t, nil
+	return onID(ctx, c, http.MethodGet, PathTransfers, id, ScopeReadTransfer, nil, decodeTransfer)
 }
 
 // TimeFilter holds the {lt,lte,eq,gte,gt} bounds of one time field; zero
@@ -132,16 +120,13 @@ func (c *Client) Transfers(ctx context.Context, q ListTransfersQuery) iter.Seq2[
 	if err == nil {
 		err = checkOrder(q.Order)
 	}
-	if err == nil && q.OrderBy != "" && q.OrderBy != "CREATED_AT" && q.OrderBy != "UPDATED_AT" {
-		err = fmt.Errorf("order_by must be CREATED_AT or UPDATED_AT, got %q", q.OrderBy)
+	if e := setOrderBy(v, q.OrderBy, TransferOrderBys...); err == nil {
+		err = e
 	}
 	addTimeFilter(v, "created_at", q.CreatedAt)
 	addTimeFilter(v, "updated_at", q.UpdatedAt)
 	if q.Order != "" {
 		v.Set("order", q.Order)
-	}
-	if q.OrderBy != "" {
-		v.Set("order_by", q.OrderBy)
 	}
 	return list[Transfer](ctx, c, listCall{
 		path: PathTransfers, scope: ScopeReadTransfer, query: v,
@@ -161,15 +146,7 @@ type ListFiatDepositInstructionsQuery struct {
 // FiatDepositInstructionsList lists the fiat deposit instructions matching
 // q, following the cursors to the end.
 func (c *Client) FiatDepositInstructionsList(ctx context.Context, q ListFiatDepositInstructionsQuery) iter.Seq2[*FiatDepositInstructions, error] {
-	v := url.Values{}
-	err := addArrays(v, map[string][]string{"ids": q.IDs, "ref_ids": q.RefIDs})
-	if err == nil {
-		err = checkOrder(q.Order)
-	}
-	addCreatedAt(v, q.CreatedAt)
-	if q.Order != "" {
-		v.Set("order", q.Order)
-	}
+	v, err := listQuery(map[string][]string{"ids": q.IDs, "ref_ids": q.RefIDs}, q.CreatedAt, q.Order)
 	return list[FiatDepositInstructions](ctx, c, listCall{
 		path: PathFiatDepositInstructions, scope: ScopeReadFiatDepositInstr, query: v,
 		maxItems: q.MaxItems, pageSize: maxPageSize, err: err,

@@ -9,15 +9,7 @@ import (
 )
 
 func TestTransfersAgainstEmulator(t *testing.T) {
-	emu := emulator.StartTest(t, emulator.Options{Transfers: 2500})
-	c, err := client.New(client.Config{
-		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
-		BaseURL: emu.BaseURL(), AuthURL: emu.AuthURL(),
-		Rates: &emulatorRates, RateStateDir: t.TempDir(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	emu, c := emulatorClient(t, emulator.Options{Transfers: 2500}, nil)
 	ctx := t.Context()
 	made, err := c.CreateCryptoWithdrawal(ctx, client.CryptoWithdrawalRequest{
 		ProfileID: "p", DestinationAddress: "d", Asset: "BTC", CryptoNetwork: "BITCOIN", Amount: "1", RefID: "r-1",

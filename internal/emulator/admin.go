@@ -84,16 +84,11 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		writeJSON(w, http.StatusOK, s.Faults.Get())
 	})
 	mux.HandleFunc("PUT /admin/faults", func(w http.ResponseWriter, r *http.Request) {
-		var c FaultConfig
-		if e := decodeBody(r, &c); e != nil {
-			writeError(w, e)
+		c, ok := decodeValid(w, r, func(c *FaultConfig) *apiError { return validateFaultConfig(*c) })
+		if !ok {
 			return
 		}
-		if e := validateFaultConfig(c); e != nil {
-			writeError(w, e)
-			return
-		}
-		s.Faults.Set(c)
+		s.Faults.Set(*c)
 		writeJSON(w, http.StatusOK, s.Faults.Get())
 	})
 	mux.HandleFunc("POST /admin/clock/advance", func(w http.ResponseWriter, r *http.Request) {
@@ -108,12 +103,11 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		writeJSON(w, http.StatusOK, s.RateLimitsState())
 	})
 	mux.HandleFunc("PUT /admin/rate-limits", func(w http.ResponseWriter, r *http.Request) {
-		var body RateLimitsState
-		if e := decodeBody(r, &body); e != nil {
-			writeError(w, e)
+		body, ok := decodeValid[RateLimitsState](w, r, nil)
+		if !ok {
 			return
 		}
-		l, e := rateLimitsOf(body)
+		l, e := rateLimitsOf(*body)
 		if e != nil {
 			writeError(w, e)
 			return
@@ -126,22 +120,20 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("POST /admin/objects/{id}/hide", func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
+		body, ok := decodeValid[struct {
 			Hidden bool `json:"hidden"`
-		}
-		if e := decodeBody(r, &body); e != nil {
-			writeError(w, e)
+		}](w, r, nil)
+		if !ok {
 			return
 		}
 		s.HideObject(r.PathValue("id"), body.Hidden)
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("POST /admin/objects/{id}/answer-as", func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
+		body, ok := decodeValid[struct {
 			ID string `json:"id"`
-		}
-		if e := decodeBody(r, &body); e != nil {
-			writeError(w, e)
+		}](w, r, nil)
+		if !ok {
 			return
 		}
 		s.AnswerAnotherObject(r.PathValue("id"), body.ID)
@@ -176,16 +168,13 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		writeJSON(w, http.StatusOK, out)
 	})
 	mux.HandleFunc("POST /admin/transfers/{id}/status", func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
+		body, ok := decodeValid(w, r, func(body *struct {
 			Status       string `json:"status"`
 			CryptoTxHash string `json:"crypto_tx_hash"`
-		}
-		if e := decodeBody(r, &body); e != nil {
-			writeError(w, e)
-			return
-		}
-		if e := oneOf("status", body.Status, transferStatuses); e != nil {
-			writeError(w, e)
+		}) *apiError {
+			return oneOf("status", body.Status, transferStatuses)
+		})
+		if !ok {
 			return
 		}
 		id := r.PathValue("id")
@@ -211,13 +200,8 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		writeJSON(w, http.StatusOK, AdminBalances{Balances: s.Balances()})
 	})
 	mux.HandleFunc("PUT /admin/balances", func(w http.ResponseWriter, r *http.Request) {
-		var b Balance
-		if e := decodeBody(r, &b); e != nil {
-			writeError(w, e)
-			return
-		}
-		if e := validateBalance(b); e != nil {
-			writeError(w, e)
+		b, ok := decodeValid(w, r, func(b *Balance) *apiError { return validateBalance(*b) })
+		if !ok {
 			return
 		}
 		s.SetBalance(b.ProfileID, b.Asset, b.Available)
@@ -233,15 +217,8 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		writeJSON(w, http.StatusOK, c)
 	})
 	mux.HandleFunc("POST /admin/fiat-accounts/{id}/status", func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
-			Status string `json:"status"`
-		}
-		if e := decodeBody(r, &body); e != nil {
-			writeError(w, e)
-			return
-		}
-		if e := oneOf("status", body.Status, fiatAccountStatuses); e != nil {
-			writeError(w, e)
+		body, ok := decodeValid(w, r, statusOneOf(fiatAccountStatuses))
+		if !ok {
 			return
 		}
 		id := r.PathValue("id")
@@ -253,15 +230,8 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		writeJSON(w, http.StatusOK, a)
 	})
 	mux.HandleFunc("POST /admin/crypto-destination-addresses/{id}/status", func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
-			Status string `json:"status"`
-		}
-		if e := decodeBody(r, &body); e != nil {
-			writeError(w, e)
-			return
-		}
-		if e := oneOf("status", body.Status, DestinationAddressStatuses); e != nil {
-			writeError(w, e)
+		body, ok := decodeValid(w, r, statusOneOf(DestinationAddressStatuses))
+		if !ok {
 			return
 		}
 		id := r.PathValue("id")
@@ -283,12 +253,11 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		writeJSON(w, http.StatusOK, s.WithdrawalFees())
 	})
 	mux.HandleFunc("PUT /admin/fees", func(w http.ResponseWriter, r *http.Request) {
-		var t FeesTable
-		if e := decodeBody(r, &t); e != nil {
-			writeError(w, e)
+		t, ok := decodeValid[FeesTable](w, r, nil)
+		if !ok {
 			return
 		}
-		if e := s.setFees(t); e != nil {
+		if e := s.setFees(*t); e != nil {
 			writeError(w, e)
 			return
 		}
@@ -302,16 +271,16 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		writeJSON(w, http.StatusOK, AdminLimits{Limits: s.TransferLimits("")})
 	})
 	mux.HandleFunc("PUT /admin/limits", func(w http.ResponseWriter, r *http.Request) {
-		var body AdminLimits
-		if e := decodeBody(r, &body); e != nil {
-			writeError(w, e)
-			return
-		}
-		for i, l := range body.Limits {
-			if e := validateLimit(i, l); e != nil {
-				writeError(w, e)
-				return
+		body, ok := decodeValid(w, r, func(body *AdminLimits) *apiError {
+			for i, l := range body.Limits {
+				if e := validateLimit(i, l); e != nil {
+					return e
+				}
 			}
+			return nil
+		})
+		if !ok {
+			return
 		}
 		_ = s.SetTransferLimits(body.Limits)
 		writeJSON(w, http.StatusOK, AdminLimits{Limits: s.TransferLimits("")})
@@ -320,15 +289,15 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		writeJSON(w, http.StatusOK, map[string]any{"quotes": s.FeeQuotes()})
 	})
 	mux.HandleFunc("POST /admin/fee-quotes/expire-next", func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
+		body, ok := decodeValid(w, r, func(body *struct {
 			Count int `json:"count"`
-		}
-		if e := decodeBody(r, &body); e != nil {
-			writeError(w, e)
-			return
-		}
-		if body.Count < 0 {
-			writeError(w, errInvalid("count", "must not be negative"))
+		}) *apiError {
+			if body.Count < 0 {
+				return errInvalid("count", "must not be negative")
+			}
+			return nil
+		})
+		if !ok {
 			return
 		}
 		s.ExpireNextFeeQuotes(body.Count)
@@ -337,6 +306,17 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 	mux.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errNotFound("no such admin operation: "+r.Method+" "+r.URL.Path))
 	})
+}
+
+// statusBody is the body of an admin operation that sets the status of a
+// fiat account or of a destination address.
+type statusBody struct {
+	Status string `json:"status"`
+}
+
+// statusOneOf checks that the status of a statusBody is one of allowed.
+func statusOneOf(allowed []string) func(*statusBody) *apiError {
+	return func(b *statusBody) *apiError { return oneOf("status", b.Status, allowed) }
 }
 
 func validateFaultConfig(c FaultConfig) *apiError {
@@ -372,15 +352,15 @@ func validateFaultConfig(c FaultConfig) *apiError {
 // decodeSeconds reads the body {"seconds": n} of an admin request, n a
 // positive number of seconds, or answers the error and reports false.
 func decodeSeconds(w http.ResponseWriter, r *http.Request) (time.Duration, bool) {
-	var body struct {
+	body, ok := decodeValid(w, r, func(body *struct {
 		Seconds int64 `json:"seconds"`
-	}
-	if e := decodeBody(r, &body); e != nil {
-		writeError(w, e)
-		return 0, false
-	}
-	if body.Seconds <= 0 {
-		writeError(w, errInvalid("seconds", "seconds must be a positive number of seconds"))
+	}) *apiError {
+		if body.Seconds <= 0 {
+			return errInvalid("seconds", "seconds must be a positive number of seconds")
+		}
+		return nil
+	})
+	if !ok {
 		return 0, false
 	}
 	return time.Duration(body.Seconds) * time.Second, true

@@ -85,8 +85,7 @@ func (s *Server) Balances() []Balance {
 
 // validateBalance checks the body of PUT /admin/balances.
 func validateBalance(b Balance) *apiError {
-	if e := firstErr(required("profile_id", b.ProfileID), required("asset", b.Asset),
-		required("available", b.Available)); e != nil {
+	if e := required("profile_id", b.ProfileID, "asset", b.Asset, "available", b.Available); e != nil {
 		return e
 	}
 	if !decimalPattern.MatchString(b.Available) {

@@ -44,7 +44,7 @@ func compatibleNetworks(network string) []string {
 }
 
 func validateDepositAddress(req *DepositAddressRequest) *apiError {
-	if e := firstErr(required("profile_id", req.ProfileID), required("crypto_network", req.CryptoNetwork)); e != nil {
+	if e := required("profile_id", req.ProfileID, "crypto_network", req.CryptoNetwork); e != nil {
 		return e
 	}
 	if e := oneOf("crypto_network", req.CryptoNetwork, cryptoNetworks); e != nil {
@@ -59,13 +59,8 @@ func validateDepositAddress(req *DepositAddressRequest) *apiError {
 }
 
 func (s *Server) handleCreateDepositAddress(w http.ResponseWriter, r *http.Request, _ string) {
-	var req DepositAddressRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := validateDepositAddress(&req); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, validateDepositAddress)
+	if !ok {
 		return
 	}
 	st := s.data

@@ -196,14 +196,8 @@ func (st *store) addDestinationAddress(a *CryptoDestinationAddress) {
 // CryptoDestinationAddresses returns the address book (seeded addresses
 // first, then those added through the API), in creation order.
 func (s *Server) CryptoDestinationAddresses() []CryptoDestinationAddress {
-	st := s.data
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	out := make([]CryptoDestinationAddress, len(st.destAddrs))
-	for i, a := range st.destAddrs {
-		out[i] = *a
-	}
-	return out
+	return lockedCopies(s.data, func(st *store) []*CryptoDestinationAddress { return st.destAddrs },
+		func(a *CryptoDestinationAddress) CryptoDestinationAddress { return *a })
 }
 
 // SetCryptoDestinationAddressStatus sets the status of the address id
@@ -286,8 +280,8 @@ func validateTravelrule(t *TravelruleMetadataRequest) *apiError {
 		return errInvalid(f+".beneficiary", "with self = true, person_details and institution_details are omitted")
 	}
 	if p := b.PersonDetails; p != nil {
-		if e := firstErr(required(f+".beneficiary.person_details.first_name", p.FirstName),
-			required(f+".beneficiary.person_details.last_name", p.LastName)); e != nil {
+		if e := required(f+".beneficiary.person_details.first_name", p.FirstName,
+			f+".beneficiary.person_details.last_name", p.LastName); e != nil {
 			return e
 		}
 		return validateGeoAddress(f+".beneficiary.person_details.physical_address", p.PhysicalAddress)
@@ -332,7 +326,7 @@ func validatePut(req *PutCryptoDestinationAddressRequest) *apiError {
 		}
 		return validateTravelrule(req.TravelruleMetadata)
 	}
-	if e := firstErr(required("crypto_network", req.CryptoNetwork), required("address", req.Address)); e != nil {
+	if e := required("crypto_network", req.CryptoNetwork, "address", req.Address); e != nil {
 		return e
 	}
 	if e := oneOf("crypto_network", req.CryptoNetwork, cryptoNetworks); e != nil {
@@ -349,13 +343,8 @@ func validatePut(req *PutCryptoDestinationAddressRequest) *apiError {
 
 // handlePutDestinationAddress implements PutCryptoDestinationAddress.
 func (s *Server) handlePutDestinationAddress(w http.ResponseWriter, r *http.Request, _ string) {
-	var req PutCryptoDestinationAddressRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := validatePut(&req); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, validatePut)
+	if !ok {
 		return
 	}
 	st := s.data
@@ -412,10 +401,7 @@ func (s *Server) handleListDestinationAddresses(w http.ResponseWriter, r *http.R
 	bookmarked := q.boolean("bookmarked_status")
 	created := parseCreatedAt(q)
 	desc := listOrder(q)
-	st := s.data
-	st.mu.Lock()
-	b, e := pageBody(st, q, listDestinationAddresses, "addresses", st.destAddrs, nil, desc, func(i int) bool {
-		a := st.destAddrs[i]
+	serveLockedPage(w, s.data, q, listDestinationAddresses, "addresses", func(st *store) []*CryptoDestinationAddress { return st.destAddrs }, desc, func(a *CryptoDestinationAddress) bool {
 		return (ids == nil || ids[a.ID]) &&
 			inSet(identities, a.IdentityID) &&
 			(networks == nil || networks[a.CryptoNetwork]) &&
@@ -424,10 +410,4 @@ func (s *Server) handleListDestinationAddresses(w http.ResponseWriter, r *http.R
 			(!hasBookmarked || a.Bookmarked == bookmarked) &&
 			created.match(a.CreatedAt)
 	})
-	st.mu.Unlock()
-	if e != nil {
-		writeError(w, e)
-		return
-	}
-	writeRawJSON(w, http.StatusOK, b)
 }

@@ -59,8 +59,8 @@ func validateOwner(o *FiatAccountOwner) *apiError {
 	case (o.PersonDetails == nil) == (o.InstitutionDetails == nil):
 		return errInvalid(f, "exactly one of person_details and institution_details is required")
 	case o.PersonDetails != nil:
-		return firstErr(required(f+".person_details.first_name", o.PersonDetails.FirstName),
-			required(f+".person_details.last_name", o.PersonDetails.LastName))
+		return required(f+".person_details.first_name", o.PersonDetails.FirstName,
+			f+".person_details.last_name", o.PersonDetails.LastName)
 	}
 	return required(f+".institution_details.name", o.InstitutionDetails.Name)
 }
@@ -69,8 +69,8 @@ func validateWireRouting(field string, r *RoutingDetails) *apiError {
 	if r == nil {
 		return errInvalid(field, "is required")
 	}
-	if e := firstErr(required(field+".routing_number_type", r.RoutingNumberType),
-		required(field+".routing_number", r.RoutingNumber), required(field+".bank_name", r.BankName)); e != nil {
+	if e := required(field+".routing_number_type", r.RoutingNumberType,
+		field+".routing_number", r.RoutingNumber, field+".bank_name", r.BankName); e != nil {
 		return e
 	}
 	if e := oneOf(field+".routing_number_type", r.RoutingNumberType, routingNumberTypes); e != nil {
@@ -140,14 +140,11 @@ func validateNetworkInstructions(n *FiatAccountNetworkInstructions) *apiError {
 // reference publishes no replay answer for this create: a repeated ref_id
 // makes another account (see doc.go).
 func (s *Server) handleCreateFiatAccount(w http.ResponseWriter, r *http.Request, _ string) {
-	var req CreateFiatAccountRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := firstErr(validateOwner(req.FiatAccountOwner), validateNetworkInstructions(req.FiatNetworkInstructions),
-		validateMetadata(req.Metadata)); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, func(req *CreateFiatAccountRequest) *apiError {
+		return firstErr(validateOwner(req.FiatAccountOwner), validateNetworkInstructions(req.FiatNetworkInstructions),
+			validateMetadata(req.Metadata))
+	})
+	if !ok {
 		return
 	}
 	st := s.data
@@ -220,16 +217,10 @@ func maskedAccount(a *FiatAccount) FiatAccount {
 // listedMadeAccounts are the accounts made through the API, masked, in
 // creation order; nil when there are none.
 func (st *store) listedMadeAccounts() []FiatAccount {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if len(st.madeAccounts) == 0 {
-		return nil
+	if out := lockedCopies(st, madeAccounts, maskedAccount); len(out) > 0 {
+		return out
 	}
-	out := make([]FiatAccount, len(st.madeAccounts))
-	for i, a := range st.madeAccounts {
-		out[i] = maskedAccount(a)
-	}
-	return out
+	return nil
 }
 
 // accountAnswer finds the account id: one made through the API (a copy),
@@ -408,16 +399,15 @@ func newKeys(m, add map[string]string) int {
 // handleUpdateFiatAccount changes the fields the update gives (empty
 // strings and nulls are ignored) and returns the account in PENDING.
 func (s *Server) handleUpdateFiatAccount(w http.ResponseWriter, r *http.Request, id string) {
-	var req UpdateFiatAccountRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid[UpdateFiatAccountRequest](w, r, nil)
+	if !ok {
 		return
 	}
 	st := s.data
 	st.mu.Lock()
 	a, e := st.madeAccount(id)
 	if e == nil {
-		e = validateUpdate(a, &req)
+		e = validateUpdate(a, req)
 	}
 	if e != nil {
 		st.mu.Unlock()
@@ -492,15 +482,10 @@ func (s *Server) SetFiatAccountStatus(id, status string) bool {
 // API, deleted ones included (Deleted set), in creation order, with their
 // full account numbers.
 func (s *Server) MadeFiatAccounts() []FiatAccount {
-	st := s.data
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	out := make([]FiatAccount, len(st.madeAccounts))
-	for i, a := range st.madeAccounts {
-		out[i] = cloneAccount(a)
-	}
-	return out
+	return lockedCopies(s.data, madeAccounts, cloneAccount)
 }
+
+func madeAccounts(st *store) []*FiatAccount { return st.madeAccounts }
 
 // LiveFiatAccounts counts the fiat accounts made through the API that are
 // not deleted.

@@ -239,6 +239,22 @@ func (s *Server) serveV2(w http.ResponseWriter, r *http.Request) {
 }
 
 // decodeBody decodes the JSON body of r into v, strictly.
+// decodeValid decodes the request's body into a new R and checks it with
+// validate (none when nil). On a problem it answers the error and reports
+// false.
+func decodeValid[R any](w http.ResponseWriter, r *http.Request, validate func(*R) *apiError) (*R, bool) {
+	req := new(R)
+	e := decodeBody(r, req)
+	if e == nil && validate != nil {
+		e = validate(req)
+	}
+	if e != nil {
+		writeError(w, e)
+		return nil, false
+	}
+	return req, true
+}
+
 func decodeBody(r *http.Request, v any) *apiError {
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {

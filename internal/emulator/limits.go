@@ -310,8 +310,8 @@ func (s *Server) handleCreateWithdrawalFee(w http.ResponseWriter, r *http.Reques
 		writeError(w, e)
 		return
 	}
-	if e := firstErr(required("asset", req.Asset), required("destination_address", req.DestinationAddress),
-		required("crypto_network", req.CryptoNetwork)); e != nil {
+	if e := required("asset", req.Asset, "destination_address", req.DestinationAddress,
+		"crypto_network", req.CryptoNetwork); e != nil {
 		writeError(w, e)
 		return
 	}

@@ -348,6 +348,21 @@ func servePageAt[T any](w http.ResponseWriter, st *store, q *query, kind listKin
 	writeRawJSON(w, http.StatusOK, b)
 }
 
+// serveLockedPage runs one list request over the items of reads, which it
+// reads and matches under the store's lock; the array of the answer is
+// named key, and the answer is written once the lock is released.
+func serveLockedPage[T any](w http.ResponseWriter, st *store, q *query, kind listKind, key string, reads func(*store) []T, desc bool, match func(T) bool) {
+	st.mu.Lock()
+	items := reads(st)
+	b, e := pageBody(st, q, kind, key, items, nil, desc, func(i int) bool { return match(items[i]) })
+	st.mu.Unlock()
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	writeRawJSON(w, http.StatusOK, b)
+}
+
 // pageBody is the answer of one list request over items, whose array is
 // named key: {"<key>":[...],"next_page_cursor":"..."}.
 func pageBody[T any](st *store, q *query, kind listKind, key string, items []T, cache *jsonCache, desc bool, match func(int) bool) ([]byte, *apiError) {

@@ -130,9 +130,7 @@ func positiveDecimal(field, v string) *apiError {
 
 func validateFiatWithdrawal(req *FiatWithdrawalRequest) *apiError {
 	return firstErr(
-		required("profile_id", req.ProfileID),
-		required("fiat_account_id", req.FiatAccountID),
-		required("asset", req.Asset),
+		required("profile_id", req.ProfileID, "fiat_account_id", req.FiatAccountID, "asset", req.Asset),
 		validateAmountOrTotal(req.Amount, req.Total),
 		withinPrecision("amount", req.Asset, req.Amount),
 		withinPrecision("total", req.Asset, req.Total),
@@ -142,10 +140,8 @@ func validateFiatWithdrawal(req *FiatWithdrawalRequest) *apiError {
 
 func validateInternalTransfer(req *InternalTransferRequest) *apiError {
 	if e := firstErr(
-		required("from_profile_id", req.FromProfileID),
-		required("to_profile_id", req.ToProfileID),
-		required("asset", req.Asset),
-		required("amount", req.Amount),
+		required("from_profile_id", req.FromProfileID, "to_profile_id", req.ToProfileID,
+			"asset", req.Asset, "amount", req.Amount),
 		positiveDecimal("amount", req.Amount),
 		withinPrecision("amount", req.Asset, req.Amount),
 		validateMetadata(req.Metadata),
@@ -160,10 +156,8 @@ func validateInternalTransfer(req *InternalTransferRequest) *apiError {
 
 func validateConversion(req *StablecoinConversionRequest) *apiError {
 	if e := firstErr(
-		required("profile_id", req.ProfileID),
-		required("source_asset", req.SourceAsset),
-		required("target_asset", req.TargetAsset),
-		required("amount", req.Amount),
+		required("profile_id", req.ProfileID, "source_asset", req.SourceAsset,
+			"target_asset", req.TargetAsset, "amount", req.Amount),
 		oneOf("source_asset", req.SourceAsset, conversionAssets),
 		oneOf("target_asset", req.TargetAsset, conversionAssets),
 		positiveDecimal("amount", req.Amount),
@@ -231,6 +225,30 @@ func fiatWithdrawalType(a *FiatAccount) string {
 // emulator makes.
 var FiatWithdrawalTypes = []string{"WIRE_WITHDRAWAL", "BANK_WITHDRAWAL", "CBIT_WITHDRAWAL", "CUBIX_WITHDRAWAL"}
 
+// newTransfer is a PENDING transfer made through the API at now, of the
+// type, direction, profile and asset given and with the parts every money
+// request names (identity_id, account_id, ref_id, metadata); the caller
+// sets its figures and its own fields. It draws the transfer's id.
+func (st *store) newTransfer(now time.Time, typ, direction, profile, asset string, identity, account, ref string, metadata map[string]string) Transfer {
+	return Transfer{
+		ID: st.created.uuid(), CustomerID: st.customerID, ProfileID: profile, Asset: asset,
+		Direction: direction, Type: typ, Status: "PENDING", CreatedAt: now, UpdatedAt: now,
+		IdentityID: optional(identity), AccountID: optional(account), RefID: optional(ref),
+		Metadata: metadata, AutoConversion: map[string]any{},
+	}
+}
+
+// earlierTransfer is createOp.earlier of a transfer kept by its ref_id in
+// the map byRef picks.
+func earlierTransfer(byRef func(*store) map[string]*transferRecord) func(*store, string) (any, bool) {
+	return func(st *store, refID string) (any, bool) {
+		if prev := byRef(st)[refID]; prev != nil {
+			return prev.t, true
+		}
+		return nil, false
+	}
+}
+
 // addTransfer stores a transfer made through the API, under the store's
 // lock.
 func (st *store) addTransfer(t Transfer, request string) *transferRecord {
@@ -269,18 +287,13 @@ type createOp[Req any] struct {
 // answers 201, or the problem or the error of build. Nothing is answered
 // while the lock is held.
 func serveCreate[Req any](s *Server, w http.ResponseWriter, r *http.Request, op createOp[Req]) {
-	var req Req
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := op.validate(&req); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, op.validate)
+	if !ok {
 		return
 	}
 	st := s.data
 	st.mu.Lock()
-	if ref := op.refID(&req); ref != "" {
+	if ref := op.refID(req); ref != "" {
 		if prev, ok := op.earlier(st, ref); ok {
 			st.mu.Unlock()
 			if op.bare {
@@ -291,7 +304,7 @@ func serveCreate[Req any](s *Server, w http.ResponseWriter, r *http.Request, op 
 			return
 		}
 	}
-	out, p, e := op.build(st, &req)
+	out, p, e := op.build(st, req)
 	st.mu.Unlock()
 	switch {
 	case e != nil:
@@ -308,13 +321,8 @@ func (s *Server) handleCreateFiatWithdrawal(w http.ResponseWriter, r *http.Reque
 		what:     "transfer",
 		validate: validateFiatWithdrawal,
 		refID:    func(req *FiatWithdrawalRequest) string { return req.RefID },
-		earlier: func(st *store, refID string) (any, bool) {
-			if prev := st.fiatWithdrawalByRef[refID]; prev != nil {
-				return prev.t, true
-			}
-			return nil, false
-		},
-		build: s.buildFiatWithdrawal,
+		earlier:  earlierTransfer(func(st *store) map[string]*transferRecord { return st.fiatWithdrawalByRef }),
+		build:    s.buildFiatWithdrawal,
 	})
 }
 
@@ -338,28 +346,10 @@ func (s *Server) buildFiatWithdrawal(st *store, req *FiatWithdrawalRequest) (any
 	if p := st.lackOfFunds(req.ProfileID, req.Asset, decimal.RequireFromString(total), "fiat withdrawal"); p != nil {
 		return nil, p, nil
 	}
-	now := s.now().UTC().Truncate(time.Microsecond)
-	t := Transfer{
-		ID:             st.created.uuid(),
-		CustomerID:     st.customerID,
-		ProfileID:      req.ProfileID,
-		Amount:         amount,
-		Total:          total,
-		Fee:            fee.String(),
-		Asset:          req.Asset,
-		Direction:      "DEBIT",
-		Type:           fiatWithdrawalType(acct),
-		Status:         "PENDING",
-		CreatedAt:      now,
-		UpdatedAt:      now,
-		IdentityID:     optional(req.IdentityID),
-		AccountID:      optional(req.AccountID),
-		RefID:          optional(req.RefID),
-		Metadata:       req.Metadata,
-		AutoConversion: map[string]any{},
-		FiatAccountID:  optional(req.FiatAccountID),
-		Memo:           optional(req.Memo),
-	}
+	t := st.newTransfer(s.now().UTC().Truncate(time.Microsecond), fiatWithdrawalType(acct), "DEBIT", req.ProfileID, req.Asset,
+		req.IdentityID, req.AccountID, req.RefID, req.Metadata)
+	t.Amount, t.Total, t.Fee = amount, total, fee.String()
+	t.FiatAccountID, t.Memo = optional(req.FiatAccountID), optional(req.Memo)
 	rec := st.addTransfer(t, canonical(*req))
 	if req.RefID != "" {
 		st.fiatWithdrawalByRef[req.RefID] = rec
@@ -374,13 +364,8 @@ func (s *Server) handleCreateInternalTransfer(w http.ResponseWriter, r *http.Req
 		bare:     true,
 		validate: validateInternalTransfer,
 		refID:    func(req *InternalTransferRequest) string { return req.RefID },
-		earlier: func(st *store, refID string) (any, bool) {
-			if prev := st.internalByRef[refID]; prev != nil {
-				return prev.t, true
-			}
-			return nil, false
-		},
-		build: s.buildInternalTransfer,
+		earlier:  earlierTransfer(func(st *store) map[string]*transferRecord { return st.internalByRef }),
+		build:    s.buildInternalTransfer,
 	})
 }
 
@@ -394,26 +379,9 @@ func (s *Server) buildInternalTransfer(st *store, req *InternalTransferRequest) 
 	now := s.now().UTC().Truncate(time.Microsecond)
 	group := st.created.uuid()
 	side := func(profile, typ, direction string) Transfer {
-		return Transfer{
-			ID:             st.created.uuid(),
-			CustomerID:     st.customerID,
-			ProfileID:      profile,
-			Amount:         req.Amount,
-			Total:          amount.String(),
-			Fee:            "0",
-			Asset:          req.Asset,
-			Direction:      direction,
-			Type:           typ,
-			Status:         "PENDING",
-			CreatedAt:      now,
-			UpdatedAt:      now,
-			IdentityID:     optional(req.IdentityID),
-			AccountID:      optional(req.AccountID),
-			RefID:          optional(req.RefID),
-			Metadata:       req.Metadata,
-			AutoConversion: map[string]any{},
-			GroupID:        &group,
-		}
+		t := st.newTransfer(now, typ, direction, profile, req.Asset, req.IdentityID, req.AccountID, req.RefID, req.Metadata)
+		t.Amount, t.Total, t.Fee, t.GroupID = req.Amount, amount.String(), "0", &group
+		return t
 	}
 	debit := side(req.FromProfileID, transferTypeInternalDeb, "DEBIT")
 	credit := side(req.ToProfileID, transferTypeInternalCre, "CREDIT")
@@ -596,14 +564,7 @@ func (s *Server) settleConversion(id string) (bool, *apiError) {
 // MadeStablecoinConversions returns copies of the stablecoin conversions
 // made through the API (not the seeded ones), in creation order.
 func (s *Server) MadeStablecoinConversions() []StablecoinConversion {
-	st := s.data
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	out := make([]StablecoinConversion, len(st.madeConversions))
-	for i, c := range st.madeConversions {
-		out[i] = cloneConversion(c)
-	}
-	return out
+	return lockedCopies(s.data, func(st *store) []*StablecoinConversion { return st.madeConversions }, cloneConversion)
 }
 
 // TransfersOfType returns the transfers made through the API whose type is

@@ -73,17 +73,28 @@ type RuleRequestSource struct {
 // fiat or profile.
 type RuleRequestDestination struct {
 	Crypto *struct {
-		Address         string `json:"address"`
-		Network         string `json:"network"`
+		RuleCryptoDestination
 		CryptoAddressID string `json:"crypto_address_id,omitempty"`
 	} `json:"crypto,omitempty"`
-	Fiat *struct {
-		FiatAccountID string `json:"fiat_account_id"`
-		Memo          string `json:"memo,omitempty"`
-	} `json:"fiat,omitempty"`
-	Profile *struct {
-		ProfileID string `json:"profile_id"`
-	} `json:"profile,omitempty"`
+	Fiat    *RuleFiatDestination    `json:"fiat,omitempty"`
+	Profile *RuleProfileDestination `json:"profile,omitempty"`
+}
+
+// RuleCryptoDestination is a crypto destination of a rule.
+type RuleCryptoDestination struct {
+	Address string `json:"address"`
+	Network string `json:"network"`
+}
+
+// RuleFiatDestination is a fiat destination of a rule.
+type RuleFiatDestination struct {
+	FiatAccountID string `json:"fiat_account_id"`
+	Memo          string `json:"memo,omitempty"`
+}
+
+// RuleProfileDestination is a profile destination of a rule.
+type RuleProfileDestination struct {
+	ProfileID string `json:"profile_id"`
 }
 
 // OrchestrationRule is a rule as the service answers it.
@@ -127,17 +138,9 @@ type RuleFiatSource struct {
 // OrchestrationRuleEndpoints is a rule's destination as answered: one of
 // crypto, fiat or profile.
 type OrchestrationRuleEndpoints struct {
-	Crypto *struct {
-		Address string `json:"address"`
-		Network string `json:"network"`
-	} `json:"crypto,omitempty"`
-	Fiat *struct {
-		FiatAccountID string `json:"fiat_account_id"`
-		Memo          string `json:"memo,omitempty"`
-	} `json:"fiat,omitempty"`
-	Profile *struct {
-		ProfileID string `json:"profile_id"`
-	} `json:"profile,omitempty"`
+	Crypto  *RuleCryptoDestination  `json:"crypto,omitempty"`
+	Fiat    *RuleFiatDestination    `json:"fiat,omitempty"`
+	Profile *RuleProfileDestination `json:"profile,omitempty"`
 }
 
 // ruleBook holds the rules made through the API, in creation order; under
@@ -164,10 +167,8 @@ type ruleAnswer struct {
 
 func validateOrchestrationRule(req *OrchestrationRuleRequest) *apiError {
 	if e := firstErr(
-		required("ref_id", req.RefID),
-		required("profile_id", req.ProfileID),
-		required("source_asset", req.SourceAsset),
-		required("destination_asset", req.DestinationAsset),
+		required("ref_id", req.RefID, "profile_id", req.ProfileID,
+			"source_asset", req.SourceAsset, "destination_asset", req.DestinationAsset),
 		oneOf("source_asset", req.SourceAsset, ruleAssets),
 		oneOf("destination_asset", req.DestinationAsset, ruleAssets),
 	); e != nil {
@@ -265,22 +266,9 @@ func (s *Server) buildOrchestrationRule(st *store, req *OrchestrationRuleRequest
 			AccountType: f.AccountType, MemoID: st.newMemoID()}
 	}
 	if d := req.Destination; d != nil {
-		out := &OrchestrationRuleEndpoints{}
-		switch {
-		case d.Crypto != nil:
-			out.Crypto = &struct {
-				Address string `json:"address"`
-				Network string `json:"network"`
-			}{d.Crypto.Address, d.Crypto.Network}
-		case d.Fiat != nil:
-			out.Fiat = &struct {
-				FiatAccountID string `json:"fiat_account_id"`
-				Memo          string `json:"memo,omitempty"`
-			}{d.Fiat.FiatAccountID, d.Fiat.Memo}
-		default:
-			out.Profile = &struct {
-				ProfileID string `json:"profile_id"`
-			}{d.Profile.ProfileID}
+		out := &OrchestrationRuleEndpoints{Fiat: copyOf(d.Fiat), Profile: copyOf(d.Profile)}
+		if d.Crypto != nil {
+			out.Crypto = copyOf(&d.Crypto.RuleCryptoDestination)
 		}
 		rule.Destination = out
 	}
@@ -296,23 +284,13 @@ func (s *Server) handleListOrchestrationRules(w http.ResponseWriter, r *http.Req
 	destination := q.str("destination_asset")
 	ids := set(q.list("ids", nil))
 	desc := q.enum("order", []string{"DESC", "ASC"}) != "ASC"
-	st := s.data
-	st.mu.Lock()
-	rules := st.rules.all
-	b, e := pageBody(st, q, listOrchestrationRules, "items", rules, nil, desc, func(i int) bool {
-		rule := rules[i]
+	serveLockedPage(w, s.data, q, listOrchestrationRules, "items", func(st *store) []*OrchestrationRule { return st.rules.all }, desc, func(rule *OrchestrationRule) bool {
 		return (profile == "" || rule.ProfileID == profile) &&
 			(statuses == nil || statuses[rule.Status]) &&
 			(source == "" || rule.SourceAsset == source) &&
 			(destination == "" || rule.DestinationAsset == destination) &&
 			(ids == nil || ids[rule.ID])
 	})
-	st.mu.Unlock()
-	if e != nil {
-		writeError(w, e)
-		return
-	}
-	writeRawJSON(w, http.StatusOK, b)
 }
 
 // handleDeleteOrchestrationRule sets the rule's status to DELETED and
@@ -330,6 +308,16 @@ func (s *Server) handleDeleteOrchestrationRule(w http.ResponseWriter, _ *http.Re
 // from (any, when from is empty), and returns it as it now is. ok is false
 // when the emulator has no such rule; moved says whether it moved.
 func (s *Server) setRuleStatus(id, status string, from []string) (OrchestrationRule, bool) {
+	return s.changeRule(id, func(rule *OrchestrationRule) {
+		if len(from) == 0 || slices.Contains(from, rule.Status) {
+			rule.Status = status
+		}
+	})
+}
+
+// changeRule applies change to the rule id under the store's lock and
+// returns the rule as it now is; false when the emulator has no such rule.
+func (s *Server) changeRule(id string, change func(*OrchestrationRule)) (OrchestrationRule, bool) {
 	st := s.data
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -337,9 +325,7 @@ func (s *Server) setRuleStatus(id, status string, from []string) (OrchestrationR
 	if rule == nil {
 		return OrchestrationRule{}, false
 	}
-	if len(from) == 0 || slices.Contains(from, rule.Status) {
-		rule.Status = status
-	}
+	change(rule)
 	return *rule, true
 }
 
@@ -348,15 +334,7 @@ func (s *Server) setRuleStatus(id, status string, from []string) (OrchestrationR
 // change made at the service outside the API would; it reports whether
 // the emulator has the rule.
 func (s *Server) SetOrchestrationRuleDestination(id string, d *OrchestrationRuleEndpoints) (OrchestrationRule, bool) {
-	st := s.data
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	rule := st.rules.byID[strings.ToLower(id)]
-	if rule == nil {
-		return OrchestrationRule{}, false
-	}
-	rule.Destination = d
-	return *rule, true
+	return s.changeRule(id, func(rule *OrchestrationRule) { rule.Destination = d })
 }
 
 // SetOrchestrationRuleStatus sets the status of the rule id (one of

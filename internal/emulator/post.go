@@ -76,9 +76,13 @@ func validateMetadata(m map[string]string) *apiError {
 	return nil
 }
 
-func required(field, v string) *apiError {
-	if strings.TrimSpace(v) == "" {
-		return errInvalid(field, "is required")
+// required checks fields given as pairs of a field's name and its value:
+// the first blank one is the error.
+func required(nameValues ...string) *apiError {
+	for i := 0; i+1 < len(nameValues); i += 2 {
+		if strings.TrimSpace(nameValues[i+1]) == "" {
+			return errInvalid(nameValues[i], "is required")
+		}
 	}
 	return nil
 }
@@ -100,12 +104,8 @@ func firstErr(errs ...*apiError) *apiError {
 }
 
 func validateWithdrawal(req *CryptoWithdrawalRequest) *apiError {
-	if e := firstErr(
-		required("profile_id", req.ProfileID),
-		required("destination_address", req.DestinationAddress),
-		required("asset", req.Asset),
-		required("crypto_network", req.CryptoNetwork),
-	); e != nil {
+	if e := required("profile_id", req.ProfileID, "destination_address", req.DestinationAddress,
+		"asset", req.Asset, "crypto_network", req.CryptoNetwork); e != nil {
 		return e
 	}
 	if e := oneOf("crypto_network", req.CryptoNetwork, cryptoNetworks); e != nil {
@@ -135,13 +135,8 @@ func canonical(v any) string {
 }
 
 func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, _ string) {
-	var req CryptoWithdrawalRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := validateWithdrawal(&req); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, validateWithdrawal)
+	if !ok {
 		return
 	}
 	if typ, detail, ok := s.Faults.takeRefusal(); ok {
@@ -161,7 +156,7 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 	st.mu.Lock()
 	if req.RefID != "" {
 		if prev := st.transferByRef[req.RefID]; prev != nil {
-			t, same := prev.t, prev.request == canonical(req)
+			t, same := prev.t, prev.request == canonical(*req)
 			st.mu.Unlock()
 			if s.opts.WithdrawalReplay == ReplayConflict {
 				s.answerAlreadyExists(w, r, "transfer", req.RefID, t)
@@ -171,7 +166,7 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 			return
 		}
 	}
-	amount, total, fee, problem, e := s.withdrawalFigures(&req)
+	amount, total, fee, problem, e := s.withdrawalFigures(req)
 	// The balance debited: balance_asset's when given, at the emulator's
 	// USD prices.
 	debitAsset := cmp.Or(req.BalanceAsset, req.Asset)
@@ -195,34 +190,14 @@ func (s *Server) handleCreateWithdrawal(w http.ResponseWriter, r *http.Request, 
 		writeProblem(w, problem)
 		return
 	}
-	key := canonical(req)
+	key := canonical(*req)
 	notional := decimal.RequireFromString(total).Mul(usdPrice(req.Asset)).StringFixed(2)
 
-	now := s.now().UTC().Truncate(time.Microsecond)
-	t := Transfer{
-		ID:                 st.created.uuid(),
-		CustomerID:         st.customerID,
-		ProfileID:          req.ProfileID,
-		Amount:             amount,
-		Total:              total,
-		Fee:                fee,
-		Asset:              req.Asset,
-		Direction:          "DEBIT",
-		Type:               "CRYPTO_WITHDRAWAL",
-		Status:             "PENDING",
-		CreatedAt:          now,
-		UpdatedAt:          now,
-		IdentityID:         optional(req.IdentityID),
-		AccountID:          optional(req.AccountID),
-		RefID:              optional(req.RefID),
-		BalanceAsset:       optional(req.BalanceAsset),
-		Metadata:           req.Metadata,
-		DestinationAddress: optional(req.DestinationAddress),
-		CryptoNetwork:      optional(req.CryptoNetwork),
-		AutoConversion:     map[string]any{},
-		NotionalValue:      &notional,
-		Memo:               optional(req.Memo),
-	}
+	t := st.newTransfer(s.now().UTC().Truncate(time.Microsecond), "CRYPTO_WITHDRAWAL", "DEBIT", req.ProfileID, req.Asset,
+		req.IdentityID, req.AccountID, req.RefID, req.Metadata)
+	t.Amount, t.Total, t.Fee, t.NotionalValue = amount, total, fee, &notional
+	t.BalanceAsset, t.DestinationAddress, t.CryptoNetwork, t.Memo = optional(req.BalanceAsset),
+		optional(req.DestinationAddress), optional(req.CryptoNetwork), optional(req.Memo)
 	rec := st.addTransfer(t, key)
 	if req.RefID != "" {
 		st.transferByRef[req.RefID] = rec
@@ -265,7 +240,7 @@ func optional(v string) *string {
 }
 
 func validateInstructions(req *FiatDepositInstructionsRequest) *apiError {
-	if e := firstErr(required("profile_id", req.ProfileID), required("fiat_network", req.FiatNetwork)); e != nil {
+	if e := required("profile_id", req.ProfileID, "fiat_network", req.FiatNetwork); e != nil {
 		return e
 	}
 	if e := oneOf("fiat_network", req.FiatNetwork, fiatNetworks); e != nil {
@@ -322,16 +297,11 @@ func personFor(seed int64, identity string) *PersonDetails {
 }
 
 func (s *Server) handleCreateInstructions(w http.ResponseWriter, r *http.Request, _ string) {
-	var req FiatDepositInstructionsRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, validateInstructions)
+	if !ok {
 		return
 	}
-	if e := validateInstructions(&req); e != nil {
-		writeError(w, e)
-		return
-	}
-	key := canonical(req)
+	key := canonical(*req)
 	st := s.data
 	st.mu.Lock()
 	if req.RefID != "" {

@@ -123,31 +123,17 @@ func (s *Server) handleListProfiles(w http.ResponseWriter, r *http.Request, _ st
 	q.enum("order_by", []string{"CREATED_AT"})
 	nickname, byNickname := q.single("nickname", true)
 	ids := set(q.list("ids", nil))
-	st := s.data
-	st.mu.Lock()
-	b, e := pageBody(st, q, listProfiles, "items", st.profiles, nil, desc, func(i int) bool {
-		p := st.profiles[i]
+	serveLockedPage(w, s.data, q, listProfiles, "items", func(st *store) []*profileRecord { return st.profiles }, desc, func(p *profileRecord) bool {
 		return !p.deactivated &&
 			(ids == nil || ids[p.ID]) &&
 			(!byNickname || strings.HasPrefix(strings.ToLower(p.Nickname), strings.ToLower(nickname))) &&
 			created.match(p.createdAt)
 	})
-	st.mu.Unlock()
-	if e != nil {
-		writeError(w, e)
-		return
-	}
-	writeRawJSON(w, http.StatusOK, b)
 }
 
 func (s *Server) handleCreateProfile(w http.ResponseWriter, r *http.Request, _ string) {
-	var req CreateProfileRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := validNickname(req.Nickname); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, func(req *CreateProfileRequest) *apiError { return validNickname(req.Nickname) })
+	if !ok {
 		return
 	}
 	st := s.data
@@ -193,13 +179,8 @@ func (s *Server) handleGetProfile(w http.ResponseWriter, r *http.Request, id str
 }
 
 func (s *Server) handleUpdateProfile(w http.ResponseWriter, r *http.Request, id string) {
-	var req UpdateProfileRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := validNickname(req.Nickname); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, func(req *UpdateProfileRequest) *apiError { return validNickname(req.Nickname) })
+	if !ok {
 		return
 	}
 	st := s.data
@@ -286,14 +267,8 @@ func (st *store) reactivateIfFunded(profile string) {
 // Profiles returns every profile, the default one first and then those
 // made through the API in creation order, deactivated ones included.
 func (s *Server) Profiles() []Profile {
-	st := s.data
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	out := make([]Profile, len(st.profiles))
-	for i, p := range st.profiles {
-		out[i] = p.Profile
-	}
-	return out
+	return lockedCopies(s.data, func(st *store) []*profileRecord { return st.profiles },
+		func(p *profileRecord) Profile { return p.Profile })
 }
 
 // ProfileDeactivated reports whether the profile id is deactivated.

@@ -45,13 +45,10 @@ const sandboxFiatAmount = `^[0-9]*\.?[0-9]{1,2}$`
 // the profile's balance of it, unset until then, becomes what it held plus
 // the deposit, and the operations that debit it are refused beyond it.
 func (s *Server) handleSandboxDeposit(w http.ResponseWriter, r *http.Request, id string) {
-	var req SandboxDepositRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := firstErr(required("asset", req.Asset), required("amount", req.Amount)); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, func(req *SandboxDepositRequest) *apiError {
+		return required("asset", req.Asset, "amount", req.Amount)
+	})
+	if !ok {
 		return
 	}
 	if !decimalPattern.MatchString(req.Amount) {
@@ -80,13 +77,10 @@ func (s *Server) handleSandboxDeposit(w http.ResponseWriter, r *http.Request, id
 // instructions whose memo_id the deposit quotes. A memo_id no instructions
 // of the emulator carry is a 400.
 func (s *Server) handleSandboxFiatDeposit(w http.ResponseWriter, r *http.Request, _ string) {
-	var req SandboxFiatDepositRequest
-	if e := decodeBody(r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	if e := firstErr(required("amount", req.Amount), required("asset", req.Asset), required("memo_id", req.MemoID)); e != nil {
-		writeError(w, e)
+	req, ok := decodeValid(w, r, func(req *SandboxFiatDepositRequest) *apiError {
+		return required("amount", req.Amount, "asset", req.Asset, "memo_id", req.MemoID)
+	})
+	if !ok {
 		return
 	}
 	if len(req.FiatNetworkInstructions) == 0 || string(req.FiatNetworkInstructions) == "null" {

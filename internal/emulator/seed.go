@@ -121,6 +121,14 @@ func derivedUUID(seed int64, parts ...string) string {
 
 func ptr[T any](v T) *T { return &v }
 
+// copyOf is a pointer to a copy of *p; nil when p is.
+func copyOf[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	return ptr(*p)
+}
+
 // addressFor returns a plausible address on network.
 func (g *gen) addressFor(network string) string {
 	switch network {

@@ -193,12 +193,19 @@ func (s *Server) StablecoinConversions() []StablecoinConversion {
 // Transfers returns every transfer made through the API (crypto and fiat
 // withdrawals, both sides of internal transfers), in creation order.
 func (s *Server) Transfers() []Transfer {
-	st := s.data
+	return lockedCopies(s.data, func(st *store) []*transferRecord { return st.transfers },
+		func(r *transferRecord) Transfer { return r.t })
+}
+
+// lockedCopies is what of returns, read under the store's lock, each item
+// copied by each: the copies a test may keep while the server runs.
+func lockedCopies[E, T any](st *store, of func(*store) []E, each func(E) T) []T {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	out := make([]Transfer, len(st.transfers))
-	for i, r := range st.transfers {
-		out[i] = r.t
+	items := of(st)
+	out := make([]T, len(items))
+	for i, e := range items {
+		out[i] = each(e)
 	}
 	return out
 }
@@ -230,34 +237,32 @@ func (s *Server) FiatDepositInstructions() []FiatDepositInstructions {
 // DeprecateInstructions sets the status of the instructions id to
 // DEPRECATED. It reports whether they exist.
 func (s *Server) DeprecateInstructions(id string) bool {
-	st := s.data
+	return s.data.changeInstructions(id, func(_ *store, r *instructionsRecord) { r.fdi.Status = "DEPRECATED" })
+}
+
+// changeInstructions applies change to the live instructions id under the
+// store's lock; it reports whether they exist.
+func (st *store) changeInstructions(id string, change func(*store, *instructionsRecord)) bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	r := st.instrByID[id]
-	if r == nil {
-		return false
+	if r != nil {
+		change(st, r)
 	}
-	r.fdi.Status = "DEPRECATED"
-	return true
+	return r != nil
 }
 
 // DeleteInstructions removes the instructions id, as if deleted outside the
 // API: Get answers 404 and their ref_id is free again. It reports whether
 // they existed.
 func (s *Server) DeleteInstructions(id string) bool {
-	st := s.data
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	r := st.instrByID[id]
-	if r == nil {
-		return false
-	}
-	r.deleted = true
-	delete(st.instrByID, id)
-	if r.fdi.RefID != nil && st.instrByRef[*r.fdi.RefID] == r {
-		delete(st.instrByRef, *r.fdi.RefID)
-	}
-	return true
+	return s.data.changeInstructions(id, func(st *store, r *instructionsRecord) {
+		r.deleted = true
+		delete(st.instrByID, id)
+		if r.fdi.RefID != nil && st.instrByRef[*r.fdi.RefID] == r {
+			delete(st.instrByRef, *r.fdi.RefID)
+		}
+	})
 }
 
 // instructionsByID returns a copy of the live instructions id.

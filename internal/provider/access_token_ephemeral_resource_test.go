@@ -338,6 +338,7 @@ func TestDurationWords(t *testing.T) {
 // TestAccessTokenEphemeralResource_open opens the ephemeral resource through
 // the protocol server, as Terraform does, without the Terraform CLI.
 func TestAccessTokenEphemeralResource_open(t *testing.T) {
+	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	// The action harness configures the provider server for emu.
 	h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret, nil)

@@ -24,14 +24,33 @@ import (
 var (
 	providerBinaryOnce sync.Once
 	providerBinaryDir  string
-	errProviderBinary  error
+	// providerBinaryBuilt says the run built providerBinaryDir, which
+	// TestMain then removes.
+	providerBinaryBuilt bool
+	errProviderBinary   error
 )
 
-// providerBinary builds the provider once per test run and returns the
-// directory that holds it.
+// EnvTestProviderDir names a folder holding terraform-provider-platform
+// built as providerBinary builds it (rateScale=1000): the make targets
+// build it once for every acceptance pass (acc-build), and the runs use it
+// instead of building their own.
+const EnvTestProviderDir = "PLATFORM_TEST_PROVIDER_DIR"
+
+// providerBinary builds the provider once per test run (or takes the one
+// EnvTestProviderDir names) and returns the directory that holds it.
 func providerBinary(t *testing.T) string {
 	t.Helper()
 	providerBinaryOnce.Do(func() {
+		if dir := os.Getenv(EnvTestProviderDir); dir != "" {
+			fi, err := os.Stat(filepath.Join(dir, "terraform-provider-platform"))
+			if err != nil || fi.Mode()&0o111 == 0 {
+				errProviderBinary = errors.New(EnvTestProviderDir + "=" + dir + " holds no executable terraform-provider-platform")
+				return
+			}
+			providerBinaryDir = dir
+			return
+		}
+		providerBinaryBuilt = true
 		// Shared by every test of the run, removed by TestMain.
 		dir, err := os.MkdirTemp("", "platform-provider-bin-") //nolint:usetesting // outlives the test that builds it
 

@@ -321,6 +321,7 @@ data "platform_crypto_destination_addresses" "one" {
 // TestAccCryptoDestinationAddress_query lists the book with `terraform
 // query` (Terraform 1.14+).
 func TestAccCryptoDestinationAddress_query(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{CryptoDestinationAddresses: 30})
 	env.needEmulator(t)
 	var eth []string

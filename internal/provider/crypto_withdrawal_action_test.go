@@ -628,6 +628,7 @@ func expectTransfers(emu *emulator.Server, n int, refID string) resource.TestChe
 }
 
 func TestAccCryptoWithdrawalAction(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
 	emu := env.emu

@@ -150,6 +150,7 @@ func TestAccCryptoWithdrawal_import(t *testing.T) {
 }
 
 func TestAccCryptoWithdrawal_importByIdentity(t *testing.T) {
+	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	w := newCLIWorkdir(t)
 	if terraformVersion(t, w.tf).LessThan(version.Must(version.NewVersion("1.12.0"))) {

@@ -15,34 +15,23 @@ func init() {
 			words: depositAddressWords, body: daConfig("ETHEREUM", `  metadata = { purpose = "core" }`),
 			addr: daAddr,
 			list: func(emu *emulator.Server) []moneyObject {
-				var out []moneyObject
-				for _, d := range emu.DepositAddresses() {
-					out = append(out, moneyObject{ID: d.ID, RefID: deref(d.RefID), Summary: fmt.Sprintf(
-						"%s address %s for profile %s", d.CryptoNetwork, d.Address, d.ProfileID)})
-				}
-				return out
+				return objectsOf(emu.DepositAddresses(), func(d emulator.DepositAddress) moneyObject {
+					return moneyObject{ID: d.ID, RefID: deref(d.RefID), Summary: fmt.Sprintf(
+						"%s address %s for profile %s", d.CryptoNetwork, d.Address, d.ProfileID)}
+				})
 			},
 			made: "An earlier deposit address has the same arguments",
 			post: daPostKey,
 		},
-		exactlyOnce: exactlyOnceRow{
-			// The service answers a reused ref_id with 409 and meta.existing.
-			replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
-			replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
-			refIDAtPlan: true,
-			what:        "ETHEREUM deposit address for profile profile-1",
-		},
+		// The service answers a reused ref_id with 409 and meta.existing.
+		exactlyOnce: conflictRow("ETHEREUM deposit address for profile profile-1"),
 		lying: lyingRow{lies: []lyingAnswer{
 			{field: "profile_id", value: "prof-2", want: `profile_id: requested "profile-1", answered "prof-2"`},
 			{field: "crypto_network", value: "SOLANA", want: `crypto_network: requested "ETHEREUM", answered "SOLANA"`},
 			{field: "metadata", value: map[string]string{"purpose": "other"}, want: `metadata: requested {purpose="core"}, answered {purpose="other"}`},
 			{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
 		}},
-		intent: intentRow{
-			readScope:  client.ScopeReadDepositAddress,
-			notFound:   cannotImportWith("deposit address", "check the id"),
-			unreadable: cannotImportWith("deposit address", client.ScopeReadDepositAddress),
-		},
+		intent: readIntent("deposit address", client.ScopeReadDepositAddress, nil),
 		refIDs: []refIDCase{
 			{Name: "profile and network", Arguments: map[string]any{"profile_id": "profile-1", "crypto_network": "ETHEREUM"}},
 			{Name: "metadata", Arguments: map[string]any{

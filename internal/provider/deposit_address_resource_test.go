@@ -84,9 +84,7 @@ func checkAddressMatchesEmulator(emu *emulator.Server, addr string, n int) resou
 // at the emulator; destroy forgets both, which stay at the emulator.
 func TestAccDepositAddress(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t, emulator.Options{DepositAddresses: 5})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{DepositAddresses: 5})
 	first := daConfig("ETHEREUM", `  metadata = { purpose = "test" }`) + `
 data "platform_deposit_addresses" "made" {
   ids = [platform_deposit_address.test.id]

@@ -5,9 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
@@ -53,42 +51,20 @@ func depositAddressKnown(d emulator.DepositAddress) knownvalue.Check {
 	})
 }
 
-// depositAddressIDs returns the ids of the addresses that keep passes,
-// newest first (the API's default order) unless asc.
-func depositAddressIDs(all []emulator.DepositAddress, asc bool, keep func(d emulator.DepositAddress) bool) []string {
-	ids := []string{}
-	for _, d := range all {
-		if keep(d) {
-			ids = append(ids, d.ID)
-		}
-	}
-	if !asc {
-		slices.Reverse(ids)
-	}
-	return ids
-}
-
 func TestAccDepositAddresses_filters(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t, emulator.Options{DepositAddresses: 80})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{DepositAddresses: 80})
 	all := emu.DepositAddresses()
-	every := func(emulator.DepositAddress) bool { return true }
-	newest := depositAddressIDs(all, false, every)
+	newest := idsWhere(all, false, every)
 
 	// Whole items: the newest, and ones with and without each optional field.
 	byID := map[string]emulator.DepositAddress{}
 	for _, d := range all {
 		byID[d.ID] = d
 	}
-	type pick struct {
-		what string
-		i    int
-	}
-	var picks []pick
+	var picks []int
 	for what, match := range map[string]func(d emulator.DepositAddress) bool{
-		"first":             every,
+		"first":             every[emulator.DepositAddress],
 		"no identity":       func(d emulator.DepositAddress) bool { return d.IdentityID == nil },
 		"no ref_id":         func(d emulator.DepositAddress) bool { return d.RefID == nil },
 		"a target asset":    func(d emulator.DepositAddress) bool { return d.ConversionTargetAsset != nil },
@@ -100,15 +76,9 @@ func TestAccDepositAddresses_filters(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("the seeded data has no address with %s", what)
 		}
-		picks = append(picks, pick{what, i})
+		picks = append(picks, i)
 	}
-	whole := func(addr string) []statecheck.StateCheck {
-		var checks []statecheck.StateCheck
-		for _, p := range picks {
-			checks = append(checks, statecheck.ExpectKnownValue(addr, itemsPath(p.i), depositAddressKnown(byID[newest[p.i]])))
-		}
-		return checks
-	}
+	whole := wholeItems(picks, func(i int) knownvalue.Check { return depositAddressKnown(byID[newest[i]]) })
 
 	// Filter values taken from the data.
 	profile, account := all[0].ProfileID, all[5].AccountID
@@ -129,26 +99,23 @@ func TestAccDepositAddresses_filters(t *testing.T) {
 	networks := []string{"SOLANA", "BITCOIN"}
 	from, to := all[10].CreatedAt, all[50].CreatedAt
 
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{filterCasesStep(env, "platform_deposit_addresses", listDepositAddressesKey, []filterCase{
-			{args: "", want: newest, requests: 1, extra: whole},
-			{args: `order = "ASC"`, want: depositAddressIDs(all, true, every), requests: 1},
-			{args: "profile_ids = " + hclStrings(profile), want: depositAddressIDs(all, false, func(d emulator.DepositAddress) bool { return d.ProfileID == profile }), requests: 1},
-			{args: "identity_ids = " + hclStrings(identity), want: depositAddressIDs(all, false, func(d emulator.DepositAddress) bool { return d.IdentityID != nil && *d.IdentityID == identity }), requests: 1},
-			{args: "account_ids = " + hclStrings(account), want: depositAddressIDs(all, false, func(d emulator.DepositAddress) bool { return d.AccountID == account }), requests: 1},
-			{args: "ids = " + hclStrings(someIDs...), want: depositAddressIDs(all, false, func(d emulator.DepositAddress) bool { return slices.Contains(someIDs, d.ID) }), requests: 1},
-			{args: "ref_ids = " + hclStrings(refIDs...), want: depositAddressIDs(all, false, func(d emulator.DepositAddress) bool { return d.RefID != nil && slices.Contains(refIDs, *d.RefID) }), requests: 1},
-			{args: "networks = " + hclStrings(networks...), want: depositAddressIDs(all, false, func(d emulator.DepositAddress) bool { return slices.Contains(networks, d.CryptoNetwork) }), requests: 1},
-			{args: fmt.Sprintf("created_at = {\n  gt = %q\n  lte = %q\n}\norder = \"ASC\"", rfc3339(from), rfc3339(to)), want: depositAddressIDs(all, true, func(d emulator.DepositAddress) bool { return d.CreatedAt.After(from) && !d.CreatedAt.After(to) }), requests: 1},
-			{args: fmt.Sprintf("profile_ids = %s\nnetworks = %s\ncreated_at = { lt = %q }", hclStrings(profile), hclStrings("ETHEREUM", "BASE", "SOLANA"), rfc3339(to)), want: depositAddressIDs(all, false, func(d emulator.DepositAddress) bool {
-				return d.ProfileID == profile && slices.Contains([]string{"ETHEREUM", "BASE", "SOLANA"}, d.CryptoNetwork) && d.CreatedAt.Before(to)
-			}), requests: 1},
-			{args: "max_items = 5", want: newest[:5], requests: 1},
-			// No address on XLAYER: an empty list, not null.
-			{args: `networks = ["XLAYER"]`, want: depositAddressIDs(all, false, func(d emulator.DepositAddress) bool { return d.CryptoNetwork == "XLAYER" }), requests: 1},
-			{args: "account_ids = []", want: []string{}, requests: 0},
-		})},
+	testFilterCases(t, env, "platform_deposit_addresses", listDepositAddressesKey, []filterCase{
+		{args: "", want: newest, requests: 1, extra: whole},
+		{args: `order = "ASC"`, want: idsWhere(all, true, every), requests: 1},
+		{args: "profile_ids = " + hclStrings(profile), want: idsWhere(all, false, func(d emulator.DepositAddress) bool { return d.ProfileID == profile }), requests: 1},
+		{args: "identity_ids = " + hclStrings(identity), want: idsWhere(all, false, func(d emulator.DepositAddress) bool { return d.IdentityID != nil && *d.IdentityID == identity }), requests: 1},
+		{args: "account_ids = " + hclStrings(account), want: idsWhere(all, false, func(d emulator.DepositAddress) bool { return d.AccountID == account }), requests: 1},
+		{args: "ids = " + hclStrings(someIDs...), want: idsWhere(all, false, func(d emulator.DepositAddress) bool { return slices.Contains(someIDs, d.ID) }), requests: 1},
+		{args: "ref_ids = " + hclStrings(refIDs...), want: idsWhere(all, false, func(d emulator.DepositAddress) bool { return d.RefID != nil && slices.Contains(refIDs, *d.RefID) }), requests: 1},
+		{args: "networks = " + hclStrings(networks...), want: idsWhere(all, false, func(d emulator.DepositAddress) bool { return slices.Contains(networks, d.CryptoNetwork) }), requests: 1},
+		{args: fmt.Sprintf("created_at = {\n  gt = %q\n  lte = %q\n}\norder = \"ASC\"", rfc3339(from), rfc3339(to)), want: idsWhere(all, true, func(d emulator.DepositAddress) bool { return d.CreatedAt.After(from) && !d.CreatedAt.After(to) }), requests: 1},
+		{args: fmt.Sprintf("profile_ids = %s\nnetworks = %s\ncreated_at = { lt = %q }", hclStrings(profile), hclStrings("ETHEREUM", "BASE", "SOLANA"), rfc3339(to)), want: idsWhere(all, false, func(d emulator.DepositAddress) bool {
+			return d.ProfileID == profile && slices.Contains([]string{"ETHEREUM", "BASE", "SOLANA"}, d.CryptoNetwork) && d.CreatedAt.Before(to)
+		}), requests: 1},
+		{args: "max_items = 5", want: newest[:5], requests: 1},
+		// No address on XLAYER: an empty list, not null.
+		{args: `networks = ["XLAYER"]`, want: idsWhere(all, false, func(d emulator.DepositAddress) bool { return d.CryptoNetwork == "XLAYER" }), requests: 1},
+		{args: "account_ids = []", want: []string{}, requests: 0},
 	})
 }
 

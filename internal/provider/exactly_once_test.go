@@ -169,6 +169,7 @@ func checkStateHolds(t *testing.T, w *cliWorkdir, tr emulator.Transfer) {
 }
 
 func TestAccExactlyOnce_killedMidApply(t *testing.T) {
+	t.Parallel()
 	forEachExactlyOnceRow(t, true, func(t *testing.T, res moneyResource, row exactlyOnceRow, replay emulator.ReplayAnswer) {
 		emu := startCore(t, emulator.Options{WithdrawalReplay: replay})
 		w := newCLIWorkdir(t)
@@ -216,6 +217,7 @@ func TestAccExactlyOnce_killedMidApply(t *testing.T) {
 }
 
 func TestAccExactlyOnce_savedPlanAfterUnknownOutcome(t *testing.T) {
+	t.Parallel()
 	forEachExactlyOnceRow(t, true, func(t *testing.T, res moneyResource, row exactlyOnceRow, replay emulator.ReplayAnswer) {
 		emu := startCore(t, emulator.Options{WithdrawalReplay: replay})
 		w := newCLIWorkdir(t)
@@ -257,6 +259,7 @@ func TestAccExactlyOnce_savedPlanAfterUnknownOutcome(t *testing.T) {
 }
 
 func TestAccExactlyOnce_createBeforeDestroyRetry(t *testing.T) {
+	t.Parallel()
 	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
 		emu := startCore(t, emulator.Options{WithdrawalReplay: replay})
 		w := newCLIWorkdir(t)
@@ -299,6 +302,7 @@ resource "platform_fiat_deposit_instructions" "wire" {
 }
 
 func TestAccExactlyOnce_sameObjectTwiceRefusedAtPlan(t *testing.T) {
+	t.Parallel()
 	forEachExactlyOnceRow(t, false, func(t *testing.T, res moneyResource, row exactlyOnceRow, _ emulator.ReplayAnswer) {
 		emu := startCore(t, emulator.Options{})
 		w := newCLIWorkdir(t)
@@ -337,6 +341,7 @@ func TestAccExactlyOnce_sameObjectTwiceRefusedAtPlan(t *testing.T) {
 }
 
 func TestAccExactlyOnce_refIDReusedForAnotherWithdrawal(t *testing.T) {
+	t.Parallel()
 	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
 		emu := startCore(t, emulator.Options{WithdrawalReplay: replay})
 		first := newCLIWorkdir(t)
@@ -422,6 +427,7 @@ func TestAccExactlyOnce_upgradeConfirmedWithdrawal(t *testing.T) {
 }
 
 func TestAccExactlyOnce_upgradeUnconfirmedWithdrawal(t *testing.T) {
+	t.Parallel()
 	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
 		emu := startCore(t, emulator.Options{WithdrawalReplay: replay})
 		w := newCLIWorkdir(t)
@@ -493,6 +499,7 @@ func postWithdrawalTo(t *testing.T, emu *emulator.Server, refID, address string)
 }
 
 func TestAccExactlyOnce_configuredRefIDRetried(t *testing.T) {
+	t.Parallel()
 	forEachExactlyOnceRow(t, true, func(t *testing.T, res moneyResource, _ exactlyOnceRow, replay emulator.ReplayAnswer) {
 		emu := startCore(t, emulator.Options{WithdrawalReplay: replay})
 		w := newCLIWorkdir(t)

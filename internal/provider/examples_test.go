@@ -426,6 +426,7 @@ func copyFiles(t *testing.T, files []string) string {
 // order books stand still during the test, so that examples that output
 // market data or times plan no change after the apply.
 func TestAccExamples(t *testing.T) {
+	t.Parallel()
 	requireTFAcc(t)
 	if realService() {
 		t.Skip("examples use placeholder ids and create objects; they are applied against the emulator only")

@@ -30,13 +30,8 @@ func init() {
 			post:            faPostKey,
 			lookupNotReplay: true,
 		},
-		exactlyOnce: exactlyOnceRow{
-			// The apply finds it by its ref_id before sending.
-			replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
-			replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
-			refIDAtPlan: true,
-			what:        "owner Ada Lovelace, wire, at Customers Bank",
-		},
+		// The apply finds it by its ref_id before sending.
+		exactlyOnce: conflictRow("owner Ada Lovelace, wire, at Customers Bank"),
 		lying: lyingRow{lookupFirst: true, lies: []lyingAnswer{
 			{field: "fiat_account_owner", value: map[string]any{"institution_details": map[string]any{"name": "Mallory Ltd"}},
 				want: "fiat_account_owner: requested person_details, answered none"},
@@ -52,11 +47,7 @@ func init() {
 			{field: "metadata", value: map[string]string{"purpose": "other"}, want: `metadata.purpose: requested "core", answered other`},
 			{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
 		}},
-		intent: intentRow{
-			readScope:  client.ScopeReadFiatAccount,
-			notFound:   cannotImportWith("fiat account", "check the id"),
-			unreadable: cannotImportWith("fiat account", client.ScopeReadFiatAccount),
-		},
+		intent: readIntent("fiat account", client.ScopeReadFiatAccount, nil),
 		refIDs: []refIDCase{
 			{Name: "wire account of a person", Arguments: fiatAccountGoldenArguments("987654321012")},
 			// The ref_id is shown in plans: the account number enters it by

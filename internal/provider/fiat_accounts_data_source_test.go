@@ -115,31 +115,14 @@ func fiatAccountKnown(tb testing.TB, a emulator.FiatAccount) knownvalue.Check {
 	})
 }
 
-// fiatAccountIDs returns the ids of the accounts that keep passes, newest
-// first (the API's default order) unless asc.
-func fiatAccountIDs(accounts []emulator.FiatAccount, asc bool, keep func(a emulator.FiatAccount) bool) []string {
-	var ids []string
-	for _, a := range accounts {
-		if keep(a) {
-			ids = append(ids, a.ID)
-		}
-	}
-	if !asc {
-		slices.Reverse(ids)
-	}
-	return ids
-}
-
 func TestAccFiatAccounts_filters(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t, emulator.Options{FiatAccounts: 60})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{FiatAccounts: 60})
 	accounts := emu.FiatAccounts()
 	live := func(a emulator.FiatAccount) bool { return !a.Deleted }
 
-	liveIDs := fiatAccountIDs(accounts, false, live)
-	allAsc := fiatAccountIDs(accounts, true, func(emulator.FiatAccount) bool { return true })
+	liveIDs := idsWhere(accounts, false, live)
+	allAsc := idsWhere(accounts, true, every)
 	if len(liveIDs) == len(accounts) {
 		t.Fatal("the seeded data has no deleted account; pick another seed or size")
 	}
@@ -153,7 +136,7 @@ func TestAccFiatAccounts_filters(t *testing.T) {
 	wholeChecks := func(addr string, ids []string) []statecheck.StateCheck {
 		var checks []statecheck.StateCheck
 		want := map[string]func(a emulator.FiatAccount) bool{
-			"first":     func(emulator.FiatAccount) bool { return true },
+			"first":     every[emulator.FiatAccount],
 			"no person": func(a emulator.FiatAccount) bool { return a.FiatAccountOwner.PersonDetails == nil },
 			"metadata of three pairs": func(a emulator.FiatAccount) bool {
 				_, ok := a.Metadata["review_score"]
@@ -207,26 +190,23 @@ func TestAccFiatAccounts_filters(t *testing.T) {
 	atMost := func(a emulator.FiatAccount) bool { return live(a) && !a.CreatedAt.After(from) }
 	exactly := func(a emulator.FiatAccount) bool { return a.CreatedAt.Equal(accounts[33].CreatedAt) }
 
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{filterCasesStep(env, "platform_fiat_accounts", listFiatAccountsKey, []filterCase{
-			// No filter: every live account, newest first, whole items.
-			{args: "", want: liveIDs, requests: 1, extra: func(addr string) []statecheck.StateCheck { return wholeChecks(addr, liveIDs) }},
-			{args: "include_deleted = true\norder = \"ASC\"", want: allAsc, requests: 1},
-			{args: "include_deleted = false\norder = \"DESC\"", want: liveIDs, requests: 1},
-			{args: "ids = " + hclStrings(someIDs...), want: fiatAccountIDs(accounts, false, func(a emulator.FiatAccount) bool { return live(a) && inSet(someIDs)(a) }), requests: 1},
-			{args: "ids = " + hclStrings(someIDs...) + "\ninclude_deleted = true", want: fiatAccountIDs(accounts, false, inSet(someIDs)), requests: 1},
-			{args: "ref_ids = " + hclStrings(refIDs...) + "\ninclude_deleted = true\norder = \"ASC\"", want: fiatAccountIDs(accounts, true, hasRef), requests: 1},
-			{args: fmt.Sprintf("created_at = {\n  gte = %q\n  lt = %q\n}", rfc3339(from), rfc3339(to)), want: fiatAccountIDs(accounts, false, window), requests: 1},
-			{args: fmt.Sprintf("created_at = { gt = %q }\ninclude_deleted = true", rfc3339(to)), want: fiatAccountIDs(accounts, false, after), requests: 1},
-			{args: fmt.Sprintf("created_at = { lte = %q }", rfc3339(from)), want: fiatAccountIDs(accounts, false, atMost), requests: 1},
-			{args: fmt.Sprintf("created_at = { eq = %q }\ninclude_deleted = true", rfc3339(accounts[33].CreatedAt)), want: fiatAccountIDs(accounts, false, exactly), requests: 1},
-			{args: "max_items = 7\norder = \"ASC\"\ninclude_deleted = true", want: allAsc[:7], requests: 1},
-			// No match: an empty list, not null.
-			{args: `ids = ["00000000-0000-4000-8000-000000000000"]`, want: []string{}, requests: 1},
-			// An empty filter matches nothing without asking.
-			{args: "ids = []", want: []string{}, requests: 0},
-		})},
+	testFilterCases(t, env, "platform_fiat_accounts", listFiatAccountsKey, []filterCase{
+		// No filter: every live account, newest first, whole items.
+		{args: "", want: liveIDs, requests: 1, extra: func(addr string) []statecheck.StateCheck { return wholeChecks(addr, liveIDs) }},
+		{args: "include_deleted = true\norder = \"ASC\"", want: allAsc, requests: 1},
+		{args: "include_deleted = false\norder = \"DESC\"", want: liveIDs, requests: 1},
+		{args: "ids = " + hclStrings(someIDs...), want: idsWhere(accounts, false, func(a emulator.FiatAccount) bool { return live(a) && inSet(someIDs)(a) }), requests: 1},
+		{args: "ids = " + hclStrings(someIDs...) + "\ninclude_deleted = true", want: idsWhere(accounts, false, inSet(someIDs)), requests: 1},
+		{args: "ref_ids = " + hclStrings(refIDs...) + "\ninclude_deleted = true\norder = \"ASC\"", want: idsWhere(accounts, true, hasRef), requests: 1},
+		{args: fmt.Sprintf("created_at = {\n  gte = %q\n  lt = %q\n}", rfc3339(from), rfc3339(to)), want: idsWhere(accounts, false, window), requests: 1},
+		{args: fmt.Sprintf("created_at = { gt = %q }\ninclude_deleted = true", rfc3339(to)), want: idsWhere(accounts, false, after), requests: 1},
+		{args: fmt.Sprintf("created_at = { lte = %q }", rfc3339(from)), want: idsWhere(accounts, false, atMost), requests: 1},
+		{args: fmt.Sprintf("created_at = { eq = %q }\ninclude_deleted = true", rfc3339(accounts[33].CreatedAt)), want: idsWhere(accounts, false, exactly), requests: 1},
+		{args: "max_items = 7\norder = \"ASC\"\ninclude_deleted = true", want: allAsc[:7], requests: 1},
+		// No match: an empty list, not null.
+		{args: `ids = ["00000000-0000-4000-8000-000000000000"]`, want: []string{}, requests: 1},
+		// An empty filter matches nothing without asking.
+		{args: "ids = []", want: []string{}, requests: 0},
 	})
 }
 
@@ -234,11 +214,9 @@ func TestAccFiatAccounts_filters(t *testing.T) {
 // 1,000, and checks that max_items stops paging early.
 func TestAccFiatAccounts_paging(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t, emulator.Options{FiatAccounts: 2500})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{FiatAccounts: 2500})
 	accounts := emu.FiatAccounts()
-	ids := fiatAccountIDs(accounts, false, func(emulator.FiatAccount) bool { return true })
+	ids := idsWhere(accounts, false, every)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{

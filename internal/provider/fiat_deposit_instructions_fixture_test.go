@@ -15,12 +15,10 @@ func init() {
 			words: instructionsWords, body: fdiConfig(`  metadata = { purpose = "core" }`),
 			addr: "platform_fiat_deposit_instructions.test",
 			list: func(emu *emulator.Server) []moneyObject {
-				var out []moneyObject
-				for _, f := range emu.FiatDepositInstructions() {
-					out = append(out, moneyObject{ID: f.ID, RefID: deref(f.RefID), Summary: fmt.Sprintf(
-						"instructions for profile %s, memo_id %s, status %s", f.ProfileID, f.MemoID, f.Status)})
-				}
-				return out
+				return objectsOf(emu.FiatDepositInstructions(), func(f emulator.FiatDepositInstructions) moneyObject {
+					return moneyObject{ID: f.ID, RefID: deref(f.RefID), Summary: fmt.Sprintf(
+						"instructions for profile %s, memo_id %s, status %s", f.ProfileID, f.MemoID, f.Status)}
+				})
 			},
 			made: "An earlier set of fiat deposit instructions has the same arguments",
 			post: fdiPostKey,
@@ -36,11 +34,7 @@ func init() {
 			{field: "metadata", value: map[string]string{"purpose": "other"}, want: `metadata: requested {purpose="core"}, answered {purpose="other"}`},
 			{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
 		}},
-		intent: intentRow{
-			readScope:  client.ScopeReadFiatDepositInstr,
-			notFound:   cannotImportWith("set of fiat deposit instructions", "check the id"),
-			unreadable: cannotImportWith("set of fiat deposit instructions", client.ScopeReadFiatDepositInstr),
-		},
+		intent: readIntent("set of fiat deposit instructions", client.ScopeReadFiatDepositInstr, nil),
 		refIDs: []refIDCase{
 			{Name: "profile and network", Arguments: map[string]any{"profile_id": "profile-1", "fiat_network": "WIRE"}},
 			{Name: "after a deprecated set", Arguments: map[string]any{"profile_id": "profile-1", "fiat_network": "WIRE"},

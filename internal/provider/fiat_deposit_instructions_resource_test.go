@@ -126,10 +126,7 @@ func onlyGetsSince(emu *emulator.Server, before map[string]int) error {
 }
 
 func TestAccFiatDepositInstructions_lifecycle(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	env.needMoneyMovement(t)
-	emu := env.emu
+	env, emu := fdiEnv(t)
 	var firstID, firstRef string
 	var beforeDestroy map[string]int
 	withMetadata := func(v string) string {
@@ -228,39 +225,11 @@ func captureID(addr string, dst *string) resource.TestCheckFunc {
 	}
 }
 
+// TestAccFiatDepositInstructions_notFoundIsRecreated: instructions
+// deleted at the service are gone: the next refresh removes them from the
+// state and the plan creates a new set.
 func TestAccFiatDepositInstructions_notFoundIsRecreated(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	env.needMoneyMovement(t)
-	emu := env.emu
-	var id string
-	cfg := env.config(fdiConfig(""))
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: captureID(fdiAddr, &id)},
-			{
-				PreConfig: func() {
-					if !emu.DeleteInstructions(id) {
-						t.Fatalf("emulator does not know instructions %s", id)
-					}
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionCreate),
-				}},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkInstructionsMatchEmulator(emu, fdiAddr, 1),
-					func(s *terraform.State) error {
-						if now, _ := stateAttr(s, fdiAddr, "id"); now == id {
-							return fmt.Errorf("id %s kept after the instructions were gone", id)
-						}
-						return nil
-					},
-				),
-			},
-		},
-	})
+	testInstructionsRecreated(t, "")
 }
 
 // TestAccFiatDepositInstructions_goneWithAnyProblemType: instructions
@@ -269,82 +238,91 @@ func TestAccFiatDepositInstructions_notFoundIsRecreated(t *testing.T) {
 // .../problems/not-found) are gone, not a missing route: the next refresh
 // removes them from the state and the plan creates a new set.
 func TestAccFiatDepositInstructions_goneWithAnyProblemType(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	env.needMoneyMovement(t)
-	emu := env.emu
-	emu.SetProblemTypeBase("https://errors.platform.example/")
+	testInstructionsRecreated(t, "https://errors.platform.example/")
+}
+
+// testInstructionsRecreated makes a set of instructions, deletes it at a
+// service whose problem types start with problemBase ("": the
+// emulator's own), and checks that the next apply makes a new set.
+func testInstructionsRecreated(t *testing.T, problemBase string) {
+	env, emu := fdiEnv(t)
+	if problemBase != "" {
+		emu.SetProblemTypeBase(problemBase)
+	}
 	var id string
 	cfg := env.config(fdiConfig(""))
+	gone := fdiChangedStep(t, cfg, &id, emu.DeleteInstructions, plancheck.ResourceActionCreate)
+	gone.Check = resource.ComposeAggregateTestCheckFunc(
+		checkInstructionsMatchEmulator(emu, fdiAddr, 1),
+		checkRequests(emu, "POST /v2"+client.PathFiatDepositInstructions, 2, "%d sets of instructions POSTed, want 2"),
+		func(s *terraform.State) error {
+			if now, _ := stateAttr(s, fdiAddr, "id"); now == id {
+				return fmt.Errorf("id %s kept after the instructions were gone", id)
+			}
+			return nil
+		},
+	)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: captureID(fdiAddr, &id)},
-			{
-				PreConfig: func() {
-					if !emu.DeleteInstructions(id) {
-						t.Fatalf("emulator does not know instructions %s", id)
-					}
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionCreate),
-				}},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkInstructionsMatchEmulator(emu, fdiAddr, 1),
-					checkRequests(emu, "POST /v2"+client.PathFiatDepositInstructions, 2, "%d sets of instructions POSTed, want 2"),
-					func(s *terraform.State) error {
-						if now, _ := stateAttr(s, fdiAddr, "id"); now == id {
-							return fmt.Errorf("id %s kept after the instructions were gone", id)
-						}
-						return nil
-					},
-				),
-			},
-		},
+		Steps:                    []resource.TestStep{{Config: cfg, Check: captureID(fdiAddr, &id)}, gone},
 	})
 }
 
-func TestAccFiatDepositInstructions_deprecatedIsReplaced(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+// fdiEnv is the environment of a test that makes instructions at the
+// emulator.
+func fdiEnv(t *testing.T) (*accEnv, *emulator.Server) {
+	t.Helper()
+	env, emu := emulatorEnv(t, emulator.Options{})
 	env.needMoneyMovement(t)
-	emu := env.emu
+	return env, emu
+}
+
+// fdiChangedStep applies cfg again after change (which reports whether the
+// emulator knows them) changed the instructions *id at the service; the
+// plan must take action on them.
+func fdiChangedStep(t *testing.T, cfg string, id *string, change func(id string) bool, action plancheck.ResourceActionType) resource.TestStep {
+	return resource.TestStep{
+		PreConfig: func() {
+			if !change(*id) {
+				t.Fatalf("emulator does not know instructions %s", *id)
+			}
+		},
+		Config: cfg,
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction(fdiAddr, action),
+		}},
+	}
+}
+
+func TestAccFiatDepositInstructions_deprecatedIsReplaced(t *testing.T) {
+	env, emu := fdiEnv(t)
 	var id string
 	cfg := env.config(fdiConfig(`  routing_number_type = "SWIFT"`))
+	replaced := fdiChangedStep(t, cfg, &id, emu.DeprecateInstructions, plancheck.ResourceActionDestroyBeforeCreate)
+	replaced.ConfigPlanChecks.PreApply = append(replaced.ConfigPlanChecks.PreApply,
+		plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("status")),
+		plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("ref_id")))
+	replaced.ConfigStateChecks = []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("status"), knownvalue.StringExact("VALID")),
+		statecheck.ExpectKnownValue(fdiAddr, fdiWire("routing_details", "routing_number_type"), knownvalue.StringExact("SWIFT")),
+	}
+	replaced.Check = resource.ComposeAggregateTestCheckFunc(
+		checkInstructionsMatchEmulator(emu, fdiAddr, 2),
+		func(s *terraform.State) error {
+			if now, _ := stateAttr(s, fdiAddr, "id"); now == id {
+				return fmt.Errorf("deprecated instructions %s were not replaced", id)
+			}
+			if st := emu.FiatDepositInstructions()[0].Status; st != "DEPRECATED" {
+				return fmt.Errorf("first set has status %s, want DEPRECATED", st)
+			}
+			return nil
+		},
+	)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: captureID(fdiAddr, &id)},
-			{
-				PreConfig: func() {
-					if !emu.DeprecateInstructions(id) {
-						t.Fatalf("emulator does not know instructions %s", id)
-					}
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionDestroyBeforeCreate),
-					plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("status")),
-					plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("ref_id")),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("status"), knownvalue.StringExact("VALID")),
-					statecheck.ExpectKnownValue(fdiAddr, fdiWire("routing_details", "routing_number_type"), knownvalue.StringExact("SWIFT")),
-				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkInstructionsMatchEmulator(emu, fdiAddr, 2),
-					func(s *terraform.State) error {
-						if now, _ := stateAttr(s, fdiAddr, "id"); now == id {
-							return fmt.Errorf("deprecated instructions %s were not replaced", id)
-						}
-						if st := emu.FiatDepositInstructions()[0].Status; st != "DEPRECATED" {
-							return fmt.Errorf("first set has status %s, want DEPRECATED", st)
-						}
-						return nil
-					},
-				),
-			},
+			replaced,
 			{Config: cfg, PlanOnly: true},
 		},
 	})
@@ -456,10 +434,7 @@ func TestAccFiatDepositInstructions_forbidden(t *testing.T) {
 }
 
 func TestAccFiatDepositInstructions_unknownOutcomeRetriedWithSameRefID(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	env.needMoneyMovement(t)
-	emu := env.emu
+	_, emu := fdiEnv(t)
 	cfg := emulatorProviderBlock(emu, "  max_retries = 1\n") + fdiConfig(`  metadata = { purpose = "retry" }`)
 	emu.Faults.AcceptThenFail(2)
 	resource.ParallelTest(t, resource.TestCase{
@@ -490,10 +465,7 @@ func TestAccFiatDepositInstructions_unknownOutcomeRetriedWithSameRefID(t *testin
 
 func TestAccFiatDepositInstructions_importOtherNetwork(t *testing.T) {
 	requireTFAcc(t)
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	env.needMoneyMovement(t)
-	emu := env.emu
+	env, emu := fdiEnv(t)
 	c := emulatorClient(t, emu)
 	f, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
 		ProfileID: "profile-9", FiatNetwork: "RTP", RefID: "made-elsewhere",

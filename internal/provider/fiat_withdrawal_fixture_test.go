@@ -18,27 +18,17 @@ func init() {
 			made: "An earlier fiat withdrawal has the same arguments",
 			post: fwPostKey,
 		},
-		exactlyOnce: exactlyOnceRow{
-			replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
-			replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
-			refIDAtPlan: true,
-			what:        "1250.5 USD to fiat account " + testPayeeAccount + " from profile prof-1",
-		},
+		exactlyOnce: conflictRow("1250.5 USD to fiat account " + testPayeeAccount + " from profile prof-1"),
 		lying: lyingRow{lies: []lyingAnswer{
 			{field: "amount", value: "2500", want: `amount: requested "1250.5", answered "2500"`},
 			{field: "fiat_account_id", value: "fa-attacker", want: `fiat_account_id: requested "` + testPayeeAccount + `", answered "fa-attacker"`},
 			{field: "type", value: "CRYPTO_WITHDRAWAL", want: `type: "CRYPTO_WITHDRAWAL", not WIRE_WITHDRAWAL or`},
 		}},
-		intent: intentRow{
-			readScope:  client.ScopeReadTransfer,
-			notFound:   cannotImportWith("fiat withdrawal", "check the id"),
-			unreadable: cannotImportWith("fiat withdrawal", client.ScopeReadTransfer),
-			imports: func(t *testing.T, emu *emulator.Server) []importCase {
-				w := seededOfType(t, emu, "CRYPTO_WITHDRAWAL")
-				return []importCase{{name: "a crypto withdrawal", id: w,
-					want: []string{w + " is not a fiat withdrawal", `type: "CRYPTO_WITHDRAWAL", not WIRE_WITHDRAWAL or`}}}
-			},
-		},
+		intent: readIntent("fiat withdrawal", client.ScopeReadTransfer, func(t *testing.T, emu *emulator.Server) []importCase {
+			w := seededOfType(t, emu, "CRYPTO_WITHDRAWAL")
+			return []importCase{{name: "a crypto withdrawal", id: w,
+				want: []string{w + " is not a fiat withdrawal", `type: "CRYPTO_WITHDRAWAL", not WIRE_WITHDRAWAL or`}}}
+		}),
 		refIDs: []refIDCase{
 			{Name: "amount", Arguments: map[string]any{
 				"profile_id": "profile-1", "fiat_account_id": "fa-1", "asset": "USD", "amount": "1250.5",
@@ -48,13 +38,7 @@ func init() {
 				"memo": "payroll", "metadata": map[string]any{"invoice": "inv-1"},
 			}},
 		},
-		flow: &flowFixture{
-			list: true,
-			settle: func(emu *emulator.Server, id string) string {
-				emu.SetTransferStatus(id, "COMPLETED", "")
-				return "COMPLETED"
-			},
-		},
+		flow: transferFlow,
 		action: &actionFixture{
 			config: func(amount string) string {
 				return `profile_id = "prof-1"
@@ -67,6 +51,6 @@ func init() {
 		},
 		guard:     &guardFixture{asset: "USD", over: "1000", balance: [2]string{"prof-1", "USD"}},
 		moves:     moneyKindFiatWithdrawal,
-		noUpgrade: "new in 0.2.0: no earlier release wrote a state of it",
+		noUpgrade: newInThisRelease,
 	})
 }

@@ -151,6 +151,7 @@ func monthly(res moneyResource, months ...string) string {
 // both ways on;
 // a ref_id of its own makes it a new one.
 func TestAccIntent_earlierObjectRefusedAtPlan(t *testing.T) {
+	t.Parallel()
 	forEachIntentRow(t, func(t *testing.T, res moneyResource, row intentRow) {
 		emu := startCore(t, intentOptions)
 		w := newCLIWorkdir(t)
@@ -234,6 +235,7 @@ func TestAccIntent_earlierObjectRefusedAtPlan(t *testing.T) {
 // Without the scope to look ref_ids up, the plan warns once and the apply
 // judges the service's replay answer by the same rule.
 func TestAccIntent_recurringPaymentRefusedAtApply(t *testing.T) {
+	t.Parallel()
 	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
 		emu := intentEmulator(t, emulator.Options{WithdrawalReplay: replay})
 		block := emulatorProviderBlockFor(emu, readOnlyTransfersClient, "s3", "")
@@ -281,6 +283,7 @@ import {
 // An unconfirmed create that this state records is recognised at any age:
 // its retry, hours later, records the transfer the attempt made.
 func TestAccIntent_recordedAttemptAdoptedAfterTheWindow(t *testing.T) {
+	t.Parallel()
 	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
 		emu := intentEmulator(t, emulator.Options{WithdrawalReplay: replay})
 		w := newCLIWorkdir(t)
@@ -315,6 +318,7 @@ func seededOfType(t *testing.T, emu *emulator.Server, typ string) string {
 // know, credentials without the read scope, an object of another kind)
 // fails, records nothing and sends nothing.
 func TestAccIntent_importNeverSends(t *testing.T) {
+	t.Parallel()
 	forEachIntentRow(t, func(t *testing.T, res moneyResource, row intentRow) {
 		emu := emulatorWithout(t, intentOptions, row.readScope)
 		// An object made by another configuration, to import.
@@ -366,6 +370,7 @@ import {
 }
 
 func TestAccIntent_answerWithAnotherMemoOrType(t *testing.T) {
+	t.Parallel()
 	stellar := `
 resource "platform_crypto_withdrawal" "payout" {
   profile_id          = "prof-1"

@@ -18,39 +18,23 @@ func init() {
 			made: "An earlier internal transfer has the same arguments",
 			post: itPostKey,
 		},
-		exactlyOnce: exactlyOnceRow{
-			replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
-			replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
-			refIDAtPlan: true,
-			what:        "500 USD from profile prof-1 to profile prof-2",
-		},
+		exactlyOnce: conflictRow("500 USD from profile prof-1 to profile prof-2"),
 		lying: lyingRow{lies: []lyingAnswer{
 			{field: "amount", value: "5000", want: `amount: requested "500", answered "5000"`},
 			{field: "profile_id", value: "prof-9", want: `from_profile_id: requested "prof-1", answered "prof-9"`},
 			{field: "type", value: "INTERNAL_TRANSFER_CREDIT", want: `type: "INTERNAL_TRANSFER_CREDIT", not INTERNAL_TRANSFER_DEBIT`},
 		}},
-		intent: intentRow{
-			readScope:  client.ScopeReadTransfer,
-			notFound:   cannotImportWith("internal transfer", "check the id"),
-			unreadable: cannotImportWith("internal transfer", client.ScopeReadTransfer),
-			imports: func(t *testing.T, emu *emulator.Server) []importCase {
-				deposit := seededOfType(t, emu, "CRYPTO_DEPOSIT")
-				return []importCase{{name: "a deposit", id: deposit,
-					want: []string{deposit + " is not an internal transfer", `type: "CRYPTO_DEPOSIT", not INTERNAL_TRANSFER_DEBIT`}}}
-			},
-		},
+		intent: readIntent("internal transfer", client.ScopeReadTransfer, func(t *testing.T, emu *emulator.Server) []importCase {
+			deposit := seededOfType(t, emu, "CRYPTO_DEPOSIT")
+			return []importCase{{name: "a deposit", id: deposit,
+				want: []string{deposit + " is not an internal transfer", `type: "CRYPTO_DEPOSIT", not INTERNAL_TRANSFER_DEBIT`}}}
+		}),
 		refIDs: []refIDCase{
 			{Name: "sweep", Arguments: map[string]any{
 				"from_profile_id": "profile-1", "to_profile_id": "profile-2", "asset": "USD", "amount": "500",
 			}},
 		},
-		flow: &flowFixture{
-			list: true,
-			settle: func(emu *emulator.Server, id string) string {
-				emu.SetTransferStatus(id, "COMPLETED", "")
-				return "COMPLETED"
-			},
-		},
+		flow: transferFlow,
 		action: &actionFixture{
 			config: func(amount string) string {
 				return `from_profile_id = "prof-1"
@@ -62,6 +46,6 @@ func init() {
 		},
 		guard:     &guardFixture{asset: "USD", over: "100", balance: [2]string{"prof-1", "USD"}},
 		moves:     moneyKindInternalTransfer,
-		noUpgrade: "new in 0.2.0: no earlier release wrote a state of it",
+		noUpgrade: newInThisRelease,
 	})
 }

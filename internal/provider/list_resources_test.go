@@ -169,6 +169,7 @@ func TestListResourcesThroughProtocol(t *testing.T) {
 
 // TestAccListResources_examples runs the query examples of the docs.
 func TestAccListResources_examples(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join(examplesRoot, "list-resources", "*", "*.tfquery.hcl"))
 	if err != nil || len(files) != len(newTestProvider().(*platformProvider).ListResources(t.Context())) {
 		t.Fatalf("query examples %v (%v), want one per list resource", files, err)
@@ -420,6 +421,7 @@ func (c listRequests) CheckQuery(_ context.Context, _ querycheck.CheckQueryReque
 // lists none of them on both surfaces and sends no list request, and the
 // same filter naming them lists both.
 func TestAccListFilters_emptyArrayMatchesNothing(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
 	emu := env.emu

@@ -13,6 +13,7 @@ import (
 // next apply, able to look, records the object the unconfirmed attempt
 // made.
 func TestAccMoneyCore_lookupFailsNothingSent(t *testing.T) {
+	t.Parallel()
 	rows := moneyResources()
 	declarations := moneyCoreDeclarations(t)
 	n := 0

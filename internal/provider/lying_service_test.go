@@ -118,6 +118,7 @@ func lyingCreates(t *testing.T, path, field string, value any, lie *atomic.Bool)
 // sending; once the service answers truly, the object made under the
 // ref_id is recorded. The emulator holds one object throughout.
 func TestAccLyingService_answerMustMatchRequest(t *testing.T) {
+	t.Parallel()
 	rows := lyingRows()
 	for _, typ := range mapKeys(rows) {
 		res, row := moneyRow(t, typ), rows[typ]

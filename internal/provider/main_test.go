@@ -10,7 +10,7 @@ import (
 func TestMain(m *testing.M) {
 	code := runTests(m)
 	// The provider binary of the CLI tests (cli_harness_test.go).
-	if providerBinaryDir != "" {
+	if providerBinaryBuilt && providerBinaryDir != "" {
 		_ = os.RemoveAll(providerBinaryDir)
 	}
 	os.Exit(code)

@@ -134,6 +134,7 @@ func interruptMidApply(t *testing.T, w *cliWorkdir, emu *emulator.Server, res mo
 }
 
 func TestAccMoneyCore(t *testing.T) {
+	t.Parallel()
 	scenarios := []struct {
 		name string
 		run  func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer)
@@ -398,6 +399,7 @@ func postInstructions(t *testing.T, emu *emulator.Server, refID string) string {
 // nothing; an unconfirmed create it left is retried under its own ref_id
 // and, made long ago by that attempt, recorded.
 func TestAccMoneyCore_upgradeFromPreviousRelease(t *testing.T) {
+	t.Parallel()
 	t.Run("confirmed", func(t *testing.T) {
 		t.Parallel()
 		emu := startCore(t, emulator.Options{})
@@ -446,6 +448,7 @@ func TestAccMoneyCore_upgradeFromPreviousRelease(t *testing.T) {
 // that apply, the state holds the object, and the next plan is empty. When
 // the object can no longer be found at apply, nothing is sent either.
 func TestAccMoneyCore_sendsFalseSendsNothing(t *testing.T) {
+	t.Parallel()
 	resources := moneyResources()
 	for _, typ := range mapKeys(resources) {
 		res := resources[typ]

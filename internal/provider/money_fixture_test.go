@@ -125,6 +125,42 @@ func addMoneyFixture(f moneyFixture) {
 	moneyFixtures[f.typ] = f
 }
 
+// conflictRow is the exactly-once row of a type whose plan shows its
+// ref_id, and whose reused ref_id the service answers with a 409 the apply
+// warns of; what is how the plan names the object of its core body.
+func conflictRow(what string) exactlyOnceRow {
+	conflict := []emulator.ReplayAnswer{emulator.ReplayConflict}
+	return exactlyOnceRow{replays: conflict, replayWarns: conflict, refIDAtPlan: true, what: what}
+}
+
+// readIntent is the intent row of a type whose objects scope reads, named
+// noun where an import fails; imports are more failing imports of its own
+// (nil: none).
+func readIntent(noun, scope string, imports func(t *testing.T, emu *emulator.Server) []importCase) intentRow {
+	return intentRow{readScope: scope, imports: imports,
+		notFound: cannotImportWith(noun, "check the id"), unreadable: cannotImportWith(noun, scope)}
+}
+
+// transferFlow is the flow part of a transfer with a list resource: it
+// settles as COMPLETED.
+var transferFlow = &flowFixture{list: true, settle: func(emu *emulator.Server, id string) string {
+	emu.SetTransferStatus(id, "COMPLETED", "")
+	return "COMPLETED"
+}}
+
+// objectsOf is moneyResource.list of the objects all, each as object
+// describes it.
+func objectsOf[T any](all []T, object func(T) moneyObject) []moneyObject {
+	var out []moneyObject
+	for _, o := range all {
+		out = append(out, object(o))
+	}
+	return out
+}
+
+// newInThisRelease is the noUpgrade of a type no earlier release had.
+const newInThisRelease = "new in 0.2.0: no earlier release wrote a state of it"
+
 // rowsOf is a suite's table derived from the fixtures: the row of each
 // fixture that has one, by resource type.
 func rowsOf[R any](row func(f moneyFixture) (R, bool)) map[string]R {

@@ -53,6 +53,7 @@ func flowRows() map[string]flowRow {
 // says what it moved; a refresh follows its status and plans nothing; an
 // import by id adopts it with nothing to change; a destroy forgets it.
 func TestAccMoneyFlows(t *testing.T) {
+	t.Parallel()
 	rows := flowRows()
 	for _, typ := range mapKeys(rows) {
 		row, res := rows[typ], moneyRow(t, typ)
@@ -154,6 +155,7 @@ func TestAccMoneyFlows(t *testing.T) {
 // the resources toward max_run_total; the conversion's cancel action
 // cancels.
 func TestAccMoneyFlowActions(t *testing.T) {
+	t.Parallel()
 	rows := flowRows()
 	for _, typ := range mapKeys(rows) {
 		row, res := rows[typ], moneyRow(t, typ)

@@ -13,25 +13,18 @@ func init() {
 		core: moneyResource{
 			words: orchestrationRuleWords, body: orConfig(""), addr: orAddr,
 			list: func(emu *emulator.Server) []moneyObject {
-				var out []moneyObject
-				for _, r := range emu.OrchestrationRules() {
-					out = append(out, moneyObject{ID: r.ID, RefID: r.RefID, Summary: fmt.Sprintf(
+				return objectsOf(emu.OrchestrationRules(), func(r emulator.OrchestrationRule) moneyObject {
+					return moneyObject{ID: r.ID, RefID: r.RefID, Summary: fmt.Sprintf(
 						"%s deposits to %s, to %s on %s, for profile %s, status %s", r.SourceAsset, r.DestinationAsset,
-						r.Destination.Crypto.Address, r.Destination.Crypto.Network, r.ProfileID, r.Status)})
-				}
-				return out
+						r.Destination.Crypto.Address, r.Destination.Crypto.Network, r.ProfileID, r.Status)}
+				})
 			},
 			made: "An earlier orchestration rule has the same arguments",
 			post: orPostKey,
 		},
-		exactlyOnce: exactlyOnceRow{
-			// The service answers a reused ref_id with 409 without the rule,
-			// which the apply then finds through the list.
-			replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
-			replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
-			refIDAtPlan: true,
-			what:        "USDC deposits on ETHEREUM to USDG, to " + orAddress + " on ETHEREUM, for profile profile-1",
-		},
+		// The service answers a reused ref_id with 409 without the rule,
+		// which the apply then finds through the list.
+		exactlyOnce: conflictRow("USDC deposits on ETHEREUM to USDG, to " + orAddress + " on ETHEREUM, for profile profile-1"),
 		lying: lyingRow{lies: []lyingAnswer{
 			{field: "profile_id", value: "prof-2", want: `profile_id: requested "profile-1", answered "prof-2"`},
 			{field: "destination", value: map[string]any{"crypto": map[string]any{"address": "0xattacker", "network": "ETHEREUM"}},
@@ -39,11 +32,7 @@ func init() {
 			{field: "destination_asset", value: "USD", want: `destination_asset: requested "USDG", answered "USD"`},
 			{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
 		}},
-		intent: intentRow{
-			readScope:  client.ScopeReadOrchestrationRule,
-			notFound:   cannotImportWith("orchestration rule", "check the id"),
-			unreadable: cannotImportWith("orchestration rule", client.ScopeReadOrchestrationRule),
-		},
+		intent: readIntent("orchestration rule", client.ScopeReadOrchestrationRule, nil),
 		refIDs: []refIDCase{
 			{Name: "crypto source to an address", Arguments: map[string]any{
 				"profile_id": "profile-1", "nickname": "core", "source_asset": "USDC", "destination_asset": "USDG",
@@ -61,6 +50,6 @@ func init() {
 		noGuard: "a rule moves no figure: the guards judge its destination only (approved_destinations_only, " +
 			"TestAccOrchestrationRule_guards)",
 		moves:     moneyKindOrchestrationRule,
-		noUpgrade: "new in 0.2.0: no earlier release wrote a state of it",
+		noUpgrade: newInThisRelease,
 	})
 }

@@ -66,6 +66,7 @@ func wantWrites(t *testing.T, step string, emu *emulator.Server, posts, deletes 
 // one POST when its nickname changes, said at plan once REJECTED,
 // imported by id, and destroyed by exactly one DELETE.
 func TestAccOrchestrationRule_lifecycle(t *testing.T) {
+	t.Parallel()
 	emu := startCore(t, emulator.Options{})
 	w := newCLIWorkdir(t)
 	w.write(emulatorProviderBlock(emu, ""), orConfig(""))
@@ -170,6 +171,7 @@ func TestAccOrchestrationRule_lifecycle(t *testing.T) {
 // with no POST; approved at plan and rejected before the saved plan is
 // applied, it is refused by the apply, with no POST. wait_for_active waits for the approval.
 func TestAccOrchestrationRule_guards(t *testing.T) {
+	t.Parallel()
 	emu := startCore(t, emulator.Options{OrchestrationRuleStatus: emulator.RuleActive})
 	guard := "  withdrawal_guard {\n    approved_destinations_only = true\n  }\n"
 	w := newCLIWorkdir(t)
@@ -375,6 +377,7 @@ func cryptoDestinationOf(v map[string]any) any {
 // applying it deletes the changed rule and creates one to the configured
 // address, after which nothing is planned.
 func TestAccOrchestrationRule_destinationDrift(t *testing.T) {
+	t.Parallel()
 	emu := startCore(t, emulator.Options{OrchestrationRuleStatus: emulator.RuleActive})
 	w := newCLIWorkdir(t)
 	w.write(emulatorProviderBlock(emu, ""), orConfig(""))

@@ -306,6 +306,7 @@ func TestAccProfile_lostAnswer(t *testing.T) {
 // TestAccProfile_query lists the profiles with `terraform query`
 // (Terraform 1.14+).
 func TestAccProfile_query(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
 	c := emulatorClient(t, env.emu)

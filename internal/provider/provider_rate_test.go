@@ -388,6 +388,7 @@ func publishedRatesBinary(t *testing.T, window time.Duration) string {
 // 30 s): together they send what one quarter allows, and draw no 429.
 // Each alone at 0.25 would send twice that.
 func TestAccRateStore_twoHostsOneBudget(t *testing.T) {
+	t.Parallel()
 	const n = 80 // Each; the two together are more than the 150 a window of 30 s allows at a quarter.
 	srv := redistest.Start(t, redistest.Options{Password: storePassword})
 	bin := publishedRatesBinary(t, 30*time.Second)

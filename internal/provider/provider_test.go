@@ -3,7 +3,9 @@ package provider
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -141,6 +143,15 @@ func (e *accEnv) needEmulator(t *testing.T) {
 	if e.emu == nil {
 		t.Skip("needs the emulator (counters, seeded data or fault switches); skipped against the real service")
 	}
+}
+
+// emulatorEnv is newAccEnv for a test that needs the emulator (needEmulator),
+// with the emulator.
+func emulatorEnv(t *testing.T, opts emulator.Options) (*accEnv, *emulator.Server) {
+	t.Helper()
+	env := newAccEnv(t, opts)
+	env.needEmulator(t)
+	return env, env.emu
 }
 
 // needMoneyMovement skips tests that create objects when running against
@@ -304,6 +315,46 @@ func filterCasesStep(env *accEnv, typeName, key string, cases []filterCase) reso
 		// of the one read of the step's apply.
 		Check:             checkRequests(env.emu, key, requests, fmt.Sprintf("%s: %%d requests, want %d", key, requests)),
 		ConfigStateChecks: checks,
+	}
+}
+
+// testFilterCases tests the cases of filterCasesStep in one step.
+func testFilterCases(t *testing.T, env *accEnv, typeName, key string, cases []filterCase) {
+	t.Helper()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    []resource.TestStep{filterCasesStep(env, typeName, key, cases)},
+	})
+}
+
+// idsWhere returns the ids (their ID field) of the items of all that keep
+// passes, newest first (the API's default order: the emulator holds them
+// oldest first) unless asc.
+func idsWhere[T any](all []T, asc bool, keep func(T) bool) []string {
+	ids := []string{}
+	for _, it := range all {
+		if keep(it) {
+			ids = append(ids, reflect.ValueOf(it).FieldByName("ID").String())
+		}
+	}
+	if !asc {
+		slices.Reverse(ids)
+	}
+	return ids
+}
+
+// every keeps every item (idsWhere).
+func every[T any](T) bool { return true }
+
+// wholeItems returns checks that the items at indexes of the data source
+// at addr are whole as known(index) says.
+func wholeItems(indexes []int, known func(i int) knownvalue.Check) func(addr string) []statecheck.StateCheck {
+	return func(addr string) []statecheck.StateCheck {
+		var checks []statecheck.StateCheck
+		for _, i := range indexes {
+			checks = append(checks, statecheck.ExpectKnownValue(addr, itemsPath(i), known(i)))
+		}
+		return checks
 	}
 }
 

@@ -45,6 +45,7 @@ func moneyCoreDeclarations(t *testing.T) map[string]declaredMoneyType {
 const otherObjectID = "0b0e7a3c-0000-4000-8000-00000000a11e"
 
 func TestAccRefreshPolicy(t *testing.T) {
+	t.Parallel()
 	declarations := moneyCoreDeclarations(t)
 	if len(declarations) != len(moneyResources()) {
 		t.Fatalf("%d resources on the money core, %d rows in moneyResources", len(declarations), len(moneyResources()))

@@ -6,9 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
@@ -42,27 +40,11 @@ func rewardClaimKnown(c emulator.RewardClaim) knownvalue.Check {
 	})
 }
 
-// rewardClaimIDs returns the ids of the claims that keep passes, in the
-// emulator's order (newest first).
-func rewardClaimIDs(all []emulator.RewardClaim, keep func(c emulator.RewardClaim) bool) []string {
-	ids := []string{}
-	for _, c := range all {
-		if keep(c) {
-			ids = append(ids, c.ID)
-		}
-	}
-	slices.Reverse(ids)
-	return ids
-}
-
 func TestAccRewardClaims_filters(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t, emulator.Options{RewardClaims: 80})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{RewardClaims: 80})
 	all := emu.RewardClaims()
-	every := func(emulator.RewardClaim) bool { return true }
-	newest := rewardClaimIDs(all, every)
+	newest := idsWhere(all, false, every)
 
 	byID := map[string]emulator.RewardClaim{}
 	for _, c := range all {
@@ -79,42 +61,33 @@ func TestAccRewardClaims_filters(t *testing.T) {
 	if i := slices.IndexFunc(newest, func(id string) bool { return len(byID[id].Addresses) > 1 }); i >= 0 {
 		picks = append(picks, i)
 	}
-	whole := func(addr string) []statecheck.StateCheck {
-		var checks []statecheck.StateCheck
-		for _, i := range picks {
-			checks = append(checks, statecheck.ExpectKnownValue(addr, itemsPath(i), rewardClaimKnown(byID[newest[i]])))
-		}
-		return checks
-	}
+	whole := wholeItems(picks, func(i int) knownvalue.Check { return rewardClaimKnown(byID[newest[i]]) })
 
 	group, chain, jurisdiction, asset := all[0].PayoutGroupID, all[3].Blockchain, all[7].Jurisdiction, all[5].AssetType
 	statuses := []string{"CONFIRMED", "FAILED"}
 	from, to := all[20].CreatedAt, all[40].CreatedAt
 
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{filterCasesStep(env, "platform_reward_claims", listRewardClaimsKey, []filterCase{
-			{args: "", want: newest, requests: 1, extra: whole},
-			{args: fmt.Sprintf("payout_group_id = %q", group), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return c.PayoutGroupID == group }), requests: 1},
-			{args: "onchain_statuses = " + hclStrings(statuses...), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return slices.Contains(statuses, c.OnchainStatus) }), requests: 1},
-			{args: fmt.Sprintf("asset_type = %q", asset), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return c.AssetType == asset }), requests: 1},
-			{args: fmt.Sprintf("asset_type = %q\nonchain_statuses = %s", asset, hclStrings(statuses...)), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool {
-				return c.AssetType == asset && slices.Contains(statuses, c.OnchainStatus)
-			}), requests: 1},
-			{args: fmt.Sprintf("chain = %q", chain), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return c.Blockchain == chain }), requests: 1},
-			{args: fmt.Sprintf("jurisdiction = %q", jurisdiction), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return c.Jurisdiction == jurisdiction }), requests: 1},
-			// Both bounds are inclusive.
-			{args: fmt.Sprintf("start_time = %q\nend_time = %q", rfc3339(from), rfc3339(to)), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return !c.CreatedAt.Before(from) && !c.CreatedAt.After(to) }), requests: 1},
-			{args: fmt.Sprintf("start_time = %q", rfc3339(to)), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool { return !c.CreatedAt.Before(to) }), requests: 1},
-			{args: fmt.Sprintf("start_time = %q\nend_time = %q", rfc3339(from), rfc3339(from)), want: []string{all[20].ID}, requests: 1},
-			{args: fmt.Sprintf("chain = %q\nonchain_statuses = [\"PENDING\"]\nend_time = %q", chain, rfc3339(to)), want: rewardClaimIDs(all, func(c emulator.RewardClaim) bool {
-				return c.Blockchain == chain && c.OnchainStatus == "PENDING" && !c.CreatedAt.After(to)
-			}), requests: 1},
-			{args: "max_items = 4", want: newest[:4], requests: 1},
-			// No such payout group: an empty list, not null.
-			{args: `payout_group_id = "00000000-0000-4000-8000-000000000000"`, want: []string{}, requests: 1},
-			{args: "onchain_statuses = []", want: []string{}, requests: 0},
-		})},
+	testFilterCases(t, env, "platform_reward_claims", listRewardClaimsKey, []filterCase{
+		{args: "", want: newest, requests: 1, extra: whole},
+		{args: fmt.Sprintf("payout_group_id = %q", group), want: idsWhere(all, false, func(c emulator.RewardClaim) bool { return c.PayoutGroupID == group }), requests: 1},
+		{args: "onchain_statuses = " + hclStrings(statuses...), want: idsWhere(all, false, func(c emulator.RewardClaim) bool { return slices.Contains(statuses, c.OnchainStatus) }), requests: 1},
+		{args: fmt.Sprintf("asset_type = %q", asset), want: idsWhere(all, false, func(c emulator.RewardClaim) bool { return c.AssetType == asset }), requests: 1},
+		{args: fmt.Sprintf("asset_type = %q\nonchain_statuses = %s", asset, hclStrings(statuses...)), want: idsWhere(all, false, func(c emulator.RewardClaim) bool {
+			return c.AssetType == asset && slices.Contains(statuses, c.OnchainStatus)
+		}), requests: 1},
+		{args: fmt.Sprintf("chain = %q", chain), want: idsWhere(all, false, func(c emulator.RewardClaim) bool { return c.Blockchain == chain }), requests: 1},
+		{args: fmt.Sprintf("jurisdiction = %q", jurisdiction), want: idsWhere(all, false, func(c emulator.RewardClaim) bool { return c.Jurisdiction == jurisdiction }), requests: 1},
+		// Both bounds are inclusive.
+		{args: fmt.Sprintf("start_time = %q\nend_time = %q", rfc3339(from), rfc3339(to)), want: idsWhere(all, false, func(c emulator.RewardClaim) bool { return !c.CreatedAt.Before(from) && !c.CreatedAt.After(to) }), requests: 1},
+		{args: fmt.Sprintf("start_time = %q", rfc3339(to)), want: idsWhere(all, false, func(c emulator.RewardClaim) bool { return !c.CreatedAt.Before(to) }), requests: 1},
+		{args: fmt.Sprintf("start_time = %q\nend_time = %q", rfc3339(from), rfc3339(from)), want: []string{all[20].ID}, requests: 1},
+		{args: fmt.Sprintf("chain = %q\nonchain_statuses = [\"PENDING\"]\nend_time = %q", chain, rfc3339(to)), want: idsWhere(all, false, func(c emulator.RewardClaim) bool {
+			return c.Blockchain == chain && c.OnchainStatus == "PENDING" && !c.CreatedAt.After(to)
+		}), requests: 1},
+		{args: "max_items = 4", want: newest[:4], requests: 1},
+		// No such payout group: an empty list, not null.
+		{args: `payout_group_id = "00000000-0000-4000-8000-000000000000"`, want: []string{}, requests: 1},
+		{args: "onchain_statuses = []", want: []string{}, requests: 0},
 	})
 }
 

@@ -114,6 +114,7 @@ data "platform_stablecoin_conversion" "one" { id = %q }
 // seed's service sends once, and invoked again with its configured ref_id
 // sends nothing new.
 func TestAccSeedServiceWithdrawalAction(t *testing.T) {
+	t.Parallel()
 	env := newAccEnv(t, emulator.Options{Profile: emulator.ProfileSeed})
 	env.needEmulator(t)
 	emu := env.emu

@@ -43,9 +43,7 @@ func conversionChecks(addr string, c emulator.StablecoinConversion) []statecheck
 
 func TestAccStablecoinConversion_read(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t, emulator.Options{StablecoinConversions: 40})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{StablecoinConversions: 40})
 	all := emu.StablecoinConversions()
 	// Conversions that together leave each optional field out and set it.
 	picks := map[string]func(c emulator.StablecoinConversion) bool{

@@ -15,22 +15,13 @@ func init() {
 			post:         scPostKey,
 			noPlanLookup: true,
 		},
-		exactlyOnce: exactlyOnceRow{
-			replays:     []emulator.ReplayAnswer{emulator.ReplayConflict},
-			replayWarns: []emulator.ReplayAnswer{emulator.ReplayConflict},
-			refIDAtPlan: true,
-			what:        "1000 USD to USDC in profile prof-1",
-		},
+		exactlyOnce: conflictRow("1000 USD to USDC in profile prof-1"),
 		lying: lyingRow{lies: []lyingAnswer{
 			{field: "amount", value: "10000", want: `amount: requested "1000", answered "10000"`},
 			{field: "target_asset", value: "PYUSD", want: `target_asset: requested "USDC", answered "PYUSD"`},
 			{field: "ref_id", value: "someone-else", want: `answered "someone-else"`},
 		}},
-		intent: intentRow{
-			readScope:  client.ScopeReadStablecoinConversion,
-			notFound:   cannotImportWith("stablecoin conversion", "check the id"),
-			unreadable: cannotImportWith("stablecoin conversion", client.ScopeReadStablecoinConversion),
-		},
+		intent: readIntent("stablecoin conversion", client.ScopeReadStablecoinConversion, nil),
 		refIDs: []refIDCase{
 			{Name: "to its own profile", Arguments: map[string]any{
 				"profile_id": "profile-1", "source_asset": "USD", "target_asset": "USDC", "amount": "1000",
@@ -57,6 +48,6 @@ func init() {
 		},
 		guard:     &guardFixture{asset: "USD", over: "999.99", balance: [2]string{"prof-1", "USD"}},
 		moves:     moneyKindStablecoinConversion,
-		noUpgrade: "new in 0.2.0: no earlier release wrote a state of it",
+		noUpgrade: newInThisRelease,
 	})
 }

@@ -6,8 +6,6 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
@@ -38,11 +36,8 @@ func transferIDs(all []emulator.Transfer, asc, byUpdated bool, keep func(t emula
 func TestAccTransfers_filters(t *testing.T) {
 	t.Parallel()
 	// 2,600 seeded transfers: the unfiltered reads take three pages.
-	env := newAccEnv(t, emulator.Options{Transfers: 2600})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{Transfers: 2600})
 	all := emu.AllTransfers()
-	every := func(emulator.Transfer) bool { return true }
 	newest := transferIDs(all, false, false, every)
 	profile := all[0].ProfileID
 	someIDs := []string{all[4].ID, all[1400].ID, all[2599].ID}
@@ -65,34 +60,31 @@ func TestAccTransfers_filters(t *testing.T) {
 	from, to := all[300].CreatedAt, all[2000].CreatedAt
 	updatedFrom := all[1000].UpdatedAt
 	types := []string{"CRYPTO_DEPOSIT", "WIRE_DEPOSIT"}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{filterCasesStep(env, "platform_transfers", listTransfersKey, []filterCase{
-			{args: "", want: newest, requests: 3},
-			{args: `order = "ASC"`, want: transferIDs(all, true, false, every), requests: 3},
-			{args: "types = " + hclStrings(types...) + fmt.Sprintf("\ncreated_at = {\n  gt = %q\n  lte = %q\n}", rfc3339(from), rfc3339(to)), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool {
-				return slices.Contains(types, tr.Type) && tr.CreatedAt.After(from) && !tr.CreatedAt.After(to)
-			}), requests: 1},
-			{args: "profile_ids = " + hclStrings(profile) + fmt.Sprintf("\ncreated_at = {\n  gt = %q\n}", rfc3339(from)), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool {
-				return tr.ProfileID == profile && tr.CreatedAt.After(from)
-			}), requests: 1},
-			{args: "ids = " + hclStrings(someIDs...), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool { return slices.Contains(someIDs, tr.ID) }), requests: 1},
-			{args: "ref_ids = " + hclStrings(refIDs...), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool { return tr.RefID != nil && slices.Contains(refIDs, *tr.RefID) }), requests: 1},
-			{args: "crypto_tx_hashes = " + hclStrings(hashes...), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool {
-				return tr.CryptoTxHash != nil && slices.Contains(hashes, *tr.CryptoTxHash)
-			}), requests: 1},
-			{args: "group_ids = " + hclStrings(group), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool { return tr.GroupID != nil && *tr.GroupID == group }), requests: 1},
-			{args: fmt.Sprintf("created_at = {\n  gt = %q\n  lte = %q\n}", rfc3339(from), rfc3339(to)), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool {
-				return tr.CreatedAt.After(from) && !tr.CreatedAt.After(to)
-			}), requests: 2},
-			{args: fmt.Sprintf("updated_at = { gte = %q }\norder_by = \"UPDATED_AT\"\norder = \"ASC\"", rfc3339(updatedFrom)), want: transferIDs(all, true, true, func(tr emulator.Transfer) bool {
-				return !tr.UpdatedAt.Before(updatedFrom)
-			}), requests: 2},
-			// A type this version does not know is sent as given.
-			{args: `types = ["CUBIX_DEPOSIT"]`, want: []string{}, requests: 1},
-			{args: "max_items = 1500", want: newest[:1500], requests: 2},
-			{args: "statuses = []", want: []string{}, requests: 0},
-		})},
+	testFilterCases(t, env, "platform_transfers", listTransfersKey, []filterCase{
+		{args: "", want: newest, requests: 3},
+		{args: `order = "ASC"`, want: transferIDs(all, true, false, every), requests: 3},
+		{args: "types = " + hclStrings(types...) + fmt.Sprintf("\ncreated_at = {\n  gt = %q\n  lte = %q\n}", rfc3339(from), rfc3339(to)), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool {
+			return slices.Contains(types, tr.Type) && tr.CreatedAt.After(from) && !tr.CreatedAt.After(to)
+		}), requests: 1},
+		{args: "profile_ids = " + hclStrings(profile) + fmt.Sprintf("\ncreated_at = {\n  gt = %q\n}", rfc3339(from)), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool {
+			return tr.ProfileID == profile && tr.CreatedAt.After(from)
+		}), requests: 1},
+		{args: "ids = " + hclStrings(someIDs...), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool { return slices.Contains(someIDs, tr.ID) }), requests: 1},
+		{args: "ref_ids = " + hclStrings(refIDs...), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool { return tr.RefID != nil && slices.Contains(refIDs, *tr.RefID) }), requests: 1},
+		{args: "crypto_tx_hashes = " + hclStrings(hashes...), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool {
+			return tr.CryptoTxHash != nil && slices.Contains(hashes, *tr.CryptoTxHash)
+		}), requests: 1},
+		{args: "group_ids = " + hclStrings(group), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool { return tr.GroupID != nil && *tr.GroupID == group }), requests: 1},
+		{args: fmt.Sprintf("created_at = {\n  gt = %q\n  lte = %q\n}", rfc3339(from), rfc3339(to)), want: transferIDs(all, false, false, func(tr emulator.Transfer) bool {
+			return tr.CreatedAt.After(from) && !tr.CreatedAt.After(to)
+		}), requests: 2},
+		{args: fmt.Sprintf("updated_at = { gte = %q }\norder_by = \"UPDATED_AT\"\norder = \"ASC\"", rfc3339(updatedFrom)), want: transferIDs(all, true, true, func(tr emulator.Transfer) bool {
+			return !tr.UpdatedAt.Before(updatedFrom)
+		}), requests: 2},
+		// A type this version does not know is sent as given.
+		{args: `types = ["CUBIX_DEPOSIT"]`, want: []string{}, requests: 1},
+		{args: "max_items = 1500", want: newest[:1500], requests: 2},
+		{args: "statuses = []", want: []string{}, requests: 0},
 	})
 }
 

@@ -141,10 +141,8 @@ func TestAccProfileBalances_read(t *testing.T) {
 		return knownvalue.ObjectExact(map[string]knownvalue.Check{"asset": knownvalue.StringExact(asset),
 			"available": knownvalue.StringExact(available), "trading": knownvalue.StringExact("0")})
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	parallelSteps(t, resource.TestStep{
+		Config: env.config(`
 data "platform_profile_balances" "treasury" {
   profile_id = "prof-1"
 }
@@ -152,13 +150,12 @@ data "platform_profile_balances" "empty" {
   profile_id = "prof-9"
 }
 `),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.platform_profile_balances.treasury", tfjsonpath.New("balances"),
-					knownvalue.ListExact([]knownvalue.Check{balance("BTC", "0.00000001"), balance("USD", "12.5")})),
-				statecheck.ExpectKnownValue("data.platform_profile_balances.empty", tfjsonpath.New("balances"),
-					knownvalue.ListExact([]knownvalue.Check{})),
-			},
-		}},
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.platform_profile_balances.treasury", tfjsonpath.New("balances"),
+				knownvalue.ListExact([]knownvalue.Check{balance("BTC", "0.00000001"), balance("USD", "12.5")})),
+			statecheck.ExpectKnownValue("data.platform_profile_balances.empty", tfjsonpath.New("balances"),
+				knownvalue.ListExact([]knownvalue.Check{})),
+		},
 	})
 }
 

@@ -50,12 +50,9 @@ func TestAccPublished_throttledWithoutRetryAfter(t *testing.T) {
 	emu := env.emu
 	emu.Faults.OnlyPath("/v2/transfer/fiat-accounts")
 	emu.Faults.TooManyRequests(5, -1)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      env.config(`data "platform_fiat_accounts" "all" {}`),
-			ExpectError: regexp.MustCompile(`(?s)429\s+Too\s+Many\s+Requests.*throttles\s+this\s+address\s+for\s+up\s+to\s+5\s+minutes`),
-		}},
+	parallelSteps(t, resource.TestStep{
+		Config:      env.config(`data "platform_fiat_accounts" "all" {}`),
+		ExpectError: regexp.MustCompile(`(?s)429\s+Too\s+Many\s+Requests.*throttles\s+this\s+address\s+for\s+up\s+to\s+5\s+minutes`),
 	})
 	if n := emu.Counters.Requests("GET /v2/transfer/fiat-accounts"); n != 1 {
 		t.Errorf("%d list requests, want 1: a 429 without Retry-After is not retried", n)
@@ -107,21 +104,18 @@ func TestAccPublished_fiatAccountStatusEitherPlace(t *testing.T) {
 func TestAccPublished_marketsWithoutDash(t *testing.T) {
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.config(`data "platform_top_of_book" "btc" { market = "BTCUSD" }`),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("best_bid_price"), knownvalue.NotNull()),
-				},
-			},
-			{
-				Config:      env.config(`data "platform_top_of_book" "btc" { market = "BTC-USD" }`),
-				ExpectError: regexp.MustCompile(`(?s)Market "BTC-USD" refused by the stream.*identifiers have no\s+dash: "BTCUSD", not "BTC-USD"`),
+	parallelSteps(t,
+		resource.TestStep{
+			Config: env.config(`data "platform_top_of_book" "btc" { market = "BTCUSD" }`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("best_bid_price"), knownvalue.NotNull()),
 			},
 		},
-	})
+		resource.TestStep{
+			Config:      env.config(`data "platform_top_of_book" "btc" { market = "BTC-USD" }`),
+			ExpectError: regexp.MustCompile(`(?s)Market "BTC-USD" refused by the stream.*identifiers have no\s+dash: "BTCUSD", not "BTC-USD"`),
+		},
+	)
 }
 
 // TestAccPublished_nonWireInstructions: instructions of a network other than
@@ -131,38 +125,35 @@ func TestAccPublished_nonWireInstructions(t *testing.T) {
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
 	emu := env.emu
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	parallelSteps(t, resource.TestStep{
+		Config: env.config(`
 resource "platform_fiat_deposit_instructions" "rtp" {
   profile_id   = "prof-1"
   fiat_network = "RTP"
 }
 `),
-			Check: func(s *terraform.State) error {
-				raw, err := stateAttr(s, "platform_fiat_deposit_instructions.rtp", "fiat_network_instructions_json")
-				if err != nil {
-					return err
-				}
-				var got map[string]map[string]any
-				if err := json.Unmarshal([]byte(raw), &got); err != nil {
-					return fmt.Errorf("fiat_network_instructions_json %q: %w", raw, err)
-				}
-				fdis := emu.FiatDepositInstructions()
-				if len(fdis) != 1 || fdis[0].FiatNetworkInstructions.RTP == nil {
-					return fmt.Errorf("the emulator holds %+v", fdis)
-				}
-				want := fdis[0].FiatNetworkInstructions.RTP
-				rtp := got["rtp"]
-				routing, _ := rtp["routing_details"].(map[string]any)
-				if rtp["account_number"] != want.AccountNumber || routing["routing_number"] != want.RoutingDetails.RoutingNumber ||
-					routing["bank_name"] != want.RoutingDetails.BankName {
-					return fmt.Errorf("rtp instructions %v, the service sent %+v", rtp, want)
-				}
-				return nil
-			},
-		}},
+		Check: func(s *terraform.State) error {
+			raw, err := stateAttr(s, "platform_fiat_deposit_instructions.rtp", "fiat_network_instructions_json")
+			if err != nil {
+				return err
+			}
+			var got map[string]map[string]any
+			if err := json.Unmarshal([]byte(raw), &got); err != nil {
+				return fmt.Errorf("fiat_network_instructions_json %q: %w", raw, err)
+			}
+			fdis := emu.FiatDepositInstructions()
+			if len(fdis) != 1 || fdis[0].FiatNetworkInstructions.RTP == nil {
+				return fmt.Errorf("the emulator holds %+v", fdis)
+			}
+			want := fdis[0].FiatNetworkInstructions.RTP
+			rtp := got["rtp"]
+			routing, _ := rtp["routing_details"].(map[string]any)
+			if rtp["account_number"] != want.AccountNumber || routing["routing_number"] != want.RoutingDetails.RoutingNumber ||
+				routing["bank_name"] != want.RoutingDetails.BankName {
+				return fmt.Errorf("rtp instructions %v, the service sent %+v", rtp, want)
+			}
+			return nil
+		},
 	})
 }
 
@@ -171,21 +162,18 @@ resource "platform_fiat_deposit_instructions" "rtp" {
 func TestAccPublished_repliesWithoutParams(t *testing.T) {
 	env := newAccEnv(t, emulator.Options{RepliesWithoutParams: true})
 	env.needEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	parallelSteps(t, resource.TestStep{
+		Config: env.config(`
 data "platform_top_of_book" "btc" { market = "BTCUSD" }
 data "platform_order_book" "eth" {
   market = "ETHUSD"
   depth  = 5
 }
 `),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("best_ask_price"), knownvalue.NotNull()),
-				statecheck.ExpectKnownValue("data.platform_order_book.eth", tfjsonpath.New("bids"), knownvalue.ListSizeExact(5)),
-			},
-		}},
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("best_ask_price"), knownvalue.NotNull()),
+			statecheck.ExpectKnownValue("data.platform_order_book.eth", tfjsonpath.New("bids"), knownvalue.ListSizeExact(5)),
+		},
 	})
 }
 
@@ -194,10 +182,8 @@ data "platform_order_book" "eth" {
 func TestAccPublished_snapshotBeforeReply(t *testing.T) {
 	env := newAccEnv(t, emulator.Options{SnapshotBeforeReply: true, BookInterval: time.Hour, HeartbeatInterval: time.Hour})
 	env.needEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	parallelSteps(t, resource.TestStep{
+		Config: env.config(`
 data "platform_order_book" "btc" {
   market  = "BTCUSD"
   depth   = 10
@@ -208,12 +194,11 @@ data "platform_top_of_book" "eth" {
   timeout = "5s"
 }
 `),
-			ConfigStateChecks: []statecheck.StateCheck{
-				// The UPDATE before it holds one level a side; the snapshot ten.
-				statecheck.ExpectKnownValue("data.platform_order_book.btc", tfjsonpath.New("bids"), knownvalue.ListSizeExact(10)),
-				statecheck.ExpectKnownValue("data.platform_top_of_book.eth", tfjsonpath.New("best_bid_price"), knownvalue.NotNull()),
-			},
-		}},
+		ConfigStateChecks: []statecheck.StateCheck{
+			// The UPDATE before it holds one level a side; the snapshot ten.
+			statecheck.ExpectKnownValue("data.platform_order_book.btc", tfjsonpath.New("bids"), knownvalue.ListSizeExact(10)),
+			statecheck.ExpectKnownValue("data.platform_top_of_book.eth", tfjsonpath.New("best_bid_price"), knownvalue.NotNull()),
+		},
 	})
 }
 
@@ -299,10 +284,8 @@ func TestAccPublished_tenReadsOneConnection(t *testing.T) {
 func TestAccPublished_subscriptionRateTimeout(t *testing.T) {
 	env := newAccEnv(t, emulator.Options{SubscriptionInterval: time.Hour})
 	env.needEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	parallelSteps(t, resource.TestStep{
+		Config: env.config(`
 data "platform_top_of_book" "btc" {
   market  = "BTCUSD"
   timeout = "1s"
@@ -312,8 +295,7 @@ data "platform_order_book" "eth" {
   timeout = "1s"
 }
 `),
-			ExpectError: regexp.MustCompile(`(?s)No .* for market "(BTCUSD|ETHUSD)" within 1s.*before the stream answered\s+the\s+subscribe.*one\s+subscription\s+per\s+second\s+per\s+IP\s+address`),
-		}},
+		ExpectError: regexp.MustCompile(`(?s)No .* for market "(BTCUSD|ETHUSD)" within 1s.*before the stream answered\s+the\s+subscribe.*one\s+subscription\s+per\s+second\s+per\s+IP\s+address`),
 	})
 	if n := env.emu.SubscriptionWaits(); n != 1 {
 		t.Errorf("%d subscribes waited their turn, want 1", n)
@@ -386,13 +368,10 @@ func TestAccPublished_errorBodyForms(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			emu := emulator.StartTest(t, emulator.Options{FiatAccounts: 3, ErrorBodyCodeMessage: c.codeMessage})
 			emu.Faults.ServerErrors(1, 503)
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config: emulatorProviderBlock(emu, "  max_retries = 0\n") + `data "platform_fiat_accounts" "all" {}`,
-					ExpectError: regexp.MustCompile(`503\s+Service\s+Unavailable:\s+` + c.code +
-						`:\s+the\s+service\s+is\s+temporarily\s+unable\s+to\s+answer`),
-				}},
+			parallelSteps(t, resource.TestStep{
+				Config: emulatorProviderBlock(emu, "  max_retries = 0\n") + `data "platform_fiat_accounts" "all" {}`,
+				ExpectError: regexp.MustCompile(`503\s+Service\s+Unavailable:\s+` + c.code +
+					`:\s+the\s+service\s+is\s+temporarily\s+unable\s+to\s+answer`),
 			})
 		})
 	}
@@ -405,10 +384,8 @@ func TestAccPublished_intermediaryRoutingDetails(t *testing.T) {
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
 	emu := env.emu
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	parallelSteps(t, resource.TestStep{
+		Config: env.config(`
 resource "platform_fiat_deposit_instructions" "swift" {
   profile_id          = "prof-1"
   fiat_network        = "WIRE"
@@ -418,24 +395,23 @@ output "intermediary" {
   value = jsondecode(platform_fiat_deposit_instructions.swift.fiat_network_instructions_json).wire.intermediary_routing_details
 }
 `),
-			Check: func(s *terraform.State) error {
-				fdis := emu.FiatDepositInstructions()
-				if len(fdis) != 1 || fdis[0].FiatNetworkInstructions.Wire == nil || fdis[0].FiatNetworkInstructions.Wire.IntermediaryRoutingDetails == nil {
-					return fmt.Errorf("the emulator holds %+v", fdis)
-				}
-				want := fdis[0].FiatNetworkInstructions.Wire.IntermediaryRoutingDetails
-				out, ok := s.RootModule().Outputs["intermediary"]
-				if !ok {
-					return errors.New("no output intermediary")
-				}
-				got, _ := out.Value.(map[string]any)
-				addr, _ := got["bank_address"].(map[string]any)
-				if got["routing_number_type"] != want.RoutingNumberType || got["routing_number"] != want.RoutingNumber ||
-					got["bank_name"] != want.BankName || addr["address1"] != want.BankAddress.Address1 {
-					return fmt.Errorf("intermediary_routing_details %v, the service sent %+v", got, want)
-				}
-				return nil
-			},
-		}},
+		Check: func(s *terraform.State) error {
+			fdis := emu.FiatDepositInstructions()
+			if len(fdis) != 1 || fdis[0].FiatNetworkInstructions.Wire == nil || fdis[0].FiatNetworkInstructions.Wire.IntermediaryRoutingDetails == nil {
+				return fmt.Errorf("the emulator holds %+v", fdis)
+			}
+			want := fdis[0].FiatNetworkInstructions.Wire.IntermediaryRoutingDetails
+			out, ok := s.RootModule().Outputs["intermediary"]
+			if !ok {
+				return errors.New("no output intermediary")
+			}
+			got, _ := out.Value.(map[string]any)
+			addr, _ := got["bank_address"].(map[string]any)
+			if got["routing_number_type"] != want.RoutingNumberType || got["routing_number"] != want.RoutingNumber ||
+				got["bank_name"] != want.BankName || addr["address1"] != want.BankAddress.Address1 {
+				return fmt.Errorf("intermediary_routing_details %v, the service sent %+v", got, want)
+			}
+			return nil
+		},
 	})
 }

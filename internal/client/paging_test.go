@@ -171,7 +171,7 @@ func TestPagingMaxItemsTrimsALongerPage(t *testing.T) {
 func TestPagingEmptyAndAbsentCursor(t *testing.T) {
 	for _, body := range []string{`{"items":[],"next_page_cursor":""}`, `{"items":[]}`, `{}`, `{"items":null,"next_page_cursor":null}`} {
 		f := newFake(t)
-		f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) { writeJSON(w, http.StatusOK, body) }
+		f.handler = always(http.StatusOK, body)
 		c, _ := newTestClient(t, f, nil)
 		n := 0
 		for _, err := range c.DepositAddresses(t.Context(), ListDepositAddressesQuery{}) {
@@ -245,9 +245,7 @@ func TestPagingBadPage(t *testing.T) {
 		{`{"items":[{"created_at":"yesterday"}]}`, "yesterday"},
 	} {
 		f := newFake(t)
-		f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
-			writeJSON(w, http.StatusOK, tc.body)
-		}
+		f.handler = always(http.StatusOK, tc.body)
 		c, _ := newTestClient(t, f, nil)
 		err := drain(c.FiatAccounts(t.Context(), ListFiatAccountsQuery{}))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "GET /transfer/fiat-accounts: decoding page 1: ") {

@@ -213,30 +213,27 @@ func TestAccCryptoWithdrawal_total(t *testing.T) {
 	env := newAccEnv(t, emulator.Options{})
 	env.needEmulator(t)
 	env.needMoneyMovement(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.config(cwConfig(`  total  = "1.0001"
+	parallelSteps(t,
+		resource.TestStep{
+			Config: env.config(cwConfig(`  total  = "1.0001"
   ref_id = "payout-2024-07"`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringExact("payout-2024-07")),
-					plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("amount")),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact("1.0001")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("amount"), knownvalue.StringExact("1")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringExact("payout-2024-07")),
-				},
-				Check: checkTransfers(env.emu, 1),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringExact("payout-2024-07")),
+				plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("amount")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact("1.0001")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("amount"), knownvalue.StringExact("1")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringExact("payout-2024-07")),
 			},
-			{
-				Config: env.config(cwConfig(`  total  = "1.0001"
-  ref_id = "payout-2024-07"`)),
-				PlanOnly: true,
-			},
+			Check: checkTransfers(env.emu, 1),
 		},
-	})
+		resource.TestStep{
+			Config: env.config(cwConfig(`  total  = "1.0001"
+  ref_id = "payout-2024-07"`)),
+			PlanOnly: true,
+		},
+	)
 }
 
 func TestAccCryptoWithdrawal_validation(t *testing.T) {
@@ -284,13 +281,10 @@ resource "platform_crypto_withdrawal" "test" {
 }
 `, cwDestination, defaultLine(tc.extra, "profile_id", `profile_id = "profile-1"`),
 					defaultLine(tc.extra, "crypto_network", `crypto_network = "BITCOIN"`), tc.extra)
-				resource.ParallelTest(t, resource.TestCase{
-					ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-					Steps: []resource.TestStep{{
-						Config:      env.config(cfg),
-						PlanOnly:    true,
-						ExpectError: regexp.MustCompile(tc.want),
-					}},
+				parallelSteps(t, resource.TestStep{
+					Config:      env.config(cfg),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(tc.want),
 				})
 			})
 		}
@@ -367,15 +361,12 @@ func TestAccCryptoWithdrawal_retriedAfterTimeout(t *testing.T) {
 	// timeout (seconds, so that only the held attempt reaches it on a busy
 	// machine): the client gives up on it and retries with the same ref_id.
 	emu.Faults.AcceptThenHang(1, 30*time.Second)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: emulatorProviderBlock(emu, "  request_timeout = \"3s\"\n") + cwConfig(`  amount = "0.5"`),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				checkTransfers(emu, 1),
-				checkRequests(emu, cwPostKey, 2, "%d withdrawal POSTs, want 2 (one timed out, one retry)"),
-			),
-		}},
+	parallelSteps(t, resource.TestStep{
+		Config: emulatorProviderBlock(emu, "  request_timeout = \"3s\"\n") + cwConfig(`  amount = "0.5"`),
+		Check: resource.ComposeAggregateTestCheckFunc(
+			checkTransfers(emu, 1),
+			checkRequests(emu, cwPostKey, 2, "%d withdrawal POSTs, want 2 (one timed out, one retry)"),
+		),
 	})
 }
 
@@ -389,55 +380,52 @@ func TestAccCryptoWithdrawal_unknownOutcomeRetriedWithSameRefID(t *testing.T) {
 	cfg := emulatorProviderBlock(emu, "  max_retries = 1\n") + cwConfig(`  amount = "0.5"`)
 	emu.Faults.AcceptThenFail(2)
 	var sentRef string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      cfg,
-				ExpectError: regexp.MustCompile(`(?s)Outcome of crypto withdrawal unknown.*ref_id [0-9a-f-]{36}.*500.*Applying again`),
-			},
-			{
-				PreConfig: func() {
-					ts := emu.Transfers()
-					if len(ts) != 1 || ts[0].RefID == nil {
-						t.Fatalf("after the failed apply the emulator holds %d transfers, want 1 with a ref_id", len(ts))
-					}
-					sentRef = *ts[0].RefID
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					// The tainted object is replaced, and the plan already
-					// carries the ref_id of the unconfirmed attempt.
-					plancheck.ExpectResourceAction(cwAddr, plancheck.ResourceActionDestroyBeforeCreate),
-					plancheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringFunc(func(v string) error {
-						if v != sentRef {
-							return fmt.Errorf("planned ref_id %q, the unconfirmed attempt used %q", v, sentRef)
-						}
-						return nil
-					})),
-				}},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkTransfers(emu, 1),
-					func(s *terraform.State) error {
-						if ref, _ := stateAttr(s, cwAddr, "ref_id"); ref != sentRef {
-							return fmt.Errorf("state ref_id %q, want %q", ref, sentRef)
-						}
-						// The retry's plan found the transfer under the ref_id
-						// (money.sends = false): its apply records it and sends
-						// nothing.
-						if n := emu.Counters.Requests(cwPostKey); n != 2 {
-							return fmt.Errorf("%d withdrawal POSTs, want 2 (2 unconfirmed, none from the apply that records it)", n)
-						}
-						return nil
-					},
-				),
-			},
-			{
-				Config:   cfg,
-				PlanOnly: true,
-			},
+	parallelSteps(t,
+		resource.TestStep{
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`(?s)Outcome of crypto withdrawal unknown.*ref_id [0-9a-f-]{36}.*500.*Applying again`),
 		},
-	})
+		resource.TestStep{
+			PreConfig: func() {
+				ts := emu.Transfers()
+				if len(ts) != 1 || ts[0].RefID == nil {
+					t.Fatalf("after the failed apply the emulator holds %d transfers, want 1 with a ref_id", len(ts))
+				}
+				sentRef = *ts[0].RefID
+			},
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				// The tainted object is replaced, and the plan already
+				// carries the ref_id of the unconfirmed attempt.
+				plancheck.ExpectResourceAction(cwAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				plancheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringFunc(func(v string) error {
+					if v != sentRef {
+						return fmt.Errorf("planned ref_id %q, the unconfirmed attempt used %q", v, sentRef)
+					}
+					return nil
+				})),
+			}},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkTransfers(emu, 1),
+				func(s *terraform.State) error {
+					if ref, _ := stateAttr(s, cwAddr, "ref_id"); ref != sentRef {
+						return fmt.Errorf("state ref_id %q, want %q", ref, sentRef)
+					}
+					// The retry's plan found the transfer under the ref_id
+					// (money.sends = false): its apply records it and sends
+					// nothing.
+					if n := emu.Counters.Requests(cwPostKey); n != 2 {
+						return fmt.Errorf("%d withdrawal POSTs, want 2 (2 unconfirmed, none from the apply that records it)", n)
+					}
+					return nil
+				},
+			),
+		},
+		resource.TestStep{
+			Config:   cfg,
+			PlanOnly: true,
+		},
+	)
 }
 
 func TestAccCryptoWithdrawal_refIDConflict(t *testing.T) {
@@ -565,50 +553,35 @@ func TestSchemasDescribed(t *testing.T) {
 		if resp.Schema.MarkdownDescription == "" {
 			t.Errorf("resource without description")
 		}
-		for name, a := range resp.Schema.Attributes {
-			if a.GetMarkdownDescription() == "" {
-				t.Errorf("resource attribute %s has no description", name)
-			}
-			if n, ok := a.(rschema.SingleNestedAttribute); ok {
-				checkResourceNested(t, name, n.Attributes)
-			}
-		}
+		checkDescribed(t, "resource", "", resp.Schema.Attributes, func(a rschema.Attribute) (map[string]rschema.Attribute, bool) {
+			n, ok := a.(rschema.SingleNestedAttribute)
+			return n.Attributes, ok
+		})
 	}
 	var resp fwdatasource.SchemaResponse
 	NewFiatDepositInstructionsDataSource().Schema(ctx, fwdatasource.SchemaRequest{}, &resp)
 	if d := resp.Schema.ValidateImplementation(ctx); d.HasError() {
 		t.Fatalf("schema: %v", d)
 	}
-	for name, a := range resp.Schema.Attributes {
-		if a.GetMarkdownDescription() == "" {
-			t.Errorf("data source attribute %s has no description", name)
-		}
-		if n, ok := a.(dschema.SingleNestedAttribute); ok {
-			checkDataSourceNested(t, name, n.Attributes)
-		}
-	}
+	checkDescribed(t, "data source", "", resp.Schema.Attributes, func(a dschema.Attribute) (map[string]dschema.Attribute, bool) {
+		n, ok := a.(dschema.SingleNestedAttribute)
+		return n.Attributes, ok
+	})
 }
 
-func checkResourceNested(t *testing.T, prefix string, attrs map[string]rschema.Attribute) {
+// checkDescribed checks that every attribute of attrs (under prefix), and
+// of the attributes nested in them, has a description.
+func checkDescribed[A interface{ GetMarkdownDescription() string }](t *testing.T, kind, prefix string, attrs map[string]A, nested func(A) (map[string]A, bool)) {
 	t.Helper()
 	for name, a := range attrs {
+		if prefix != "" {
+			name = prefix + "." + name
+		}
 		if a.GetMarkdownDescription() == "" {
-			t.Errorf("resource attribute %s.%s has no description", prefix, name)
+			t.Errorf("%s attribute %s has no description", kind, name)
 		}
-		if n, ok := a.(rschema.SingleNestedAttribute); ok {
-			checkResourceNested(t, prefix+"."+name, n.Attributes)
-		}
-	}
-}
-
-func checkDataSourceNested(t *testing.T, prefix string, attrs map[string]dschema.Attribute) {
-	t.Helper()
-	for name, a := range attrs {
-		if a.GetMarkdownDescription() == "" {
-			t.Errorf("data source attribute %s.%s has no description", prefix, name)
-		}
-		if n, ok := a.(dschema.SingleNestedAttribute); ok {
-			checkDataSourceNested(t, prefix+"."+name, n.Attributes)
+		if n, ok := nested(a); ok {
+			checkDescribed(t, kind, name, n, nested)
 		}
 	}
 }

@@ -318,14 +318,10 @@ func TestAccFiatDepositInstructions_deprecatedIsReplaced(t *testing.T) {
 			return nil
 		},
 	)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: captureID(fdiAddr, &id)},
-			replaced,
-			{Config: cfg, PlanOnly: true},
-		},
-	})
+	parallelSteps(t,
+		resource.TestStep{Config: cfg, Check: captureID(fdiAddr, &id)},
+		resource.TestStep{Config: cfg, PlanOnly: true},
+	)
 }
 
 func TestAccFiatDepositInstructions_validation(t *testing.T) {
@@ -369,13 +365,10 @@ func TestAccFiatDepositInstructions_validation(t *testing.T) {
 	t.Run("cases", func(t *testing.T) {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				resource.ParallelTest(t, resource.TestCase{
-					ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-					Steps: []resource.TestStep{{
-						Config:      env.config(`resource "platform_fiat_deposit_instructions" "test" {` + tc.body + "\n}\n"),
-						PlanOnly:    true,
-						ExpectError: regexp.MustCompile(tc.want),
-					}},
+				parallelSteps(t, resource.TestStep{
+					Config:      env.config(`resource "platform_fiat_deposit_instructions" "test" {` + tc.body + "\n}\n"),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(tc.want),
 				})
 			})
 		}
@@ -397,37 +390,34 @@ func TestAccFiatDepositInstructions_forbidden(t *testing.T) {
 	env.needEmulator(t)
 	emu := env.emu
 	body := fdiConfig("")
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// The client may not get the write scope: the token request is refused.
-				Config:      emulatorProviderBlockFor(emu, "reader", "reader-secret", "") + body,
-				ExpectError: regexp.MustCompile(`transfer:write_fiat_deposit_instructions`),
-			},
-			{
-				// Scopes pinned without the write scope: the plan refuses,
-				// before any request.
-				Config:      emulatorProviderBlock(emu, `  scopes = ["`+client.ScopeReadFiatDepositInstr+`"]`+"\n") + body,
-				ExpectError: regexp.MustCompile(`(?s)pinned\s+scopes\s+lack\s+transfer:write_fiat_deposit_instructions.*Nothing\s+was\s+sent`),
-			},
-			{
-				Config: emulatorProviderBlock(emu, "") + body,
-				Check:  checkInstructionsMatchEmulator(emu, fdiAddr, 1),
-			},
-			{
-				// Refreshing with a token that lacks the read scope: 403 on
-				// read, a warning, and the state kept (the refresh policy):
-				// the plan is empty.
-				Config:   emulatorProviderBlock(emu, `  scopes = ["`+client.ScopeWriteFiatDepositInstr+`"]`+"\n") + body,
-				PlanOnly: true,
-			},
-			{
-				Config:   emulatorProviderBlock(emu, "") + body,
-				PlanOnly: true,
-			},
+	parallelSteps(t,
+		resource.TestStep{
+			// The client may not get the write scope: the token request is refused.
+			Config:      emulatorProviderBlockFor(emu, "reader", "reader-secret", "") + body,
+			ExpectError: regexp.MustCompile(`transfer:write_fiat_deposit_instructions`),
 		},
-	})
+		resource.TestStep{
+			// Scopes pinned without the write scope: the plan refuses,
+			// before any request.
+			Config:      emulatorProviderBlock(emu, `  scopes = ["`+client.ScopeReadFiatDepositInstr+`"]`+"\n") + body,
+			ExpectError: regexp.MustCompile(`(?s)pinned\s+scopes\s+lack\s+transfer:write_fiat_deposit_instructions.*Nothing\s+was\s+sent`),
+		},
+		resource.TestStep{
+			Config: emulatorProviderBlock(emu, "") + body,
+			Check:  checkInstructionsMatchEmulator(emu, fdiAddr, 1),
+		},
+		resource.TestStep{
+			// Refreshing with a token that lacks the read scope: 403 on
+			// read, a warning, and the state kept (the refresh policy):
+			// the plan is empty.
+			Config:   emulatorProviderBlock(emu, `  scopes = ["`+client.ScopeWriteFiatDepositInstr+`"]`+"\n") + body,
+			PlanOnly: true,
+		},
+		resource.TestStep{
+			Config:   emulatorProviderBlock(emu, "") + body,
+			PlanOnly: true,
+		},
+	)
 	if n := emu.Counters.Requests(fdiPostKey); n != 1 {
 		t.Errorf("%d POSTs reached the emulator, want 1 (the one created)", n)
 	}
@@ -437,30 +427,27 @@ func TestAccFiatDepositInstructions_unknownOutcomeRetriedWithSameRefID(t *testin
 	_, emu := fdiEnv(t)
 	cfg := emulatorProviderBlock(emu, "  max_retries = 1\n") + fdiConfig(`  metadata = { purpose = "retry" }`)
 	emu.Faults.AcceptThenFail(2)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      cfg,
-				ExpectError: regexp.MustCompile(`(?s)Outcome of fiat deposit instructions create unknown.*Applying again`),
-			},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkInstructionsMatchEmulator(emu, fdiAddr, 1),
-					// The retry finds the set by its ref_id through the list
-					// endpoint and sends nothing. The ref_id is looked up once
-					// by each plan and once by each apply (whose create uses
-					// the lookup of its final plan).
-					checkRequests(emu, fdiPostKey, 2, "%d POSTs, want 2 (both unconfirmed attempts of the first apply)"),
-					checkRequests(emu, "GET /v2/transfer/fiat-deposit-instructions", 4, "%d lookups by ref_id, want 4 (one per plan and one per apply)"),
-				),
-			},
+	parallelSteps(t,
+		resource.TestStep{
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`(?s)Outcome of fiat deposit instructions create unknown.*Applying again`),
 		},
-	})
+		resource.TestStep{
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionDestroyBeforeCreate),
+			}},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkInstructionsMatchEmulator(emu, fdiAddr, 1),
+				// The retry finds the set by its ref_id through the list
+				// endpoint and sends nothing. The ref_id is looked up once
+				// by each plan and once by each apply (whose create uses
+				// the lookup of its final plan).
+				checkRequests(emu, fdiPostKey, 2, "%d POSTs, want 2 (both unconfirmed attempts of the first apply)"),
+				checkRequests(emu, "GET /v2/transfer/fiat-deposit-instructions", 4, "%d lookups by ref_id, want 4 (one per plan and one per apply)"),
+			),
+		},
+	)
 }
 
 func TestAccFiatDepositInstructions_importOtherNetwork(t *testing.T) {
@@ -488,25 +475,22 @@ resource "platform_fiat_deposit_instructions" "test" {
   ref_id       = "made-elsewhere"
 }
 `, f.ID))
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("id"), knownvalue.StringExact(f.ID)),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network"), knownvalue.StringExact("RTP")),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("memo_id"), knownvalue.StringExact(f.MemoID)),
-					statecheck.ExpectKnownValue(fdiAddr, fdiWire(), knownvalue.Null()),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("routing_number_type"), knownvalue.Null()),
-				},
+	parallelSteps(t,
+		resource.TestStep{
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("id"), knownvalue.StringExact(f.ID)),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network"), knownvalue.StringExact("RTP")),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("memo_id"), knownvalue.StringExact(f.MemoID)),
+				statecheck.ExpectKnownValue(fdiAddr, fdiWire(), knownvalue.Null()),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("routing_number_type"), knownvalue.Null()),
 			},
-			{Config: cfg, PlanOnly: true},
 		},
-	})
+		resource.TestStep{Config: cfg, PlanOnly: true},
+	)
 	if n := emu.Counters.Requests(fdiPostKey); n != posts {
 		t.Errorf("import and adoption sent %d POSTs, want none", n-posts)
 	}

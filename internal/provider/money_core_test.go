@@ -273,6 +273,16 @@ func coreWorkdir(t *testing.T, replay emulator.ReplayAnswer, extra, body string)
 	return emu, w
 }
 
+// emulatorWorkdir starts an emulator and a working directory whose
+// configuration is the provider block (with extra) and body.
+func emulatorWorkdir(t *testing.T, extra, body string) (*emulator.Server, *cliWorkdir) {
+	t.Helper()
+	emu := emulator.StartTest(t, emulator.Options{})
+	w := newCLIWorkdir(t)
+	w.write(emulatorProviderBlock(emu, extra), body)
+	return emu, w
+}
+
 // appliesOnce applies w again, which must succeed and leave a plan with
 // no change, and checks that the emulator holds exactly one object of res.
 func appliesOnce(t *testing.T, w *cliWorkdir, emu *emulator.Server, res moneyResource) {

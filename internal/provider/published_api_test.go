@@ -239,9 +239,7 @@ output "books" {
 // of its own market.
 func TestAccPublished_tenReadsOneConnection(t *testing.T) {
 	t.Parallel()
-	emu := emulator.StartTest(t, emulator.Options{})
-	w := newCLIWorkdir(t)
-	w.write(emulatorProviderBlock(emu, ""), tenMarketDataReads)
+	emu, w := emulatorWorkdir(t, "", tenMarketDataReads)
 	w.mustRun(0, "plan", "-out=tfplan")
 	if n := emu.Counters.Requests("GET /ws"); n != 1 {
 		t.Errorf("the plan opened %d WebSocket connections, want 1", n)

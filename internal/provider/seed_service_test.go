@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
@@ -117,20 +116,5 @@ func TestAccSeedServiceWithdrawalAction(t *testing.T) {
 	t.Parallel()
 	env := newAccEnv(t, emulator.Options{Profile: emulator.ProfileSeed})
 	env.needEmulator(t)
-	emu := env.emu
-	const refID = "seed-payout-1"
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.config(cwaActionConfig(fmt.Sprintf("    ref_id = %q", refID), "v1")),
-				Check:  expectTransfers(emu, 1, refID),
-			},
-			{
-				Config: env.config(cwaActionConfig(fmt.Sprintf("    ref_id = %q", refID), "v2")),
-				Check:  expectTransfers(emu, 1, refID),
-			},
-		},
-	})
+	actionTest(t, actionRefIDSteps(env, "seed-payout-1")...)
 }

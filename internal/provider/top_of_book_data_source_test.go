@@ -153,34 +153,31 @@ func TestAccTopOfBookDataSource_missingScope(t *testing.T) {
 			func(s string) bool { return s == stream.Scope })},
 	}})
 	env.needEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// Client credentials that are not allowed the stream scope:
-				// the token endpoint refuses the scope.
-				Config: emulatorProviderBlockFor(env.emu, "no-stream", "no-stream-secret", "") + `
+	parallelSteps(t,
+		resource.TestStep{
+			// Client credentials that are not allowed the stream scope:
+			// the token endpoint refuses the scope.
+			Config: emulatorProviderBlockFor(env.emu, "no-stream", "no-stream-secret", "") + `
 data "platform_top_of_book" "x" {
   market = "BTCUSD"
 }
 `,
-				ExpectError: regexp.MustCompile(`(?s)Unable to get an access token for the stream.*` +
-					diagRegexp("with the OAuth scope exchange:read_aggregated_marketdata_stream").String()),
-			},
-			{
-				// A pinned token without the stream scope: the handshake
-				// answers 403.
-				Config: emulatorProviderBlock(env.emu, `  scopes = ["transfer:read_fiat_account"]`+"\n") + `
-data "platform_top_of_book" "x" {
-  market = "BTCUSD"
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)` +
-					diagRegexp("Stream access forbidden: missing scope exchange:read_aggregated_marketdata_stream").String() +
-					".*" + diagRegexp("403 Forbidden: the access token lacks the scope exchange:read_aggregated_marketdata_stream").String()),
-			},
+			ExpectError: regexp.MustCompile(`(?s)Unable to get an access token for the stream.*` +
+				diagRegexp("with the OAuth scope exchange:read_aggregated_marketdata_stream").String()),
 		},
-	})
+		resource.TestStep{
+			// A pinned token without the stream scope: the handshake
+			// answers 403.
+			Config: emulatorProviderBlock(env.emu, `  scopes = ["transfer:read_fiat_account"]`+"\n") + `
+data "platform_top_of_book" "x" {
+  market = "BTCUSD"
+}
+`,
+			ExpectError: regexp.MustCompile(`(?s)` +
+				diagRegexp("Stream access forbidden: missing scope exchange:read_aggregated_marketdata_stream").String() +
+				".*" + diagRegexp("403 Forbidden: the access token lacks the scope exchange:read_aggregated_marketdata_stream").String()),
+		},
+	)
 	if n := env.emu.Counters.Requests("GET /ws"); n != 1 {
 		t.Errorf("stream handshakes = %d, want 1 (only the pinned-token step reaches the stream)", n)
 	}

@@ -262,10 +262,7 @@ func testInstructionsRecreated(t *testing.T, problemBase string) {
 			return nil
 		},
 	)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps:                    []resource.TestStep{{Config: cfg, Check: captureID(fdiAddr, &id)}, gone},
-	})
+	parallelSteps(t, resource.TestStep{Config: cfg, Check: captureID(fdiAddr, &id)}, gone)
 }
 
 // fdiEnv is the environment of a test that makes instructions at the
@@ -320,6 +317,7 @@ func TestAccFiatDepositInstructions_deprecatedIsReplaced(t *testing.T) {
 	)
 	parallelSteps(t,
 		resource.TestStep{Config: cfg, Check: captureID(fdiAddr, &id)},
+		replaced,
 		resource.TestStep{Config: cfg, PlanOnly: true},
 	)
 }

@@ -133,8 +133,7 @@ func guardData(t *testing.T, emu *emulator.Server, clientID, secret string, g *m
 // as the exact decimal strings the service answered, and none for a
 // profile that holds nothing.
 func TestAccProfileBalances_read(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	env.emu.SetBalance("prof-1", "USD", "12.50")
 	env.emu.SetBalance("prof-1", "btc", "0.00000001")
 	balance := func(asset, available string) knownvalue.Check {

@@ -618,9 +618,7 @@ func expectTransfers(emu *emulator.Server, n int, refID string) resource.TestChe
 
 func TestAccCryptoWithdrawalAction(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{})
 	const refID = "acc-payout-1"
 	actionTest(t, append(actionRefIDSteps(env, refID,
 		checkRequests(emu, cwaPostKey, 2, "%d withdrawal POSTs, want 2 (one per invocation)")),
@@ -675,9 +673,7 @@ func actionRefIDSteps(env *accEnv, refID string, again ...resource.TestCheckFunc
 // it, the apply sends the resource's withdrawal and the action's, once each.
 func TestAccCryptoWithdrawalAction_guarded(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
+	_, emu := emulatorEnv(t, emulator.Options{})
 	config := func(maxRunTotal string) string {
 		return emulatorProviderBlock(emu, "  withdrawal_guard {\n    max_run_total = { BTC = \""+maxRunTotal+"\" }\n  }\n") + `
 resource "platform_crypto_withdrawal" "rent" {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -22,9 +21,7 @@ import (
 const eoAddr = "platform_crypto_withdrawal.payout"
 
 func TestAccCryptoWithdrawal_refreshFollowsStatus(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{})
 	cfg := env.config(payoutWithdrawal)
 	const hash = "3f9a0c1e5b7d2a4c6e8f0b1d3a5c7e9f1b3d5a7c9e1f3b5d7a9c1e3f5b7d9a1c"
 	parallelSteps(t,
@@ -148,9 +145,7 @@ func TestAccCryptoWithdrawal_importByIdentity(t *testing.T) {
 	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	w := newCLIWorkdir(t)
-	if terraformVersion(t, w.tf).LessThan(version.Must(version.NewVersion("1.12.0"))) {
-		t.Skip("import by resource identity needs Terraform 1.12 or later")
-	}
+	skipBelowTerraform(t, w, "1.12.0", "import by resource identity needs Terraform 1.12 or later")
 	made := postWithdrawal(t, emu, "by-identity")
 	w.write(emulatorProviderBlock(emu, ""), eoWithdrawal+`
 import {

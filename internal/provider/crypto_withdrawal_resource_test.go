@@ -85,8 +85,7 @@ func checkTransfers(emu *emulator.Server, n int) resource.TestCheckFunc {
 }
 
 func TestAccCryptoWithdrawal_lifecycle(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	env.needMoneyMovement(t)
 	emu := env.emu
 	var firstID, firstRef, plannedRef string
@@ -113,105 +112,101 @@ func TestAccCryptoWithdrawal_lifecycle(t *testing.T) {
   beneficiary = %s`, amount, cwBeneficiary)))
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: withAmount("0.5"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(cwAddr, plancheck.ResourceActionCreate),
-					capturePlanned,
-					plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("total")),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("amount"), knownvalue.StringExact("0.5")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("fee"), knownvalue.StringExact(emulator.WithdrawalFee("BTC").String())),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact(btcFeePlus("0.5"))),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact("0.5001")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("status"), knownvalue.StringExact("PENDING")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("direction"), knownvalue.StringExact("DEBIT")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("type"), knownvalue.StringExact("CRYPTO_WITHDRAWAL")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("customer_id"), knownvalue.StringExact(emu.CustomerID())),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringRegexp(regexp.MustCompile(uuidPattern))),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(uuidPattern))),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("notional_value"), knownvalue.StringExact("32506.50")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("beneficiary"), knownvalue.StringExact(cwBeneficiaryJS)),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("auto_conversion"), knownvalue.StringExact("{}")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("crypto_tx_hash"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("identity_id"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"invoice": knownvalue.StringExact("42"), "team": knownvalue.StringExact("treasury"),
-					})),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+	destroyed := func(*terraform.State) error {
+		// The refresh before destroy reads the transfer; nothing is sent.
+		if n := emu.Counters.Requests(cwPostKey); n != requestsBeforeDestroy {
+			return fmt.Errorf("destroy sent %d withdrawals, want none", n-requestsBeforeDestroy)
+		}
+		if n := len(emu.Transfers()); n != 2 {
+			return fmt.Errorf("emulator holds %d transfers after destroy, want 2", n)
+		}
+		return nil
+	}
+	parallelStepsThen(t, destroyed,
+		resource.TestStep{
+			Config: withAmount("0.5"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(cwAddr, plancheck.ResourceActionCreate),
+				capturePlanned,
+				plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("total")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("amount"), knownvalue.StringExact("0.5")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("fee"), knownvalue.StringExact(emulator.WithdrawalFee("BTC").String())),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact(btcFeePlus("0.5"))),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact("0.5001")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("status"), knownvalue.StringExact("PENDING")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("direction"), knownvalue.StringExact("DEBIT")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("type"), knownvalue.StringExact("CRYPTO_WITHDRAWAL")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("customer_id"), knownvalue.StringExact(emu.CustomerID())),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringRegexp(regexp.MustCompile(uuidPattern))),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(uuidPattern))),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("notional_value"), knownvalue.StringExact("32506.50")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("beneficiary"), knownvalue.StringExact(cwBeneficiaryJS)),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("auto_conversion"), knownvalue.StringExact("{}")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("crypto_tx_hash"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("identity_id"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
+					"invoice": knownvalue.StringExact("42"), "team": knownvalue.StringExact("treasury"),
+				})),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkTransfers(emu, 1),
+				appliedPlanned,
+				func(s *terraform.State) error {
+					var err error
+					firstID, _ = stateAttr(s, cwAddr, "id")
+					firstRef, err = stateAttr(s, cwAddr, "ref_id")
+					t0 := emu.Transfers()[0]
+					if t0.Memo == nil || *t0.Memo != "invoice 42" || t0.Metadata["team"] != "treasury" {
+						return fmt.Errorf("emulator received memo %v metadata %v", t0.Memo, t0.Metadata)
+					}
+					return err
 				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkTransfers(emu, 1),
-					appliedPlanned,
-					func(s *terraform.State) error {
-						var err error
-						firstID, _ = stateAttr(s, cwAddr, "id")
-						firstRef, err = stateAttr(s, cwAddr, "ref_id")
-						t0 := emu.Transfers()[0]
-						if t0.Memo == nil || *t0.Memo != "invoice 42" || t0.Metadata["team"] != "treasury" {
-							return fmt.Errorf("emulator received memo %v metadata %v", t0.Memo, t0.Metadata)
-						}
-						return err
-					},
-				),
+			),
+		},
+		resource.TestStep{
+			// Same configuration: nothing to do, nothing sent.
+			Config: withAmount("0.5"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+			}},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkTransfers(emu, 1),
+				checkRequests(emu, cwPostKey, 1, "%d withdrawal POSTs, want 1"),
+			),
+		},
+		resource.TestStep{
+			// A changed amount is a new withdrawal, with a new ref_id.
+			Config: withAmount("0.75"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(cwAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("id")),
+				capturePlanned,
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact(btcFeePlus("0.75"))),
 			},
-			{
-				// Same configuration: nothing to do, nothing sent.
-				Config: withAmount("0.5"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkTransfers(emu, 1),
-					checkRequests(emu, cwPostKey, 1, "%d withdrawal POSTs, want 1"),
-				),
-			},
-			{
-				// A changed amount is a new withdrawal, with a new ref_id.
-				Config: withAmount("0.75"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(cwAddr, plancheck.ResourceActionDestroyBeforeCreate),
-					plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("id")),
-					capturePlanned,
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact(btcFeePlus("0.75"))),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkTransfers(emu, 2),
+				appliedPlanned,
+				func(s *terraform.State) error {
+					id, _ := stateAttr(s, cwAddr, "id")
+					ref, _ := stateAttr(s, cwAddr, "ref_id")
+					if id == firstID || ref == firstRef {
+						return fmt.Errorf("replacement kept id %q / ref_id %q", id, ref)
+					}
+					requestsBeforeDestroy = emu.Counters.Requests(cwPostKey)
+					return nil
 				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkTransfers(emu, 2),
-					appliedPlanned,
-					func(s *terraform.State) error {
-						id, _ := stateAttr(s, cwAddr, "id")
-						ref, _ := stateAttr(s, cwAddr, "ref_id")
-						if id == firstID || ref == firstRef {
-							return fmt.Errorf("replacement kept id %q / ref_id %q", id, ref)
-						}
-						requestsBeforeDestroy = emu.Counters.Requests(cwPostKey)
-						return nil
-					},
-				),
-			},
+			),
 		},
-		CheckDestroy: func(*terraform.State) error {
-			// The refresh before destroy reads the transfer; nothing is sent.
-			if n := emu.Counters.Requests(cwPostKey); n != requestsBeforeDestroy {
-				return fmt.Errorf("destroy sent %d withdrawals, want none", n-requestsBeforeDestroy)
-			}
-			if n := len(emu.Transfers()); n != 2 {
-				return fmt.Errorf("emulator holds %d transfers after destroy, want 2", n)
-			}
-			return nil
-		},
-	})
+	)
 }
 
 func TestAccCryptoWithdrawal_total(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	env.needMoneyMovement(t)
 	parallelSteps(t,
 		resource.TestStep{
@@ -239,8 +234,7 @@ func TestAccCryptoWithdrawal_total(t *testing.T) {
 func TestAccCryptoWithdrawal_validation(t *testing.T) {
 	t.Parallel()
 	requireTFAcc(t)
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	longKey := strings.Repeat("k", 101)
 	longValue := strings.Repeat("v", 101)
 	var sevenPairs []string
@@ -353,8 +347,7 @@ func TestAccCryptoWithdrawal_forbidden(t *testing.T) {
 }
 
 func TestAccCryptoWithdrawal_retriedAfterTimeout(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	env.needMoneyMovement(t)
 	emu := env.emu
 	// The first attempt is processed and then held past the request
@@ -371,8 +364,7 @@ func TestAccCryptoWithdrawal_retriedAfterTimeout(t *testing.T) {
 }
 
 func TestAccCryptoWithdrawal_unknownOutcomeRetriedWithSameRefID(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	env.needMoneyMovement(t)
 	emu := env.emu
 	// One retry per apply: both attempts of the first apply are processed
@@ -429,8 +421,7 @@ func TestAccCryptoWithdrawal_unknownOutcomeRetriedWithSameRefID(t *testing.T) {
 }
 
 func TestAccCryptoWithdrawal_refIDConflict(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	env.needMoneyMovement(t)
 	emu := env.emu
 	first := cwConfig(`  amount = "0.5"
@@ -445,22 +436,19 @@ resource "platform_crypto_withdrawal" "again" {
   ref_id              = "payout-7"
 }
 `, cwDestination)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: env.config(first), Check: checkTransfers(emu, 1)},
-			{
-				Config:      env.config(first, second),
-				ExpectError: regexp.MustCompile(`(?s)Two crypto withdrawals with the same ref_id.*payout-7.*Both\s+configure\s+this\s+ref_id`),
-			},
+	destroyed := func(*terraform.State) error {
+		if n := len(emu.Transfers()); n != 1 {
+			return fmt.Errorf("emulator holds %d transfers, want 1", n)
+		}
+		return nil
+	}
+	parallelStepsThen(t, destroyed,
+		resource.TestStep{Config: env.config(first), Check: checkTransfers(emu, 1)},
+		resource.TestStep{
+			Config:      env.config(first, second),
+			ExpectError: regexp.MustCompile(`(?s)Two crypto withdrawals with the same ref_id.*payout-7.*Both\s+configure\s+this\s+ref_id`),
 		},
-		CheckDestroy: func(*terraform.State) error {
-			if n := len(emu.Transfers()); n != 1 {
-				return fmt.Errorf("emulator holds %d transfers, want 1", n)
-			}
-			return nil
-		},
-	})
+	)
 }
 
 func TestCreateOutcomeUnknown(t *testing.T) {

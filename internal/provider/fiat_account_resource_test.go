@@ -253,9 +253,7 @@ func faPtr(s string) *string { return &s }
 // service publishes makes an account's ref_id alone prevent a second
 // account. Once the lookup is answered again, one account is made.
 func TestAccFiatAccount_gatewayPageOnLookupSendsNothing(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{})
 	const page = "<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
 	emu.GatewayPage(http.MethodGet, "/v2"+client.PathFiatAccounts, http.StatusNotFound, "text/html", page)
 	cfg := env.config(faBody)

@@ -133,87 +133,84 @@ func TestAccFiatDepositInstructions_lifecycle(t *testing.T) {
 		return env.config(fdiConfig(fmt.Sprintf(`  metadata = { purpose = %q }`, v)))
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: withMetadata("payroll"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionCreate),
-					plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("ref_id")),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("status"), knownvalue.StringExact("VALID")),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network"), knownvalue.StringExact("WIRE")),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("routing_number_type"), knownvalue.StringExact("ABA")),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("ref_id"), knownvalue.StringRegexp(regexp.MustCompile(uuidPattern))),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("memo_id"), knownvalue.StringRegexp(regexp.MustCompile(`^[A-Z0-9]{10}$`))),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("account_id"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"purpose": knownvalue.StringExact("payroll"),
-					})),
-					statecheck.ExpectKnownValue(fdiAddr, fdiWire("routing_details", "routing_number"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9]{9}$`))),
-					statecheck.ExpectKnownValue(fdiAddr, fdiWire("routing_details", "bank_name"), knownvalue.StringExact("Platform Trust Company")),
-					// The emulator sends "" for an absent second address line: null, never "".
-					statecheck.ExpectKnownValue(fdiAddr, fdiWire("fiat_account_owner_address", "address2"), knownvalue.Null()),
-					// At the top level only, as the reference has it.
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network_instructions").AtMapKey("metadata"), knownvalue.Null()),
+	destroyed := func(*terraform.State) error {
+		if err := onlyGetsSince(emu, beforeDestroy); err != nil {
+			return fmt.Errorf("destroy: %w", err)
+		}
+		if n := len(emu.FiatDepositInstructions()); n != 2 {
+			return fmt.Errorf("emulator holds %d live sets after destroy, want 2 (destroy only forgets)", n)
+		}
+		return nil
+	}
+	parallelStepsThen(t, destroyed,
+		resource.TestStep{
+			Config: withMetadata("payroll"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionCreate),
+				plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("ref_id")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("status"), knownvalue.StringExact("VALID")),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network"), knownvalue.StringExact("WIRE")),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("routing_number_type"), knownvalue.StringExact("ABA")),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("ref_id"), knownvalue.StringRegexp(regexp.MustCompile(uuidPattern))),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("memo_id"), knownvalue.StringRegexp(regexp.MustCompile(`^[A-Z0-9]{10}$`))),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("account_id"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
+					"purpose": knownvalue.StringExact("payroll"),
+				})),
+				statecheck.ExpectKnownValue(fdiAddr, fdiWire("routing_details", "routing_number"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9]{9}$`))),
+				statecheck.ExpectKnownValue(fdiAddr, fdiWire("routing_details", "bank_name"), knownvalue.StringExact("Platform Trust Company")),
+				// The emulator sends "" for an absent second address line: null, never "".
+				statecheck.ExpectKnownValue(fdiAddr, fdiWire("fiat_account_owner_address", "address2"), knownvalue.Null()),
+				// At the top level only, as the reference has it.
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network_instructions").AtMapKey("metadata"), knownvalue.Null()),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkInstructionsMatchEmulator(emu, fdiAddr, 1),
+				func(s *terraform.State) error {
+					firstID, _ = stateAttr(s, fdiAddr, "id")
+					firstRef, _ = stateAttr(s, fdiAddr, "ref_id")
+					if n := emu.Counters.Requests(fdiPostKey); n != 1 {
+						return fmt.Errorf("%d POSTs, want 1", n)
+					}
+					return nil
 				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkInstructionsMatchEmulator(emu, fdiAddr, 1),
-					func(s *terraform.State) error {
-						firstID, _ = stateAttr(s, fdiAddr, "id")
-						firstRef, _ = stateAttr(s, fdiAddr, "ref_id")
-						if n := emu.Counters.Requests(fdiPostKey); n != 1 {
-							return fmt.Errorf("%d POSTs, want 1", n)
-						}
-						return nil
-					},
-				),
-			},
-			{
-				Config: withMetadata("payroll"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
-			},
-			{
-				ResourceName:      fdiAddr,
-				ImportState:       true,
-				ImportStateVerify: true,
-			},
-			{
-				// A changed argument is a new set, with a new ref_id.
-				Config: withMetadata("suppliers"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionDestroyBeforeCreate),
-					plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("ref_id")),
-					plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("memo_id")),
-				}},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkInstructionsMatchEmulator(emu, fdiAddr, 2),
-					func(s *terraform.State) error {
-						id, _ := stateAttr(s, fdiAddr, "id")
-						ref, _ := stateAttr(s, fdiAddr, "ref_id")
-						if id == firstID || ref == firstRef {
-							return fmt.Errorf("replacement kept id %q / ref_id %q", id, ref)
-						}
-						beforeDestroy = emu.Counters.AllRequests()
-						return nil
-					},
-				),
-			},
+			),
 		},
-		CheckDestroy: func(*terraform.State) error {
-			if err := onlyGetsSince(emu, beforeDestroy); err != nil {
-				return fmt.Errorf("destroy: %w", err)
-			}
-			if n := len(emu.FiatDepositInstructions()); n != 2 {
-				return fmt.Errorf("emulator holds %d live sets after destroy, want 2 (destroy only forgets)", n)
-			}
-			return nil
+		resource.TestStep{
+			Config: withMetadata("payroll"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+			}},
 		},
-	})
+		resource.TestStep{
+			ResourceName:      fdiAddr,
+			ImportState:       true,
+			ImportStateVerify: true,
+		},
+		resource.TestStep{
+			// A changed argument is a new set, with a new ref_id.
+			Config: withMetadata("suppliers"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("ref_id")),
+				plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("memo_id")),
+			}},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkInstructionsMatchEmulator(emu, fdiAddr, 2),
+				func(s *terraform.State) error {
+					id, _ := stateAttr(s, fdiAddr, "id")
+					ref, _ := stateAttr(s, fdiAddr, "ref_id")
+					if id == firstID || ref == firstRef {
+						return fmt.Errorf("replacement kept id %q / ref_id %q", id, ref)
+					}
+					beforeDestroy = emu.Counters.AllRequests()
+					return nil
+				},
+			),
+		},
+	)
 }
 
 // captureID stores the id of addr in *dst.
@@ -325,8 +322,7 @@ func TestAccFiatDepositInstructions_deprecatedIsReplaced(t *testing.T) {
 func TestAccFiatDepositInstructions_validation(t *testing.T) {
 	t.Parallel()
 	requireTFAcc(t)
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	var sevenPairs []string
 	for i := range 7 {
 		sevenPairs = append(sevenPairs, fmt.Sprintf("k%d = \"v\"", i))

@@ -84,6 +84,13 @@ func parallelSteps(t *testing.T, steps ...resource.TestStep) {
 	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
 }
 
+// parallelStepsThen runs steps as one parallel acceptance test case, and
+// checkDestroy once its objects are destroyed.
+func parallelStepsThen(t *testing.T, checkDestroy resource.TestCheckFunc, steps ...resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps, CheckDestroy: checkDestroy})
+}
+
 // checkNoStreamCalls checks that no token was issued and no stream
 // handshake made: what was refused at plan made no call.
 func checkNoStreamCalls(t *testing.T, emu *emulator.Server) {
@@ -156,8 +163,7 @@ func checkSameLevels(a, b string, n int) statecheck.StateCheck {
 func TestAccOrderBookDataSource(t *testing.T) {
 	// A book that does not move while the test runs, so that every read of
 	// a market sees the same book (the emulator keeps 10 levels a side).
-	env := newAccEnv(t, emulator.Options{BookInterval: time.Hour})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{BookInterval: time.Hour})
 	const full = "data.platform_order_book.btc_full"
 	parallelSteps(t, resource.TestStep{
 		Config: env.config(`
@@ -210,8 +216,7 @@ data "platform_top_of_book" "btc" {
 }
 
 func TestAccOrderBookDataSource_invalidDepth(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	var steps []resource.TestStep
 	for _, depth := range []string{"0", "-1", "1001"} {
 		steps = append(steps, resource.TestStep{
@@ -249,8 +254,7 @@ data "platform_order_book" "x" {
 }
 
 func TestAccOrderBookDataSource_timeout(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	testStreamTimeout(t, env, time.Second, resource.TestStep{
 		Config: env.config(`
 data "platform_order_book" "x" {

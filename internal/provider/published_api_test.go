@@ -25,9 +25,7 @@ import (
 // and the insufficient-funds problem shows its type and detail, and no
 // hint about scopes right after them (the body names its cause).
 func TestAccPublished_insufficientFundsProblem(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{})
 	emu.Faults.RefuseWithdrawals(1, "insufficient-funds", "the balance of profile prof-1 does not cover 0.5001 BTC")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -45,9 +43,7 @@ func TestAccPublished_insufficientFundsProblem(t *testing.T) {
 }
 
 func TestAccPublished_throttledWithoutRetryAfter(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{FiatAccounts: 5})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{FiatAccounts: 5})
 	emu.Faults.OnlyPath("/v2/transfer/fiat-accounts")
 	emu.Faults.TooManyRequests(5, -1)
 	parallelSteps(t, resource.TestStep{
@@ -67,8 +63,7 @@ func TestAccPublished_fiatAccountStatusEitherPlace(t *testing.T) {
 	t.Parallel()
 	for name, nested := range map[string]bool{"top level": false, "under wire": true} {
 		t.Run(name, func(t *testing.T) {
-			env := newAccEnv(t, emulator.Options{FiatAccounts: 30, FiatAccountStatusNested: nested})
-			env.needEmulator(t)
+			env, _ := emulatorEnv(t, emulator.Options{FiatAccounts: 30, FiatAccountStatusNested: nested})
 			all := env.emu.FiatAccounts()
 			var checks []statecheck.StateCheck
 			i := 0
@@ -102,8 +97,7 @@ func TestAccPublished_fiatAccountStatusEitherPlace(t *testing.T) {
 // TestAccPublished_marketsWithoutDash: market data by the published
 // identifier (BTCUSD), and a dashed one refused with the hint.
 func TestAccPublished_marketsWithoutDash(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	parallelSteps(t,
 		resource.TestStep{
 			Config: env.config(`data "platform_top_of_book" "btc" { market = "BTCUSD" }`),
@@ -122,9 +116,7 @@ func TestAccPublished_marketsWithoutDash(t *testing.T) {
 // WIRE come back with the fields the service sends, in
 // fiat_network_instructions_json.
 func TestAccPublished_nonWireInstructions(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{})
 	parallelSteps(t, resource.TestStep{
 		Config: env.config(`
 resource "platform_fiat_deposit_instructions" "rtp" {
@@ -160,8 +152,7 @@ resource "platform_fiat_deposit_instructions" "rtp" {
 // TestAccPublished_repliesWithoutParams: subscribe replies whose entries do
 // not echo params (an older page of the docs) are matched by type.
 func TestAccPublished_repliesWithoutParams(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{RepliesWithoutParams: true})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{RepliesWithoutParams: true})
 	parallelSteps(t, resource.TestStep{
 		Config: env.config(`
 data "platform_top_of_book" "btc" { market = "BTCUSD" }
@@ -180,8 +171,7 @@ data "platform_order_book" "eth" {
 // TestAccPublished_snapshotBeforeReply: a snapshot that arrives before the
 // subscribe reply, after an UPDATE, is the one taken.
 func TestAccPublished_snapshotBeforeReply(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{SnapshotBeforeReply: true, BookInterval: time.Hour, HeartbeatInterval: time.Hour})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{SnapshotBeforeReply: true, BookInterval: time.Hour, HeartbeatInterval: time.Hour})
 	parallelSteps(t, resource.TestStep{
 		Config: env.config(`
 data "platform_order_book" "btc" {
@@ -280,8 +270,7 @@ func TestAccPublished_tenReadsOneConnection(t *testing.T) {
 // service holds under its subscription rate past the read's timeout fails
 // with an error that says the wait may come from that limit.
 func TestAccPublished_subscriptionRateTimeout(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{SubscriptionInterval: time.Hour})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{SubscriptionInterval: time.Hour})
 	parallelSteps(t, resource.TestStep{
 		Config: env.config(`
 data "platform_top_of_book" "btc" {
@@ -379,9 +368,7 @@ func TestAccPublished_errorBodyForms(t *testing.T) {
 // SWIFT wire, which the modelled wire object leaves out, comes back in
 // fiat_network_instructions_json as the service sent it.
 func TestAccPublished_intermediaryRoutingDetails(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{})
 	parallelSteps(t, resource.TestStep{
 		Config: env.config(`
 resource "platform_fiat_deposit_instructions" "swift" {

@@ -44,9 +44,7 @@ data "platform_top_of_book" "btc" { market = "BTCUSD" }
 `
 
 func TestAccSeedService(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{Profile: emulator.ProfileSeed, FiatAccounts: 3, DepositAddresses: 4, RewardClaims: 5, StablecoinConversions: 2})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{Profile: emulator.ProfileSeed, FiatAccounts: 3, DepositAddresses: 4, RewardClaims: 5, StablecoinConversions: 2})
 	conversion := emu.StablecoinConversions()[0].ID
 	live := 0
 	for _, a := range emu.FiatAccounts() {
@@ -114,7 +112,6 @@ data "platform_stablecoin_conversion" "one" { id = %q }
 // sends nothing new.
 func TestAccSeedServiceWithdrawalAction(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t, emulator.Options{Profile: emulator.ProfileSeed})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{Profile: emulator.ProfileSeed})
 	actionTest(t, actionRefIDSteps(env, "seed-payout-1")...)
 }

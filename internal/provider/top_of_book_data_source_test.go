@@ -187,8 +187,7 @@ data "platform_top_of_book" "x" {
 // emulator withholds: the read fails with the timeout's diagnostic, within
 // a second of the timeout; once the data comes through, it succeeds.
 func TestAccTopOfBookDataSource_timeout(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	config := func(timeout string) string {
 		return env.config(fmt.Sprintf(`
 data "platform_top_of_book" "x" {
@@ -216,24 +215,21 @@ data "platform_top_of_book" "x" {
 `
 
 func TestAccTopOfBookDataSource_droppedConnection(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	testStreamReadFails(t, env, func() { env.emu.Faults.DropWS(1) }, btcTopOfBook,
 		regexp.MustCompile(`(?s)Stream connection closed.*`+
 			diagRegexp(`closed before a top-of-book message for market "BTCUSD" arrived`).String()))
 }
 
 func TestAccTopOfBookDataSource_errorCode(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	testStreamReadFails(t, env, func() { env.emu.FailNextStreamOps(1) }, btcTopOfBook,
 		regexp.MustCompile(`(?s)Stream error INTERNAL_SERVER_ERROR.*`+
 			diagRegexp(`The stream answered the subscribe request for market "BTCUSD" with error code INTERNAL_SERVER_ERROR`).String()))
 }
 
 func TestAccTopOfBookDataSource_noWSURL(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	t.Setenv(EnvWSURL, "")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -260,8 +256,7 @@ data "platform_top_of_book" "x" {
 }
 
 func TestAccTopOfBookDataSource_invalidArguments(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	var steps []resource.TestStep
 	for _, tt := range []struct{ args, want string }{
 		{`timeout = "0s"`, `timeout must be a Go duration such as "10s" or "1m30s", greater than zero, at most 5m0s, got "0s"`},

@@ -74,13 +74,17 @@ func goals() []*goal {
 			what: "`.ci/run` on a fresh clone, idle machine (the latest run recorded on this machine)"},
 		{key: goalListRSSEvery, figure: "5", target: "≤ " + fmtMiB(targetListRSS) + " each",
 			what: "peak RSS of a fresh process reading 100,000 items, every list data source"},
-		{key: goalRefreshFDI, figure: "7", target: fmt.Sprintf("≤ %d", targetRefreshOf200),
-			what: fmt.Sprintf("refresh of %d fiat deposit instructions: API requests", planSmall)},
-		{key: goalRefreshDA, figure: "7", target: fmt.Sprintf("≤ %d", targetRefreshOf200),
-			what: fmt.Sprintf("refresh of %d deposit addresses: API requests", planSmall)},
-		{key: goalRefreshCDA, figure: "7", target: fmt.Sprintf("≤ %d", targetRefreshOf200),
-			what: fmt.Sprintf("refresh of %d destination addresses: API requests", planSmall)},
+		refreshGoal(goalRefreshFDI, "fiat deposit instructions"),
+		refreshGoal(goalRefreshDA, "deposit addresses"),
+		refreshGoal(goalRefreshCDA, "destination addresses"),
 	}
+}
+
+// refreshGoal is the goal key of figure 7: the API requests of a refresh
+// of planSmall objects, at most targetRefreshOf200.
+func refreshGoal(key, objects string) *goal {
+	return &goal{key: key, figure: "7", target: fmt.Sprintf("≤ %d", targetRefreshOf200),
+		what: fmt.Sprintf("refresh of %d %s: API requests", planSmall, objects)}
 }
 
 // measure records what the run measured of the goal key.

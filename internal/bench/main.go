@@ -230,47 +230,29 @@ func run(ctx context.Context, figures, readme, planTypes string, planReps int, p
 			}
 		}
 	}
-	if want["2"] {
-		if err := b.figureManyResources(ctx); err != nil {
-			return fmt.Errorf("figure 2: %w", err)
+	for _, f := range []struct {
+		figure string
+		run    func(context.Context) error
+	}{
+		{"2", b.figureManyResources},
+		{"3", b.figureStream},
+		{"4", b.figureOverhead},
+		{"5", b.figureListRSS},
+		{"6", b.figureGuards},
+		{"7", func(ctx context.Context) error { return b.figurePlans(ctx, planTypes, max(planReps, 1)) }},
+		{"8", func(ctx context.Context) error {
+			if payroll.n < 2 || payroll.budget <= 0 || payroll.budget > 1 {
+				return fmt.Errorf("-payroll-n must be at least 2 and -payroll-budget in (0, 1], got %d and %g", payroll.n, payroll.budget)
+			}
+			return b.figurePayroll(ctx, payroll)
+		}},
+		{"9", b.figureScopes},
+	} {
+		if !want[f.figure] {
+			continue
 		}
-	}
-	if want["3"] {
-		if err := b.figureStream(ctx); err != nil {
-			return fmt.Errorf("figure 3: %w", err)
-		}
-	}
-	if want["4"] {
-		if err := b.figureOverhead(ctx); err != nil {
-			return fmt.Errorf("figure 4: %w", err)
-		}
-	}
-	if want["5"] {
-		if err := b.figureListRSS(ctx); err != nil {
-			return fmt.Errorf("figure 5: %w", err)
-		}
-	}
-	if want["6"] {
-		if err := b.figureGuards(ctx); err != nil {
-			return fmt.Errorf("figure 6: %w", err)
-		}
-	}
-	if want["7"] {
-		if err := b.figurePlans(ctx, planTypes, max(planReps, 1)); err != nil {
-			return fmt.Errorf("figure 7: %w", err)
-		}
-	}
-	if want["8"] {
-		if payroll.n < 2 || payroll.budget <= 0 || payroll.budget > 1 {
-			return fmt.Errorf("figure 8: -payroll-n must be at least 2 and -payroll-budget in (0, 1], got %d and %g", payroll.n, payroll.budget)
-		}
-		if err := b.figurePayroll(ctx, payroll); err != nil {
-			return fmt.Errorf("figure 8: %w", err)
-		}
-	}
-	if want["9"] {
-		if err := b.figureScopes(ctx); err != nil {
-			return fmt.Errorf("figure 9: %w", err)
+		if err := f.run(ctx); err != nil {
+			return fmt.Errorf("figure %s: %w", f.figure, err)
 		}
 	}
 	if err := b.figureCI(); err != nil {

@@ -12,6 +12,29 @@ import (
 )
 
 // okHandler answers every operation of the spec with a valid body.
+// always is a handler answering every request with status and body,
+// under the header's names and values, in pairs.
+func always(status int, body string, header ...string) func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
+	return func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
+		for i := 0; i+1 < len(header); i += 2 {
+			w.Header().Set(header[i], header[i+1])
+		}
+		writeJSON(w, status, body)
+	}
+}
+
+// okAfter is a handler answering the nth request with first[n-1] while
+// there is one, and every later one as okHandler does.
+func okAfter(first ...func(w http.ResponseWriter, r *http.Request)) func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
+	return func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
+		if n <= len(first) {
+			first[n-1](w, r)
+			return
+		}
+		okHandler(w, r, n, req)
+	}
+}
+
 func okHandler(w http.ResponseWriter, r *http.Request, _ int, req apiRequest) {
 	switch {
 	case req.Method == http.MethodPost && req.Path == PathCryptoWithdrawals:
@@ -222,9 +245,7 @@ func TestUnauthorizedRenewsTokenAndRetriesOnce(t *testing.T) {
 
 func TestUnauthorizedTwiceIsAnError(t *testing.T) {
 	f := newFake(t)
-	f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
-		writeJSON(w, http.StatusUnauthorized, `{"message":"token expired"}`)
-	}
+	f.handler = always(http.StatusUnauthorized, `{"message":"token expired"}`)
 	c, _ := newTestClient(t, f, nil)
 	_, err := c.CreateCryptoWithdrawal(t.Context(), CryptoWithdrawalRequest{ProfileID: "p"})
 	if !errors.Is(err, ErrUnauthorized) {
@@ -461,13 +482,7 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 
 func TestNilLoggerIsSilentAndWorks(t *testing.T) {
 	f := newFake(t)
-	f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
-		if n == 1 {
-			writeJSON(w, http.StatusServiceUnavailable, `{}`)
-			return
-		}
-		okHandler(w, r, n, req)
-	}
+	f.handler = okAfter(func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusServiceUnavailable, `{}`) })
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Logger = nil })
 	if _, err := c.GetStablecoinConversion(t.Context(), "conv-1"); err != nil {
 		t.Fatal(err)

@@ -70,32 +70,28 @@ func FuzzDecodeResponses(f *testing.F) {
 
 		accounts, err := decodePage[FiatAccount](body, "")
 		check("decodePage[FiatAccount]", accounts != nil, err)
-		if accounts != nil {
-			for i, it := range accounts.Items {
-				if it == nil {
-					t.Fatalf("fiat account %d is nil without an error", i)
-				}
-			}
-		}
+		checkNoNilItem(t, "fiat account", accounts)
 
 		addresses, err := decodePage[CryptoDestinationAddress](body, "addresses")
 		check("decodePage[CryptoDestinationAddress]", addresses != nil, err)
-		if addresses != nil {
-			for i, it := range addresses.Items {
-				if it == nil {
-					t.Fatalf("destination address %d is nil without an error", i)
-				}
-			}
-		}
+		checkNoNilItem(t, "destination address", addresses)
 
 		claims, err := decodePage[RewardClaim](body, "")
 		check("decodePage[RewardClaim]", claims != nil, err)
-		if claims != nil {
-			for i, it := range claims.Items {
-				if it == nil {
-					t.Fatalf("reward claim %d is nil without an error", i)
-				}
-			}
-		}
+		checkNoNilItem(t, "reward claim", claims)
 	})
+}
+
+// checkNoNilItem fails t on a nil item of p, a page decoded without an
+// error (or nil), each item being a what.
+func checkNoNilItem[T any](t *testing.T, what string, p *page[T]) {
+	t.Helper()
+	if p == nil {
+		return
+	}
+	for i, it := range p.Items {
+		if it == nil {
+			t.Fatalf("%s %d is nil without an error", what, i)
+		}
+	}
 }

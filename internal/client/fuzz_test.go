@@ -49,13 +49,7 @@ func FuzzDecodePage(f *testing.F) {
 		if (p == nil) == (err == nil) {
 			t.Fatalf("decodePage(%q) = %v, %v", body, p, err)
 		}
-		if p != nil {
-			for i, it := range p.Items {
-				if it == nil {
-					t.Fatalf("item %d is nil without an error", i)
-				}
-			}
-		}
+		checkNoNilItem(t, "item", p)
 	})
 }
 

@@ -192,6 +192,21 @@ func chmod(t *testing.T, name string, mode os.FileMode) {
 // of another user's, a file with a second name: the store refuses it (the
 // link is not followed: the file it names is neither written nor made),
 // and the process paces alone.
+// mustFS fails the test on the error of a file system call.
+func mustFS(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeUsersFile writes name as a file of the user's own, outside the
+// state folder.
+func writeUsersFile(t *testing.T, name string) {
+	t.Helper()
+	mustFS(t, os.WriteFile(name, []byte("the user's own file"), 0o600))
+}
+
 func TestRateStateFileUntrusted(t *testing.T) {
 	key, tk := endpointKey("h:443", "GET /transfer/transfers"), throttleKey("h:443")
 	tests := []struct {
@@ -200,36 +215,22 @@ func TestRateStateFileUntrusted(t *testing.T) {
 		why     string
 	}{
 		{"a link to a file of the user's", func(t *testing.T, file, outside string) {
-			if err := os.WriteFile(outside, []byte("the user's own file"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Symlink(outside, file); err != nil {
-				t.Fatal(err)
-			}
+			writeUsersFile(t, outside)
+			mustFS(t, os.Symlink(outside, file))
 		}, "too many levels of symbolic links"},
 		{"a link to a file to be made", func(t *testing.T, file, outside string) {
-			if err := os.Symlink(outside, file); err != nil {
-				t.Fatal(err)
-			}
+			mustFS(t, os.Symlink(outside, file))
 		}, "too many levels of symbolic links"},
 		{"a file of another user's", func(t *testing.T, file, _ string) {
-			if err := os.WriteFile(file, nil, 0o600); err != nil {
-				t.Fatal(err)
-			}
+			mustFS(t, os.WriteFile(file, nil, 0o600))
 			chownOther(t, file)
 		}, "it belongs to another user (uid 4242)"},
 		{"a file with a second name", func(t *testing.T, file, outside string) {
-			if err := os.WriteFile(outside, []byte("the user's own file"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Link(outside, file); err != nil {
-				t.Fatal(err)
-			}
+			writeUsersFile(t, outside)
+			mustFS(t, os.Link(outside, file))
 		}, "it has 2 names (hard links)"},
 		{"a folder in place of the file", func(t *testing.T, file, _ string) {
-			if err := os.Mkdir(file, 0o700); err != nil {
-				t.Fatal(err)
-			}
+			mustFS(t, os.Mkdir(file, 0o700))
 		}, "is a directory"},
 	}
 	for _, tc := range tests {
@@ -239,14 +240,8 @@ func TestRateStateFileUntrusted(t *testing.T) {
 			file := filepath.Join(dir, stateFileName(key))
 			tc.prepare(t, file, outside)
 			before, _ := os.ReadFile(outside)
-			s, err := openFileStore(dir, false, paceEpoch)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.close()
-			s.fallback = newMemStore()
-			interval, tolerance := paceRate(50, 0.5, PublishedRates.Window)
-			at, err := s.reserve(key, tk, paceEpoch, interval, tolerance)
+			s, reserve := openPacedStore(t, dir)
+			at, err := reserve(key, tk)
 			if err == nil || !strings.Contains(err.Error(), tc.why) || !strings.Contains(err.Error(), file) {
 				t.Errorf("reserve: %v; want an error naming %s and %q", err, file, tc.why)
 			}
@@ -262,6 +257,28 @@ func TestRateStateFileUntrusted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openStore opens the file store of dir, closed when the test ends.
+func openStore(t *testing.T, dir string, configured bool) *fileStore {
+	t.Helper()
+	s, err := openFileStore(dir, configured, paceEpoch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.close)
+	return s
+}
+
+// openPacedStore opens the file store of dir, falling back on memory and
+// closed when the test ends; reserve takes a turn of key at 50 requests a
+// window, at paceEpoch.
+func openPacedStore(t *testing.T, dir string) (s *fileStore, reserve func(key, tk string) (time.Time, error)) {
+	t.Helper()
+	s = openStore(t, dir, false)
+	s.fallback = newMemStore()
+	interval, tolerance := paceRate(50, 0.5, PublishedRates.Window)
+	return s, func(key, tk string) (time.Time, error) { return s.reserve(key, tk, paceEpoch, interval, tolerance) }
 }
 
 // writeState makes the state file name of dir holding at, last touched
@@ -376,11 +393,7 @@ func TestRateStateFolderBound(t *testing.T) {
 // unlinked, so both go on sharing one budget.
 func TestRateStateFileRemovedWhileOpen(t *testing.T) {
 	dir := t.TempDir()
-	a, err := openFileStore(dir, true, paceEpoch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.close()
+	a := openStore(t, dir, true)
 	interval, tolerance := paceRate(20, 0.5, PublishedRates.Window)
 	key, tk := endpointKey("h:443", "POST /transfer/crypto-withdrawals"), throttleKey("h:443")
 	if _, err := a.reserve(key, tk, paceEpoch.Add(-time.Hour), interval, tolerance); err != nil {
@@ -392,11 +405,7 @@ func TestRateStateFileRemovedWhileOpen(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	b, err := openFileStore(dir, true, paceEpoch) // removes the expired files
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.close()
+	b := openStore(t, dir, true) // removes the expired files
 	if _, err := os.Lstat(a.stateOf(key)); err == nil {
 		t.Fatal("the expired file was kept")
 	}

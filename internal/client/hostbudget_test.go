@@ -14,16 +14,8 @@ import (
 // turns one store alone would give.
 func TestHostBudgetSharedByTwoProcesses(t *testing.T) {
 	dir := t.TempDir()
-	a, err := openFileStore(dir, true, paceEpoch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.close()
-	b, err := openFileStore(dir, true, paceEpoch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.close()
+	a := openStore(t, dir, true)
+	b := openStore(t, dir, true)
 	alone := newMemStore()
 	interval, tolerance := paceRate(20, 0.5, PublishedRates.Window)
 	key, throttle := endpointKey("h:443", "POST /transfer/crypto-withdrawals"), throttleKey("h:443")
@@ -108,14 +100,8 @@ func TestHostBudgetDamagedState(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, stateFileName(tc.file)), tc.content, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			s, err := openFileStore(dir, false, paceEpoch)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.close()
-			s.fallback = newMemStore()
-			interval, tolerance := paceRate(50, 0.5, PublishedRates.Window)
-			at, err := s.reserve(key, tk, paceEpoch, interval, tolerance)
+			_, reserve := openPacedStore(t, dir)
+			at, err := reserve(key, tk)
 			if !at.Equal(paceEpoch) {
 				t.Errorf("reserve at +%v, want at once (paced alone)", at.Sub(paceEpoch))
 			}
@@ -124,7 +110,7 @@ func TestHostBudgetDamagedState(t *testing.T) {
 				t.Errorf("error = %v, want one naming %s and %q", err, name, tc.why)
 			}
 			// Paced alone from then on: the next turn is the process's own.
-			at, err = s.reserve(key, tk, paceEpoch, interval, tolerance)
+			at, err = reserve(key, tk)
 			if err != nil || !at.Equal(paceEpoch) {
 				t.Errorf("next turn at +%v, %v; want at once, alone", at.Sub(paceEpoch), err)
 			}

@@ -297,14 +297,10 @@ func (blockingClock) Sleep(ctx context.Context, _ time.Duration) error {
 // client sharing the state directory is held too.
 func TestRetryAfterHoldsEveryRequest(t *testing.T) {
 	f := newFake(t)
-	f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
-		if n == 1 {
-			w.Header().Set("Retry-After", "30")
-			writeJSON(w, http.StatusTooManyRequests, `{"message":"slow down"}`)
-			return
-		}
-		okHandler(w, r, n, req)
-	}
+	f.handler = okAfter(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Retry-After", "30")
+		writeJSON(w, http.StatusTooManyRequests, `{"message":"slow down"}`)
+	})
 	// No retries: the request that drew the 429 fails, and the throttle
 	// holds the next ones.
 	c, logs := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 0 })

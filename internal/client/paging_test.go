@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"slices"
 	"strconv"
@@ -73,6 +74,19 @@ func TestPagingToTheEnd(t *testing.T) {
 	}
 }
 
+// itemIDs is the id of each item of a list, failing t on an error.
+func itemIDs[T any](t *testing.T, list iter.Seq2[T, error], id func(T) *string) []string {
+	t.Helper()
+	var ids []string
+	for it, err := range list {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, *id(it))
+	}
+	return ids
+}
+
 func TestPagingMaxItems(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -80,44 +94,16 @@ func TestPagingMaxItems(t *testing.T) {
 		wantLimits []string
 	}{
 		{"deposit addresses 1500 of 5000", func(c *Client, t *testing.T) []string {
-			var ids []string
-			for it, err := range c.DepositAddresses(t.Context(), ListDepositAddressesQuery{MaxItems: 1500}) {
-				if err != nil {
-					t.Fatal(err)
-				}
-				ids = append(ids, *it.ID)
-			}
-			return ids
+			return itemIDs(t, c.DepositAddresses(t.Context(), ListDepositAddressesQuery{MaxItems: 1500}), func(it *DepositAddress) *string { return it.ID })
 		}, []string{"1000", "500"}},
 		{"fiat accounts 7", func(c *Client, t *testing.T) []string {
-			var ids []string
-			for it, err := range c.FiatAccounts(t.Context(), ListFiatAccountsQuery{MaxItems: 7}) {
-				if err != nil {
-					t.Fatal(err)
-				}
-				ids = append(ids, *it.ID)
-			}
-			return ids
+			return itemIDs(t, c.FiatAccounts(t.Context(), ListFiatAccountsQuery{MaxItems: 7}), func(it *FiatAccount) *string { return it.ID })
 		}, []string{"7"}},
 		{"claims 250: no limit until fewer than 100 remain", func(c *Client, t *testing.T) []string {
-			var ids []string
-			for it, err := range c.RewardClaims(t.Context(), ListRewardClaimsQuery{MaxItems: 250}) {
-				if err != nil {
-					t.Fatal(err)
-				}
-				ids = append(ids, *it.ID)
-			}
-			return ids
+			return itemIDs(t, c.RewardClaims(t.Context(), ListRewardClaimsQuery{MaxItems: 250}), func(it *RewardClaim) *string { return it.ID })
 		}, []string{"", "", "50"}},
 		{"claims 30", func(c *Client, t *testing.T) []string {
-			var ids []string
-			for it, err := range c.RewardClaims(t.Context(), ListRewardClaimsQuery{MaxItems: 30}) {
-				if err != nil {
-					t.Fatal(err)
-				}
-				ids = append(ids, *it.ID)
-			}
-			return ids
+			return itemIDs(t, c.RewardClaims(t.Context(), ListRewardClaimsQuery{MaxItems: 30}), func(it *RewardClaim) *string { return it.ID })
 		}, []string{"30"}},
 	}
 	for _, tc := range tests {
@@ -171,7 +157,7 @@ func TestPagingMaxItemsTrimsALongerPage(t *testing.T) {
 func TestPagingEmptyAndAbsentCursor(t *testing.T) {
 	for _, body := range []string{`{"items":[],"next_page_cursor":""}`, `{"items":[]}`, `{}`, `{"items":null,"next_page_cursor":null}`} {
 		f := newFake(t)
-		f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) { writeJSON(w, http.StatusOK, body) }
+		f.handler = always(http.StatusOK, body)
 		c, _ := newTestClient(t, f, nil)
 		n := 0
 		for _, err := range c.DepositAddresses(t.Context(), ListDepositAddressesQuery{}) {
@@ -245,9 +231,7 @@ func TestPagingBadPage(t *testing.T) {
 		{`{"items":[{"created_at":"yesterday"}]}`, "yesterday"},
 	} {
 		f := newFake(t)
-		f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
-			writeJSON(w, http.StatusOK, tc.body)
-		}
+		f.handler = always(http.StatusOK, tc.body)
 		c, _ := newTestClient(t, f, nil)
 		err := drain(c.FiatAccounts(t.Context(), ListFiatAccountsQuery{}))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "GET /transfer/fiat-accounts: decoding page 1: ") {

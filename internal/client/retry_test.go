@@ -50,23 +50,17 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 			f := newFake(t)
 			c, logs := newTestClient(t, f, nil)
 			clk := clockOf(t, c)
-			f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
-				if n == 1 {
-					w.Header().Set("Retry-After", tc.header(clk.Now()))
-					writeJSON(w, http.StatusTooManyRequests, `{"message":"slow down"}`)
-					return
-				}
-				okHandler(w, r, n, req)
-			}
+			f.handler = okAfter(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Retry-After", tc.header(clk.Now()))
+				writeJSON(w, http.StatusTooManyRequests, `{"message":"slow down"}`)
+			})
 			if _, err := c.GetFiatDepositInstructions(t.Context(), "fdi-1"); err != nil {
 				t.Fatal(err)
 			}
 			if waits := clk.waits(); len(waits) != 1 || waits[0] != tc.want {
 				t.Errorf("waits = %v, want one of %v", waits, tc.want)
 			}
-			if n := len(f.apiRequests()); n != 2 {
-				t.Errorf("attempts = %d, want 2", n)
-			}
+			checkAttempts(t, f, 2)
 			retries := logs.withMsg("retrying request")
 			if len(retries) != 1 {
 				t.Fatalf("retry log entries = %d, want 1", len(retries))
@@ -79,25 +73,26 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 	}
 }
 
+// checkAttempts checks that f was sent want API requests.
+func checkAttempts(t *testing.T, f *fakeService, want int) {
+	t.Helper()
+	if n := len(f.apiRequests()); n != want {
+		t.Errorf("attempts = %d, want %d", n, want)
+	}
+}
+
 func TestRetryOnServerErrorsThenSuccess(t *testing.T) {
 	f := newFake(t)
-	f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
-		switch n {
-		case 1:
+	f.handler = okAfter(
+		func(w http.ResponseWriter, _ *http.Request) {
 			writeJSON(w, http.StatusServiceUnavailable, `{"message":"down"}`)
-		case 2:
-			w.WriteHeader(http.StatusBadGateway)
-		default:
-			okHandler(w, r, n, req)
-		}
-	}
+		},
+		func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusBadGateway) })
 	c, logs := newTestClient(t, f, nil)
 	if err := drain(c.FiatAccounts(t.Context(), ListFiatAccountsQuery{})); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(f.apiRequests()); n != 3 {
-		t.Errorf("attempts = %d, want 3", n)
-	}
+	checkAttempts(t, f, 3)
 	// Exponential backoff with jitter within [min, max] = [1ms, 5ms].
 	waits := clockOf(t, c).waits()
 	if len(waits) != 2 {
@@ -120,20 +115,12 @@ func TestRetryOnServerErrorsThenSuccess(t *testing.T) {
 func TestRetryOnNetworkError(t *testing.T) {
 	f := newFake(t)
 	noKeepAlive(f)
-	f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
-		if n == 1 {
-			hangUp(t, w)
-			return
-		}
-		okHandler(w, r, n, req)
-	}
+	f.handler = okAfter(func(w http.ResponseWriter, _ *http.Request) { hangUp(t, w) })
 	c, logs := newTestClient(t, f, nil)
 	if _, err := c.GetStablecoinConversion(t.Context(), "conv-1"); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(f.apiRequests()); n != 2 {
-		t.Errorf("attempts = %d, want 2", n)
-	}
+	checkAttempts(t, f, 2)
 	if len(logs.withMsg("retrying request")) != 1 {
 		t.Errorf("retry not logged")
 	}
@@ -163,9 +150,7 @@ func TestPostWithoutRefIDIsNeverRetried(t *testing.T) {
 			if tc.want != nil && !errors.Is(err, tc.want) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}
-			if n := len(f.apiRequests()); n != 1 {
-				t.Errorf("attempts = %d, want exactly 1", n)
-			}
+			checkAttempts(t, f, 1)
 			if len(logs.withMsg("retrying request")) != 0 {
 				t.Error("a retry was logged")
 			}
@@ -181,16 +166,11 @@ func TestPostWithoutRefIDIsNeverRetried(t *testing.T) {
 
 func TestPostWithRefIDRetriedWithIdenticalBody(t *testing.T) {
 	f := newFake(t)
-	f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
-		switch n {
-		case 1:
+	f.handler = okAfter(
+		func(w http.ResponseWriter, _ *http.Request) {
 			writeJSON(w, http.StatusInternalServerError, `{"message":"oops"}`)
-		case 2:
-			hangUp(t, w)
-		default:
-			okHandler(w, r, n, req)
-		}
-	}
+		},
+		func(w http.ResponseWriter, _ *http.Request) { hangUp(t, w) })
 	c, _ := newTestClient(t, f, nil)
 	req := CryptoWithdrawalRequest{ProfileID: "p", DestinationAddress: "addr", Asset: "BTC", CryptoNetwork: "BITCOIN", Amount: "1.5", RefID: "ref-42", Metadata: map[string]string{"k": "v"}}
 	tr, err := c.CreateCryptoWithdrawal(t.Context(), req)
@@ -222,16 +202,12 @@ func TestHangingPostWithRefIDTimesOutAndIsRetried(t *testing.T) {
 	f := newFake(t)
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
-	f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
-		if n == 1 {
-			select {
-			case <-r.Context().Done():
-			case <-release:
-			}
-			return
+	f.handler = okAfter(func(_ http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
 		}
-		okHandler(w, r, n, req)
-	}
+	})
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.RequestTimeout = time.Second })
 	if _, err := c.CreateFiatDepositInstructions(t.Context(), FiatDepositInstructionsRequest{ProfileID: "p", FiatNetwork: "WIRE", RefID: "ref-1"}); err != nil {
 		t.Fatal(err)
@@ -244,15 +220,10 @@ func TestHangingPostWithRefIDTimesOutAndIsRetried(t *testing.T) {
 
 func TestRetriesExhausted(t *testing.T) {
 	f := newFake(t)
-	f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
-		w.Header().Set("X-Request-Id", "req-9")
-		writeJSON(w, http.StatusServiceUnavailable, `{"message":"maintenance"}`)
-	}
+	f.handler = always(http.StatusServiceUnavailable, `{"message":"maintenance"}`, "X-Request-Id", "req-9")
 	c, logs := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 4 })
 	err := drain(c.FiatAccounts(t.Context(), ListFiatAccountsQuery{}))
-	if n := len(f.apiRequests()); n != 5 {
-		t.Errorf("attempts = %d, want 5", n)
-	}
+	checkAttempts(t, f, 5)
 	want := "GET /transfer/fiat-accounts: gave up after 5 attempts: 503 Service Unavailable: maintenance (request id req-9)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v\nwant  %s", err, want)
@@ -274,24 +245,18 @@ func TestRetriesExhaustedOnNetworkErrors(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "GET /conversion/stablecoins/conv-1: gave up after 3 attempts: ") {
 		t.Fatalf("err = %v", err)
 	}
-	if n := len(f.apiRequests()); n != 3 {
-		t.Errorf("attempts = %d, want 3", n)
-	}
+	checkAttempts(t, f, 3)
 }
 
 func TestZeroMaxRetriesMeansOneAttempt(t *testing.T) {
 	f := newFake(t)
-	f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
-		writeJSON(w, http.StatusBadGateway, `{}`)
-	}
+	f.handler = always(http.StatusBadGateway, `{}`)
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 0 })
 	_, err := c.GetStablecoinConversion(t.Context(), "conv-1")
 	if !errors.Is(err, ErrServer) || strings.Contains(err.Error(), "gave up") {
 		t.Fatalf("err = %v", err)
 	}
-	if n := len(f.apiRequests()); n != 1 {
-		t.Errorf("attempts = %d, want 1", n)
-	}
+	checkAttempts(t, f, 1)
 }
 
 func TestCancelledContextStopsRetrying(t *testing.T) {
@@ -306,9 +271,7 @@ func TestCancelledContextStopsRetrying(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if n := len(f.apiRequests()); n != 1 {
-		t.Errorf("attempts = %d, want 1", n)
-	}
+	checkAttempts(t, f, 1)
 }
 
 func TestBackoffBounds(t *testing.T) {
@@ -341,17 +304,13 @@ func TestBackoffBounds(t *testing.T) {
 // says so.
 func TestTooManyRequestsWithoutRetryAfterFailsFast(t *testing.T) {
 	f := newFake(t)
-	f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
-		writeJSON(w, http.StatusTooManyRequests, `{"type":"https://x/problems/rate-limited","title":"Too Many Requests","status":429}`)
-	}
+	f.handler = always(http.StatusTooManyRequests, `{"type":"https://x/problems/rate-limited","title":"Too Many Requests","status":429}`)
 	c, _ := newTestClient(t, f, nil)
 	_, err := c.GetFiatDepositInstructions(t.Context(), "fdi-1")
 	if !errors.Is(err, ErrRateLimited) {
 		t.Fatalf("err = %v, want ErrRateLimited", err)
 	}
-	if n := len(f.apiRequests()); n != 1 {
-		t.Errorf("%d attempts, want 1", n)
-	}
+	checkAttempts(t, f, 1)
 	if !strings.Contains(err.Error(), "throttles this address for up to 5 minutes") {
 		t.Errorf("error %q does not explain the throttle", err)
 	}
@@ -363,10 +322,7 @@ func TestTooManyRequestsWithoutRetryAfterFailsFast(t *testing.T) {
 // waits add up to maxRetryWait exactly, the last one cut to what is left.
 func TestRetryWaitsWithinBudget(t *testing.T) {
 	f := newFake(t)
-	f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
-		w.Header().Set("Retry-After", "250")
-		writeJSON(w, http.StatusServiceUnavailable, `{"message":"down"}`)
-	}
+	f.handler = always(http.StatusServiceUnavailable, `{"message":"down"}`, "Retry-After", "250")
 	c, logs := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 100 })
 	clk := clockOf(t, c)
 	err := drain(c.FiatAccounts(t.Context(), ListFiatAccountsQuery{}))
@@ -380,9 +336,7 @@ func TestRetryWaitsWithinBudget(t *testing.T) {
 	if d := clk.elapsed(); d != maxRetryWait {
 		t.Errorf("the request waited %v between its attempts, want %v", d, maxRetryWait)
 	}
-	if n := len(f.apiRequests()); n != 4 {
-		t.Errorf("attempts = %d, want 4", n)
-	}
+	checkAttempts(t, f, 4)
 	if len(logs.withMsg("not retrying: the request has waited as long as its retries may")) != 1 {
 		t.Errorf("the end of the budget is not logged once")
 	}

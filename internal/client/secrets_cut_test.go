@@ -30,9 +30,7 @@ func leaks(text, secret string) string {
 func TestSecretStraddlingTheCutIsScrubbedFirst(t *testing.T) {
 	for _, at := range []int{maxMessageLen - 8, maxMessageLen - 3, maxMessageLen - 1} {
 		f := newFake(t)
-		f.handler = func(w http.ResponseWriter, _ *http.Request, _ int, _ apiRequest) {
-			writeJSON(w, http.StatusBadRequest, fmt.Sprintf(`{"message":%q}`, strings.Repeat("x", at)+testSecret+" more"))
-		}
+		f.handler = always(http.StatusBadRequest, fmt.Sprintf(`{"message":%q}`, strings.Repeat("x", at)+testSecret+" more"))
 		c, logs := newTestClient(t, f, nil)
 		err := drain(c.FiatAccounts(t.Context(), ListFiatAccountsQuery{}))
 		if err == nil {

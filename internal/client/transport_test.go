@@ -10,13 +10,9 @@ import (
 
 func TestNoSecretOrTokenInAnyLogLine(t *testing.T) {
 	f := newFake(t)
-	f.handler = func(w http.ResponseWriter, r *http.Request, n int, req apiRequest) {
-		if n == 1 {
-			writeJSON(w, http.StatusServiceUnavailable, `{"message":"retry me"}`)
-			return
-		}
-		okHandler(w, r, n, req)
-	}
+	f.handler = okAfter(func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusServiceUnavailable, `{"message":"retry me"}`)
+	})
 	c, logs := newTestClient(t, f, nil)
 	ctx := t.Context()
 	if _, err := c.CreateCryptoWithdrawal(ctx, CryptoWithdrawalRequest{ProfileID: "p", RefID: "r"}); err != nil {

@@ -133,18 +133,15 @@ func guardRun(t *testing.T, emu *emulator.Server, clientID, secret string, g *mo
 // as the exact decimal strings the service answered, and none for a
 // profile that holds nothing.
 func TestAccProfileBalances_read(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	env.emu.SetBalance("prof-1", "USD", "12.50")
 	env.emu.SetBalance("prof-1", "btc", "0.00000001")
 	balance := func(asset, available string) knownvalue.Check {
 		return knownvalue.ObjectExact(map[string]knownvalue.Check{"asset": knownvalue.StringExact(asset),
 			"available": knownvalue.StringExact(available), "trading": knownvalue.StringExact("0")})
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	parallelSteps(t, resource.TestStep{
+		Config: env.config(`
 data "platform_profile_balances" "treasury" {
   profile_id = "prof-1"
 }
@@ -152,13 +149,12 @@ data "platform_profile_balances" "empty" {
   profile_id = "prof-9"
 }
 `),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.platform_profile_balances.treasury", tfjsonpath.New("balances"),
-					knownvalue.ListExact([]knownvalue.Check{balance("BTC", "0.00000001"), balance("USD", "12.5")})),
-				statecheck.ExpectKnownValue("data.platform_profile_balances.empty", tfjsonpath.New("balances"),
-					knownvalue.ListExact([]knownvalue.Check{})),
-			},
-		}},
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.platform_profile_balances.treasury", tfjsonpath.New("balances"),
+				knownvalue.ListExact([]knownvalue.Check{balance("BTC", "0.00000001"), balance("USD", "12.5")})),
+			statecheck.ExpectKnownValue("data.platform_profile_balances.empty", tfjsonpath.New("balances"),
+				knownvalue.ListExact([]knownvalue.Check{})),
+		},
 	})
 }
 

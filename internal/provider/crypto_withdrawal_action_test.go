@@ -100,7 +100,7 @@ func newActionHarness(t *testing.T, emu *emulator.Server, factory serverFactory,
 	}
 	cresp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{
 		TerraformVersion: "1.14.0",
-		Config:           cwaDynamic(t, ptype, cwaObject(ptype, set)),
+		Config:           cwaDynamic(t, ptype, objectOf(ptype, set)),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -133,19 +133,8 @@ func (h *actionHarness) generated() []string {
 	return append([]string(nil), h.ids...)
 }
 
-// cwaObject is an object of typ with the attributes in set and every
-// other attribute null.
-func cwaObject(typ tftypes.Object, set map[string]tftypes.Value) tftypes.Value {
-	vals := make(map[string]tftypes.Value, len(typ.AttributeTypes))
-	for name, t := range typ.AttributeTypes {
-		if v, ok := set[name]; ok {
-			vals[name] = v
-		} else {
-			vals[name] = tftypes.NewValue(t, nil)
-		}
-	}
-	return tftypes.NewValue(typ, vals)
-}
+// cwaObject is objectOf, under the name the action's tests use.
+var cwaObject = objectOf
 
 func cwaDynamic(t *testing.T, typ tftypes.Type, v tftypes.Value) *tfprotov6.DynamicValue {
 	t.Helper()
@@ -207,7 +196,7 @@ func (h *actionHarness) config(t *testing.T, args cwaArgs) *tfprotov6.DynamicVal
 			t.Fatalf("argument %s: unsupported type %T", k, v)
 		}
 	}
-	return cwaDynamic(t, h.typ, cwaObject(h.typ, set))
+	return cwaDynamic(t, h.typ, objectOf(h.typ, set))
 }
 
 func (h *actionHarness) validate(t *testing.T, args cwaArgs) []*tfprotov6.Diagnostic {
@@ -629,45 +618,53 @@ func expectTransfers(emu *emulator.Server, n int, refID string) resource.TestChe
 
 func TestAccCryptoWithdrawalAction(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{})
 	const refID = "acc-payout-1"
+	actionTest(t, append(actionRefIDSteps(env, refID,
+		checkRequests(emu, cwaPostKey, 2, "%d withdrawal POSTs, want 2 (one per invocation)")),
+		resource.TestStep{
+			// Without ref_id, the next invocation is a new withdrawal
+			// with a generated ref_id.
+			Config: env.config(cwaActionConfig("", "v3")),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				expectTransfers(emu, 2, ""),
+				func(*terraform.State) error {
+					ts := emu.Transfers()
+					if !regexp.MustCompile(`^[0-9a-f-]{36}$`).MatchString(*ts[1].RefID) {
+						return fmt.Errorf("second transfer's ref_id %q is not a generated UUID", *ts[1].RefID)
+					}
+					return nil
+				},
+			),
+		})...)
+}
+
+// actionTest runs steps as one acceptance test case on Terraform 1.14 or
+// later, which has actions.
+func actionTest(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// Creating the trigger invokes the action once.
-				Config: env.config(cwaActionConfig(fmt.Sprintf("    ref_id = %q", refID), "v1")),
-				Check:  expectTransfers(emu, 1, refID),
-			},
-			{
-				// Updating it invokes the action again: with the same
-				// configured ref_id, that sends nothing new.
-				Config: env.config(cwaActionConfig(fmt.Sprintf("    ref_id = %q", refID), "v2")),
-				Check: resource.ComposeAggregateTestCheckFunc(
-					expectTransfers(emu, 1, refID),
-					checkRequests(emu, cwaPostKey, 2, "%d withdrawal POSTs, want 2 (one per invocation)"),
-				),
-			},
-			{
-				// Without ref_id, the next invocation is a new withdrawal
-				// with a generated ref_id.
-				Config: env.config(cwaActionConfig("", "v3")),
-				Check: resource.ComposeAggregateTestCheckFunc(
-					expectTransfers(emu, 2, ""),
-					func(*terraform.State) error {
-						ts := emu.Transfers()
-						if !regexp.MustCompile(`^[0-9a-f-]{36}$`).MatchString(*ts[1].RefID) {
-							return fmt.Errorf("second transfer's ref_id %q is not a generated UUID", *ts[1].RefID)
-						}
-						return nil
-					},
-				),
-			},
-		},
+		Steps:                    steps,
 	})
+}
+
+// actionRefIDSteps create the action's trigger, which invokes it once
+// with the configured refID, then update it, which invokes it again: one
+// withdrawal at the emulator after each, and the checks again after the
+// second.
+func actionRefIDSteps(env *accEnv, refID string, again ...resource.TestCheckFunc) []resource.TestStep {
+	return []resource.TestStep{
+		{
+			Config: env.config(cwaActionConfig(fmt.Sprintf("    ref_id = %q", refID), "v1")),
+			Check:  expectTransfers(env.emu, 1, refID),
+		},
+		{
+			Config: env.config(cwaActionConfig(fmt.Sprintf("    ref_id = %q", refID), "v2")),
+			Check:  resource.ComposeAggregateTestCheckFunc(append([]resource.TestCheckFunc{expectTransfers(env.emu, 1, refID)}, again...)...),
+		},
+	}
 }
 
 // The withdrawal_guard of the provider counts an invoked action in the
@@ -676,9 +673,7 @@ func TestAccCryptoWithdrawalAction(t *testing.T) {
 // it, the apply sends the resource's withdrawal and the action's, once each.
 func TestAccCryptoWithdrawalAction_guarded(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
+	_, emu := emulatorEnv(t, emulator.Options{})
 	config := func(maxRunTotal string) string {
 		return emulatorProviderBlock(emu, "  withdrawal_guard {\n    max_run_total = { BTC = \""+maxRunTotal+"\" }\n  }\n") + `
 resource "platform_crypto_withdrawal" "rent" {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -22,44 +21,39 @@ import (
 const eoAddr = "platform_crypto_withdrawal.payout"
 
 func TestAccCryptoWithdrawal_refreshFollowsStatus(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{})
 	cfg := env.config(payoutWithdrawal)
 	const hash = "3f9a0c1e5b7d2a4c6e8f0b1d3a5c7e9f1b3d5a7c9e1f3b5d7a9c1e3f5b7d9a1c"
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(eoAddr, tfjsonpath.New("status"), knownvalue.StringExact("PENDING")),
-					statecheck.ExpectKnownValue(eoAddr, tfjsonpath.New("crypto_tx_hash"), knownvalue.Null()),
-				},
+	parallelSteps(t,
+		resource.TestStep{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(eoAddr, tfjsonpath.New("status"), knownvalue.StringExact("PENDING")),
+				statecheck.ExpectKnownValue(eoAddr, tfjsonpath.New("crypto_tx_hash"), knownvalue.Null()),
 			},
-			{
-				// The network confirms it: the refresh follows, and nothing is
-				// planned for the withdrawal itself.
-				PreConfig: func() {
-					if !emu.SetTransferStatus(onlyTransfer(t, emu).ID, client.TransferStatusCompleted, hash) {
-						t.Fatal("the emulator does not know the withdrawal")
-					}
-				},
-				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(eoAddr, tfjsonpath.New("status"), knownvalue.StringExact("COMPLETED")),
-					statecheck.ExpectKnownValue(eoAddr, tfjsonpath.New("crypto_tx_hash"), knownvalue.StringExact(hash)),
-					statecheck.ExpectKnownValue(eoAddr, tfjsonpath.New("amount"), knownvalue.StringExact("0.5")),
-				},
-				Check: func(*terraform.State) error {
-					onlyTransfer(t, emu)
-					return nil
-				},
-			},
-			{Config: cfg, PlanOnly: true},
 		},
-	})
+		resource.TestStep{
+			// The network confirms it: the refresh follows, and nothing is
+			// planned for the withdrawal itself.
+			PreConfig: func() {
+				if !emu.SetTransferStatus(onlyTransfer(t, emu).ID, client.TransferStatusCompleted, hash) {
+					t.Fatal("the emulator does not know the withdrawal")
+				}
+			},
+			Config:           cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(eoAddr, tfjsonpath.New("status"), knownvalue.StringExact("COMPLETED")),
+				statecheck.ExpectKnownValue(eoAddr, tfjsonpath.New("crypto_tx_hash"), knownvalue.StringExact(hash)),
+				statecheck.ExpectKnownValue(eoAddr, tfjsonpath.New("amount"), knownvalue.StringExact("0.5")),
+			},
+			Check: func(*terraform.State) error {
+				onlyTransfer(t, emu)
+				return nil
+			},
+		},
+		resource.TestStep{Config: cfg, PlanOnly: true},
+	)
 	if n := emu.Counters.Requests(cwPostKey); n != 1 {
 		t.Errorf("%d withdrawal POSTs, want 1", n)
 	}
@@ -67,9 +61,7 @@ func TestAccCryptoWithdrawal_refreshFollowsStatus(t *testing.T) {
 
 func TestAccCryptoWithdrawal_failedIsWarnedNotResent(t *testing.T) {
 	t.Parallel()
-	emu := emulator.StartTest(t, emulator.Options{})
-	w := newCLIWorkdir(t)
-	w.write(emulatorProviderBlock(emu, ""), payoutWithdrawal)
+	emu, w := emulatorWorkdir(t, "", payoutWithdrawal)
 	w.mustRun(0, "apply", "-auto-approve")
 	tr := onlyTransfer(t, emu)
 	emu.SetTransferStatus(tr.ID, client.TransferStatusFailed, "")
@@ -153,9 +145,7 @@ func TestAccCryptoWithdrawal_importByIdentity(t *testing.T) {
 	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	w := newCLIWorkdir(t)
-	if terraformVersion(t, w.tf).LessThan(version.Must(version.NewVersion("1.12.0"))) {
-		t.Skip("import by resource identity needs Terraform 1.12 or later")
-	}
+	skipBelowTerraform(t, w, "1.12.0", "import by resource identity needs Terraform 1.12 or later")
 	made := postWithdrawal(t, emu, "by-identity")
 	w.write(emulatorProviderBlock(emu, ""), eoWithdrawal+`
 import {

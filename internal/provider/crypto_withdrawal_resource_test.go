@@ -85,8 +85,7 @@ func checkTransfers(emu *emulator.Server, n int) resource.TestCheckFunc {
 }
 
 func TestAccCryptoWithdrawal_lifecycle(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	env.needMoneyMovement(t)
 	emu := env.emu
 	var firstID, firstRef, plannedRef string
@@ -113,137 +112,129 @@ func TestAccCryptoWithdrawal_lifecycle(t *testing.T) {
   beneficiary = %s`, amount, cwBeneficiary)))
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: withAmount("0.5"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(cwAddr, plancheck.ResourceActionCreate),
-					capturePlanned,
-					plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("total")),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("amount"), knownvalue.StringExact("0.5")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("fee"), knownvalue.StringExact(emulator.WithdrawalFee("BTC").String())),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact(btcFeePlus("0.5"))),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact("0.5001")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("status"), knownvalue.StringExact("PENDING")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("direction"), knownvalue.StringExact("DEBIT")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("type"), knownvalue.StringExact("CRYPTO_WITHDRAWAL")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("customer_id"), knownvalue.StringExact(emu.CustomerID())),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringRegexp(regexp.MustCompile(uuidPattern))),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(uuidPattern))),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("notional_value"), knownvalue.StringExact("32506.50")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("beneficiary"), knownvalue.StringExact(cwBeneficiaryJS)),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("auto_conversion"), knownvalue.StringExact("{}")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("crypto_tx_hash"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("identity_id"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"invoice": knownvalue.StringExact("42"), "team": knownvalue.StringExact("treasury"),
-					})),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+	destroyed := func(*terraform.State) error {
+		// The refresh before destroy reads the transfer; nothing is sent.
+		if n := emu.Counters.Requests(cwPostKey); n != requestsBeforeDestroy {
+			return fmt.Errorf("destroy sent %d withdrawals, want none", n-requestsBeforeDestroy)
+		}
+		if n := len(emu.Transfers()); n != 2 {
+			return fmt.Errorf("emulator holds %d transfers after destroy, want 2", n)
+		}
+		return nil
+	}
+	parallelStepsThen(t, destroyed,
+		resource.TestStep{
+			Config: withAmount("0.5"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(cwAddr, plancheck.ResourceActionCreate),
+				capturePlanned,
+				plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("total")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("amount"), knownvalue.StringExact("0.5")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("fee"), knownvalue.StringExact(emulator.WithdrawalFee("BTC").String())),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact(btcFeePlus("0.5"))),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact("0.5001")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("status"), knownvalue.StringExact("PENDING")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("direction"), knownvalue.StringExact("DEBIT")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("type"), knownvalue.StringExact("CRYPTO_WITHDRAWAL")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("customer_id"), knownvalue.StringExact(emu.CustomerID())),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringRegexp(regexp.MustCompile(uuidPattern))),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(uuidPattern))),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("notional_value"), knownvalue.StringExact("32506.50")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("beneficiary"), knownvalue.StringExact(cwBeneficiaryJS)),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("auto_conversion"), knownvalue.StringExact("{}")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("crypto_tx_hash"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("identity_id"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
+					"invoice": knownvalue.StringExact("42"), "team": knownvalue.StringExact("treasury"),
+				})),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkTransfers(emu, 1),
+				appliedPlanned,
+				func(s *terraform.State) error {
+					var err error
+					firstID, _ = stateAttr(s, cwAddr, "id")
+					firstRef, err = stateAttr(s, cwAddr, "ref_id")
+					t0 := emu.Transfers()[0]
+					if t0.Memo == nil || *t0.Memo != "invoice 42" || t0.Metadata["team"] != "treasury" {
+						return fmt.Errorf("emulator received memo %v metadata %v", t0.Memo, t0.Metadata)
+					}
+					return err
 				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkTransfers(emu, 1),
-					appliedPlanned,
-					func(s *terraform.State) error {
-						var err error
-						firstID, _ = stateAttr(s, cwAddr, "id")
-						firstRef, err = stateAttr(s, cwAddr, "ref_id")
-						t0 := emu.Transfers()[0]
-						if t0.Memo == nil || *t0.Memo != "invoice 42" || t0.Metadata["team"] != "treasury" {
-							return fmt.Errorf("emulator received memo %v metadata %v", t0.Memo, t0.Metadata)
-						}
-						return err
-					},
-				),
+			),
+		},
+		resource.TestStep{
+			// Same configuration: nothing to do, nothing sent.
+			Config: withAmount("0.5"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+			}},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkTransfers(emu, 1),
+				checkRequests(emu, cwPostKey, 1, "%d withdrawal POSTs, want 1"),
+			),
+		},
+		resource.TestStep{
+			// A changed amount is a new withdrawal, with a new ref_id.
+			Config: withAmount("0.75"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(cwAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("id")),
+				capturePlanned,
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact(btcFeePlus("0.75"))),
 			},
-			{
-				// Same configuration: nothing to do, nothing sent.
-				Config: withAmount("0.5"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkTransfers(emu, 1),
-					checkRequests(emu, cwPostKey, 1, "%d withdrawal POSTs, want 1"),
-				),
-			},
-			{
-				// A changed amount is a new withdrawal, with a new ref_id.
-				Config: withAmount("0.75"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(cwAddr, plancheck.ResourceActionDestroyBeforeCreate),
-					plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("id")),
-					capturePlanned,
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact(btcFeePlus("0.75"))),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkTransfers(emu, 2),
+				appliedPlanned,
+				func(s *terraform.State) error {
+					id, _ := stateAttr(s, cwAddr, "id")
+					ref, _ := stateAttr(s, cwAddr, "ref_id")
+					if id == firstID || ref == firstRef {
+						return fmt.Errorf("replacement kept id %q / ref_id %q", id, ref)
+					}
+					requestsBeforeDestroy = emu.Counters.Requests(cwPostKey)
+					return nil
 				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkTransfers(emu, 2),
-					appliedPlanned,
-					func(s *terraform.State) error {
-						id, _ := stateAttr(s, cwAddr, "id")
-						ref, _ := stateAttr(s, cwAddr, "ref_id")
-						if id == firstID || ref == firstRef {
-							return fmt.Errorf("replacement kept id %q / ref_id %q", id, ref)
-						}
-						requestsBeforeDestroy = emu.Counters.Requests(cwPostKey)
-						return nil
-					},
-				),
-			},
+			),
 		},
-		CheckDestroy: func(*terraform.State) error {
-			// The refresh before destroy reads the transfer; nothing is sent.
-			if n := emu.Counters.Requests(cwPostKey); n != requestsBeforeDestroy {
-				return fmt.Errorf("destroy sent %d withdrawals, want none", n-requestsBeforeDestroy)
-			}
-			if n := len(emu.Transfers()); n != 2 {
-				return fmt.Errorf("emulator holds %d transfers after destroy, want 2", n)
-			}
-			return nil
-		},
-	})
+	)
 }
 
 func TestAccCryptoWithdrawal_total(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	env.needMoneyMovement(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.config(cwConfig(`  total  = "1.0001"
+	parallelSteps(t,
+		resource.TestStep{
+			Config: env.config(cwConfig(`  total  = "1.0001"
   ref_id = "payout-2024-07"`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringExact("payout-2024-07")),
-					plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("amount")),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact("1.0001")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("amount"), knownvalue.StringExact("1")),
-					statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringExact("payout-2024-07")),
-				},
-				Check: checkTransfers(env.emu, 1),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringExact("payout-2024-07")),
+				plancheck.ExpectUnknownValue(cwAddr, tfjsonpath.New("amount")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("total"), knownvalue.StringExact("1.0001")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("amount"), knownvalue.StringExact("1")),
+				statecheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringExact("payout-2024-07")),
 			},
-			{
-				Config: env.config(cwConfig(`  total  = "1.0001"
-  ref_id = "payout-2024-07"`)),
-				PlanOnly: true,
-			},
+			Check: checkTransfers(env.emu, 1),
 		},
-	})
+		resource.TestStep{
+			Config: env.config(cwConfig(`  total  = "1.0001"
+  ref_id = "payout-2024-07"`)),
+			PlanOnly: true,
+		},
+	)
 }
 
 func TestAccCryptoWithdrawal_validation(t *testing.T) {
 	t.Parallel()
 	requireTFAcc(t)
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	longKey := strings.Repeat("k", 101)
 	longValue := strings.Repeat("v", 101)
 	var sevenPairs []string
@@ -284,13 +275,10 @@ resource "platform_crypto_withdrawal" "test" {
 }
 `, cwDestination, defaultLine(tc.extra, "profile_id", `profile_id = "profile-1"`),
 					defaultLine(tc.extra, "crypto_network", `crypto_network = "BITCOIN"`), tc.extra)
-				resource.ParallelTest(t, resource.TestCase{
-					ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-					Steps: []resource.TestStep{{
-						Config:      env.config(cfg),
-						PlanOnly:    true,
-						ExpectError: regexp.MustCompile(tc.want),
-					}},
+				parallelSteps(t, resource.TestStep{
+					Config:      env.config(cfg),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(tc.want),
 				})
 			})
 		}
@@ -359,29 +347,24 @@ func TestAccCryptoWithdrawal_forbidden(t *testing.T) {
 }
 
 func TestAccCryptoWithdrawal_retriedAfterTimeout(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	env.needMoneyMovement(t)
 	emu := env.emu
 	// The first attempt is processed and then held past the request
 	// timeout (seconds, so that only the held attempt reaches it on a busy
 	// machine): the client gives up on it and retries with the same ref_id.
 	emu.Faults.AcceptThenHang(1, 30*time.Second)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: emulatorProviderBlock(emu, "  request_timeout = \"3s\"\n") + cwConfig(`  amount = "0.5"`),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				checkTransfers(emu, 1),
-				checkRequests(emu, cwPostKey, 2, "%d withdrawal POSTs, want 2 (one timed out, one retry)"),
-			),
-		}},
+	parallelSteps(t, resource.TestStep{
+		Config: emulatorProviderBlock(emu, "  request_timeout = \"3s\"\n") + cwConfig(`  amount = "0.5"`),
+		Check: resource.ComposeAggregateTestCheckFunc(
+			checkTransfers(emu, 1),
+			checkRequests(emu, cwPostKey, 2, "%d withdrawal POSTs, want 2 (one timed out, one retry)"),
+		),
 	})
 }
 
 func TestAccCryptoWithdrawal_unknownOutcomeRetriedWithSameRefID(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	env.needMoneyMovement(t)
 	emu := env.emu
 	// One retry per apply: both attempts of the first apply are processed
@@ -389,60 +372,56 @@ func TestAccCryptoWithdrawal_unknownOutcomeRetriedWithSameRefID(t *testing.T) {
 	cfg := emulatorProviderBlock(emu, "  max_retries = 1\n") + cwConfig(`  amount = "0.5"`)
 	emu.Faults.AcceptThenFail(2)
 	var sentRef string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      cfg,
-				ExpectError: regexp.MustCompile(`(?s)Outcome of crypto withdrawal unknown.*ref_id [0-9a-f-]{36}.*500.*Applying again`),
-			},
-			{
-				PreConfig: func() {
-					ts := emu.Transfers()
-					if len(ts) != 1 || ts[0].RefID == nil {
-						t.Fatalf("after the failed apply the emulator holds %d transfers, want 1 with a ref_id", len(ts))
-					}
-					sentRef = *ts[0].RefID
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					// The tainted object is replaced, and the plan already
-					// carries the ref_id of the unconfirmed attempt.
-					plancheck.ExpectResourceAction(cwAddr, plancheck.ResourceActionDestroyBeforeCreate),
-					plancheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringFunc(func(v string) error {
-						if v != sentRef {
-							return fmt.Errorf("planned ref_id %q, the unconfirmed attempt used %q", v, sentRef)
-						}
-						return nil
-					})),
-				}},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkTransfers(emu, 1),
-					func(s *terraform.State) error {
-						if ref, _ := stateAttr(s, cwAddr, "ref_id"); ref != sentRef {
-							return fmt.Errorf("state ref_id %q, want %q", ref, sentRef)
-						}
-						// The retry's plan found the transfer under the ref_id
-						// (money.sends = false): its apply records it and sends
-						// nothing.
-						if n := emu.Counters.Requests(cwPostKey); n != 2 {
-							return fmt.Errorf("%d withdrawal POSTs, want 2 (2 unconfirmed, none from the apply that records it)", n)
-						}
-						return nil
-					},
-				),
-			},
-			{
-				Config:   cfg,
-				PlanOnly: true,
-			},
+	parallelSteps(t,
+		resource.TestStep{
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`(?s)Outcome of crypto withdrawal unknown.*ref_id [0-9a-f-]{36}.*500.*Applying again`),
 		},
-	})
+		resource.TestStep{
+			PreConfig: func() {
+				ts := emu.Transfers()
+				if len(ts) != 1 || ts[0].RefID == nil {
+					t.Fatalf("after the failed apply the emulator holds %d transfers, want 1 with a ref_id", len(ts))
+				}
+				sentRef = *ts[0].RefID
+			},
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				// The tainted object is replaced, and the plan already
+				// carries the ref_id of the unconfirmed attempt.
+				plancheck.ExpectResourceAction(cwAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				plancheck.ExpectKnownValue(cwAddr, tfjsonpath.New("ref_id"), knownvalue.StringFunc(func(v string) error {
+					if v != sentRef {
+						return fmt.Errorf("planned ref_id %q, the unconfirmed attempt used %q", v, sentRef)
+					}
+					return nil
+				})),
+			}},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkTransfers(emu, 1),
+				func(s *terraform.State) error {
+					if ref, _ := stateAttr(s, cwAddr, "ref_id"); ref != sentRef {
+						return fmt.Errorf("state ref_id %q, want %q", ref, sentRef)
+					}
+					// The retry's plan found the transfer under the ref_id
+					// (money.sends = false): its apply records it and sends
+					// nothing.
+					if n := emu.Counters.Requests(cwPostKey); n != 2 {
+						return fmt.Errorf("%d withdrawal POSTs, want 2 (2 unconfirmed, none from the apply that records it)", n)
+					}
+					return nil
+				},
+			),
+		},
+		resource.TestStep{
+			Config:   cfg,
+			PlanOnly: true,
+		},
+	)
 }
 
 func TestAccCryptoWithdrawal_refIDConflict(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	env.needMoneyMovement(t)
 	emu := env.emu
 	first := cwConfig(`  amount = "0.5"
@@ -457,22 +436,19 @@ resource "platform_crypto_withdrawal" "again" {
   ref_id              = "payout-7"
 }
 `, cwDestination)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: env.config(first), Check: checkTransfers(emu, 1)},
-			{
-				Config:      env.config(first, second),
-				ExpectError: regexp.MustCompile(`(?s)Two crypto withdrawals with the same ref_id.*payout-7.*Both\s+configure\s+this\s+ref_id`),
-			},
+	destroyed := func(*terraform.State) error {
+		if n := len(emu.Transfers()); n != 1 {
+			return fmt.Errorf("emulator holds %d transfers, want 1", n)
+		}
+		return nil
+	}
+	parallelStepsThen(t, destroyed,
+		resource.TestStep{Config: env.config(first), Check: checkTransfers(emu, 1)},
+		resource.TestStep{
+			Config:      env.config(first, second),
+			ExpectError: regexp.MustCompile(`(?s)Two crypto withdrawals with the same ref_id.*payout-7.*Both\s+configure\s+this\s+ref_id`),
 		},
-		CheckDestroy: func(*terraform.State) error {
-			if n := len(emu.Transfers()); n != 1 {
-				return fmt.Errorf("emulator holds %d transfers, want 1", n)
-			}
-			return nil
-		},
-	})
+	)
 }
 
 func TestCreateOutcomeUnknown(t *testing.T) {
@@ -565,50 +541,35 @@ func TestSchemasDescribed(t *testing.T) {
 		if resp.Schema.MarkdownDescription == "" {
 			t.Errorf("resource without description")
 		}
-		for name, a := range resp.Schema.Attributes {
-			if a.GetMarkdownDescription() == "" {
-				t.Errorf("resource attribute %s has no description", name)
-			}
-			if n, ok := a.(rschema.SingleNestedAttribute); ok {
-				checkResourceNested(t, name, n.Attributes)
-			}
-		}
+		checkDescribed(t, "resource", "", resp.Schema.Attributes, func(a rschema.Attribute) (map[string]rschema.Attribute, bool) {
+			n, ok := a.(rschema.SingleNestedAttribute)
+			return n.Attributes, ok
+		})
 	}
 	var resp fwdatasource.SchemaResponse
 	NewFiatDepositInstructionsDataSource().Schema(ctx, fwdatasource.SchemaRequest{}, &resp)
 	if d := resp.Schema.ValidateImplementation(ctx); d.HasError() {
 		t.Fatalf("schema: %v", d)
 	}
-	for name, a := range resp.Schema.Attributes {
-		if a.GetMarkdownDescription() == "" {
-			t.Errorf("data source attribute %s has no description", name)
-		}
-		if n, ok := a.(dschema.SingleNestedAttribute); ok {
-			checkDataSourceNested(t, name, n.Attributes)
-		}
-	}
+	checkDescribed(t, "data source", "", resp.Schema.Attributes, func(a dschema.Attribute) (map[string]dschema.Attribute, bool) {
+		n, ok := a.(dschema.SingleNestedAttribute)
+		return n.Attributes, ok
+	})
 }
 
-func checkResourceNested(t *testing.T, prefix string, attrs map[string]rschema.Attribute) {
+// checkDescribed checks that every attribute of attrs (under prefix), and
+// of the attributes nested in them, has a description.
+func checkDescribed[A interface{ GetMarkdownDescription() string }](t *testing.T, kind, prefix string, attrs map[string]A, nested func(A) (map[string]A, bool)) {
 	t.Helper()
 	for name, a := range attrs {
+		if prefix != "" {
+			name = prefix + "." + name
+		}
 		if a.GetMarkdownDescription() == "" {
-			t.Errorf("resource attribute %s.%s has no description", prefix, name)
+			t.Errorf("%s attribute %s has no description", kind, name)
 		}
-		if n, ok := a.(rschema.SingleNestedAttribute); ok {
-			checkResourceNested(t, prefix+"."+name, n.Attributes)
-		}
-	}
-}
-
-func checkDataSourceNested(t *testing.T, prefix string, attrs map[string]dschema.Attribute) {
-	t.Helper()
-	for name, a := range attrs {
-		if a.GetMarkdownDescription() == "" {
-			t.Errorf("data source attribute %s.%s has no description", prefix, name)
-		}
-		if n, ok := a.(dschema.SingleNestedAttribute); ok {
-			checkDataSourceNested(t, prefix+"."+name, n.Attributes)
+		if n, ok := nested(a); ok {
+			checkDescribed(t, kind, name, n, nested)
 		}
 	}
 }

@@ -119,32 +119,52 @@ func stateOf(t *testing.T, w *cliWorkdir, addr string) map[string]any {
 	return nil
 }
 
+// shownChange is a resource change of a plan, as terraform show -json
+// says it.
+type shownChange struct {
+	Address string `json:"address"`
+	Type    string `json:"type"`
+	Change  struct {
+		Actions      []string       `json:"actions"`
+		Before       map[string]any `json:"before"`
+		After        map[string]any `json:"after"`
+		AfterUnknown map[string]any `json:"after_unknown"`
+	} `json:"change"`
+}
+
+// shownChanges are the resource changes of planJSON, terraform show -json
+// of a plan.
+func shownChanges(t *testing.T, planJSON string) []shownChange {
+	t.Helper()
+	var doc struct {
+		ResourceChanges []shownChange `json:"resource_changes"`
+	}
+	if err := json.Unmarshal([]byte(planJSON), &doc); err != nil {
+		t.Fatalf("show -json: %v\n%s", err, planJSON)
+	}
+	return doc.ResourceChanges
+}
+
+// savedPlanChange is the change of addr in the saved plan planFile.
+func savedPlanChange(t *testing.T, w *cliWorkdir, planFile, addr string) shownChange {
+	t.Helper()
+	for _, rc := range shownChanges(t, w.mustRun(0, "show", "-json", planFile).stdout) {
+		if rc.Address == addr {
+			return rc
+		}
+	}
+	t.Fatalf("%s has no change in the saved plan %s", addr, planFile)
+	return shownChange{}
+}
+
 // plannedRefID reads the planned ref_id of addr from a saved plan.
 func plannedRefID(t *testing.T, w *cliWorkdir, planFile, addr string) any {
 	t.Helper()
-	r := w.mustRun(0, "show", "-json", planFile)
-	var doc struct {
-		ResourceChanges []struct {
-			Address string `json:"address"`
-			Change  struct {
-				After        map[string]any `json:"after"`
-				AfterUnknown map[string]any `json:"after_unknown"`
-			} `json:"change"`
-		} `json:"resource_changes"`
+	rc := savedPlanChange(t, w, planFile, addr)
+	if rc.Change.AfterUnknown["ref_id"] == true {
+		t.Fatalf("the saved plan shows the ref_id of %s as known after apply", addr)
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
-		t.Fatalf("show -json %s: %v", planFile, err)
-	}
-	for _, rc := range doc.ResourceChanges {
-		if rc.Address == addr {
-			if rc.Change.AfterUnknown["ref_id"] == true {
-				t.Fatalf("the saved plan shows the ref_id of %s as known after apply", addr)
-			}
-			return rc.Change.After["ref_id"]
-		}
-	}
-	t.Fatalf("%s has no change in the saved plan", addr)
-	return nil
+	return rc.Change.After["ref_id"]
 }
 
 // onlyTransfer fails unless the emulator holds exactly one transfer, and
@@ -171,9 +191,7 @@ func checkStateHolds(t *testing.T, w *cliWorkdir, tr emulator.Transfer) {
 func TestAccExactlyOnce_killedMidApply(t *testing.T) {
 	t.Parallel()
 	forEachExactlyOnceRow(t, true, func(t *testing.T, res moneyResource, row exactlyOnceRow, replay emulator.ReplayAnswer) {
-		emu := startCore(t, emulator.Options{WithdrawalReplay: replay})
-		w := newCLIWorkdir(t)
-		w.write(emulatorProviderBlock(emu, ""), res.body)
+		emu, w := coreWorkdir(t, replay, "", res.body)
 
 		// The service processes the create and never answers; the runner
 		// is killed (terraform and the provider, no cleanup) meanwhile.
@@ -219,9 +237,7 @@ func TestAccExactlyOnce_killedMidApply(t *testing.T) {
 func TestAccExactlyOnce_savedPlanAfterUnknownOutcome(t *testing.T) {
 	t.Parallel()
 	forEachExactlyOnceRow(t, true, func(t *testing.T, res moneyResource, row exactlyOnceRow, replay emulator.ReplayAnswer) {
-		emu := startCore(t, emulator.Options{WithdrawalReplay: replay})
-		w := newCLIWorkdir(t)
-		w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), res.body)
+		emu, w := coreWorkdir(t, replay, "  max_retries = 0\n", res.body)
 
 		w.mustRun(0, "plan", "-out", "first.tfplan")
 		var first any
@@ -429,9 +445,7 @@ func TestAccExactlyOnce_upgradeConfirmedWithdrawal(t *testing.T) {
 func TestAccExactlyOnce_upgradeUnconfirmedWithdrawal(t *testing.T) {
 	t.Parallel()
 	forEachReplayAnswer(t, func(t *testing.T, replay emulator.ReplayAnswer) {
-		emu := startCore(t, emulator.Options{WithdrawalReplay: replay})
-		w := newCLIWorkdir(t)
-		w.write(emulatorProviderBlock(emu, ""), eoWithdrawal)
+		emu, w := coreWorkdir(t, replay, "", eoWithdrawal)
 		attrs := legacyState(t, w, "unconfirmed")
 		legacyRef := attrs["ref_id"].(string)
 		// The earlier version's attempt did reach the service, to the
@@ -501,9 +515,7 @@ func postWithdrawalTo(t *testing.T, emu *emulator.Server, refID, address string)
 func TestAccExactlyOnce_configuredRefIDRetried(t *testing.T) {
 	t.Parallel()
 	forEachExactlyOnceRow(t, true, func(t *testing.T, res moneyResource, _ exactlyOnceRow, replay emulator.ReplayAnswer) {
-		emu := startCore(t, emulator.Options{WithdrawalReplay: replay})
-		w := newCLIWorkdir(t)
-		w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), withLast(res.body, "  ref_id = \"payout-11\"\n"))
+		emu, w := coreWorkdir(t, replay, "  max_retries = 0\n", withLast(res.body, "  ref_id = \"payout-11\"\n"))
 		emu.Faults.AcceptThenFail(1)
 		r := w.mustRun(1, "apply", "-auto-approve")
 		mustContain(t, "apply", r.output(), res.words.unknown, "ref_id payout-11")

@@ -171,9 +171,7 @@ output "listed" {
 // an error of the service that quotes the account number does not show it.
 func TestAccFiatAccount_importAndErrors(t *testing.T) {
 	t.Parallel()
-	emu := emulator.StartTest(t, emulator.Options{})
-	first := newCLIWorkdir(t)
-	first.write(emulatorProviderBlock(emu, ""), faBody)
+	emu, first := emulatorWorkdir(t, "", faBody)
 	first.mustRun(0, "apply", "-auto-approve")
 	id := emu.MadeFiatAccounts()[0].ID
 
@@ -255,9 +253,7 @@ func faPtr(s string) *string { return &s }
 // service publishes makes an account's ref_id alone prevent a second
 // account. Once the lookup is answered again, one account is made.
 func TestAccFiatAccount_gatewayPageOnLookupSendsNothing(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{})
 	const page = "<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
 	emu.GatewayPage(http.MethodGet, "/v2"+client.PathFiatAccounts, http.StatusNotFound, "text/html", page)
 	cfg := env.config(faBody)
@@ -271,32 +267,29 @@ func TestAccFiatAccount_gatewayPageOnLookupSendsNothing(t *testing.T) {
 		return nil
 	}
 	refused := regexp.MustCompile(`(?s)Fiat account not created: ref_id not looked up.*404\s+Not\s+Found.*Nothing\s+was\s+created.*not\s+the\s+service.s`)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, ExpectError: refused},
-			{Config: cfg, Check: nothingSent, ExpectError: refused},
-			{
-				PreConfig: func() {
-					if err := nothingSent(nil); err != nil {
-						t.Fatal(err)
-					}
-					emu.GatewayPage(http.MethodGet, "/v2"+client.PathFiatAccounts, 0, "", "")
-				},
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("platform_fiat_account.test", tfjsonpath.New("status"), knownvalue.StringExact("PENDING")),
-				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkRequests(emu, faPostKey, 1, "%d fiat accounts POSTed, want 1"),
-					func(*terraform.State) error {
-						if n := len(emu.MadeFiatAccounts()); n != 1 {
-							return fmt.Errorf("the service holds %d accounts made through the API, want 1", n)
-						}
-						return nil
-					},
-				),
+	parallelSteps(t,
+		resource.TestStep{Config: cfg, ExpectError: refused},
+		resource.TestStep{Config: cfg, Check: nothingSent, ExpectError: refused},
+		resource.TestStep{
+			PreConfig: func() {
+				if err := nothingSent(nil); err != nil {
+					t.Fatal(err)
+				}
+				emu.GatewayPage(http.MethodGet, "/v2"+client.PathFiatAccounts, 0, "", "")
 			},
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("platform_fiat_account.test", tfjsonpath.New("status"), knownvalue.StringExact("PENDING")),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkRequests(emu, faPostKey, 1, "%d fiat accounts POSTed, want 1"),
+				func(*terraform.State) error {
+					if n := len(emu.MadeFiatAccounts()); n != 1 {
+						return fmt.Errorf("the service holds %d accounts made through the API, want 1", n)
+					}
+					return nil
+				},
+			),
 		},
-	})
+	)
 }

@@ -133,87 +133,84 @@ func TestAccFiatDepositInstructions_lifecycle(t *testing.T) {
 		return env.config(fdiConfig(fmt.Sprintf(`  metadata = { purpose = %q }`, v)))
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: withMetadata("payroll"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionCreate),
-					plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("ref_id")),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("status"), knownvalue.StringExact("VALID")),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network"), knownvalue.StringExact("WIRE")),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("routing_number_type"), knownvalue.StringExact("ABA")),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("ref_id"), knownvalue.StringRegexp(regexp.MustCompile(uuidPattern))),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("memo_id"), knownvalue.StringRegexp(regexp.MustCompile(`^[A-Z0-9]{10}$`))),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("account_id"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"purpose": knownvalue.StringExact("payroll"),
-					})),
-					statecheck.ExpectKnownValue(fdiAddr, fdiWire("routing_details", "routing_number"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9]{9}$`))),
-					statecheck.ExpectKnownValue(fdiAddr, fdiWire("routing_details", "bank_name"), knownvalue.StringExact("Platform Trust Company")),
-					// The emulator sends "" for an absent second address line: null, never "".
-					statecheck.ExpectKnownValue(fdiAddr, fdiWire("fiat_account_owner_address", "address2"), knownvalue.Null()),
-					// At the top level only, as the reference has it.
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network_instructions").AtMapKey("metadata"), knownvalue.Null()),
+	destroyed := func(*terraform.State) error {
+		if err := onlyGetsSince(emu, beforeDestroy); err != nil {
+			return fmt.Errorf("destroy: %w", err)
+		}
+		if n := len(emu.FiatDepositInstructions()); n != 2 {
+			return fmt.Errorf("emulator holds %d live sets after destroy, want 2 (destroy only forgets)", n)
+		}
+		return nil
+	}
+	parallelStepsThen(t, destroyed,
+		resource.TestStep{
+			Config: withMetadata("payroll"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionCreate),
+				plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("ref_id")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("status"), knownvalue.StringExact("VALID")),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network"), knownvalue.StringExact("WIRE")),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("routing_number_type"), knownvalue.StringExact("ABA")),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("ref_id"), knownvalue.StringRegexp(regexp.MustCompile(uuidPattern))),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("memo_id"), knownvalue.StringRegexp(regexp.MustCompile(`^[A-Z0-9]{10}$`))),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("account_id"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
+					"purpose": knownvalue.StringExact("payroll"),
+				})),
+				statecheck.ExpectKnownValue(fdiAddr, fdiWire("routing_details", "routing_number"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9]{9}$`))),
+				statecheck.ExpectKnownValue(fdiAddr, fdiWire("routing_details", "bank_name"), knownvalue.StringExact("Platform Trust Company")),
+				// The emulator sends "" for an absent second address line: null, never "".
+				statecheck.ExpectKnownValue(fdiAddr, fdiWire("fiat_account_owner_address", "address2"), knownvalue.Null()),
+				// At the top level only, as the reference has it.
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network_instructions").AtMapKey("metadata"), knownvalue.Null()),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkInstructionsMatchEmulator(emu, fdiAddr, 1),
+				func(s *terraform.State) error {
+					firstID, _ = stateAttr(s, fdiAddr, "id")
+					firstRef, _ = stateAttr(s, fdiAddr, "ref_id")
+					if n := emu.Counters.Requests(fdiPostKey); n != 1 {
+						return fmt.Errorf("%d POSTs, want 1", n)
+					}
+					return nil
 				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkInstructionsMatchEmulator(emu, fdiAddr, 1),
-					func(s *terraform.State) error {
-						firstID, _ = stateAttr(s, fdiAddr, "id")
-						firstRef, _ = stateAttr(s, fdiAddr, "ref_id")
-						if n := emu.Counters.Requests(fdiPostKey); n != 1 {
-							return fmt.Errorf("%d POSTs, want 1", n)
-						}
-						return nil
-					},
-				),
-			},
-			{
-				Config: withMetadata("payroll"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
-			},
-			{
-				ResourceName:      fdiAddr,
-				ImportState:       true,
-				ImportStateVerify: true,
-			},
-			{
-				// A changed argument is a new set, with a new ref_id.
-				Config: withMetadata("suppliers"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionDestroyBeforeCreate),
-					plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("ref_id")),
-					plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("memo_id")),
-				}},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkInstructionsMatchEmulator(emu, fdiAddr, 2),
-					func(s *terraform.State) error {
-						id, _ := stateAttr(s, fdiAddr, "id")
-						ref, _ := stateAttr(s, fdiAddr, "ref_id")
-						if id == firstID || ref == firstRef {
-							return fmt.Errorf("replacement kept id %q / ref_id %q", id, ref)
-						}
-						beforeDestroy = emu.Counters.AllRequests()
-						return nil
-					},
-				),
-			},
+			),
 		},
-		CheckDestroy: func(*terraform.State) error {
-			if err := onlyGetsSince(emu, beforeDestroy); err != nil {
-				return fmt.Errorf("destroy: %w", err)
-			}
-			if n := len(emu.FiatDepositInstructions()); n != 2 {
-				return fmt.Errorf("emulator holds %d live sets after destroy, want 2 (destroy only forgets)", n)
-			}
-			return nil
+		resource.TestStep{
+			Config: withMetadata("payroll"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+			}},
 		},
-	})
+		resource.TestStep{
+			ResourceName:      fdiAddr,
+			ImportState:       true,
+			ImportStateVerify: true,
+		},
+		resource.TestStep{
+			// A changed argument is a new set, with a new ref_id.
+			Config: withMetadata("suppliers"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("ref_id")),
+				plancheck.ExpectUnknownValue(fdiAddr, tfjsonpath.New("memo_id")),
+			}},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkInstructionsMatchEmulator(emu, fdiAddr, 2),
+				func(s *terraform.State) error {
+					id, _ := stateAttr(s, fdiAddr, "id")
+					ref, _ := stateAttr(s, fdiAddr, "ref_id")
+					if id == firstID || ref == firstRef {
+						return fmt.Errorf("replacement kept id %q / ref_id %q", id, ref)
+					}
+					beforeDestroy = emu.Counters.AllRequests()
+					return nil
+				},
+			),
+		},
+	)
 }
 
 // captureID stores the id of addr in *dst.
@@ -262,10 +259,7 @@ func testInstructionsRecreated(t *testing.T, problemBase string) {
 			return nil
 		},
 	)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps:                    []resource.TestStep{{Config: cfg, Check: captureID(fdiAddr, &id)}, gone},
-	})
+	parallelSteps(t, resource.TestStep{Config: cfg, Check: captureID(fdiAddr, &id)}, gone)
 }
 
 // fdiEnv is the environment of a test that makes instructions at the
@@ -318,21 +312,17 @@ func TestAccFiatDepositInstructions_deprecatedIsReplaced(t *testing.T) {
 			return nil
 		},
 	)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: captureID(fdiAddr, &id)},
-			replaced,
-			{Config: cfg, PlanOnly: true},
-		},
-	})
+	parallelSteps(t,
+		resource.TestStep{Config: cfg, Check: captureID(fdiAddr, &id)},
+		replaced,
+		resource.TestStep{Config: cfg, PlanOnly: true},
+	)
 }
 
 func TestAccFiatDepositInstructions_validation(t *testing.T) {
 	t.Parallel()
 	requireTFAcc(t)
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	var sevenPairs []string
 	for i := range 7 {
 		sevenPairs = append(sevenPairs, fmt.Sprintf("k%d = \"v\"", i))
@@ -369,13 +359,10 @@ func TestAccFiatDepositInstructions_validation(t *testing.T) {
 	t.Run("cases", func(t *testing.T) {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				resource.ParallelTest(t, resource.TestCase{
-					ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-					Steps: []resource.TestStep{{
-						Config:      env.config(`resource "platform_fiat_deposit_instructions" "test" {` + tc.body + "\n}\n"),
-						PlanOnly:    true,
-						ExpectError: regexp.MustCompile(tc.want),
-					}},
+				parallelSteps(t, resource.TestStep{
+					Config:      env.config(`resource "platform_fiat_deposit_instructions" "test" {` + tc.body + "\n}\n"),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(tc.want),
 				})
 			})
 		}
@@ -397,37 +384,34 @@ func TestAccFiatDepositInstructions_forbidden(t *testing.T) {
 	env.needEmulator(t)
 	emu := env.emu
 	body := fdiConfig("")
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// The client may not get the write scope: the token request is refused.
-				Config:      emulatorProviderBlockFor(emu, "reader", "reader-secret", "") + body,
-				ExpectError: regexp.MustCompile(`transfer:write_fiat_deposit_instructions`),
-			},
-			{
-				// Scopes pinned without the write scope: the plan refuses,
-				// before any request.
-				Config:      emulatorProviderBlock(emu, `  scopes = ["`+client.ScopeReadFiatDepositInstr+`"]`+"\n") + body,
-				ExpectError: regexp.MustCompile(`(?s)pinned\s+scopes\s+lack\s+transfer:write_fiat_deposit_instructions.*Nothing\s+was\s+sent`),
-			},
-			{
-				Config: emulatorProviderBlock(emu, "") + body,
-				Check:  checkInstructionsMatchEmulator(emu, fdiAddr, 1),
-			},
-			{
-				// Refreshing with a token that lacks the read scope: 403 on
-				// read, a warning, and the state kept (the refresh policy):
-				// the plan is empty.
-				Config:   emulatorProviderBlock(emu, `  scopes = ["`+client.ScopeWriteFiatDepositInstr+`"]`+"\n") + body,
-				PlanOnly: true,
-			},
-			{
-				Config:   emulatorProviderBlock(emu, "") + body,
-				PlanOnly: true,
-			},
+	parallelSteps(t,
+		resource.TestStep{
+			// The client may not get the write scope: the token request is refused.
+			Config:      emulatorProviderBlockFor(emu, "reader", "reader-secret", "") + body,
+			ExpectError: regexp.MustCompile(`transfer:write_fiat_deposit_instructions`),
 		},
-	})
+		resource.TestStep{
+			// Scopes pinned without the write scope: the plan refuses,
+			// before any request.
+			Config:      emulatorProviderBlock(emu, `  scopes = ["`+client.ScopeReadFiatDepositInstr+`"]`+"\n") + body,
+			ExpectError: regexp.MustCompile(`(?s)pinned\s+scopes\s+lack\s+transfer:write_fiat_deposit_instructions.*Nothing\s+was\s+sent`),
+		},
+		resource.TestStep{
+			Config: emulatorProviderBlock(emu, "") + body,
+			Check:  checkInstructionsMatchEmulator(emu, fdiAddr, 1),
+		},
+		resource.TestStep{
+			// Refreshing with a token that lacks the read scope: 403 on
+			// read, a warning, and the state kept (the refresh policy):
+			// the plan is empty.
+			Config:   emulatorProviderBlock(emu, `  scopes = ["`+client.ScopeWriteFiatDepositInstr+`"]`+"\n") + body,
+			PlanOnly: true,
+		},
+		resource.TestStep{
+			Config:   emulatorProviderBlock(emu, "") + body,
+			PlanOnly: true,
+		},
+	)
 	if n := emu.Counters.Requests(fdiPostKey); n != 1 {
 		t.Errorf("%d POSTs reached the emulator, want 1 (the one created)", n)
 	}
@@ -437,30 +421,27 @@ func TestAccFiatDepositInstructions_unknownOutcomeRetriedWithSameRefID(t *testin
 	_, emu := fdiEnv(t)
 	cfg := emulatorProviderBlock(emu, "  max_retries = 1\n") + fdiConfig(`  metadata = { purpose = "retry" }`)
 	emu.Faults.AcceptThenFail(2)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      cfg,
-				ExpectError: regexp.MustCompile(`(?s)Outcome of fiat deposit instructions create unknown.*Applying again`),
-			},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					checkInstructionsMatchEmulator(emu, fdiAddr, 1),
-					// The retry finds the set by its ref_id through the list
-					// endpoint and sends nothing. The ref_id is looked up once
-					// by each plan and once by each apply (whose create uses
-					// the lookup of its final plan).
-					checkRequests(emu, fdiPostKey, 2, "%d POSTs, want 2 (both unconfirmed attempts of the first apply)"),
-					checkRequests(emu, "GET /v2/transfer/fiat-deposit-instructions", 4, "%d lookups by ref_id, want 4 (one per plan and one per apply)"),
-				),
-			},
+	parallelSteps(t,
+		resource.TestStep{
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`(?s)Outcome of fiat deposit instructions create unknown.*Applying again`),
 		},
-	})
+		resource.TestStep{
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionDestroyBeforeCreate),
+			}},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkInstructionsMatchEmulator(emu, fdiAddr, 1),
+				// The retry finds the set by its ref_id through the list
+				// endpoint and sends nothing. The ref_id is looked up once
+				// by each plan and once by each apply (whose create uses
+				// the lookup of its final plan).
+				checkRequests(emu, fdiPostKey, 2, "%d POSTs, want 2 (both unconfirmed attempts of the first apply)"),
+				checkRequests(emu, "GET /v2/transfer/fiat-deposit-instructions", 4, "%d lookups by ref_id, want 4 (one per plan and one per apply)"),
+			),
+		},
+	)
 }
 
 func TestAccFiatDepositInstructions_importOtherNetwork(t *testing.T) {
@@ -488,25 +469,22 @@ resource "platform_fiat_deposit_instructions" "test" {
   ref_id       = "made-elsewhere"
 }
 `, f.ID))
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("id"), knownvalue.StringExact(f.ID)),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network"), knownvalue.StringExact("RTP")),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("memo_id"), knownvalue.StringExact(f.MemoID)),
-					statecheck.ExpectKnownValue(fdiAddr, fdiWire(), knownvalue.Null()),
-					statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("routing_number_type"), knownvalue.Null()),
-				},
+	parallelSteps(t,
+		resource.TestStep{
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(fdiAddr, plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("id"), knownvalue.StringExact(f.ID)),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("fiat_network"), knownvalue.StringExact("RTP")),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("memo_id"), knownvalue.StringExact(f.MemoID)),
+				statecheck.ExpectKnownValue(fdiAddr, fdiWire(), knownvalue.Null()),
+				statecheck.ExpectKnownValue(fdiAddr, tfjsonpath.New("routing_number_type"), knownvalue.Null()),
 			},
-			{Config: cfg, PlanOnly: true},
 		},
-	})
+		resource.TestStep{Config: cfg, PlanOnly: true},
+	)
 	if n := emu.Counters.Requests(fdiPostKey); n != posts {
 		t.Errorf("import and adoption sent %d POSTs, want none", n-posts)
 	}

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -207,9 +206,7 @@ func TestAccMoneyCore(t *testing.T) {
 			checkObjects(t, emu, res, 1)
 		}},
 		{"the same arguments again a month later", func(t *testing.T, res moneyResource, replay emulator.ReplayAnswer) {
-			emu := startCore(t, emulator.Options{WithdrawalReplay: replay})
-			first := newCLIWorkdir(t)
-			first.write(emulatorProviderBlock(emu, ""), res.body)
+			emu, first := coreWorkdir(t, replay, "", res.body)
 			first.mustRun(0, "apply", "-auto-approve")
 			emu.Advance(30 * 24 * time.Hour)
 			other := newCLIWorkdir(t)
@@ -230,9 +227,7 @@ func TestAccMoneyCore(t *testing.T) {
 			// The saved plan saw nothing; at its apply, an object another
 			// configuration made under the same derived ref_id two hours
 			// before is found: no evidence makes it this one's.
-			emu := startCore(t, emulator.Options{WithdrawalReplay: replay})
-			planned := newCLIWorkdir(t)
-			planned.write(emulatorProviderBlock(emu, ""), res.body)
+			emu, planned := coreWorkdir(t, replay, "", res.body)
 			planned.mustRun(0, "plan", "-out=saved.tfplan")
 			first := newCLIWorkdir(t)
 			first.write(emulatorProviderBlock(emu, ""), res.body)
@@ -273,6 +268,16 @@ func TestAccMoneyCore(t *testing.T) {
 func coreWorkdir(t *testing.T, replay emulator.ReplayAnswer, extra, body string) (*emulator.Server, *cliWorkdir) {
 	t.Helper()
 	emu := startCore(t, emulator.Options{WithdrawalReplay: replay})
+	w := newCLIWorkdir(t)
+	w.write(emulatorProviderBlock(emu, extra), body)
+	return emu, w
+}
+
+// emulatorWorkdir starts an emulator and a working directory whose
+// configuration is the provider block (with extra) and body.
+func emulatorWorkdir(t *testing.T, extra, body string) (*emulator.Server, *cliWorkdir) {
+	t.Helper()
+	emu := emulator.StartTest(t, emulator.Options{})
 	w := newCLIWorkdir(t)
 	w.write(emulatorProviderBlock(emu, extra), body)
 	return emu, w
@@ -565,20 +570,8 @@ func plannedAfter(t *testing.T, w *cliWorkdir, planFile, addr string) map[string
 // by address.
 func plannedValues(t *testing.T, w *cliWorkdir, planFile string) map[string]map[string]any {
 	t.Helper()
-	r := w.mustRun(0, "show", "-json", planFile)
-	var doc struct {
-		ResourceChanges []struct {
-			Address string `json:"address"`
-			Change  struct {
-				After map[string]any `json:"after"`
-			} `json:"change"`
-		} `json:"resource_changes"`
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
-		t.Fatalf("show -json %s: %v", planFile, err)
-	}
 	out := map[string]map[string]any{}
-	for _, rc := range doc.ResourceChanges {
+	for _, rc := range shownChanges(t, w.mustRun(0, "show", "-json", planFile).stdout) {
 		out[rc.Address] = rc.Change.After
 	}
 	return out

@@ -2,8 +2,9 @@ package provider
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -43,6 +44,14 @@ func requestsSince(emu *emulator.Server, before map[string]int) map[string]int {
 	return out
 }
 
+// logRequests logs each counter of got, by name.
+func logRequests(t *testing.T, step string, got map[string]int) {
+	t.Helper()
+	for _, k := range slices.Sorted(maps.Keys(got)) {
+		t.Logf("%s: %d %s", step, got[k], k)
+	}
+}
+
 const getTransferByID = "GET /v2/transfer/transfers/{id}"
 
 // TestAccCryptoWithdrawal_payrollInFewRequests: against the emulator
@@ -78,14 +87,7 @@ func TestAccCryptoWithdrawal_payrollInFewRequests(t *testing.T) {
 				t.Errorf("%s: %d %s", step, got[k], k)
 			}
 		}
-		keys := make([]string, 0, len(got))
-		for k := range got {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			t.Logf("%s: %d %s", step, got[k], k)
-		}
+		logRequests(t, step, got)
 	}
 	atMost := func(m int) func(int) bool { return func(v int) bool { return v <= m } }
 	exactly := func(m int) func(int) bool { return func(v int) bool { return v == m } }
@@ -148,7 +150,10 @@ var uuidSegment = regexp.MustCompile(`/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 // lookups, are gathered into list requests: a configuration of n of them,
 // and the request counter of its create.
 type gatheredType struct {
-	name   string
+	name string
+	// body is the argument lines of each of the n (count.index tells
+	// them apart); config, where set, is the whole configuration instead.
+	body   string
 	config func(n int) string
 	post   string
 	// refreshOnly: the creates' lookups are not by ref_id, and only the
@@ -160,43 +165,36 @@ type gatheredType struct {
 	createOnly bool
 }
 
+// configOf is the configuration of n objects of g, named "many".
+func (g gatheredType) configOf(n int) string {
+	if g.config != nil {
+		return g.config(n)
+	}
+	return fmt.Sprintf("\nresource %q \"many\" {\n  count = %d\n%s}\n", g.name, n, strings.TrimPrefix(g.body, "\n"))
+}
+
 // gatheredTypes are the types TestAccGathered counts.
 var gatheredTypes = []gatheredType{
-	{name: "platform_fiat_deposit_instructions", post: fdiPostKey, config: func(n int) string {
-		return fmt.Sprintf(`
-resource "platform_fiat_deposit_instructions" "many" {
-  count        = %d
+	{name: "platform_fiat_deposit_instructions", post: fdiPostKey, body: `
   profile_id   = "profile-1"
   fiat_network = "WIRE"
   metadata     = { branch = "b-${count.index}" }
-}
-`, n)
-	}},
-	{name: "platform_deposit_address", post: daPostKey, config: func(n int) string {
-		return fmt.Sprintf(`
-resource "platform_deposit_address" "many" {
-  count          = %d
+`},
+	{name: "platform_deposit_address", post: daPostKey, body: `
   profile_id     = "profile-1"
   crypto_network = "ETHEREUM"
   metadata       = { customer = "c-${count.index}" }
-}
-`, n)
-	}},
+`},
 	// The address book has no ref_ids: a create looks its address up
 	// alone, by network and address.
-	{name: "platform_orchestration_rule", post: orPostKey, config: func(n int) string {
-		return fmt.Sprintf(`
-resource "platform_orchestration_rule" "many" {
-  count             = %d
+	{name: "platform_orchestration_rule", post: orPostKey, body: `
   profile_id        = "profile-1"
   nickname          = "route-${count.index}"
   source_asset      = "USDC"
   destination_asset = "USDG"
   source            = { crypto = { network = "ETHEREUM" } }
-  destination       = { crypto = { address = format("0x%%040x", count.index + 1), network = "ETHEREUM" } }
-}
-`, n)
-	}},
+  destination       = { crypto = { address = format("0x%040x", count.index + 1), network = "ETHEREUM" } }
+`},
 	// The list of fiat accounts masks their account numbers: the refresh
 	// reads each by id.
 	{name: "platform_fiat_account", post: faPostKey, createOnly: true, config: func(n int) string {
@@ -204,28 +202,18 @@ resource "platform_orchestration_rule" "many" {
   count = %d`, n), 1), `bank_name           = "Bank"`, `bank_name           = "Bank ${count.index}"`, 1)
 	}},
 	// A profile has no ref_id: a create looks its nickname up alone.
-	{name: "platform_profile", post: profilePostKey, refreshOnly: true, config: func(n int) string {
-		return fmt.Sprintf(`
-resource "platform_profile" "many" {
-  count    = %d
+	{name: "platform_profile", post: profilePostKey, refreshOnly: true, body: `
   nickname = "team-${count.index}"
-}
-`, n)
-	}},
-	{name: "platform_crypto_destination_address", post: cdaPutKey, refreshOnly: true, config: func(n int) string {
-		return fmt.Sprintf(`
-resource "platform_crypto_destination_address" "many" {
-  count          = %d
+`},
+	{name: "platform_crypto_destination_address", post: cdaPutKey, refreshOnly: true, body: `
   crypto_network = "ETHEREUM"
-  address        = format("0x%%040x", count.index + 1)
+  address        = format("0x%040x", count.index + 1)
   travelrule_metadata = {
     custodian_type = "VASP"
     vasp           = { custom_vasp_name = "Example Exchange", custom_vasp_website = "https://exchange.example" }
     beneficiary    = { person_details = { first_name = "Ada", last_name = "Lovelace", physical_address = { country = "GBR" } } }
   }
-}
-`, n)
-	}},
+`},
 }
 
 // TestAccGathered: for each type whose list takes ids or ref_ids, the
@@ -246,7 +234,7 @@ func TestAccGathered(t *testing.T) {
 			emu := emulator.StartTest(t, opts)
 			emu.Faults.SetLatency(100 * time.Millisecond)
 			w := newCLIWorkdir(t)
-			w.write(emulatorProviderBlock(emu, ""), typ.config(n))
+			w.write(emulatorProviderBlock(emu, ""), typ.configOf(n))
 			report := func(step string, got map[string]int) int {
 				t.Helper()
 				byPath := map[string]int{}
@@ -257,14 +245,7 @@ func TestAccGathered(t *testing.T) {
 						total += v
 					}
 				}
-				keys := make([]string, 0, len(byPath))
-				for k := range byPath {
-					keys = append(keys, k)
-				}
-				sort.Strings(keys)
-				for _, k := range keys {
-					t.Logf("%s: %d %s", step, byPath[k], k)
-				}
+				logRequests(t, step, byPath)
 				return total
 			}
 

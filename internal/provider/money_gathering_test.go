@@ -86,6 +86,20 @@ func (r *recordingGatherer) waitPending(t *testing.T, n int) {
 	}
 }
 
+// newBusyGatherer is a recording gatherer with the request of "first"
+// started and held until r.hold is closed; done receives its error and
+// has room for three more.
+func newBusyGatherer(t *testing.T) (r *recordingGatherer, done chan error) {
+	r = newRecordingGatherer()
+	r.hold = make(chan struct{})
+	r.started = make(chan string, 1)
+	done = make(chan error, 4)
+	go func() { _, err := r.g.get(t.Context(), "first"); done <- err }()
+	<-r.started
+	r.started = nil
+	return r, done
+}
+
 // The first key of an idle gatherer goes out at once, alone, as the
 // request of one object: nothing waits for company.
 func TestGathererOneKeyGoesAloneAtOnce(t *testing.T) {
@@ -110,16 +124,7 @@ func TestGathererOneKeyGoesAloneAtOnce(t *testing.T) {
 // requests of 100, 100 and 50, one after the other; each caller gets its
 // own answer, and a key the complete answer lacks is absent.
 func TestGatherer250KeysTakeThreeRequests(t *testing.T) {
-	r := newRecordingGatherer()
-	r.hold = make(chan struct{})
-	r.started = make(chan string, 1)
-	first := make(chan error, 1)
-	go func() {
-		_, err := r.g.get(t.Context(), "first")
-		first <- err
-	}()
-	<-r.started
-	r.started = nil
+	r, first := newBusyGatherer(t)
 	type answer struct {
 		key string
 		res gathered[string]
@@ -171,13 +176,7 @@ func TestGatherer250KeysTakeThreeRequests(t *testing.T) {
 // Callers asking the same key while a request is in flight share one
 // place in the next request.
 func TestGathererSameKeyAskedOnce(t *testing.T) {
-	r := newRecordingGatherer()
-	r.hold = make(chan struct{})
-	r.started = make(chan string, 1)
-	done := make(chan error, 4)
-	go func() { _, err := r.g.get(t.Context(), "first"); done <- err }()
-	<-r.started
-	r.started = nil
+	r, done := newBusyGatherer(t)
 	for _, k := range []string{"a", "b", "a"} {
 		go func() {
 			res, err := r.g.get(t.Context(), k)
@@ -202,14 +201,8 @@ func TestGathererSameKeyAskedOnce(t *testing.T) {
 // A failed list fails each of its waiters with its error: none of them is
 // taken for absent.
 func TestGathererFailedListFailsEachWaiter(t *testing.T) {
-	r := newRecordingGatherer()
-	r.hold = make(chan struct{})
-	r.started = make(chan string, 1)
+	r, done := newBusyGatherer(t)
 	boom := errors.New("GET /transfer/transfers: 503 Service Unavailable")
-	done := make(chan error, 1)
-	go func() { _, err := r.g.get(t.Context(), "first"); done <- err }()
-	<-r.started
-	r.started = nil
 	errs := make(chan error, 10)
 	for i := range 10 {
 		go func() {
@@ -241,13 +234,7 @@ func TestGathererFailedListFailsEachWaiter(t *testing.T) {
 // A waiter whose context ends returns at once; the others of its request
 // get their answers.
 func TestGathererCancelledWaiter(t *testing.T) {
-	r := newRecordingGatherer()
-	r.hold = make(chan struct{})
-	r.started = make(chan string, 1)
-	done := make(chan error, 1)
-	go func() { _, err := r.g.get(t.Context(), "first"); done <- err }()
-	<-r.started
-	r.started = nil
+	r, done := newBusyGatherer(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	gone := make(chan error, 1)
 	go func() { _, err := r.g.get(ctx, "gone"); gone <- err }()
@@ -291,6 +278,12 @@ func pagedListClient(t *testing.T, path string) (c *client.Client, failPage2 *at
 		}
 		next.ServeHTTP(w, r)
 	})
+	return frontedClient(t, f), failPage2, pages
+}
+
+// frontedClient is a client of the fronted emulator f.
+func frontedClient(t *testing.T, f *frontedEmulator) *client.Client {
+	t.Helper()
 	c, err := client.New(client.Config{RateStateDir: t.TempDir(),
 		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
 		BaseURL: f.srv.URL + "/v2", AuthURL: f.srv.URL, Rates: &testRates,
@@ -298,7 +291,7 @@ func pagedListClient(t *testing.T, path string) (c *client.Client, failPage2 *at
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c, failPage2, pages
+	return c
 }
 
 // The transfers' lists read a paged answer to its end: a ref_id on the
@@ -427,13 +420,7 @@ func TestReadGatheredWithoutList(t *testing.T) {
 		}
 		next.ServeHTTP(w, r)
 	})
-	c, err := client.New(client.Config{RateStateDir: t.TempDir(),
-		ClientID: emulator.DefaultClientID, ClientSecret: emulator.DefaultClientSecret,
-		BaseURL: f.srv.URL + "/v2", AuthURL: f.srv.URL, Rates: &testRates,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := frontedClient(t, f)
 	var ids []string
 	for i := range 5 {
 		tr, err := c.CreateCryptoWithdrawal(t.Context(), client.CryptoWithdrawalRequest{
@@ -523,21 +510,18 @@ func (c *fakeGatherClock) move(d time.Duration) {
 	c.at = c.at.Add(d)
 }
 
-// While keys keep coming, the requests of a gatherer start at least its
-// spacing apart: keys that come after a request is answered wait for the
-// spacing and go together, unless as many callers wait as the gatherer
-// ever held at once (no other key is coming: Terraform's parallelism is
-// used up), and a key long after the last request goes alone at once.
-func TestGathererSpacesRequestsWhileKeysKeepComing(t *testing.T) {
-	r := newRecordingGatherer()
+// newSpacedGatherer is a recording gatherer spaced by gatherSpacing on a
+// fake clock, its requests of one held until r.hold is closed and their
+// keys sent on r.started; ask asks for key in the background and sends on
+// answers the error, or a wrong answer as an error.
+func newSpacedGatherer(t *testing.T) (r *recordingGatherer, clock *fakeGatherClock, answers chan error, ask func(key string)) {
+	r = newRecordingGatherer()
 	r.g.spacing = gatherSpacing
-	clock := newFakeGatherClock(r.g)
+	clock = newFakeGatherClock(r.g)
 	r.hold = make(chan struct{})
 	r.started = make(chan string, 1)
-
-	// Idle: the first key goes at once, alone; four more wait behind it.
-	answers := make(chan error, 16)
-	ask := func(key string) {
+	answers = make(chan error, 16)
+	ask = func(key string) {
 		go func() {
 			res, err := r.g.get(t.Context(), key)
 			if err == nil && res.val != "v:"+key {
@@ -546,6 +530,18 @@ func TestGathererSpacesRequestsWhileKeysKeepComing(t *testing.T) {
 			answers <- err
 		}()
 	}
+	return r, clock, answers, ask
+}
+
+// While keys keep coming, the requests of a gatherer start at least its
+// spacing apart: keys that come after a request is answered wait for the
+// spacing and go together, unless as many callers wait as the gatherer
+// ever held at once (no other key is coming: Terraform's parallelism is
+// used up), and a key long after the last request goes alone at once.
+func TestGathererSpacesRequestsWhileKeysKeepComing(t *testing.T) {
+	r, clock, answers, ask := newSpacedGatherer(t)
+
+	// Idle: the first key goes at once, alone; four more wait behind it.
 	ask("first")
 	if got := <-r.started; got != "first" {
 		t.Fatalf("first request for %q", got)
@@ -624,18 +620,7 @@ func TestGathererSpacesRequestsWhileKeysKeepComing(t *testing.T) {
 // the second of them on, up to maxGatherSpacing; a request long after the
 // last one starts anew, at the spacing.
 func TestGathererSpacingGrowsWhileManyKeysKeepComing(t *testing.T) {
-	r := newRecordingGatherer()
-	r.g.spacing = gatherSpacing
-	clock := newFakeGatherClock(r.g)
-	r.hold = make(chan struct{})
-	r.started = make(chan string, 1)
-	answers := make(chan error, 16)
-	ask := func(key string) {
-		go func() {
-			_, err := r.g.get(t.Context(), key)
-			answers <- err
-		}()
-	}
+	r, clock, answers, ask := newSpacedGatherer(t)
 	// Three callers at once: two keys waiting are not yet all there are.
 	ask("first")
 	<-r.started
@@ -777,6 +762,30 @@ type listedCase struct {
 	make                func(t *testing.T, c *client.Client, refID string) string
 }
 
+// listed is the listedCase of the objects of l at path, made by create
+// and known by id.
+func listed[T any](name, path string, l *objectLists[T], id func(T) string, create func(ctx context.Context, c *client.Client, refID string) (T, error)) listedCase {
+	return listedCase{name: name, path: path, ids: listedKeys(l, id),
+		make: func(t *testing.T, c *client.Client, refID string) string {
+			t.Helper()
+			v, err := create(t.Context(), c, refID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return id(v)
+		}}
+}
+
+func (c listedCase) withIDsOnly() listedCase {
+	c.idsOnly = true
+	return c
+}
+
+func (c listedCase) withRefIDsOnly() listedCase {
+	c.refIDsOnly = true
+	return c
+}
+
 // listedKeys is byRefIDs or byIDs of l, each answer mapped to its id.
 func listedKeys[T any](l *objectLists[T], id func(T) string) func(ctx context.Context, c *client.Client, keys []string, byRef bool) (map[string]string, error) {
 	return func(ctx context.Context, c *client.Client, keys []string, byRef bool) (map[string]string, error) {
@@ -804,68 +813,43 @@ func listedKeys[T any](l *objectLists[T], id func(T) string) func(ctx context.Co
 // fails whole when a page fails.
 func TestListedByFollowPages(t *testing.T) {
 	cases := []listedCase{
-		{
-			name: "fiat deposit instructions", path: client.PathFiatDepositInstructions,
-			ids: listedKeys(instructionsLists, func(f *client.FiatDepositInstructions) string { return f.ID }),
-			make: func(t *testing.T, c *client.Client, refID string) string {
-				f, err := c.CreateFiatDepositInstructions(t.Context(), client.FiatDepositInstructionsRequest{
+		listed("fiat deposit instructions", client.PathFiatDepositInstructions, instructionsLists,
+			func(f *client.FiatDepositInstructions) string { return f.ID },
+			func(ctx context.Context, c *client.Client, refID string) (*client.FiatDepositInstructions, error) {
+				return c.CreateFiatDepositInstructions(ctx, client.FiatDepositInstructionsRequest{
 					ProfileID: "profile-1", FiatNetwork: "WIRE", RefID: refID,
 				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return f.ID
-			},
-		},
-		{
-			name: "deposit addresses", path: client.PathDepositAddresses,
-			ids: listedKeys(depositAddressLists, func(d *client.DepositAddress) string { return deref(d.ID) }),
-			make: func(t *testing.T, c *client.Client, refID string) string {
-				d, err := c.CreateDepositAddress(t.Context(), client.DepositAddressRequest{
+			}),
+		listed("deposit addresses", client.PathDepositAddresses, depositAddressLists,
+			func(d *client.DepositAddress) string { return deref(d.ID) },
+			func(ctx context.Context, c *client.Client, refID string) (*client.DepositAddress, error) {
+				return c.CreateDepositAddress(ctx, client.DepositAddressRequest{
 					ProfileID: "profile-1", CryptoNetwork: "ETHEREUM", RefID: refID,
 				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return deref(d.ID)
-			},
-		},
-		{
-			name: "crypto destination addresses", path: client.PathCryptoDestinationAddresses, idsOnly: true,
-			ids: listedKeys(destinationLists, func(a *client.CryptoDestinationAddress) string { return a.ID }),
-			make: func(t *testing.T, c *client.Client, refID string) string {
-				a, err := c.PutCryptoDestinationAddress(t.Context(), client.PutCryptoDestinationAddressRequest{
+			}),
+		listed("crypto destination addresses", client.PathCryptoDestinationAddresses, destinationLists,
+			func(a *client.CryptoDestinationAddress) string { return a.ID },
+			func(ctx context.Context, c *client.Client, refID string) (*client.CryptoDestinationAddress, error) {
+				return c.PutCryptoDestinationAddress(ctx, client.PutCryptoDestinationAddressRequest{
 					CryptoNetwork: "ETHEREUM", Address: fmt.Sprintf("0x%040x", []byte(refID)),
 				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return a.ID
-			},
-		},
-		{
-			// Rules: by ids with the list's filter; by ref_ids, which it
-			// cannot filter, every rule read to the end.
-			name: "orchestration rules", path: client.PathOrchestrationRules,
-			ids: listedKeys(orchestrationRuleLists, func(r *client.OrchestrationRule) string { return deref(r.ID) }),
-			make: func(t *testing.T, c *client.Client, refID string) string {
-				r, err := c.CreateOrchestrationRule(t.Context(), client.OrchestrationRuleRequest{RefID: refID,
+			}).withIDsOnly(),
+		// Rules: by ids with the list's filter; by ref_ids, which it
+		// cannot filter, every rule read to the end.
+		listed("orchestration rules", client.PathOrchestrationRules, orchestrationRuleLists,
+			func(r *client.OrchestrationRule) string { return deref(r.ID) },
+			func(ctx context.Context, c *client.Client, refID string) (*client.OrchestrationRule, error) {
+				return c.CreateOrchestrationRule(ctx, client.OrchestrationRuleRequest{RefID: refID,
 					ProfileID: "p", SourceAsset: "USDC", DestinationAsset: "USDG",
 					Source: client.RuleRequestSource{Crypto: &client.RuleCryptoSourceRequest{Network: "ETHEREUM"}}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return deref(r.ID)
-			},
-		},
-		{
-			// Fiat accounts: each one listed under an asked ref_id is read
-			// by id for its full answer.
-			name: "fiat accounts", path: client.PathFiatAccounts, refIDsOnly: true,
-			ids: listedKeys(fiatAccountLists, func(a *client.FiatAccount) string { return deref(a.ID) }),
-			make: func(t *testing.T, c *client.Client, refID string) string {
+			}),
+		// Fiat accounts: each one listed under an asked ref_id is read
+		// by id for its full answer.
+		listed("fiat accounts", client.PathFiatAccounts, fiatAccountLists,
+			func(a *client.FiatAccount) string { return deref(a.ID) },
+			func(ctx context.Context, c *client.Client, refID string) (*client.FiatAccount, error) {
 				s := func(v string) *string { return &v }
-				a, err := c.CreateFiatAccount(t.Context(), client.CreateFiatAccountRequest{
+				return c.CreateFiatAccount(ctx, client.CreateFiatAccountRequest{
 					RefID: refID,
 					FiatAccountOwner: client.FiatAccountOwner{PersonDetails: &client.PersonDetails{
 						FirstName: s("Ada"), LastName: s("Lovelace"),
@@ -877,23 +861,12 @@ func TestListedByFollowPages(t *testing.T) {
 							BankName: s("Bank " + refID), BankAddress: &client.Address{Country: s("USA")}},
 					}},
 				}, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return deref(a.ID)
-			},
-		},
-		{
-			name: "profiles", path: client.PathProfiles, idsOnly: true,
-			ids: listedKeys(profileLists, func(p *client.Profile) string { return p.ID }),
-			make: func(t *testing.T, c *client.Client, refID string) string {
-				p, err := c.CreateProfile(t.Context(), client.CreateProfileRequest{Nickname: refID}, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return p.ID
-			},
-		},
+			}).withRefIDsOnly(),
+		listed("profiles", client.PathProfiles, profileLists,
+			func(p *client.Profile) string { return p.ID },
+			func(ctx context.Context, c *client.Client, refID string) (*client.Profile, error) {
+				return c.CreateProfile(ctx, client.CreateProfileRequest{Nickname: refID}, nil)
+			}).withIDsOnly(),
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

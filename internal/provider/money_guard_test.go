@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -179,23 +178,9 @@ func TestAccMoneyGuard(t *testing.T) {
 // amount, asset, destination and ref_id known in the plan JSON.
 func checkPlanFigures(t *testing.T, planJSON string, want int) {
 	t.Helper()
-	var plan struct {
-		ResourceChanges []struct {
-			Address string `json:"address"`
-			Type    string `json:"type"`
-			Change  struct {
-				Actions      []string       `json:"actions"`
-				After        map[string]any `json:"after"`
-				AfterUnknown map[string]any `json:"after_unknown"`
-			} `json:"change"`
-		} `json:"resource_changes"`
-	}
-	if err := json.Unmarshal([]byte(planJSON), &plan); err != nil {
-		t.Fatal(err)
-	}
 	uuid := regexp.MustCompile(`^[0-9a-f-]{36}$`)
 	n := 0
-	for _, rc := range plan.ResourceChanges {
+	for _, rc := range shownChanges(t, planJSON) {
 		if rc.Type != "platform_crypto_withdrawal" {
 			continue
 		}

@@ -338,27 +338,8 @@ func TestWaitForActive(t *testing.T) {
 // actions, and its values before and after.
 func plannedChange(t *testing.T, w *cliWorkdir, planFile, addr string) (actions []string, before, after map[string]any) {
 	t.Helper()
-	r := w.mustRun(0, "show", "-json", planFile)
-	var doc struct {
-		ResourceChanges []struct {
-			Address string `json:"address"`
-			Change  struct {
-				Actions []string       `json:"actions"`
-				Before  map[string]any `json:"before"`
-				After   map[string]any `json:"after"`
-			} `json:"change"`
-		} `json:"resource_changes"`
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
-		t.Fatalf("show -json %s: %v", planFile, err)
-	}
-	for _, rc := range doc.ResourceChanges {
-		if rc.Address == addr {
-			return rc.Change.Actions, rc.Change.Before, rc.Change.After
-		}
-	}
-	t.Fatalf("%s is not in the plan %s", addr, planFile)
-	return nil, nil, nil
+	rc := savedPlanChange(t, w, planFile, addr)
+	return rc.Change.Actions, rc.Change.Before, rc.Change.After
 }
 
 // cryptoDestinationOf is the crypto destination address of a rule's state

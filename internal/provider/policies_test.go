@@ -140,6 +140,15 @@ resource "terraform_data" "payday" {
 }
 `
 
+// skipBelowTerraform skips t, saying why, when the Terraform of w is older
+// than least.
+func skipBelowTerraform(t *testing.T, w *cliWorkdir, least, why string) {
+	t.Helper()
+	if terraformVersion(t, w.tf).LessThan(version.Must(version.NewVersion(least))) {
+		t.Skip(why)
+	}
+}
+
 // planJSON plans the configuration in w and returns terraform show -json
 // of the plan.
 func planJSON(t *testing.T, w *cliWorkdir) []byte {
@@ -162,9 +171,7 @@ func TestAccPolicies(t *testing.T) {
 	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{})
 	w := newCLIWorkdir(t)
-	if terraformVersion(t, w.tf).LessThan(version.Must(version.NewVersion("1.14.0"))) {
-		t.Skip("the policies' plans have an action invocation: Terraform 1.14 or later")
-	}
+	skipBelowTerraform(t, w, "1.14.0", "the policies' plans have an action invocation: Terraform 1.14 or later")
 	w.env = append(w.env, "PLATFORM_BASE_URL="+emu.BaseURL(), "PLATFORM_AUTH_URL="+emu.AuthURL(), "PLATFORM_WS_URL="+emu.WSURL(),
 		"PLATFORM_CLIENT_ID="+emulator.DefaultClientID, "PLATFORM_CLIENT_SECRET="+emulator.DefaultClientSecret)
 	if _, err := emulatorClient(t, emu).CreateCryptoWithdrawal(t.Context(), client.CryptoWithdrawalRequest{

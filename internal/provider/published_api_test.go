@@ -25,9 +25,7 @@ import (
 // and the insufficient-funds problem shows its type and detail, and no
 // hint about scopes right after them (the body names its cause).
 func TestAccPublished_insufficientFundsProblem(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{})
 	emu.Faults.RefuseWithdrawals(1, "insufficient-funds", "the balance of profile prof-1 does not cover 0.5001 BTC")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -45,17 +43,12 @@ func TestAccPublished_insufficientFundsProblem(t *testing.T) {
 }
 
 func TestAccPublished_throttledWithoutRetryAfter(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{FiatAccounts: 5})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{FiatAccounts: 5})
 	emu.Faults.OnlyPath("/v2/transfer/fiat-accounts")
 	emu.Faults.TooManyRequests(5, -1)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      env.config(`data "platform_fiat_accounts" "all" {}`),
-			ExpectError: regexp.MustCompile(`(?s)429\s+Too\s+Many\s+Requests.*throttles\s+this\s+address\s+for\s+up\s+to\s+5\s+minutes`),
-		}},
+	parallelSteps(t, resource.TestStep{
+		Config:      env.config(`data "platform_fiat_accounts" "all" {}`),
+		ExpectError: regexp.MustCompile(`(?s)429\s+Too\s+Many\s+Requests.*throttles\s+this\s+address\s+for\s+up\s+to\s+5\s+minutes`),
 	})
 	if n := emu.Counters.Requests("GET /v2/transfer/fiat-accounts"); n != 1 {
 		t.Errorf("%d list requests, want 1: a 429 without Retry-After is not retried", n)
@@ -70,8 +63,7 @@ func TestAccPublished_fiatAccountStatusEitherPlace(t *testing.T) {
 	t.Parallel()
 	for name, nested := range map[string]bool{"top level": false, "under wire": true} {
 		t.Run(name, func(t *testing.T) {
-			env := newAccEnv(t, emulator.Options{FiatAccounts: 30, FiatAccountStatusNested: nested})
-			env.needEmulator(t)
+			env, _ := emulatorEnv(t, emulator.Options{FiatAccounts: 30, FiatAccountStatusNested: nested})
 			all := env.emu.FiatAccounts()
 			var checks []statecheck.StateCheck
 			i := 0
@@ -105,99 +97,83 @@ func TestAccPublished_fiatAccountStatusEitherPlace(t *testing.T) {
 // TestAccPublished_marketsWithoutDash: market data by the published
 // identifier (BTCUSD), and a dashed one refused with the hint.
 func TestAccPublished_marketsWithoutDash(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.config(`data "platform_top_of_book" "btc" { market = "BTCUSD" }`),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("best_bid_price"), knownvalue.NotNull()),
-				},
-			},
-			{
-				Config:      env.config(`data "platform_top_of_book" "btc" { market = "BTC-USD" }`),
-				ExpectError: regexp.MustCompile(`(?s)Market "BTC-USD" refused by the stream.*identifiers have no\s+dash: "BTCUSD", not "BTC-USD"`),
+	env, _ := emulatorEnv(t, emulator.Options{})
+	parallelSteps(t,
+		resource.TestStep{
+			Config: env.config(`data "platform_top_of_book" "btc" { market = "BTCUSD" }`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("best_bid_price"), knownvalue.NotNull()),
 			},
 		},
-	})
+		resource.TestStep{
+			Config:      env.config(`data "platform_top_of_book" "btc" { market = "BTC-USD" }`),
+			ExpectError: regexp.MustCompile(`(?s)Market "BTC-USD" refused by the stream.*identifiers have no\s+dash: "BTCUSD", not "BTC-USD"`),
+		},
+	)
 }
 
 // TestAccPublished_nonWireInstructions: instructions of a network other than
 // WIRE come back with the fields the service sends, in
 // fiat_network_instructions_json.
 func TestAccPublished_nonWireInstructions(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	env, emu := emulatorEnv(t, emulator.Options{})
+	parallelSteps(t, resource.TestStep{
+		Config: env.config(`
 resource "platform_fiat_deposit_instructions" "rtp" {
   profile_id   = "prof-1"
   fiat_network = "RTP"
 }
 `),
-			Check: func(s *terraform.State) error {
-				raw, err := stateAttr(s, "platform_fiat_deposit_instructions.rtp", "fiat_network_instructions_json")
-				if err != nil {
-					return err
-				}
-				var got map[string]map[string]any
-				if err := json.Unmarshal([]byte(raw), &got); err != nil {
-					return fmt.Errorf("fiat_network_instructions_json %q: %w", raw, err)
-				}
-				fdis := emu.FiatDepositInstructions()
-				if len(fdis) != 1 || fdis[0].FiatNetworkInstructions.RTP == nil {
-					return fmt.Errorf("the emulator holds %+v", fdis)
-				}
-				want := fdis[0].FiatNetworkInstructions.RTP
-				rtp := got["rtp"]
-				routing, _ := rtp["routing_details"].(map[string]any)
-				if rtp["account_number"] != want.AccountNumber || routing["routing_number"] != want.RoutingDetails.RoutingNumber ||
-					routing["bank_name"] != want.RoutingDetails.BankName {
-					return fmt.Errorf("rtp instructions %v, the service sent %+v", rtp, want)
-				}
-				return nil
-			},
-		}},
+		Check: func(s *terraform.State) error {
+			raw, err := stateAttr(s, "platform_fiat_deposit_instructions.rtp", "fiat_network_instructions_json")
+			if err != nil {
+				return err
+			}
+			var got map[string]map[string]any
+			if err := json.Unmarshal([]byte(raw), &got); err != nil {
+				return fmt.Errorf("fiat_network_instructions_json %q: %w", raw, err)
+			}
+			fdis := emu.FiatDepositInstructions()
+			if len(fdis) != 1 || fdis[0].FiatNetworkInstructions.RTP == nil {
+				return fmt.Errorf("the emulator holds %+v", fdis)
+			}
+			want := fdis[0].FiatNetworkInstructions.RTP
+			rtp := got["rtp"]
+			routing, _ := rtp["routing_details"].(map[string]any)
+			if rtp["account_number"] != want.AccountNumber || routing["routing_number"] != want.RoutingDetails.RoutingNumber ||
+				routing["bank_name"] != want.RoutingDetails.BankName {
+				return fmt.Errorf("rtp instructions %v, the service sent %+v", rtp, want)
+			}
+			return nil
+		},
 	})
 }
 
 // TestAccPublished_repliesWithoutParams: subscribe replies whose entries do
 // not echo params (an older page of the docs) are matched by type.
 func TestAccPublished_repliesWithoutParams(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{RepliesWithoutParams: true})
-	env.needEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	env, _ := emulatorEnv(t, emulator.Options{RepliesWithoutParams: true})
+	parallelSteps(t, resource.TestStep{
+		Config: env.config(`
 data "platform_top_of_book" "btc" { market = "BTCUSD" }
 data "platform_order_book" "eth" {
   market = "ETHUSD"
   depth  = 5
 }
 `),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("best_ask_price"), knownvalue.NotNull()),
-				statecheck.ExpectKnownValue("data.platform_order_book.eth", tfjsonpath.New("bids"), knownvalue.ListSizeExact(5)),
-			},
-		}},
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("best_ask_price"), knownvalue.NotNull()),
+			statecheck.ExpectKnownValue("data.platform_order_book.eth", tfjsonpath.New("bids"), knownvalue.ListSizeExact(5)),
+		},
 	})
 }
 
 // TestAccPublished_snapshotBeforeReply: a snapshot that arrives before the
 // subscribe reply, after an UPDATE, is the one taken.
 func TestAccPublished_snapshotBeforeReply(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{SnapshotBeforeReply: true, BookInterval: time.Hour, HeartbeatInterval: time.Hour})
-	env.needEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	env, _ := emulatorEnv(t, emulator.Options{SnapshotBeforeReply: true, BookInterval: time.Hour, HeartbeatInterval: time.Hour})
+	parallelSteps(t, resource.TestStep{
+		Config: env.config(`
 data "platform_order_book" "btc" {
   market  = "BTCUSD"
   depth   = 10
@@ -208,12 +184,11 @@ data "platform_top_of_book" "eth" {
   timeout = "5s"
 }
 `),
-			ConfigStateChecks: []statecheck.StateCheck{
-				// The UPDATE before it holds one level a side; the snapshot ten.
-				statecheck.ExpectKnownValue("data.platform_order_book.btc", tfjsonpath.New("bids"), knownvalue.ListSizeExact(10)),
-				statecheck.ExpectKnownValue("data.platform_top_of_book.eth", tfjsonpath.New("best_bid_price"), knownvalue.NotNull()),
-			},
-		}},
+		ConfigStateChecks: []statecheck.StateCheck{
+			// The UPDATE before it holds one level a side; the snapshot ten.
+			statecheck.ExpectKnownValue("data.platform_order_book.btc", tfjsonpath.New("bids"), knownvalue.ListSizeExact(10)),
+			statecheck.ExpectKnownValue("data.platform_top_of_book.eth", tfjsonpath.New("best_bid_price"), knownvalue.NotNull()),
+		},
 	})
 }
 
@@ -254,9 +229,7 @@ output "books" {
 // of its own market.
 func TestAccPublished_tenReadsOneConnection(t *testing.T) {
 	t.Parallel()
-	emu := emulator.StartTest(t, emulator.Options{})
-	w := newCLIWorkdir(t)
-	w.write(emulatorProviderBlock(emu, ""), tenMarketDataReads)
+	emu, w := emulatorWorkdir(t, "", tenMarketDataReads)
 	w.mustRun(0, "plan", "-out=tfplan")
 	if n := emu.Counters.Requests("GET /ws"); n != 1 {
 		t.Errorf("the plan opened %d WebSocket connections, want 1", n)
@@ -297,12 +270,9 @@ func TestAccPublished_tenReadsOneConnection(t *testing.T) {
 // service holds under its subscription rate past the read's timeout fails
 // with an error that says the wait may come from that limit.
 func TestAccPublished_subscriptionRateTimeout(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{SubscriptionInterval: time.Hour})
-	env.needEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	env, _ := emulatorEnv(t, emulator.Options{SubscriptionInterval: time.Hour})
+	parallelSteps(t, resource.TestStep{
+		Config: env.config(`
 data "platform_top_of_book" "btc" {
   market  = "BTCUSD"
   timeout = "1s"
@@ -312,8 +282,7 @@ data "platform_order_book" "eth" {
   timeout = "1s"
 }
 `),
-			ExpectError: regexp.MustCompile(`(?s)No .* for market "(BTCUSD|ETHUSD)" within 1s.*before the stream answered\s+the\s+subscribe.*one\s+subscription\s+per\s+second\s+per\s+IP\s+address`),
-		}},
+		ExpectError: regexp.MustCompile(`(?s)No .* for market "(BTCUSD|ETHUSD)" within 1s.*before the stream answered\s+the\s+subscribe.*one\s+subscription\s+per\s+second\s+per\s+IP\s+address`),
 	})
 	if n := env.emu.SubscriptionWaits(); n != 1 {
 		t.Errorf("%d subscribes waited their turn, want 1", n)
@@ -386,13 +355,10 @@ func TestAccPublished_errorBodyForms(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			emu := emulator.StartTest(t, emulator.Options{FiatAccounts: 3, ErrorBodyCodeMessage: c.codeMessage})
 			emu.Faults.ServerErrors(1, 503)
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config: emulatorProviderBlock(emu, "  max_retries = 0\n") + `data "platform_fiat_accounts" "all" {}`,
-					ExpectError: regexp.MustCompile(`503\s+Service\s+Unavailable:\s+` + c.code +
-						`:\s+the\s+service\s+is\s+temporarily\s+unable\s+to\s+answer`),
-				}},
+			parallelSteps(t, resource.TestStep{
+				Config: emulatorProviderBlock(emu, "  max_retries = 0\n") + `data "platform_fiat_accounts" "all" {}`,
+				ExpectError: regexp.MustCompile(`503\s+Service\s+Unavailable:\s+` + c.code +
+					`:\s+the\s+service\s+is\s+temporarily\s+unable\s+to\s+answer`),
 			})
 		})
 	}
@@ -402,13 +368,9 @@ func TestAccPublished_errorBodyForms(t *testing.T) {
 // SWIFT wire, which the modelled wire object leaves out, comes back in
 // fiat_network_instructions_json as the service sent it.
 func TestAccPublished_intermediaryRoutingDetails(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	env, emu := emulatorEnv(t, emulator.Options{})
+	parallelSteps(t, resource.TestStep{
+		Config: env.config(`
 resource "platform_fiat_deposit_instructions" "swift" {
   profile_id          = "prof-1"
   fiat_network        = "WIRE"
@@ -418,24 +380,23 @@ output "intermediary" {
   value = jsondecode(platform_fiat_deposit_instructions.swift.fiat_network_instructions_json).wire.intermediary_routing_details
 }
 `),
-			Check: func(s *terraform.State) error {
-				fdis := emu.FiatDepositInstructions()
-				if len(fdis) != 1 || fdis[0].FiatNetworkInstructions.Wire == nil || fdis[0].FiatNetworkInstructions.Wire.IntermediaryRoutingDetails == nil {
-					return fmt.Errorf("the emulator holds %+v", fdis)
-				}
-				want := fdis[0].FiatNetworkInstructions.Wire.IntermediaryRoutingDetails
-				out, ok := s.RootModule().Outputs["intermediary"]
-				if !ok {
-					return errors.New("no output intermediary")
-				}
-				got, _ := out.Value.(map[string]any)
-				addr, _ := got["bank_address"].(map[string]any)
-				if got["routing_number_type"] != want.RoutingNumberType || got["routing_number"] != want.RoutingNumber ||
-					got["bank_name"] != want.BankName || addr["address1"] != want.BankAddress.Address1 {
-					return fmt.Errorf("intermediary_routing_details %v, the service sent %+v", got, want)
-				}
-				return nil
-			},
-		}},
+		Check: func(s *terraform.State) error {
+			fdis := emu.FiatDepositInstructions()
+			if len(fdis) != 1 || fdis[0].FiatNetworkInstructions.Wire == nil || fdis[0].FiatNetworkInstructions.Wire.IntermediaryRoutingDetails == nil {
+				return fmt.Errorf("the emulator holds %+v", fdis)
+			}
+			want := fdis[0].FiatNetworkInstructions.Wire.IntermediaryRoutingDetails
+			out, ok := s.RootModule().Outputs["intermediary"]
+			if !ok {
+				return errors.New("no output intermediary")
+			}
+			got, _ := out.Value.(map[string]any)
+			addr, _ := got["bank_address"].(map[string]any)
+			if got["routing_number_type"] != want.RoutingNumberType || got["routing_number"] != want.RoutingNumber ||
+				got["bank_name"] != want.BankName || addr["address1"] != want.BankAddress.Address1 {
+				return fmt.Errorf("intermediary_routing_details %v, the service sent %+v", got, want)
+			}
+			return nil
+		},
 	})
 }

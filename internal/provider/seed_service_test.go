@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
@@ -45,9 +44,7 @@ data "platform_top_of_book" "btc" { market = "BTCUSD" }
 `
 
 func TestAccSeedService(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{Profile: emulator.ProfileSeed, FiatAccounts: 3, DepositAddresses: 4, RewardClaims: 5, StablecoinConversions: 2})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{Profile: emulator.ProfileSeed, FiatAccounts: 3, DepositAddresses: 4, RewardClaims: 5, StablecoinConversions: 2})
 	conversion := emu.StablecoinConversions()[0].ID
 	live := 0
 	for _, a := range emu.FiatAccounts() {
@@ -115,22 +112,6 @@ data "platform_stablecoin_conversion" "one" { id = %q }
 // sends nothing new.
 func TestAccSeedServiceWithdrawalAction(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t, emulator.Options{Profile: emulator.ProfileSeed})
-	env.needEmulator(t)
-	emu := env.emu
-	const refID = "seed-payout-1"
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.config(cwaActionConfig(fmt.Sprintf("    ref_id = %q", refID), "v1")),
-				Check:  expectTransfers(emu, 1, refID),
-			},
-			{
-				Config: env.config(cwaActionConfig(fmt.Sprintf("    ref_id = %q", refID), "v2")),
-				Check:  expectTransfers(emu, 1, refID),
-			},
-		},
-	})
+	env, _ := emulatorEnv(t, emulator.Options{Profile: emulator.ProfileSeed})
+	actionTest(t, actionRefIDSteps(env, "seed-payout-1")...)
 }

@@ -23,11 +23,7 @@ import (
 // stays in.
 func checkTopOfBook(addr string, emu bool, lo, hi string) statecheck.StateCheck {
 	return dataSourceCheck(addr, func(attrs map[string]any) error {
-		bids, err := stateLevels(attrs, "bids")
-		if err != nil {
-			return err
-		}
-		asks, err := stateLevels(attrs, "asks")
+		bids, asks, err := stateBook(attrs)
 		if err != nil {
 			return err
 		}
@@ -82,10 +78,8 @@ var rfc3339Nano = knownvalue.StringFunc(func(v string) error {
 func TestAccTopOfBookDataSource(t *testing.T) {
 	env := newAccEnv(t, emulator.Options{})
 	emu := env.emu != nil
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	parallelSteps(t, resource.TestStep{
+		Config: env.config(`
 data "platform_top_of_book" "btc" {
   market = "BTCUSD"
 }
@@ -95,28 +89,27 @@ data "platform_top_of_book" "sol" {
   timeout = "5s"
 }
 `),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("id"), knownvalue.StringExact("BTCUSD")),
-				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("market"), knownvalue.StringExact("BTCUSD")),
-				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("timeout"), knownvalue.Null()),
-				statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("timestamp"), rfc3339Nano),
-				statecheck.ExpectKnownValue("data.platform_top_of_book.sol", tfjsonpath.New("id"), knownvalue.StringExact("SOLUSD")),
-				statecheck.ExpectKnownValue("data.platform_top_of_book.sol", tfjsonpath.New("timeout"), knownvalue.StringExact("5s")),
-				statecheck.ExpectKnownValue("data.platform_top_of_book.sol", tfjsonpath.New("timestamp"), rfc3339Nano),
-				statecheck.CompareValuePairs(
-					"data.platform_top_of_book.btc", tfjsonpath.New("best_bid_price"),
-					"data.platform_top_of_book.btc", tfjsonpath.New("bids").AtSliceIndex(0).AtMapKey("price"),
-					compare.ValuesSame()),
-				statecheck.CompareValuePairs(
-					"data.platform_top_of_book.btc", tfjsonpath.New("best_ask_amount"),
-					"data.platform_top_of_book.btc", tfjsonpath.New("asks").AtSliceIndex(0).AtMapKey("amount"),
-					compare.ValuesSame()),
-				// The emulator's BTCUSD book stays within 5% (plus two
-				// levels) of 60000, SOLUSD within 5% of 150.
-				checkTopOfBook("data.platform_top_of_book.btc", emu, "56000", "64000"),
-				checkTopOfBook("data.platform_top_of_book.sol", emu, "140", "160"),
-			},
-		}},
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("id"), knownvalue.StringExact("BTCUSD")),
+			statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("market"), knownvalue.StringExact("BTCUSD")),
+			statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("timeout"), knownvalue.Null()),
+			statecheck.ExpectKnownValue("data.platform_top_of_book.btc", tfjsonpath.New("timestamp"), rfc3339Nano),
+			statecheck.ExpectKnownValue("data.platform_top_of_book.sol", tfjsonpath.New("id"), knownvalue.StringExact("SOLUSD")),
+			statecheck.ExpectKnownValue("data.platform_top_of_book.sol", tfjsonpath.New("timeout"), knownvalue.StringExact("5s")),
+			statecheck.ExpectKnownValue("data.platform_top_of_book.sol", tfjsonpath.New("timestamp"), rfc3339Nano),
+			statecheck.CompareValuePairs(
+				"data.platform_top_of_book.btc", tfjsonpath.New("best_bid_price"),
+				"data.platform_top_of_book.btc", tfjsonpath.New("bids").AtSliceIndex(0).AtMapKey("price"),
+				compare.ValuesSame()),
+			statecheck.CompareValuePairs(
+				"data.platform_top_of_book.btc", tfjsonpath.New("best_ask_amount"),
+				"data.platform_top_of_book.btc", tfjsonpath.New("asks").AtSliceIndex(0).AtMapKey("amount"),
+				compare.ValuesSame()),
+			// The emulator's BTCUSD book stays within 5% (plus two
+			// levels) of 60000, SOLUSD within 5% of 150.
+			checkTopOfBook("data.platform_top_of_book.btc", emu, "56000", "64000"),
+			checkTopOfBook("data.platform_top_of_book.sol", emu, "140", "160"),
+		},
 	})
 	waitNoStreamConnections(t, env.emu)
 }
@@ -160,34 +153,31 @@ func TestAccTopOfBookDataSource_missingScope(t *testing.T) {
 			func(s string) bool { return s == stream.Scope })},
 	}})
 	env.needEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// Client credentials that are not allowed the stream scope:
-				// the token endpoint refuses the scope.
-				Config: emulatorProviderBlockFor(env.emu, "no-stream", "no-stream-secret", "") + `
+	parallelSteps(t,
+		resource.TestStep{
+			// Client credentials that are not allowed the stream scope:
+			// the token endpoint refuses the scope.
+			Config: emulatorProviderBlockFor(env.emu, "no-stream", "no-stream-secret", "") + `
 data "platform_top_of_book" "x" {
   market = "BTCUSD"
 }
 `,
-				ExpectError: regexp.MustCompile(`(?s)Unable to get an access token for the stream.*` +
-					diagRegexp("with the OAuth scope exchange:read_aggregated_marketdata_stream").String()),
-			},
-			{
-				// A pinned token without the stream scope: the handshake
-				// answers 403.
-				Config: emulatorProviderBlock(env.emu, `  scopes = ["transfer:read_fiat_account"]`+"\n") + `
-data "platform_top_of_book" "x" {
-  market = "BTCUSD"
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)` +
-					diagRegexp("Stream access forbidden: missing scope exchange:read_aggregated_marketdata_stream").String() +
-					".*" + diagRegexp("403 Forbidden: the access token lacks the scope exchange:read_aggregated_marketdata_stream").String()),
-			},
+			ExpectError: regexp.MustCompile(`(?s)Unable to get an access token for the stream.*` +
+				diagRegexp("with the OAuth scope exchange:read_aggregated_marketdata_stream").String()),
 		},
-	})
+		resource.TestStep{
+			// A pinned token without the stream scope: the handshake
+			// answers 403.
+			Config: emulatorProviderBlock(env.emu, `  scopes = ["transfer:read_fiat_account"]`+"\n") + `
+data "platform_top_of_book" "x" {
+  market = "BTCUSD"
+}
+`,
+			ExpectError: regexp.MustCompile(`(?s)` +
+				diagRegexp("Stream access forbidden: missing scope exchange:read_aggregated_marketdata_stream").String() +
+				".*" + diagRegexp("403 Forbidden: the access token lacks the scope exchange:read_aggregated_marketdata_stream").String()),
+		},
+	)
 	if n := env.emu.Counters.Requests("GET /ws"); n != 1 {
 		t.Errorf("stream handshakes = %d, want 1 (only the pinned-token step reaches the stream)", n)
 	}
@@ -195,13 +185,9 @@ data "platform_top_of_book" "x" {
 
 // TestAccTopOfBookDataSource_timeout subscribes to a market whose data the
 // emulator withholds: the read fails with the timeout's diagnostic, within
-// a second of the timeout.
+// a second of the timeout; once the data comes through, it succeeds.
 func TestAccTopOfBookDataSource_timeout(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	const timeout = 2 * time.Second
-	var start time.Time
-	var elapsed time.Duration
+	env, _ := emulatorEnv(t, emulator.Options{})
 	config := func(timeout string) string {
 		return env.config(fmt.Sprintf(`
 data "platform_top_of_book" "x" {
@@ -210,82 +196,40 @@ data "platform_top_of_book" "x" {
 }
 `, timeout))
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() {
-					env.emu.HoldStreamData(true)
-					start = time.Now()
-				},
-				Config:      config(timeout.String()),
-				ExpectError: diagRegexp(`No top-of-book message for market "ETHUSD" within 2s`),
-			},
-			{
-				// Runs right after the failed step: measure it, then let
-				// the data through and read successfully.
-				PreConfig: func() {
-					elapsed = time.Since(start)
-					env.emu.HoldStreamData(false)
-				},
-				Config: config("5s"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					checkTopOfBook("data.platform_top_of_book.x", true, "2800", "3200"),
-				},
-			},
+	testStreamTimeout(t, env, 2*time.Second, resource.TestStep{
+		Config:      config("2s"),
+		ExpectError: diagRegexp(`No top-of-book message for market "ETHUSD" within 2s`),
+	}, resource.TestStep{
+		Config: config("5s"),
+		ConfigStateChecks: []statecheck.StateCheck{
+			checkTopOfBook("data.platform_top_of_book.x", true, "2800", "3200"),
 		},
 	})
-	t.Logf("failing step with timeout %s took %s", timeout, elapsed)
-	// The step includes Terraform's own processes, slow on a loaded
-	// machine: below the default bound is what shows that the configured
-	// one ended the read.
-	if elapsed < timeout || elapsed >= defaultStreamTimeout {
-		t.Errorf("failing step took %s, want at least %s and less than the default %s", elapsed, timeout, defaultStreamTimeout)
-	}
-	waitNoStreamConnections(t, env.emu)
 }
 
-func TestAccTopOfBookDataSource_droppedConnection(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: func() { env.emu.Faults.DropWS(1) },
-			Config: env.config(`
+// btcTopOfBook is a platform_top_of_book "x" of BTCUSD.
+const btcTopOfBook = `
 data "platform_top_of_book" "x" {
   market = "BTCUSD"
 }
-`),
-			ExpectError: regexp.MustCompile(`(?s)Stream connection closed.*` +
-				diagRegexp(`closed before a top-of-book message for market "BTCUSD" arrived`).String()),
-		}},
-	})
-	waitNoStreamConnections(t, env.emu)
+`
+
+func TestAccTopOfBookDataSource_droppedConnection(t *testing.T) {
+	env, _ := emulatorEnv(t, emulator.Options{})
+	testStreamReadFails(t, env, func() { env.emu.Faults.DropWS(1) }, btcTopOfBook,
+		regexp.MustCompile(`(?s)Stream connection closed.*`+
+			diagRegexp(`closed before a top-of-book message for market "BTCUSD" arrived`).String()))
 }
 
 func TestAccTopOfBookDataSource_errorCode(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: func() { env.emu.FailNextStreamOps(1) },
-			Config: env.config(`
-data "platform_top_of_book" "x" {
-  market = "BTCUSD"
-}
-`),
-			ExpectError: regexp.MustCompile(`(?s)Stream error INTERNAL_SERVER_ERROR.*` +
-				diagRegexp(`The stream answered the subscribe request for market "BTCUSD" with error code INTERNAL_SERVER_ERROR`).String()),
-		}},
-	})
-	waitNoStreamConnections(t, env.emu)
+	env, _ := emulatorEnv(t, emulator.Options{})
+	testStreamReadFails(t, env, func() { env.emu.FailNextStreamOps(1) }, btcTopOfBook,
+		regexp.MustCompile(`(?s)Stream error INTERNAL_SERVER_ERROR.*`+
+			diagRegexp(`The stream answered the subscribe request for market "BTCUSD" with error code INTERNAL_SERVER_ERROR`).String()))
 }
 
 func TestAccTopOfBookDataSource_noWSURL(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	t.Setenv(EnvWSURL, "")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -312,8 +256,7 @@ data "platform_top_of_book" "x" {
 }
 
 func TestAccTopOfBookDataSource_invalidArguments(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
+	env, _ := emulatorEnv(t, emulator.Options{})
 	var steps []resource.TestStep
 	for _, tt := range []struct{ args, want string }{
 		{`timeout = "0s"`, `timeout must be a Go duration such as "10s" or "1m30s", greater than zero, at most 5m0s, got "0s"`},
@@ -337,9 +280,7 @@ data "platform_top_of_book" "x" {
 			ExpectError: diagRegexp(tt.want),
 		})
 	}
-	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	parallelSteps(t, steps...)
 	// Rejected at plan time, before any call.
-	if n, w := env.emu.Counters.TotalTokens(), env.emu.Counters.Requests("GET /ws"); n != 0 || w != 0 {
-		t.Errorf("tokens issued = %d, stream handshakes = %d; want 0 and 0", n, w)
-	}
+	checkNoStreamCalls(t, env.emu)
 }

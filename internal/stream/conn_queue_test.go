@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gorilla/websocket"
 )
@@ -28,16 +27,8 @@ func TestConnQueuedBytesCap(t *testing.T) {
 		}
 		<-stop
 	})
-	c, err := Dial(t.Context(), wsURL, "tok", Options{MaxQueuedBytes: 64 << 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	select {
-	case <-c.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the connection did not end with 100 frames of 10 kB waiting")
-	}
+	c := dialURL(t, wsURL, "tok", Options{MaxQueuedBytes: 64 << 10})
+	waitDone(t, c, "the connection did not end with 100 frames of 10 kB waiting")
 	if !errors.Is(c.Err(), ErrSlowConsumer) || !strings.Contains(c.Err().Error(), "65536 bytes") {
 		t.Fatalf("Err = %v, want ErrSlowConsumer naming the cap", c.Err())
 	}

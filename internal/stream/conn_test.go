@@ -360,12 +360,8 @@ func TestDroppedConnectionWaitingForReply(t *testing.T) {
 		_, _, _ = ws.ReadMessage()
 		_ = ws.NetConn().Close() // drop without a reply
 	})
-	c, err := Dial(t.Context(), wsURL, "tok", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_, err = c.Subscribe(t.Context(), Channel{Type: ChannelHeartbeat})
+	c := dialURL(t, wsURL, "tok", Options{})
+	_, err := c.Subscribe(t.Context(), Channel{Type: ChannelHeartbeat})
 	if !errors.Is(err, ErrConnectionClosed) {
 		t.Fatalf("err %v", err)
 	}
@@ -381,17 +377,13 @@ func TestContextCancelWaitingForReply(t *testing.T) {
 			got <- struct{}{} // never answer
 		}
 	})
-	c, err := Dial(t.Context(), wsURL, "tok", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dialURL(t, wsURL, "tok", Options{})
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() {
 		<-got
 		cancel()
 	}()
-	_, err = c.Subscribe(ctx, Channel{Type: ChannelHeartbeat})
+	_, err := c.Subscribe(ctx, Channel{Type: ChannelHeartbeat})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}
@@ -427,16 +419,8 @@ func TestKeepaliveDetectsSilentServer(t *testing.T) {
 	wsURL := fakeServer(t, func(_ *websocket.Conn, stop <-chan struct{}) {
 		<-stop // never read: pings go unanswered
 	})
-	c, err := Dial(t.Context(), wsURL, "tok", Options{PingInterval: 20 * time.Millisecond, PongTimeout: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	select {
-	case <-c.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("silent server not detected")
-	}
+	c := dialURL(t, wsURL, "tok", Options{PingInterval: 20 * time.Millisecond, PongTimeout: 50 * time.Millisecond})
+	waitDone(t, c, "silent server not detected")
 	if !errors.Is(c.Err(), ErrConnectionClosed) || !strings.Contains(c.Err().Error(), "keepalive") {
 		t.Fatalf("Err %v", c.Err())
 	}
@@ -470,11 +454,7 @@ func TestServerCloseEndsConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	tok := fetchToken(t, s, Scope)
-	c, err := Dial(t.Context(), s.WSURL(), tok, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dialURL(t, s.WSURL(), tok, Options{})
 	if _, err := c.Subscribe(t.Context(), Channel{Type: ChannelHeartbeat}); err != nil {
 		t.Fatal(err)
 	}
@@ -482,11 +462,7 @@ func TestServerCloseEndsConnection(t *testing.T) {
 		t.Fatal("no heartbeat")
 	}
 	s.Close()
-	select {
-	case <-c.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("server close not noticed")
-	}
+	waitDone(t, c, "server close not noticed")
 	if !errors.Is(c.Err(), ErrConnectionClosed) {
 		t.Fatalf("Err %v", c.Err())
 	}
@@ -498,11 +474,7 @@ func TestSlowConsumer(t *testing.T) {
 	if _, err := c.Subscribe(t.Context(), Channel{Type: ChannelMarketData, Market: "BTCUSD"}); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-c.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("overflow not detected")
-	}
+	waitDone(t, c, "overflow not detected")
 	if !errors.Is(c.Err(), ErrSlowConsumer) || !errors.Is(c.Err(), ErrConnectionClosed) {
 		t.Fatalf("Err %v", c.Err())
 	}

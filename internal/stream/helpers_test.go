@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -69,12 +70,30 @@ func newEnv(tb testing.TB, opts emulator.Options) *testEnv {
 
 func (e *testEnv) dial(tb testing.TB, opts Options) *Conn {
 	tb.Helper()
-	c, err := Dial(tb.Context(), e.s.WSURL(), e.token, opts)
+	return dialURL(tb, e.s.WSURL(), e.token, opts)
+}
+
+// dialURL dials wsURL with token and opts; the connection is closed when
+// the test ends.
+func dialURL(tb testing.TB, wsURL, token string, opts Options) *Conn {
+	tb.Helper()
+	c, err := Dial(tb.Context(), wsURL, token, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = c.Close() })
 	return c
+}
+
+// waitDone waits for c to end, failing with what if it has not ended
+// after lateBy.
+func waitDone(t *testing.T, c *Conn, what string) {
+	t.Helper()
+	select {
+	case <-c.Done():
+	case <-time.After(lateBy):
+		t.Fatal(what)
+	}
 }
 
 // fakeServer serves WebSocket connections with handle, for behaviours the
@@ -121,6 +140,17 @@ func fakeServer(t *testing.T, handle func(ws *websocket.Conn, stop <-chan struct
 // timeout of ten seconds, a flood that never ends), far more than a loaded
 // machine's scheduling delays.
 const lateBy = 5 * time.Second
+
+// readLater reads ch of h in the background; the read's error comes on
+// the channel it returns.
+func readLater(ctx context.Context, h *Hub, ch Channel) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.Read(ctx, ch)
+		done <- err
+	}()
+	return done
+}
 
 // waitFor polls cond until it holds or the deadline passes.
 func waitFor(t *testing.T, what string, cond func() bool) {

@@ -369,11 +369,7 @@ func TestHubDropsSubscriptionWithoutReader(t *testing.T) {
 	book := Channel{ChannelMarketData, "BTCUSD"}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	held := make(chan error, 1)
-	go func() {
-		_, err := h.Read(ctx, Channel{ChannelTopOfBook, "ETHUSD"})
-		held <- err
-	}()
+	held := readLater(ctx, h, Channel{ChannelTopOfBook, "ETHUSD"})
 	waitFor(t, "the held read to subscribe", func() bool { return h.Subscribes() == 1 })
 	if _, err := h.Read(t.Context(), book); err != nil {
 		t.Fatal(err)

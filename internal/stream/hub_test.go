@@ -202,11 +202,7 @@ func TestHubTimeoutWaitingForTurn(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	read := make(chan error, 1)
-	go func() {
-		_, err := h.Read(ctx, Channel{ChannelTopOfBook, "ETHUSD"})
-		read <- err
-	}()
+	read := readLater(ctx, h, Channel{ChannelTopOfBook, "ETHUSD"})
 	waitFor(t, "the service to hold the second subscribe", func() bool { return s.SubscriptionWaits() == 1 })
 	cancel()
 	err := <-read

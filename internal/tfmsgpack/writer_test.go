@@ -8,11 +8,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-func listOf(tb testing.TB, v tftypes.Value) []tftypes.Value {
+// valueAs is v as a T, failing tb if it is not one.
+func valueAs[T any](tb testing.TB, v tftypes.Value) T {
 	tb.Helper()
-	var out []tftypes.Value
+	var out T
 	if err := v.As(&out); err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("%v as %T: %v", v, out, err)
 	}
 	return out
 }
@@ -30,9 +31,7 @@ func TestEquivalenceWriterLengthForms(t *testing.T) {
 		if err != nil {
 			t.Fatalf("string of %d bytes: %v", n, err)
 		}
-		var got string
-		_ = v.As(&got)
-		if got != s {
+		if got := valueAs[string](t, v); got != s {
 			t.Fatalf("string of %d bytes decoded to %d bytes", n, len(got))
 		}
 		if n > 16 && n != 65536 {
@@ -49,7 +48,7 @@ func TestEquivalenceWriterLengthForms(t *testing.T) {
 		if err != nil {
 			t.Fatalf("list of %d: %v", n, err)
 		}
-		if got := listOf(t, lv); len(got) != n {
+		if got := valueAs[[]tftypes.Value](t, lv); len(got) != n {
 			t.Fatalf("list of %d decoded to %d", n, len(got))
 		}
 
@@ -61,14 +60,12 @@ func TestEquivalenceWriterLengthForms(t *testing.T) {
 		}
 		w.EndArray(at, n)
 		b := bytesOf(t, w)
-		open := listOf(t, mustMsgPack(t, b, listType))
+		open := valueAs[[]tftypes.Value](t, mustMsgPack(t, b, listType))
 		if len(open) != n {
 			t.Fatalf("open array of %d decoded to %d", n, len(open))
 		}
 		for i, e := range open {
-			var s string
-			_ = e.As(&s)
-			if s != strings.Repeat("e", i%100) {
+			if s := valueAs[string](t, e); s != strings.Repeat("e", i%100) {
 				t.Fatalf("open array of %d: element %d is %q", n, i, s)
 			}
 		}
@@ -111,14 +108,13 @@ func TestWriterNullNotEmpty(t *testing.T) {
 	w.AnyMap(map[string]any{"s": "x", "n": 2.0, "b": true, "o": map[string]any{"k": []any{"a"}}, "z": nil})
 	typ := tftypes.Tuple{ElementTypes: []tftypes.Type{tftypes.String, tftypes.String, tftypes.String,
 		tftypes.Map{ElementType: tftypes.String}, tftypes.Map{ElementType: tftypes.String}}}
-	got := listOf(t, mustMsgPack(t, bytesOf(t, w), typ))
+	got := valueAs[[]tftypes.Value](t, mustMsgPack(t, bytesOf(t, w), typ))
 	for i, wantNull := range []bool{true, true, false, true, false} {
 		if got[i].IsNull() != wantNull {
 			t.Errorf("element %d: null = %v, want %v", i, got[i].IsNull(), wantNull)
 		}
 	}
-	var m map[string]tftypes.Value
-	_ = got[4].As(&m)
+	m := valueAs[map[string]tftypes.Value](t, got[4])
 	want := map[string]string{"s": "x", "n": "2", "b": "true", "o": `{"k":["a"]}`, "z": "<null>"}
 	for k, w := range want {
 		s := "<null>"
@@ -219,7 +215,7 @@ func TestWriterChunks(t *testing.T) {
 	}
 	b := bytesOf(t, w)
 	typ := tftypes.List{ElementType: tftypes.Object{AttributeTypes: map[string]tftypes.Type{"name": tftypes.String, "index": tftypes.String}}}
-	items := listOf(t, mustMsgPack(t, b, typ))
+	items := valueAs[[]tftypes.Value](t, mustMsgPack(t, b, typ))
 	if len(items) != n {
 		t.Fatalf("%d items, want %d", len(items), n)
 	}

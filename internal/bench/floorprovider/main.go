@@ -18,12 +18,14 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -87,34 +89,30 @@ func (r floorResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 	resp.Schema = schema.Schema{Attributes: attrs}
 }
 
-// filled is the plan with every unknown string filled in.
-func filled(plan tftypes.Value) (tftypes.Value, error) {
-	return tftypes.Transform(plan, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+// fill sets state to the plan with every unknown string filled in; what
+// names the operation in an error.
+func fill(what string, plan tftypes.Value, state *tfsdk.State, diags *diag.Diagnostics) {
+	v, err := tftypes.Transform(plan, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
 		if v.IsKnown() || !v.Type().Is(tftypes.String) {
 			return v, nil
 		}
 		return tftypes.NewValue(tftypes.String, fmt.Sprintf("%s-0123456789abcdef", p)), nil
 	})
+	if err != nil {
+		diags.AddError(what, err.Error())
+		return
+	}
+	state.Raw = v
 }
 
 func (r floorResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	v, err := filled(req.Plan.Raw)
-	if err != nil {
-		resp.Diagnostics.AddError("create", err.Error())
-		return
-	}
-	resp.State.Raw = v
+	fill("create", req.Plan.Raw, &resp.State, &resp.Diagnostics)
 }
 
 func (r floorResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
 
 func (r floorResource) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	v, err := filled(req.Plan.Raw)
-	if err != nil {
-		resp.Diagnostics.AddError("update", err.Error())
-		return
-	}
-	resp.State.Raw = v
+	fill("update", req.Plan.Raw, &resp.State, &resp.Diagnostics)
 }
 
 func (r floorResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}

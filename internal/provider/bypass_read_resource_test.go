@@ -16,11 +16,9 @@ import (
 // readServed is how many reads the provider's server answered itself.
 func (pp planPair) readServed(t *testing.T) int64 {
 	t.Helper()
-	s, ok := pp.ours.srv.(interface{ ReadServed() int64 })
-	if !ok {
-		t.Fatalf("the provider's server is a %T", pp.ours.srv)
-	}
-	return s.ReadServed()
+	return servedBy[interface{ ReadServed() int64 }](t, pp, func(s interface{ ReadServed() int64 }) int64 {
+		return s.ReadServed()
+	})
 }
 
 // sameRead reads req through both servers and fails unless the answers
@@ -38,16 +36,7 @@ func (pp planPair) sameRead(t *testing.T, typ tftypes.Type, req *tfprotov6.ReadR
 	if err != nil {
 		t.Fatal(err)
 	}
-	decode := func(dv *tfprotov6.DynamicValue) tftypes.Value {
-		if dv == nil {
-			return tftypes.Value{}
-		}
-		v, err := dv.Unmarshal(typ)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
+	decode := func(dv *tfprotov6.DynamicValue) tftypes.Value { return decodedValue(t, typ, dv) }
 	if (ours.NewState == nil) != (theirs.NewState == nil) {
 		t.Errorf("new state: ours %v, framework %v", ours.NewState, theirs.NewState)
 	}

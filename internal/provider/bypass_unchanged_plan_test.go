@@ -129,11 +129,33 @@ func newPlanPair(t *testing.T, emu *emulator.Server) planPair {
 // served is how many plans the provider's server answered itself.
 func (pp planPair) served(t *testing.T) int64 {
 	t.Helper()
-	s, ok := pp.ours.srv.(interface{ UnchangedServed() int64 })
+	return servedBy[interface{ UnchangedServed() int64 }](t, pp, func(s interface{ UnchangedServed() int64 }) int64 {
+		return s.UnchangedServed()
+	})
+}
+
+// servedBy is a count the provider's server keeps of the calls it answered
+// itself, read through count from the server as S.
+func servedBy[S any](t *testing.T, pp planPair, count func(S) int64) int64 {
+	t.Helper()
+	s, ok := pp.ours.srv.(S)
 	if !ok {
 		t.Fatalf("the provider's server is a %T", pp.ours.srv)
 	}
-	return s.UnchangedServed()
+	return count(s)
+}
+
+// decodedValue is dv decoded as typ; the zero value when dv is nil.
+func decodedValue(t *testing.T, typ tftypes.Type, dv *tfprotov6.DynamicValue) tftypes.Value {
+	t.Helper()
+	if dv == nil {
+		return tftypes.Value{}
+	}
+	v, err := dv.Unmarshal(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // samePlan plans req through both servers and fails unless the answers
@@ -151,16 +173,7 @@ func (pp planPair) samePlan(t *testing.T, typ tftypes.Type, req *tfprotov6.PlanR
 	if err != nil {
 		t.Fatal(err)
 	}
-	decode := func(dv *tfprotov6.DynamicValue) tftypes.Value {
-		if dv == nil {
-			return tftypes.Value{}
-		}
-		v, err := dv.Unmarshal(typ)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
+	decode := func(dv *tfprotov6.DynamicValue) tftypes.Value { return decodedValue(t, typ, dv) }
 	if o, f := decode(ours.PlannedState), decode(theirs.PlannedState); !o.Equal(f) {
 		t.Errorf("planned state:\n ours %s\n framework %s", o, f)
 	}

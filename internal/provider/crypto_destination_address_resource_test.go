@@ -537,3 +537,69 @@ func TestDocumentedAddressesValid(t *testing.T) {
 		t.Fatalf("%d addresses found in the examples and templates, want at least 5", checked)
 	}
 }
+
+// What testdata/upgrade/address_book.tfstate recorded: an entry the
+// service confirmed (payee), and one whose PUT was processed but answered
+// 500 (lost, tainted, with the attempt in its private state).
+const (
+	addressBookPayeeID   = "4444a1b6-a944-4b37-8024-95453515ab10"
+	addressBookPayeePEID = "8341b04e-a72e-4480-86e7-b28a54d00045"
+)
+
+// A state of the address book written before the resource became a
+// declaration of the money core plans no change for its confirmed entry,
+// and the apply of its unconfirmed one records the entry the lost PUT made,
+// sending nothing.
+func TestAccCryptoDestinationAddress_upgrade(t *testing.T) {
+	t.Parallel()
+	requireTFAcc(t)
+	emu := emulator.StartTest(t, emulator.Options{})
+	c := emulatorClient(t, emu)
+	payee := cdaConfig(cdaAddress, `  nickname = "payee"`)
+	ids := map[string]string{}
+	for _, put := range []client.PutCryptoDestinationAddressRequest{
+		{CryptoNetwork: "ETHEREUM", Address: cdaAddress, Nickname: "payee", TravelruleMetadata: &client.TravelruleMetadata{
+			CustodianType: new("VASP"),
+			Vasp:          &client.Vasp{CustomVaspName: new("Example Exchange"), CustomVaspWebsite: new("https://exchange.example")},
+			Beneficiary: &client.Beneficiary{PersonDetails: &client.BeneficiaryPerson{FirstName: new("Ada"), LastName: new("Lovelace"),
+				PhysicalAddress: &client.Address{Country: new("GBR")}}},
+		}},
+		{CryptoNetwork: "ETHEREUM", Address: cdaOther, Nickname: "lost", BookmarkedStatus: new(false)},
+	} {
+		a, err := c.PutCryptoDestinationAddress(t.Context(), put)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if put.Nickname == "payee" {
+			ids[addressBookPayeeID], ids[addressBookPayeePEID] = a.ID, deref(a.PolicyExecutionID)
+		}
+	}
+	emu.Counters.Reset()
+	w := newCLIWorkdir(t)
+	w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), payee+`
+resource "platform_crypto_destination_address" "lost" {
+  crypto_network = "ETHEREUM"
+  address        = "`+cdaOther+`"
+  nickname       = "lost"
+}
+`)
+	upgradeState(t, w, "address_book", ids)
+	r := w.mustRun(2, "plan", "-detailed-exitcode")
+	mustContain(t, "plan", spaced(r.output()), "Plan: 1 to add, 0 to change, 1 to destroy", "Applying records it and sends nothing")
+	if strings.Contains(r.output(), "platform_crypto_destination_address.payee will") ||
+		strings.Contains(r.output(), "platform_crypto_destination_address.payee must") {
+		t.Errorf("the plan changes the confirmed entry:\n%s", r.output())
+	}
+	r = w.mustRun(0, "apply", "-auto-approve")
+	mustContain(t, "apply", spaced(r.output()), "was added earlier, not added again")
+	w.mustRun(0, "plan", "-detailed-exitcode")
+	if n := emu.Counters.Requests(cdaPutKey); n != 0 {
+		t.Errorf("%d PUTs after the upgrade, want none", n)
+	}
+	if got := stateOf(t, w, cdaAddr)["id"]; got != ids[addressBookPayeeID] {
+		t.Errorf("payee's id %v, want %s", got, ids[addressBookPayeeID])
+	}
+	if len(emu.CryptoDestinationAddresses()) != 2 {
+		t.Errorf("the book holds %d entries, want the 2 made for the test", len(emu.CryptoDestinationAddresses()))
+	}
+}

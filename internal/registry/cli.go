@@ -114,6 +114,7 @@ var CLITests = map[string][]string{
 	},
 	"resource platform_crypto_destination_address": {
 		"TestAccCryptoDestinationAddress_lifecycle",
+		"TestAccCryptoDestinationAddress_upgrade",
 	},
 	"resource platform_profile": {
 		"TestAccProfile_lifecycle",

@@ -37,7 +37,7 @@ import (
 // the resource configured and read as the framework does, its identity
 // checked as the framework does, the state, identity and private data
 // encoded as the framework does. Anything else (another resource, a
-// schema with a block, a write-only attribute or a custom type, private
+// schema with a block, a default, a write-only attribute or a custom type, private
 // data of the framework's own such as an import's, private data that is
 // not well formed, a provider not configured or that may defer) goes
 // through the framework. TestEquivalenceReadResource, in the provider,
@@ -93,7 +93,7 @@ func (t *readType) load(ctx context.Context, providerTypeName string) bool {
 		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: providerTypeName}, &m)
 		var s resource.SchemaResponse
 		r.Schema(ctx, resource.SchemaRequest{}, &s)
-		if s.Diagnostics.HasError() {
+		if s.Diagnostics.HasError() || withDefault(s.Schema) {
 			return
 		}
 		plain, semantic := plainSchema(s.Schema)

@@ -3,6 +3,7 @@ package bypass
 import (
 	"bytes"
 	"context"
+	"reflect"
 	"sync"
 	"sync/atomic"
 
@@ -23,9 +24,10 @@ import (
 // modifiers, each write rebuilding the object. None of it can change
 // anything: the plan modifiers of these resources (UseStateForUnknown,
 // RequiresReplace, RequiresReplaceIf) leave a value equal to its state
-// alone, and their schemas have no defaults and no write-only attributes
+// alone, and their schemas have no write-only attributes
 // (TestEquivalenceUnchangedPlanners, in the provider, holds the list of
-// the plan modifiers allowed). What is left is the resource's own
+// the plan modifiers allowed) and no defaults (a resource whose schema
+// has one is left to the framework: withDefault). What is left is the resource's own
 // decision about the object, which it makes from its state: a withdrawal
 // claims its ref_id against the new ones of the plan, deprecated deposit
 // instructions are replaced.
@@ -89,7 +91,9 @@ type unchangedType struct {
 func UnchangedPlanners(ctx context.Context, p provider.Provider, plannerOf PlannerOf) map[string]resource.Resource {
 	out := map[string]resource.Resource{}
 	for name, t := range unchangedTypes(ctx, p, plannerOf) {
-		out[name] = t.resource
+		if t.load(ctx) {
+			out[name] = t.resource
+		}
 	}
 	return out
 }
@@ -127,7 +131,7 @@ func (t *unchangedType) load(ctx context.Context) bool {
 	t.once.Do(func() {
 		var s resource.SchemaResponse
 		t.resource.Schema(ctx, resource.SchemaRequest{}, &s)
-		if s.Diagnostics.HasError() {
+		if s.Diagnostics.HasError() || withDefault(s.Schema) {
 			return
 		}
 		t.schema, t.typ = s.Schema, s.Schema.Type().TerraformType(ctx)
@@ -147,6 +151,38 @@ func (t *unchangedType) load(ctx context.Context) bool {
 		t.ok = true
 	})
 	return t.ok
+}
+
+// withDefault reports whether an attribute of s, at any depth, has a
+// default. The framework sets a default in the plan of an object whose
+// configuration leaves the attribute null, even when Terraform proposes
+// the prior state, so the plans of such a resource (and its reads, which
+// the server answers for the same resources) go through the framework.
+func withDefault(s schema.Schema) bool {
+	for _, a := range s.Attributes {
+		if attributeWithDefault(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func attributeWithDefault(a schema.Attribute) bool {
+	// Every attribute type of the framework's resource schemas holds its
+	// default in a field named Default (nil: none).
+	if v := reflect.ValueOf(a); v.Kind() == reflect.Struct {
+		if d := v.FieldByName("Default"); d.IsValid() && !d.IsNil() {
+			return true
+		}
+	}
+	if n, ok := a.(schema.NestedAttribute); ok {
+		for _, na := range n.GetNestedObject().GetAttributes() {
+			if sa, ok := na.(schema.Attribute); ok && attributeWithDefault(sa) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // plan answers the plan of req when it is the plan of an unchanged object

@@ -100,6 +100,17 @@ var cryptoDestinationAddressShape = objectShape[client.CryptoDestinationAddress]
 		func(a *client.CryptoDestinationAddress) *client.TravelruleMetadata { return a.TravelruleMetadata }, travelruleShape),
 }
 
+// destinationWords are the words of the address book, for the messages the
+// resource shares with the money core.
+var destinationWords = createWords{
+	refNamespace: "crypto_destination_address",
+	resourceType: "platform_crypto_destination_address",
+	noun:         "crypto destination address",
+	made:         "created",
+	path:         client.PathCryptoDestinationAddress,
+	scope:        client.ScopeWriteCryptoDestinationAddress,
+}.filled()
+
 // cryptoDestinationAddressArgs are the arguments of the resource.
 type cryptoDestinationAddressArgs struct {
 	CryptoNetwork      types.String `tfsdk:"crypto_network"`
@@ -119,21 +130,9 @@ var destinationAddressComputedShape = cryptoDestinationAddressShape.without(
 // cryptoDestinationAddressModel is the state of the resource.
 type cryptoDestinationAddressModel shapedState[cryptoDestinationAddressArgs]
 
-func getDestinationAddress(ctx context.Context, src getter) (cryptoDestinationAddressModel, diag.Diagnostics) {
-	s, diags := getShaped[cryptoDestinationAddressArgs](ctx, src)
-	return cryptoDestinationAddressModel(s), diags
-}
-
 func (m cryptoDestinationAddressModel) set(ctx context.Context, dst setter, sch typed) diag.Diagnostics {
 	return setShaped(ctx, dst, sch, shapedState[cryptoDestinationAddressArgs](m))
 }
-
-func (m cryptoDestinationAddressModel) str(name string) types.String {
-	return shapedState[cryptoDestinationAddressArgs](m).str(name)
-}
-
-// id is the id of the address, null until the service confirmed it.
-func (m cryptoDestinationAddressModel) id() types.String { return m.str("id") }
 
 // tuple names the address in the book: network, address and identity.
 func (a cryptoDestinationAddressArgs) tuple() string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
@@ -20,57 +21,212 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
-)
-
-var (
-	_ resource.Resource                   = (*cryptoDestinationAddressResource)(nil)
-	_ resource.ResourceWithConfigure      = (*cryptoDestinationAddressResource)(nil)
-	_ resource.ResourceWithImportState    = (*cryptoDestinationAddressResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*cryptoDestinationAddressResource)(nil)
-	_ resource.ResourceWithIdentity       = (*cryptoDestinationAddressResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*cryptoDestinationAddressResource)(nil)
 )
 
 // NewCryptoDestinationAddressResource is the constructor of
 // platform_crypto_destination_address.
 func NewCryptoDestinationAddressResource() resource.Resource {
-	return &cryptoDestinationAddressResource{}
+	return newMoneyResource(&destinationAddressType)
 }
 
-// cryptoDestinationAddressResource is an entry of the withdrawal address
-// book. The one PUT of the API creates it (naming the tuple) and updates
-// it (naming its id); it is read through the list (ids filter); the API
-// has no delete, so Delete forgets it.
-type cryptoDestinationAddressResource struct {
-	data *providerData
+// destinationAddressType declares platform_crypto_destination_address on
+// the money core: an entry of the withdrawal address book. The one PUT of
+// the API creates it (naming the tuple) and updates it (naming its id); it
+// is read through the list (ids filter); the API has no delete, so a
+// destroy forgets it. The create has no ref_id: its key is the tuple
+// (network, address, identity), which finds an entry again after a lost
+// answer (lost_create.go).
+var destinationAddressType = moneyType[cryptoDestinationAddressArgs, *client.CryptoDestinationAddress, client.PutCryptoDestinationAddressRequest]{
+	objects: moneyObjects[*client.CryptoDestinationAddress]{
+		words: destinationWords,
+		id: func(a *client.CryptoDestinationAddress) string {
+			if a == nil {
+				return ""
+			}
+			return a.ID
+		},
+		createdAt: func(a *client.CryptoDestinationAddress) time.Time {
+			if a.CreatedAt == nil {
+				return time.Time{}
+			}
+			return *a.CreatedAt
+		},
+		describe:  func(a *client.CryptoDestinationAddress) string { return a.Address + " on " + a.CryptoNetwork },
+		get:       readByID,
+		readScope: client.ScopeReadCryptoDestinationAddress,
+		lists:     destinationLists,
+	},
+	key:      &destinationKey,
+	schema:   destinationAddressSchema,
+	identity: "crypto destination address",
+	refresh:  refreshPolicy{scopeRefused: failKeepingState, gone: forgetWithWarning, another: failKeepingState},
+	say: lifecycleWords[cryptoDestinationAddressArgs]{
+		destroy: &message{"Destroying a crypto destination address does not remove it from the address book",
+			"The API has no endpoint to delete an address from the address book: destroy only removes it from the " +
+				"Terraform state, and the address stays in the service's book (and usable for withdrawals, if approved)."},
+		forgotten: func(m shapedState[cryptoDestinationAddressArgs]) message {
+			return message{"Crypto destination address still in the address book",
+				fmt.Sprintf("The crypto destination address %s (%s, status %s) was removed from the Terraform state only. "+
+					"The API has no endpoint to delete it: it stays in the service's address book. No API call was made.",
+					id(m).ValueString(), m.args.describe(), shown(m.str("status").ValueString()))}
+		},
+		gone: func(m shapedState[cryptoDestinationAddressArgs]) message {
+			return message{"Crypto destination address no longer in the address book",
+				fmt.Sprintf("The address book no longer holds %s (%s). It was removed from the Terraform state; "+
+					"Terraform plans to add it again.", id(m).ValueString(), m.args.describe())}
+		},
+		readFailed: func(m shapedState[cryptoDestinationAddressArgs], err error) message {
+			summary, detail := readDestinationError(err, "address "+id(m).ValueString())
+			return message{failure(summary, err), detail}
+		},
+	},
+	plan: typePlan[cryptoDestinationAddressArgs]{
+		unread:     func(a cryptoDestinationAddressArgs) bool { return a.CryptoNetwork.IsNull() },
+		summary:    func(a cryptoDestinationAddressArgs) string { return a.describe() },
+		validators: []resource.ConfigValidator{addressShapeValidator{}},
+	},
+	create: typeCreate[cryptoDestinationAddressArgs, *client.CryptoDestinationAddress, client.PutCryptoDestinationAddressRequest]{
+		request: func(_ context.Context, a cryptoDestinationAddressArgs, _ string) (client.PutCryptoDestinationAddressRequest, error) {
+			return a.request("")
+		},
+		requestArgument: "travelrule_metadata",
+		post: func(ctx context.Context, c *client.Client, body client.PutCryptoDestinationAddressRequest) (*client.CryptoDestinationAddress, error) {
+			return c.PutCryptoDestinationAddress(ctx, body)
+		},
+		differences: func(body client.PutCryptoDestinationAddressRequest, a *client.CryptoDestinationAddress) []string {
+			return answerDifferences(body, tupleOf(body), "", a)
+		},
+		created: func(_ context.Context, m *shapedState[cryptoDestinationAddressArgs], a *client.CryptoDestinationAddress, _ createOutcome, diags *diag.Diagnostics) {
+			(*cryptoDestinationAddressModel)(m).fromAPI(a, diags)
+		},
+	},
+	read: typeRead[cryptoDestinationAddressArgs, *client.CryptoDestinationAddress]{
+		recorded: func(_ context.Context, m shapedState[cryptoDestinationAddressArgs], a *client.CryptoDestinationAddress) []string {
+			d := fieldDifferences([]recordedField{
+				{"crypto_network", m.args.CryptoNetwork, a.CryptoNetwork},
+				{"address", m.args.Address, a.Address},
+			})
+			if got, want := deref(a.IdentityID), knownString(m.args.IdentityID); got != want {
+				d = append(d, fmt.Sprintf("identity_id: recorded %q, answered %q", want, got))
+			}
+			return d
+		},
+		refreshed: fromAPIInto,
+		adopt:     fromAPIInto,
+	},
+	change: typeChange[cryptoDestinationAddressArgs]{update: updateDestinationAddress},
 }
 
-// destinationWords are the words of the address book, for the messages the
-// resource shares with the money core.
-var destinationWords = createWords{
-	refNamespace: "crypto_destination_address",
-	resourceType: "platform_crypto_destination_address",
-	noun:         "crypto destination address",
-	made:         "created",
-	path:         client.PathCryptoDestinationAddress,
-	scope:        client.ScopeWriteCryptoDestinationAddress,
-}.filled()
-
-func (r *cryptoDestinationAddressResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_crypto_destination_address"
+// fromAPIInto sets every attribute of m from the address a.
+func fromAPIInto(_ context.Context, m *shapedState[cryptoDestinationAddressArgs], a *client.CryptoDestinationAddress, diags *diag.Diagnostics) {
+	(*cryptoDestinationAddressModel)(m).fromAPI(a, diags)
 }
 
-func (r *cryptoDestinationAddressResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("crypto destination address")
-}
-
-func (r *cryptoDestinationAddressResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
+// destinationKey is the key of an entry of the book: its tuple. An entry
+// found under it after a lost PUT is the attempt's only when it holds the
+// nickname and bookmark the attempt sent and the service made it after
+// the attempt started (its created_at).
+var destinationKey = naturalKey[cryptoDestinationAddressArgs, *client.CryptoDestinationAddress, client.PutCryptoDestinationAddressRequest]{
+	of:   cryptoDestinationAddressArgs.tuple,
+	attr: path.Root("address"),
+	lookup: func(ctx context.Context, c *client.Client, a cryptoDestinationAddressArgs) (keyFound[*client.CryptoDestinationAddress], error) {
+		return lookupTuple(ctx, c, a)
+	},
+	refuses: func(a cryptoDestinationAddressArgs, atSend bool, diags *diag.Diagnostics) bool {
+		when := ""
+		if atSend {
+			when = " at send"
+		}
+		return checksumRefused(a.CryptoNetwork, a.Address, path.Root("address"), "address book entry", when, diags)
+	},
+	sent: lostEntryRequest,
+	judge: func(_ context.Context, _ *client.Client, attempt lostCreate, _ bool, a *client.CryptoDestinationAddress) (foundObject, error) {
+		return lostEntryEvidence(attempt, a), nil
+	},
+	existed: existedBefore,
+	say: keyWords[cryptoDestinationAddressArgs, *client.CryptoDestinationAddress]{
+		notLookedUp: func(a cryptoDestinationAddressArgs, err error) message {
+			summary, detail := readDestinationError(err, a.describe())
+			return message{summary + " at plan", detail + " The apply looks the address up again before it adds it, " +
+				"and never takes over an address that is already in the book."}
+		},
+		lookupFailed: func(a cryptoDestinationAddressArgs, err error) message {
+			summary, detail := readDestinationError(err, a.describe())
+			return message{failure(summary, err), detail + " Nothing was sent: the address is looked up before it is " +
+				"added, so that an address already in the book is never taken over."}
+		},
+		taken: func(a cryptoDestinationAddressArgs, found *client.CryptoDestinationAddress, _ string) message {
+			return alreadyInBook(a, found, "This configuration did not add it")
+		},
+		notJudgedAtPlan: func(a cryptoDestinationAddressArgs, found *client.CryptoDestinationAddress, err error) message {
+			summary, detail := readDestinationError(err, a.describe())
+			return message{summary + " at plan", detail}
+		},
+		notJudged: func(a cryptoDestinationAddressArgs, found *client.CryptoDestinationAddress, _ string, err error, _ string) message {
+			summary, detail := readDestinationError(err, a.describe())
+			return message{failure(summary, err), detail + " Nothing was sent."}
+		},
+		notItsOwn: func(a cryptoDestinationAddressArgs, found *client.CryptoDestinationAddress, _ foundObject, missing []string, _ string) message {
+			return alreadyInBook(a, found, fmt.Sprintf("This state recorded an attempt to add it whose answer was lost, "+
+				"but nothing shows that attempt added it:\n%s\n\nSomeone else may have added it, so it is not recorded "+
+				"as this resource's", bulletList(missing)))
+		},
+		foundAtPlan: func(a cryptoDestinationAddressArgs, found *client.CryptoDestinationAddress, _ foundObject) message {
+			return message{"Crypto destination address was added earlier",
+				fmt.Sprintf("The address book holds %s as %s (status %s), added by the attempt this state recorded and "+
+					"the service never confirmed. Applying records it and sends nothing.", a.describe(),
+					shown(found.ID), shown(deref(found.Status)))}
+		},
+		recorded: "this state recorded an attempt to add it that the service never confirmed",
+		lost: func(err error) string {
+			return fmt.Sprintf("the PUT's answer was lost (%s), and the address it added was found in the book", err)
+		},
+		adopted: func(a cryptoDestinationAddressArgs, found *client.CryptoDestinationAddress, _ string, _ foundObject) message {
+			return message{"Crypto destination address was added earlier, not added again",
+				fmt.Sprintf("The address book already holds %s as %s (status %s), and this state recorded an attempt to "+
+					"add it that the service never confirmed: that attempt added it. It was not sent again; the state "+
+					"now holds %s.", a.describe(), shown(found.ID), shown(deref(found.Status)), shown(found.ID))}
+		},
+		differs: func(a cryptoDestinationAddressArgs, found *client.CryptoDestinationAddress, _ string, _ foundObject, d []string) message {
+			return alreadyInBook(a, found, fmt.Sprintf("This state recorded an unconfirmed attempt to add it, but the "+
+				"address differs from the configuration:\n%s\n\nso nothing says that attempt added it", bulletList(d)))
+		},
+		refused: func(a cryptoDestinationAddressArgs, err error) message {
+			summary, detail := destinationRefusal(err, a.describe())
+			return message{failure(summary, err), detail}
+		},
+		answeredDifferently: func(a cryptoDestinationAddressArgs, found *client.CryptoDestinationAddress, d []string) message {
+			return message{"Crypto destination address answered differently from the request",
+				fmt.Sprintf("The service answered the PUT of %s with address %s, which differs from the request:\n%s\n\n"+
+					"The provider does not record an answer it cannot trust, so nothing was recorded. Check the address "+
+					"book with the service; if the address was added, the next apply names it and shows the import "+
+					"block that adopts it.", a.describe(), shown(found.ID), bulletList(d))}
+		},
+		unconfirmed: func(a cryptoDestinationAddressArgs, err error) string {
+			return fmt.Sprintf("The PUT of %s was sent, but the service did not confirm it: %s.\n\nIt may or may not have "+
+				"added the address. The state records the attempt: applying again without changing the arguments looks "+
+				"the address up, and records the entry it finds when it matches the configuration (nothing is sent "+
+				"again), or adds it.", a.describe(), err)
+		},
+		notConfirmed: func(a cryptoDestinationAddressArgs) message {
+			return message{"Crypto destination address not confirmed",
+				fmt.Sprintf("The last create of %s ended without confirmation from the service. Terraform plans to "+
+					"create it again: the apply looks it up first, and records the entry it finds when it matches the "+
+					"configuration.", a.describe())}
+		},
+		upserted: func(a cryptoDestinationAddressArgs, found *client.CryptoDestinationAddress, why string) message {
+			return message{"Address was already in the address book",
+				fmt.Sprintf("The PUT meant to add %s answered with the entry %s (status %s), which existed before it: %s. "+
+					"The service's PUT is an upsert, so it updated that entry in place with this configuration's "+
+					"nickname, bookmark and Travel Rule data. This configuration did not add it, so it is not recorded as "+
+					"this resource's, and a create never takes over an entry of the book.\n\nTo manage that entry with "+
+					"this resource, import it:\n\n%s\n\nand check its nickname and Travel Rule data with the service.",
+					a.describe(), shown(found.ID), shown(deref(found.Status)), why, importBlock(found.ID))}
+		},
+	},
 }
 
 // newEntryNote ends the description of the arguments that name the entry.
@@ -179,7 +335,7 @@ func travelruleArgument() schema.SingleNestedAttribute {
 	}
 }
 
-func (r *cryptoDestinationAddressResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func destinationAddressSchema() schema.Schema {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	attrs := map[string]schema.Attribute{
 		"crypto_network": schema.StringAttribute{
@@ -226,7 +382,7 @@ func (r *cryptoDestinationAddressResource) Schema(_ context.Context, _ resource.
 		"travelrule_metadata": travelruleArgument(),
 	}
 	destinationAddressComputedShape.computedInto(attrs, allButStatus)
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "An entry of the withdrawal address book (`PUT /transfer/crypto-destination-address`, " +
 			"read back through `GET /transfer/crypto-destination-addresses`): an address that withdrawals may be " +
 			"sent to, with its nickname and its Travel Rule data. The service reviews each new address: `status` " +
@@ -252,8 +408,18 @@ var (
 	countryPattern = regexp.MustCompile(`^[A-Z]{3}$`)
 )
 
-// ValidateConfig checks the shape of the address on its network.
-func (r *cryptoDestinationAddressResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+// addressShapeValidator checks the shape of the address on its network.
+type addressShapeValidator struct{}
+
+func (addressShapeValidator) Description(context.Context) string {
+	return "address has the shape of an address of crypto_network"
+}
+
+func (v addressShapeValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (addressShapeValidator) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var network, address types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("crypto_network"), &network)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("address"), &address)...)
@@ -265,82 +431,12 @@ func (r *cryptoDestinationAddressResource) ValidateConfig(ctx context.Context, r
 	}
 }
 
-func (r *cryptoDestinationAddressResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() && !req.State.Raw.IsNull() {
-		resp.Diagnostics.AddWarning("Destroying a crypto destination address does not remove it from the address book",
-			"The API has no endpoint to delete an address from the address book: destroy only removes it from the "+
-				"Terraform state, and the address stays in the service's book (and usable for withdrawals, if approved).")
-		return
-	}
-	if req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() && req.Config.Raw.IsFullyKnown() {
-		r.planCreate(ctx, req, resp)
-	}
-}
-
-// planCreate looks the address of a new entry up at plan, so that the plan
-// of an address already in the book fails before anyone approves it, as
-// its apply would. A book the plan cannot read is left to the apply, which
-// looks the address up again before it sends anything.
-func (r *cryptoDestinationAddressResource) planCreate(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if r.data == nil || r.data.run.pinnedScopeRefused(destinationWords.scope, destinationWords.resourceType, &resp.Diagnostics) {
-		return
-	}
-	config, d := getDestinationAddress(ctx, req.Config)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	args := config.args
-	if checksumRefused(args.CryptoNetwork, args.Address, path.Root("address"), "address book entry", "", &resp.Diagnostics) {
-		return
-	}
-	// The apply's destroy of the unconfirmed state receives the plan's
-	// private state, not the state's: it carries the attempt there.
-	if attempt, recorded := r.data.run.attempts.lostCreate(destinationWords.refNamespace, args.tuple()); recorded {
-		resp.Diagnostics.Append(attempt.record(ctx, resp.Private)...)
-	}
-	existing, err := lookupTuple(ctx, r.data.client, args)
-	if err != nil {
-		r.data.run.warnOnce("destination-address-plan-lookup", func() {
-			summary, detail := readDestinationError(err, args.describe())
-			resp.Diagnostics.AddWarning(summary+" at plan", detail+" The apply looks the address up again before "+
-				"it adds it, and never takes over an address that is already in the book.")
-		})
-		return
-	}
-	if existing == nil {
-		return
-	}
-	if adopt, why := r.judgeExisting(args, existing); !adopt {
-		alreadyInBook(args, existing, why, &resp.Diagnostics)
-		return
-	}
-	resp.Diagnostics.AddWarning("Crypto destination address was added earlier",
-		fmt.Sprintf("The address book holds %s as %s (status %s), added by the attempt this state recorded and "+
-			"the service never confirmed. Applying records it and sends nothing.", args.describe(),
-			shown(existing.ID), shown(deref(existing.Status))))
-}
-
-// lookupTuple finds the entry of the book that a's tuple names, matched
-// exactly (the list's filters are not trusted to be exact).
-func lookupTuple(ctx context.Context, c *client.Client, a cryptoDestinationAddressArgs) (*client.CryptoDestinationAddress, error) {
-	l, err := lookupTupleSeen(ctx, c, a)
-	return l.found, err
-}
-
-// tupleLookup is what a lookup of a tuple saw: the entry of the tuple, the
-// ids of every entry it read, and the service's time of the answer.
-type tupleLookup struct {
-	found    *client.CryptoDestinationAddress
-	seen     map[string]bool
-	servedAt time.Time
-}
-
-// lookupTupleSeen looks the tuple of a up in the book, comparing addresses
+// lookupTuple looks the tuple of a up in the book, comparing addresses
 // as the service does: the letter case of an EVM address is only a
 // checksum, so such an address is looked for among every entry of its
-// network (and identity), not by the list's exact filter.
-func lookupTupleSeen(ctx context.Context, c *client.Client, a cryptoDestinationAddressArgs) (tupleLookup, error) {
+// network (and identity), not by the list's exact filter. It names every
+// entry it read (existedBefore).
+func lookupTuple(ctx context.Context, c *client.Client, a cryptoDestinationAddressArgs) (keyFound[*client.CryptoDestinationAddress], error) {
 	address := knownString(a.Address)
 	q := client.ListCryptoDestinationAddressesQuery{CryptoNetworks: []string{knownString(a.CryptoNetwork)}}
 	if !evmAddress.MatchString(address) {
@@ -349,18 +445,17 @@ func lookupTupleSeen(ctx context.Context, c *client.Client, a cryptoDestinationA
 	if id := knownString(a.IdentityID); id != "" {
 		q.IdentityIDs = []string{id}
 	}
-	lctx, served := client.WithServedAt(ctx)
-	found, err := c.ListCryptoDestinationAddresses(lctx, q)
-	l := tupleLookup{seen: map[string]bool{}, servedAt: served.Last()}
+	var l keyFound[*client.CryptoDestinationAddress]
+	found, err := c.ListCryptoDestinationAddresses(ctx, q)
 	if err != nil {
 		return l, err
 	}
 	for i := range found {
 		f := &found[i]
-		l.seen[f.ID] = true
-		if l.found == nil && sameAddress(f.Address, address) && f.CryptoNetwork == knownString(a.CryptoNetwork) &&
+		l.seen = append(l.seen, f.ID)
+		if !l.found && sameAddress(f.Address, address) && f.CryptoNetwork == knownString(a.CryptoNetwork) &&
 			deref(f.IdentityID) == knownString(a.IdentityID) {
-			l.found = f
+			l.obj, l.found = f, true
 		}
 	}
 	return l, nil
@@ -368,16 +463,16 @@ func lookupTupleSeen(ctx context.Context, c *client.Client, a cryptoDestinationA
 
 // existedBefore says why the entry a, answered to a PUT that was to add a
 // new address, evidently existed before that PUT (the PUT is an upsert):
-// its id was among the entries the lookup read, or the service made it
-// before the lookup's answer (by the service's own clock, a second's
-// margin); "" when nothing says so.
-func (l tupleLookup) existedBefore(a *client.CryptoDestinationAddress) string {
+// its id was among the entries the lookup read (l), or the service made
+// it before the lookup's answer (servedAt, by the service's own clock, a
+// second's margin); "" when nothing says so.
+func existedBefore(l keyFound[*client.CryptoDestinationAddress], servedAt time.Time, a *client.CryptoDestinationAddress) string {
 	switch {
-	case l.seen[a.ID]:
+	case slices.Contains(l.seen, a.ID):
 		return "its id was already in the book when the address was looked up"
-	case a.CreatedAt != nil && !l.servedAt.IsZero() && a.CreatedAt.Before(l.servedAt.Add(-time.Second)):
+	case a.CreatedAt != nil && !servedAt.IsZero() && a.CreatedAt.Before(servedAt.Add(-time.Second)):
 		return fmt.Sprintf("the service made it at %s, before the lookup that found no such address (%s)",
-			a.CreatedAt.UTC().Format(time.RFC3339), l.servedAt.UTC().Format(time.RFC3339))
+			a.CreatedAt.UTC().Format(time.RFC3339), servedAt.UTC().Format(time.RFC3339))
 	}
 	return ""
 }
@@ -430,92 +525,19 @@ func ptrText(b *bool) string {
 	return fmt.Sprint(*b)
 }
 
-// matchesConfig lists how an address found in the book differs from what
-// the configuration sets (nickname and Travel Rule data when set,
-// bookmarked always).
-func matchesConfig(cfg cryptoDestinationAddressArgs, a *client.CryptoDestinationAddress) []string {
-	req, err := cfg.request("")
-	if err != nil {
-		return []string{err.Error()}
+// tupleOf is the tuple a create request names, as arguments.
+func tupleOf(req client.PutCryptoDestinationAddressRequest) cryptoDestinationAddressArgs {
+	identity := types.StringNull()
+	if req.IdentityID != "" {
+		identity = types.StringValue(req.IdentityID)
 	}
-	return answerDifferences(req, cfg, "", a)
+	return cryptoDestinationAddressArgs{CryptoNetwork: types.StringValue(req.CryptoNetwork),
+		Address: types.StringValue(req.Address), IdentityID: identity}
 }
 
 // importBlock is the import block that adopts the address id.
 func importBlock(id string) string {
 	return fmt.Sprintf("  import {\n    to = platform_crypto_destination_address.<name>\n    id = %q\n  }", id)
-}
-
-func (r *cryptoDestinationAddressResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if r.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	plan, d := getDestinationAddress(ctx, req.Plan)
-	defer forgetLostCreate(ctx, resp.Private, &resp.Diagnostics)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	args := plan.args
-	if checksumRefused(args.CryptoNetwork, args.Address, path.Root("address"), "address book entry", " at send", &resp.Diagnostics) {
-		return
-	}
-	look, err := lookupTupleSeen(ctx, r.data.client, args)
-	existing := look.found
-	if err != nil {
-		summary, detail := readDestinationError(err, args.describe())
-		resp.Diagnostics.AddError(failure(summary, err), detail+" Nothing was sent: the address is looked up before it is added, "+
-			"so that an address already in the book is never taken over.")
-		return
-	}
-	if existing != nil {
-		r.adoptOrRefuse(ctx, plan, existing, resp)
-		return
-	}
-	body, err := args.request("")
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("travelrule_metadata"), "Invalid travelrule_metadata", err.Error())
-		return
-	}
-	// The attempt is recorded before it is sent: the state an unconfirmed
-	// create leaves carries it (lost_create.go).
-	resp.Diagnostics.Append(newLostCreate(look.servedAt, r.data.run.clock(), lostEntryRequest(body)).record(ctx, resp.Private)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	a, err := r.data.client.PutCryptoDestinationAddress(ctx, body)
-	if err != nil {
-		if createOutcomeUnknown(err, destinationWords.path) {
-			r.recordUnconfirmed(ctx, plan, err, resp)
-			return
-		}
-		summary, detail := destinationRefusal(err, args.describe())
-		resp.Diagnostics.AddError(failure(summary, err), detail)
-		return
-	}
-	if why := look.existedBefore(a); why != "" {
-		// The PUT updated an entry that was already in the book: never
-		// recorded as a new one.
-		resp.Diagnostics.AddAttributeError(path.Root("address"), "Address was already in the address book",
-			fmt.Sprintf("The PUT meant to add %s answered with the entry %s (status %s), which existed before it: %s. "+
-				"The service's PUT is an upsert, so it updated that entry in place with this configuration's "+
-				"nickname, bookmark and Travel Rule data. This configuration did not add it, so it is not recorded as "+
-				"this resource's, and a create never takes over an entry of the book.\n\nTo manage that entry with "+
-				"this resource, import it:\n\n%s\n\nand check its nickname and Travel Rule data with the service.",
-				args.describe(), shown(a.ID), shown(deref(a.Status)), why, importBlock(a.ID)))
-		return
-	}
-	if diffs := answerDifferences(body, args, "", a); len(diffs) > 0 {
-		resp.Diagnostics.AddError("Crypto destination address answered differently from the request",
-			fmt.Sprintf("The service answered the PUT of %s with address %s, which differs from the request:\n%s\n\n"+
-				"The provider does not record an answer it cannot trust, so nothing was recorded. Check the address "+
-				"book with the service; if the address was added, the next apply names it and shows the import "+
-				"block that adopts it.", args.describe(), shown(a.ID), bulletList(diffs)))
-		return
-	}
-	tflog.Info(ctx, "crypto destination address added", map[string]any{"id": a.ID})
-	r.record(ctx, a, &resp.State, resp.Identity, &resp.Diagnostics)
 }
 
 // destinationRefusal is the diagnostic of a PUT of what that the service
@@ -535,43 +557,6 @@ func destinationRefusal(err error, what string) (summary, detail string) {
 	}
 	return "Crypto destination address not added",
 		fmt.Sprintf("The service refused the PUT of %s, so nothing was added: %s.", what, err)
-}
-
-// adoptOrRefuse handles an address the lookup found in the book: adopted
-// when this state recorded an unconfirmed attempt to add it and it
-// matches the configuration; refused otherwise, with its import block.
-func (r *cryptoDestinationAddressResource) adoptOrRefuse(ctx context.Context, plan cryptoDestinationAddressModel, a *client.CryptoDestinationAddress, resp *resource.CreateResponse) {
-	args := plan.args
-	adopt, why := r.judgeExisting(args, a)
-	if adopt {
-		resp.Diagnostics.AddWarning("Crypto destination address was added earlier, not added again",
-			fmt.Sprintf("The address book already holds %s as %s (status %s), and this state recorded an attempt to "+
-				"add it that the service never confirmed: that attempt added it. It was not sent again; the state "+
-				"now holds %s.", args.describe(), shown(a.ID), shown(deref(a.Status)), shown(a.ID)))
-		r.record(ctx, a, &resp.State, resp.Identity, &resp.Diagnostics)
-		return
-	}
-	alreadyInBook(args, a, why, &resp.Diagnostics)
-}
-
-// judgeExisting says whether an address the lookup found in the book is
-// this configuration's: when this state recorded an unconfirmed attempt to
-// add it and it matches the configuration. Otherwise why says why not.
-func (r *cryptoDestinationAddressResource) judgeExisting(args cryptoDestinationAddressArgs, a *client.CryptoDestinationAddress) (adopt bool, why string) {
-	if !r.data.run.attempts.has(destinationWords.refNamespace, args.tuple()) {
-		return false, "This configuration did not add it"
-	}
-	attempt, recorded := r.data.run.attempts.lostCreate(destinationWords.refNamespace, args.tuple())
-	if missing := attempt.missing(recorded, lostEntryEvidence(attempt, a)); len(missing) > 0 {
-		return false, fmt.Sprintf("This state recorded an attempt to add it whose answer was lost, but nothing "+
-			"shows that attempt added it:\n%s\n\nSomeone else may have added it, so it is not recorded as this "+
-			"resource's", bulletList(missing))
-	}
-	if diffs := matchesConfig(args, a); len(diffs) > 0 {
-		return false, fmt.Sprintf("This state recorded an unconfirmed attempt to add it, but the address differs "+
-			"from the configuration:\n%s\n\nso nothing says that attempt added it", bulletList(diffs))
-	}
-	return true, ""
 }
 
 // lostEntryRequest is what a PUT that adds an entry sets besides its tuple,
@@ -606,14 +591,14 @@ func lostEntryEvidence(attempt lostCreate, a *client.CryptoDestinationAddress) f
 
 // alreadyInBook is the error of a create of an address the book already
 // holds as a; why says how this configuration relates to it.
-func alreadyInBook(args cryptoDestinationAddressArgs, a *client.CryptoDestinationAddress, why string, diags *diag.Diagnostics) {
-	diags.AddAttributeError(path.Root("address"), "Address already in the address book",
+func alreadyInBook(args cryptoDestinationAddressArgs, a *client.CryptoDestinationAddress, why string) message {
+	return message{"Address already in the address book",
 		fmt.Sprintf("The address book already holds %s as %s (status %s, created_at %s). %s, and a create never takes over an "+
 			"address that is already in the book: the PUT would update it in place. Nothing was sent.\n\n"+
 			"To manage that entry with this resource, import it:\n\n%s\n\n(or terraform import "+
 			"platform_crypto_destination_address.<name> %s); its nickname, bookmark and Travel Rule data then "+
 			"follow the configuration. Otherwise remove this resource, or name another address.",
-			args.describe(), shown(a.ID), shown(deref(a.Status)), createdText(a.CreatedAt), why, importBlock(a.ID), shown(a.ID)))
+			args.describe(), shown(a.ID), shown(deref(a.Status)), createdText(a.CreatedAt), why, importBlock(a.ID), shown(a.ID))}
 }
 
 // createdText is a creation time as a message shows it.
@@ -624,54 +609,36 @@ func createdText(t *time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// recordUnconfirmed records a create whose PUT ended without an answer:
-// the state holds the arguments and no id (Terraform keeps it tainted), and
-// the next apply adopts the address it then finds, when it matches.
-func (r *cryptoDestinationAddressResource) recordUnconfirmed(ctx context.Context, plan cryptoDestinationAddressModel, err error, resp *resource.CreateResponse) {
-	tflog.Warn(ctx, "crypto destination address not confirmed", map[string]any{"error": err.Error()})
-	a := &plan.args
-	if a.Nickname.IsUnknown() {
-		a.Nickname = types.StringNull()
+// updateDestinationAddress applies an in-place change: one PUT naming the
+// entry's id; the answer must be that entry.
+func updateDestinationAddress(ctx context.Context, run *moneyRun, plan, state shapedState[cryptoDestinationAddressArgs], diags *diag.Diagnostics) (shapedState[cryptoDestinationAddressArgs], bool) {
+	objID := id(state).ValueString()
+	body, err := plan.args.request(objID)
+	if err != nil {
+		diags.AddAttributeError(path.Root("travelrule_metadata"), "Invalid travelrule_metadata", err.Error())
+		return plan, false
 	}
-	if a.TravelruleMetadata.IsUnknown() {
-		a.TravelruleMetadata = types.ObjectNull(travelruleType.AttrTypes)
+	a, err := run.client.PutCryptoDestinationAddress(ctx, body)
+	if err != nil {
+		what := "was refused, so nothing changed"
+		if createOutcomeUnknown(err, destinationWords.path) {
+			what = "ended without an answer: it may or may not have changed the entry; the next refresh reads what it holds"
+		}
+		diags.AddError("Crypto destination address not updated",
+			fmt.Sprintf("The PUT of address %s (%s) %s: %s.", objID, state.args.describe(), what, err))
+		return plan, false
 	}
-	(*shapedState[cryptoDestinationAddressArgs])(&plan).clearUnknownComputed(ctx, &resp.Diagnostics)
-	resp.Diagnostics.Append(plan.set(ctx, &resp.State, resp.State.Schema)...)
-	setIdentity(ctx, resp.Identity, plan.id(), &resp.Diagnostics)
-	resp.Diagnostics.AddError(destinationWords.unknown,
-		fmt.Sprintf("The PUT of %s was sent, but the service did not confirm it: %s.\n\nIt may or may not have "+
-			"added the address. The state records the attempt: applying again without changing the arguments looks "+
-			"the address up, and records the entry it finds when it matches the configuration (nothing is sent "+
-			"again), or adds it.", plan.args.describe(), err))
+	if d := answerDifferences(body, state.args, objID, a); len(d) > 0 {
+		anotherObject(destinationWords, objID, d, diags)
+		return plan, false
+	}
+	var next shapedState[cryptoDestinationAddressArgs]
+	fromAPIInto(ctx, &next, a, diags)
+	return next, !diags.HasError()
 }
 
-// record writes the answered address a to the state and identity.
-func (r *cryptoDestinationAddressResource) record(ctx context.Context, a *client.CryptoDestinationAddress, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
-	var m cryptoDestinationAddressModel
-	m.fromAPI(a, diags)
-	if diags.HasError() {
-		return
-	}
-	diags.Append(m.set(ctx, state, state.Schema)...)
-	setIdentity(ctx, identity, m.id(), diags)
-}
-
-// readDestinationError is the diagnostic of a failed read of the book.
-func readDestinationError(err error, what string) (summary, detail string) {
-	if scopeRefused(err) {
-		return "Not allowed to read the address book",
-			fmt.Sprintf("Reading %s from the address book failed: %s.\n\nIt needs the OAuth scope %s: have it granted "+
-				"to the client credentials, and if the provider's scopes argument pins the token's scopes, include it "+
-				"there.", what, err, client.ScopeReadCryptoDestinationAddress)
-	}
-	return "Reading the address book failed",
-		fmt.Sprintf("Reading %s from the address book failed: %s.\n\nCheck the provider configuration and the "+
-			"service's availability, then try again.", what, err)
-}
-
-// readByID reads the address id through the list; nil when the book does
-// not hold it.
+// readByID reads the address id through the list: client.ErrNotFound
+// when the book does not hold it.
 func readByID(ctx context.Context, c *client.Client, id string) (*client.CryptoDestinationAddress, error) {
 	found, err := c.ListCryptoDestinationAddresses(ctx, client.ListCryptoDestinationAddressesQuery{IDs: []string{id}})
 	if err != nil {
@@ -682,7 +649,7 @@ func readByID(ctx context.Context, c *client.Client, id string) (*client.CryptoD
 			return &found[i], nil
 		}
 	}
-	return nil, nil
+	return nil, client.ErrNotFound
 }
 
 // destinationLists reads many entries of the address book at once through
@@ -699,147 +666,17 @@ var destinationLists = listedBy(
 	},
 	nil)
 
-// errNotInBook says that the address book does not hold the id read.
-var errNotInBook = errors.New("not in the address book")
-
-// readDestination reads the address id for a refresh, gathered with the
-// other reads of the address book into list requests by ids (see
-// readGatheredBy); nil when the book does not hold it.
-func readDestination(ctx context.Context, data *providerData, id string) (*client.CryptoDestinationAddress, error) {
-	a, err := readGatheredBy(ctx, data.run, destinationWords.refNamespace, destinationLists.byIDs,
-		func(ctx context.Context, c *client.Client, id string) (*client.CryptoDestinationAddress, error) {
-			a, err := readByID(ctx, c, id)
-			if err == nil && a == nil {
-				return nil, errNotInBook
-			}
-			return a, err
-		}, id)
-	if errors.Is(err, errNotInBook) {
-		return nil, nil
+// readDestinationError is the diagnostic of a failed read of the book.
+func readDestinationError(err error, what string) (summary, detail string) {
+	if scopeRefused(err) {
+		return "Not allowed to read the address book",
+			fmt.Sprintf("Reading %s from the address book failed: %s.\n\nIt needs the OAuth scope %s: have it granted "+
+				"to the client credentials, and if the provider's scopes argument pins the token's scopes, include it "+
+				"there.", what, err, client.ScopeReadCryptoDestinationAddress)
 	}
-	return a, err
-}
-
-func (r *cryptoDestinationAddressResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if r.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	state, d := getDestinationAddress(ctx, req.State)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	setIdentity(ctx, resp.Identity, state.id(), &resp.Diagnostics)
-	id := state.id()
-	if id.IsNull() {
-		// An unconfirmed create (Terraform holds it tainted).
-		attempt, recorded := recordedLostCreate(ctx, req.Private)
-		r.data.run.attempts.recordLost(destinationWords.refNamespace, state.args.tuple(), attempt, recorded)
-		resp.Diagnostics.AddWarning("Crypto destination address not confirmed",
-			fmt.Sprintf("The last create of %s ended without confirmation from the service. Terraform plans to "+
-				"create it again: the apply looks it up first, and records the entry it finds when it matches the "+
-				"configuration.", state.args.describe()))
-		return
-	}
-	importing := state.args.CryptoNetwork.IsNull()
-	var a *client.CryptoDestinationAddress
-	var err error
-	if importing {
-		a, err = readByID(ctx, r.data.client, id.ValueString())
-	} else {
-		a, err = readDestination(ctx, r.data, id.ValueString())
-	}
-	switch {
-	case err != nil && importing:
-		cannotImport(destinationWords, id.ValueString(), err, client.ScopeReadCryptoDestinationAddress, &resp.Diagnostics)
-		return
-	case err != nil:
-		summary, detail := readDestinationError(err, "address "+id.ValueString())
-		resp.Diagnostics.AddError(failure(summary, err), detail)
-		return
-	case a == nil && importing:
-		cannotImport(destinationWords, id.ValueString(), client.ErrNotFound, client.ScopeReadCryptoDestinationAddress, &resp.Diagnostics)
-		return
-	case a == nil:
-		tflog.Warn(ctx, "crypto destination address not found; removing it from state", map[string]any{"id": id.ValueString()})
-		resp.Diagnostics.AddWarning("Crypto destination address no longer in the address book",
-			fmt.Sprintf("The address book no longer holds %s (%s). It was removed from the Terraform state; "+
-				"Terraform plans to add it again.", id.ValueString(), state.args.describe()))
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	diffs := recordedDifferences(id, a.ID, []recordedField{
-		{"crypto_network", state.args.CryptoNetwork, a.CryptoNetwork},
-		{"address", state.args.Address, a.Address},
-	})
-	if got, want := deref(a.IdentityID), knownString(state.args.IdentityID); !importing && got != want {
-		diffs = append(diffs, fmt.Sprintf("identity_id: recorded %q, answered %q", want, got))
-	}
-	if len(diffs) > 0 {
-		anotherObject(destinationWords, id.ValueString(), diffs, &resp.Diagnostics)
-		return
-	}
-	r.record(ctx, a, &resp.State, resp.Identity, &resp.Diagnostics)
-}
-
-func (r *cryptoDestinationAddressResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if r.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	plan, d := getDestinationAddress(ctx, req.Plan)
-	resp.Diagnostics.Append(d...)
-	state, d := getDestinationAddress(ctx, req.State)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	id := state.id().ValueString()
-	body, err := plan.args.request(id)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("travelrule_metadata"), "Invalid travelrule_metadata", err.Error())
-		return
-	}
-	a, err := r.data.client.PutCryptoDestinationAddress(ctx, body)
-	if err != nil {
-		what := "was refused, so nothing changed"
-		if createOutcomeUnknown(err, destinationWords.path) {
-			what = "ended without an answer: it may or may not have changed the entry; the next refresh reads what it holds"
-		}
-		resp.Diagnostics.AddError("Crypto destination address not updated",
-			fmt.Sprintf("The PUT of address %s (%s) %s: %s.", id, state.args.describe(), what, err))
-		return
-	}
-	if diffs := answerDifferences(body, state.args, id, a); len(diffs) > 0 {
-		anotherObject(destinationWords, id, diffs, &resp.Diagnostics)
-		return
-	}
-	r.record(ctx, a, &resp.State, resp.Identity, &resp.Diagnostics)
-}
-
-func (r *cryptoDestinationAddressResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	state, d := getDestinationAddress(ctx, req.State)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if state.id().IsNull() {
-		// A tainted, unconfirmed create, before its retry.
-		if r.data != nil {
-			attempt, recorded := recordedLostCreate(ctx, req.Private)
-			r.data.run.attempts.recordLost(destinationWords.refNamespace, state.args.tuple(), attempt, recorded)
-		}
-		return
-	}
-	resp.Diagnostics.AddWarning("Crypto destination address still in the address book",
-		fmt.Sprintf("The crypto destination address %s (%s, status %s) was removed from the Terraform state only. "+
-			"The API has no endpoint to delete it: it stays in the service's address book. No API call was made.",
-			state.id().ValueString(), state.args.describe(), shown(state.str("status").ValueString())))
-}
-
-func (r *cryptoDestinationAddressResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importByID(ctx, req, resp)
+	return "Reading the address book failed",
+		fmt.Sprintf("Reading %s from the address book failed: %s.\n\nCheck the provider configuration and the "+
+			"service's availability, then try again.", what, err)
 }
 
 // NewCryptoDestinationAddressListResource is the

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/btcsuite/btcd/btcutil/base58"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -404,9 +403,7 @@ func TestDestinationAddress_serviceTextShown(t *testing.T) {
 	args := cryptoDestinationAddressArgs{Address: types.StringValue("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"),
 		CryptoNetwork: types.StringValue("BITCOIN"), IdentityID: types.StringNull()}
 	status := "APPROVED" + hostileText
-	var d diag.Diagnostics
-	alreadyInBook(args, &client.CryptoDestinationAddress{ID: "cda" + hostileText, Status: &status}, "This configuration did not add it", &d)
-	out := fmt.Sprint(d)
+	out := fmt.Sprint(alreadyInBook(args, &client.CryptoDestinationAddress{ID: "cda" + hostileText, Status: &status}, "This configuration did not add it"))
 	noRawServiceText(t, "an address already in the book", out)
 	if want := `platform_crypto_destination_address.<name> cda\x1b[2J\a\u202e);`; !strings.Contains(out, want) {
 		t.Errorf("the error does not say %q:\n%s", want, out)

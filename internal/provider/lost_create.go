@@ -43,10 +43,13 @@ type naturalKey[A, T, R any] struct {
 	of func(a A) string
 	// attr is the argument the errors about the key are on.
 	attr path.Path
-	// lookup finds the object the key of a names; found is false when the
-	// service holds none. It runs with a context that records the
-	// answer's Date.
-	lookup func(ctx context.Context, c *client.Client, a A) (obj T, found bool, err error)
+	// lookup finds the object the key of a names. It runs with a context
+	// that records the answer's Date.
+	lookup func(ctx context.Context, c *client.Client, a A) (keyFound[T], error)
+	// refuses, when set, refuses at plan and again at send (atSend) what
+	// the service must never be sent, on the argument at fault: an
+	// address whose checksum is bad. Nothing is looked up or sent then.
+	refuses func(a A, atSend bool, diags *diag.Diagnostics) bool
 	// sent is what the create body sends, by the API's names: what an
 	// object found after its answer was lost must hold.
 	sent func(body R) map[string]string
@@ -62,9 +65,16 @@ type naturalKey[A, T, R any] struct {
 	// plan of the create of its replacement, made without the state, then
 	// does not take it for another object holding the key.
 	replaces func(plan, state A) bool
-	// conflict is the error of a create the service refused as a
-	// conflict (the key taken).
+	// conflict, when set, is the error of a create the service refused as
+	// a conflict (the key taken); otherwise it is say.refused.
 	conflict func(a A, err error, diags *diag.Diagnostics)
+	// existed, for a create that updates in place an object its key
+	// already names (the PUT of the address book, an upsert), says why
+	// obj, answered to it, evidently existed before it, by what the lookup
+	// before it found (l) and the service's time of that answer; "" when
+	// nothing says so. Such an answer is refused with say.upserted, never
+	// recorded as the create's.
+	existed func(l keyFound[T], servedAt time.Time, obj T) string
 	// say are the type's words of the natural key's messages.
 	say keyWords[A, T]
 }
@@ -108,6 +118,18 @@ type keyWords[A, T any] struct {
 	// notConfirmed the warning of the refresh of its state.
 	unconfirmed  func(a A, err error) string
 	notConfirmed func(a A) message
+	// upserted is the error of the answer of an upsert that existed
+	// before it (why).
+	upserted func(a A, obj T, why string) message
+}
+
+// keyFound is what a lookup of a natural key found: the object the key
+// names (found is false when the service holds none), and the ids of
+// every object the lookup read.
+type keyFound[T any] struct {
+	obj   T
+	found bool
+	seen  []string
 }
 
 // keyReplaced is the namespace, in the run's attempt set, of the objects
@@ -136,7 +158,7 @@ func (r *moneyCoreResource[A, T, R]) planNewByKey(ctx context.Context, req resou
 	resp.Diagnostics.Append(diags...)
 	a := config.args
 	key := k.of(a)
-	if resp.Diagnostics.HasError() || key == "" {
+	if resp.Diagnostics.HasError() || key == "" || (k.refuses != nil && k.refuses(a, false, &resp.Diagnostics)) {
 		return
 	}
 	// The apply's destroy of the unconfirmed state receives the plan's
@@ -144,7 +166,8 @@ func (r *moneyCoreResource[A, T, R]) planNewByKey(ctx context.Context, req resou
 	if attempt, recorded := run.attempts.lostCreate(w.refNamespace, key); recorded {
 		resp.Diagnostics.Append(attempt.record(ctx, resp.Private)...)
 	}
-	obj, found, err := k.lookup(ctx, run.client, a)
+	l, err := k.lookup(ctx, run.client, a)
+	obj := l.obj
 	if err != nil {
 		run.warnOnce("key lookup:"+w.refNamespace, func() {
 			text := k.say.notLookedUp(a, err)
@@ -152,7 +175,7 @@ func (r *moneyCoreResource[A, T, R]) planNewByKey(ctx context.Context, req resou
 		})
 		return
 	}
-	if !found || run.attempts.has(keyReplaced(w.refNamespace), key+"\x00"+t.objects.id(obj)) {
+	if !l.found || run.attempts.has(keyReplaced(w.refNamespace), key+"\x00"+t.objects.id(obj)) {
 		return
 	}
 	if !run.attempts.has(w.refNamespace, key) {
@@ -170,6 +193,14 @@ func (r *moneyCoreResource[A, T, R]) planNewByKey(ctx context.Context, req resou
 		text := k.say.notItsOwn(a, obj, f, missing, "Nothing was sent.")
 		resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
 	default:
+		// The apply records it only when it matches the configuration.
+		if body, err := t.create.request(ctx, a, ""); err == nil {
+			if d := t.create.differences(body, obj); len(d) > 0 {
+				text := k.say.differs(a, obj, k.say.recorded, f, d)
+				resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
+				return
+			}
+		}
 		text := k.say.foundAtPlan(a, obj, f)
 		resp.Diagnostics.AddWarning(text.summary, text.detail)
 	}
@@ -203,14 +234,18 @@ func (r *moneyCoreResource[A, T, R]) createByKey(ctx context.Context, req resour
 	}
 	a := plan.args
 	key := k.of(a)
+	if k.refuses != nil && k.refuses(a, true, &resp.Diagnostics) {
+		return
+	}
 	lctx, served := client.WithServedAt(ctx)
-	existing, found, err := k.lookup(lctx, run.client, a)
+	look, err := k.lookup(lctx, run.client, a)
+	existing := look.obj
 	if err != nil {
 		text := k.say.lookupFailed(a, err)
 		resp.Diagnostics.AddError(text.summary, text.detail)
 		return
 	}
-	if found {
+	if look.found {
 		if !run.attempts.has(w.refNamespace, key) {
 			text := k.say.taken(a, existing, "Nothing was sent.")
 			resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
@@ -222,7 +257,7 @@ func (r *moneyCoreResource[A, T, R]) createByKey(ctx context.Context, req resour
 	}
 	body, err := t.create.request(ctx, a, "")
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
+		t.invalidRequest(err, &resp.Diagnostics)
 		return
 	}
 	// The attempt is recorded before it is sent: the state an unconfirmed
@@ -236,14 +271,14 @@ func (r *moneyCoreResource[A, T, R]) createByKey(ctx context.Context, req resour
 	obj, err := t.create.post(ctx, run.client, body)
 	switch {
 	case err == nil:
-	case errors.Is(err, client.ErrConflict):
+	case errors.Is(err, client.ErrConflict) && k.conflict != nil:
 		k.conflict(a, err, &resp.Diagnostics)
 		return
 	case createOutcomeUnknown(err, w.path):
 		if k.refound {
 			// The answer was lost: the key says whether the object was made.
-			if p, found, lerr := k.lookup(ctx, run.client, a); lerr == nil && found {
-				r.adoptLost(ctx, plan, attempt, true, p, k.say.lost(err), "The create was sent and its answer lost.", resp)
+			if again, lerr := k.lookup(ctx, run.client, a); lerr == nil && again.found {
+				r.adoptLost(ctx, plan, attempt, true, again.obj, k.say.lost(err), "The create was sent and its answer lost.", resp)
 				return
 			}
 		}
@@ -253,6 +288,15 @@ func (r *moneyCoreResource[A, T, R]) createByKey(ctx context.Context, req resour
 		text := k.say.refused(a, err)
 		resp.Diagnostics.AddError(text.summary, text.detail)
 		return
+	}
+	if k.existed != nil {
+		if why := k.existed(look, served.Last(), obj); why != "" {
+			// The upsert changed an object that was already there: never
+			// recorded as a new one.
+			text := k.say.upserted(a, obj, why)
+			resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
+			return
+		}
 	}
 	if d := t.create.differences(body, obj); len(d) > 0 {
 		text := k.say.answeredDifferently(a, obj, d)
@@ -283,7 +327,7 @@ func (r *moneyCoreResource[A, T, R]) adoptLost(ctx context.Context, plan shapedS
 	}
 	body, err := t.create.request(ctx, a, "")
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
+		t.invalidRequest(err, &resp.Diagnostics)
 		return
 	}
 	if d := t.create.differences(body, obj); len(d) > 0 {

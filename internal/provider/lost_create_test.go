@@ -95,12 +95,21 @@ func TestDestinationAddressAdoptsOnlyItsOwn(t *testing.T) {
 		{"no start recorded", false, entry("payouts", started.Add(time.Second)), false, "without the time it started"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &cryptoDestinationAddressResource{data: &providerData{run: &moneyRun{}}}
-			r.data.run.attempts.recordLost(destinationWords.refNamespace, args.tuple(),
-				newLostCreate(started, nil, lostEntryRequest(req)), tc.recorded)
-			adopt, why := r.judgeExisting(args, tc.entry)
-			if adopt != tc.adopt || !strings.Contains(why, tc.why) {
+			r := &moneyCoreResource[cryptoDestinationAddressArgs, *client.CryptoDestinationAddress,
+				client.PutCryptoDestinationAddressRequest]{t: &destinationAddressType, run: &moneyRun{}}
+			r.run.attempts.recordLost(destinationWords.refNamespace, destinationKey.of(args),
+				newLostCreate(started, nil, destinationKey.sent(req)), tc.recorded)
+			attempt, recorded := r.run.attempts.lostCreate(destinationWords.refNamespace, destinationKey.of(args))
+			_, missing, err := r.judgeLost(t.Context(), attempt, recorded, tc.entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			why := strings.Join(missing, "\n")
+			if adopt := len(missing) == 0; adopt != tc.adopt || !strings.Contains(why, tc.why) {
 				t.Errorf("adopt %t (%s), want %t with %q", adopt, why, tc.adopt, tc.why)
+			}
+			if d := destinationAddressType.create.differences(req, tc.entry); tc.adopt && len(d) > 0 {
+				t.Errorf("its own entry differs from the request: %v", d)
 			}
 		})
 	}

@@ -142,8 +142,10 @@ type typePlan[A any] struct {
 
 // typeCreate is how an object of a moneyType is created.
 type typeCreate[A, T, R any] struct {
-	// request is the create request of a with refID.
-	request func(ctx context.Context, a A, refID string) (R, error)
+	// request is the create request of a with refID; its error is on the
+	// argument requestArgument ("metadata" when empty).
+	request         func(ctx context.Context, a A, refID string) (R, error)
+	requestArgument string
 	// derive is the ref_id derived from a, after the superseded object
 	// of id after ("" for the first); nil: derivedRefID of the request
 	// without ref_id.
@@ -310,6 +312,16 @@ func (t *moneyType[A, T, R]) derived(ctx context.Context, a A, after string) (st
 		Request R      `json:"request"`
 		After   string `json:"after"`
 	}{body, after})
+}
+
+// invalidRequest is the error of a create request that cannot be made of
+// the arguments (err), on the argument at fault.
+func (t *moneyType[A, T, R]) invalidRequest(err error, diags *diag.Diagnostics) {
+	name := t.create.requestArgument
+	if name == "" {
+		name = "metadata"
+	}
+	diags.AddAttributeError(path.Root(name), "Invalid "+name, err.Error())
 }
 
 // scrub has the client scrub the sensitive values of a.
@@ -560,7 +572,7 @@ func (r *moneyCoreResource[A, T, R]) recordFound(ctx context.Context, a A, refID
 	body, err := t.create.request(ctx, a, refID)
 	if err != nil {
 		var diags diag.Diagnostics
-		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
+		t.invalidRequest(err, &diags)
 		return createResult[T]{}, diags
 	}
 	res, diags := createRun[T]{

@@ -224,7 +224,7 @@ func (t *moneyType[A, T, R]) sendMoney(ctx context.Context, run *moneyRun, a A, 
 	}
 	body, err := t.create.request(ctx, a, refID)
 	if err != nil {
-		diags.AddAttributeError(path.Root("metadata"), "Invalid metadata", err.Error())
+		t.invalidRequest(err, &diags)
 		return createResult[T]{}, diags
 	}
 	post := func(ctx context.Context, body R, lastErr *error) (createResult[T], diag.Diagnostics) {

@@ -196,9 +196,9 @@ var profileKey = naturalKey[profileArgs, *client.Profile, client.CreateProfileRe
 		return nicknameKey(a.Nickname.ValueString())
 	},
 	attr: path.Root("nickname"),
-	lookup: func(ctx context.Context, c *client.Client, a profileArgs) (*client.Profile, bool, error) {
+	lookup: func(ctx context.Context, c *client.Client, a profileArgs) (keyFound[*client.Profile], error) {
 		p, err := c.ProfileByNickname(ctx, a.Nickname.ValueString())
-		return p, p != nil, err
+		return keyFound[*client.Profile]{obj: p, found: p != nil}, err
 	},
 	sent: func(body client.CreateProfileRequest) map[string]string {
 		return map[string]string{"nickname": body.Nickname, "description": body.Description}

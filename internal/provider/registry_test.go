@@ -293,7 +293,7 @@ func TestMoneyCoreMarker(t *testing.T) {
 			t.Errorf("%s: implements the marker %v, the registry marks it %v", meta.TypeName, isMarked, marked[meta.TypeName])
 		}
 	}
-	if len(marked) != 9 || !marked["platform_profile"] || !marked["platform_crypto_withdrawal"] || !marked["platform_fiat_withdrawal"] || marked["platform_crypto_destination_address"] {
+	if len(marked) != 10 || !marked["platform_profile"] || !marked["platform_crypto_withdrawal"] || !marked["platform_fiat_withdrawal"] || !marked["platform_crypto_destination_address"] {
 		t.Errorf("the registry marks %v as on the money core", mapKeys(marked))
 	}
 }

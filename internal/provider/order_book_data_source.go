@@ -25,6 +25,12 @@ const (
 
 var _ datasource.DataSourceWithConfigure = (*orderBookDataSource)(nil)
 
+// orderBookRead reads the order book of a market.
+var orderBookRead = bookRead[*stream.MarketData]{
+	dataSource: "platform_order_book", channel: stream.ChannelMarketData, article: "an", what: orderBookWhat,
+	levels: func(m *stream.MarketData) (bids, asks []stream.Level) { return m.Bids, m.Asks },
+}
+
 // NewOrderBookDataSource is the platform_order_book data source.
 func NewOrderBookDataSource() datasource.DataSource {
 	return &orderBookDataSource{}
@@ -104,42 +110,13 @@ func (d *orderBookDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if d.data == nil {
-		notConfigured(&resp.Diagnostics)
+	book, bids, asks, ok := orderBookRead.read(ctx, d.data, m.Market, m.Timeout, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	const typeName = "platform_order_book"
-	timeout := streamTimeout(m.Timeout, &resp.Diagnostics)
 	depth := defaultOrderBookDepth
 	if !m.Depth.IsNull() && !m.Depth.IsUnknown() {
 		depth = int(m.Depth.ValueInt64())
-	}
-	if resp.Diagnostics.HasError() || !requireWSURL(d.data, typeName, &resp.Diagnostics) {
-		return
-	}
-	r := streamRead{
-		dataSource: typeName,
-		channel:    stream.ChannelMarketData,
-		market:     m.Market.ValueString(),
-		timeout:    timeout,
-		what:       orderBookWhat,
-	}
-	msg, err := r.run(ctx, d.data)
-	if err != nil {
-		resp.Diagnostics.AddError(r.diagnose(err))
-		return
-	}
-	book, ok := msg.(*stream.MarketData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected stream message",
-			fmt.Sprintf("Expected an order book snapshot, got %T. This is a bug in the provider; please report it.", msg))
-		return
-	}
-	bids, asks, err := sortedBook(book.Bids, book.Asks)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid order book snapshot",
-			fmt.Sprintf("The stream sent an order book snapshot for market %q that cannot be used: %s.", r.market, err))
-		return
 	}
 	bestBid, bestAsk := firstLevel(bids), firstLevel(asks)
 	stats := statsOf(bestBid, bestAsk)

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -41,6 +40,12 @@ type topOfBookModel struct {
 }
 
 const topOfBookWhat = "top-of-book message"
+
+// topOfBookRead reads the latest top-of-book message of a market.
+var topOfBookRead = bookRead[*stream.TopOfBook]{
+	dataSource: "platform_top_of_book", channel: stream.ChannelTopOfBook, article: "a", what: topOfBookWhat,
+	levels: func(m *stream.TopOfBook) (bids, asks []stream.Level) { return m.Bids, m.Asks },
+}
 
 func (d *topOfBookDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_top_of_book"
@@ -84,37 +89,8 @@ func (d *topOfBookDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if d.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	const typeName = "platform_top_of_book"
-	timeout := streamTimeout(m.Timeout, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() || !requireWSURL(d.data, typeName, &resp.Diagnostics) {
-		return
-	}
-	r := streamRead{
-		dataSource: typeName,
-		channel:    stream.ChannelTopOfBook,
-		market:     m.Market.ValueString(),
-		timeout:    timeout,
-		what:       topOfBookWhat,
-	}
-	msg, err := r.run(ctx, d.data)
-	if err != nil {
-		resp.Diagnostics.AddError(r.diagnose(err))
-		return
-	}
-	tob, ok := msg.(*stream.TopOfBook)
+	tob, bids, asks, ok := topOfBookRead.read(ctx, d.data, m.Market, m.Timeout, &resp.Diagnostics)
 	if !ok {
-		resp.Diagnostics.AddError("Unexpected stream message",
-			fmt.Sprintf("Expected a top-of-book message, got %T. This is a bug in the provider; please report it.", msg))
-		return
-	}
-	bids, asks, err := sortedBook(tob.Bids, tob.Asks)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid top-of-book message",
-			fmt.Sprintf("The stream sent a top-of-book message for market %q that cannot be used: %s.", r.market, err))
 		return
 	}
 	m.fromLevels(ctx, bids, asks, &resp.Diagnostics)

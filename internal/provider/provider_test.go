@@ -111,6 +111,12 @@ func emulatorProviderBlock(emu *emulator.Server, extra string) string {
 // emulatorProviderBlockFor is a provider block for emu with the given
 // client credentials (see emulator.Options.Clients) and extra arguments.
 func emulatorProviderBlockFor(emu *emulator.Server, clientID, clientSecret, extra string) string {
+	return providerBlockAt(clientID, clientSecret, emu.BaseURL(), emu.AuthURL(), emu.WSURL(), extra)
+}
+
+// providerBlockAt is a provider block with the given client credentials,
+// URLs and extra arguments (HCL lines).
+func providerBlockAt(clientID, clientSecret, baseURL, authURL, wsURL, extra string) string {
 	return fmt.Sprintf(`provider "platform" {
   client_id     = %q
   client_secret = %q
@@ -118,7 +124,7 @@ func emulatorProviderBlockFor(emu *emulator.Server, clientID, clientSecret, extr
   auth_url      = %q
   ws_url        = %q
 %s}
-`, clientID, clientSecret, emu.BaseURL(), emu.AuthURL(), emu.WSURL(), extra)
+`, clientID, clientSecret, baseURL, authURL, wsURL, extra)
 }
 
 // emulatorClient is a client of emu's default client, for tests that make

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -244,6 +245,34 @@ type streamRead struct {
 	// what names the awaited message in diagnostics, for example
 	// "top-of-book message".
 	what string
+}
+
+// marketDataSource is what the market-data data sources share: their
+// type name and the provider's configured data.
+type marketDataSource struct {
+	typeName string
+	data     *providerData
+}
+
+func (d *marketDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = d.typeName
+}
+
+func (d *marketDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+// bookModel is the state the market-data data sources share: the market
+// read, its levels and its best prices.
+type bookModel struct {
+	ID           types.String         `tfsdk:"id"`
+	Market       types.String         `tfsdk:"market"`
+	Timeout      timetypes.GoDuration `tfsdk:"timeout"`
+	Timestamp    types.String         `tfsdk:"timestamp"`
+	Bids         types.List           `tfsdk:"bids"`
+	Asks         types.List           `tfsdk:"asks"`
+	BestBidPrice types.String         `tfsdk:"best_bid_price"`
+	BestAskPrice types.String         `tfsdk:"best_ask_price"`
 }
 
 // bookRead is one read of a market's book by a market-data data source:

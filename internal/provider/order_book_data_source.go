@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -33,32 +32,21 @@ var orderBookRead = bookRead[*stream.MarketData]{
 
 // NewOrderBookDataSource is the platform_order_book data source.
 func NewOrderBookDataSource() datasource.DataSource {
-	return &orderBookDataSource{}
+	return &orderBookDataSource{marketDataSource{typeName: orderBookRead.dataSource}}
 }
 
 // orderBookDataSource takes the initial snapshot of a market's order book
 // from the stream channel market_data.
 type orderBookDataSource struct {
-	data *providerData
+	marketDataSource
 }
 
 // orderBookModel is the state of platform_order_book.
 type orderBookModel struct {
-	ID           types.String         `tfsdk:"id"`
-	Market       types.String         `tfsdk:"market"`
-	Depth        types.Int64          `tfsdk:"depth"`
-	Timeout      timetypes.GoDuration `tfsdk:"timeout"`
-	Timestamp    types.String         `tfsdk:"timestamp"`
-	Bids         types.List           `tfsdk:"bids"`
-	Asks         types.List           `tfsdk:"asks"`
-	BestBidPrice types.String         `tfsdk:"best_bid_price"`
-	BestAskPrice types.String         `tfsdk:"best_ask_price"`
-	Spread       types.String         `tfsdk:"spread"`
-	MidPrice     types.String         `tfsdk:"mid_price"`
-}
-
-func (d *orderBookDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_order_book"
+	bookModel
+	Depth    types.Int64  `tfsdk:"depth"`
+	Spread   types.String `tfsdk:"spread"`
+	MidPrice types.String `tfsdk:"mid_price"`
 }
 
 func (d *orderBookDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -98,10 +86,6 @@ func (d *orderBookDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 				"shortest form; null when a side is empty."),
 		},
 	}
-}
-
-func (d *orderBookDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *orderBookDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

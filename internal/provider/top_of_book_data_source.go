@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -16,27 +15,20 @@ var _ datasource.DataSourceWithConfigure = (*topOfBookDataSource)(nil)
 
 // NewTopOfBookDataSource is the platform_top_of_book data source.
 func NewTopOfBookDataSource() datasource.DataSource {
-	return &topOfBookDataSource{}
+	return &topOfBookDataSource{marketDataSource{typeName: topOfBookRead.dataSource}}
 }
 
 // topOfBookDataSource takes one top-of-book snapshot of a market from the
 // stream channel market_data.top_of_book.
 type topOfBookDataSource struct {
-	data *providerData
+	marketDataSource
 }
 
 // topOfBookModel is the state of platform_top_of_book.
 type topOfBookModel struct {
-	ID            types.String         `tfsdk:"id"`
-	Market        types.String         `tfsdk:"market"`
-	Timeout       timetypes.GoDuration `tfsdk:"timeout"`
-	Timestamp     types.String         `tfsdk:"timestamp"`
-	Bids          types.List           `tfsdk:"bids"`
-	Asks          types.List           `tfsdk:"asks"`
-	BestBidPrice  types.String         `tfsdk:"best_bid_price"`
-	BestBidAmount types.String         `tfsdk:"best_bid_amount"`
-	BestAskPrice  types.String         `tfsdk:"best_ask_price"`
-	BestAskAmount types.String         `tfsdk:"best_ask_amount"`
+	bookModel
+	BestBidAmount types.String `tfsdk:"best_bid_amount"`
+	BestAskAmount types.String `tfsdk:"best_ask_amount"`
 }
 
 const topOfBookWhat = "top-of-book message"
@@ -45,10 +37,6 @@ const topOfBookWhat = "top-of-book message"
 var topOfBookRead = bookRead[*stream.TopOfBook]{
 	dataSource: "platform_top_of_book", channel: stream.ChannelTopOfBook, article: "a", what: topOfBookWhat,
 	levels: func(m *stream.TopOfBook) (bids, asks []stream.Level) { return m.Bids, m.Asks },
-}
-
-func (d *topOfBookDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_top_of_book"
 }
 
 func (d *topOfBookDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -77,10 +65,6 @@ func (d *topOfBookDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"best_ask_amount": computed("Amount of the best ask; null when the message holds no ask."),
 		},
 	}
-}
-
-func (d *topOfBookDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *topOfBookDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

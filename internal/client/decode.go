@@ -132,55 +132,43 @@ func goTypeName(t string) string {
 	return t
 }
 
+// decodeIdentified decodes an object of an answer, which needs an id:
+// identified says whether it has one, and noID is the error otherwise.
+func decodeIdentified[T any](body []byte, identified func(*T) bool, noID string) (*T, error) {
+	var v T
+	if err := decodeJSON(body, &v); err != nil {
+		return nil, err
+	}
+	if !identified(&v) {
+		return nil, errors.New(noID)
+	}
+	return &v, nil
+}
+
+// hasID says whether an optional id is set and not empty.
+func hasID(id *string) bool { return id != nil && *id != "" }
+
 // decodeTransfer decodes a transfer: the answer of Create Crypto or Fiat
 // Withdrawal, Create Internal Transfer and Get Transfer.
 func decodeTransfer(body []byte) (*Transfer, error) {
-	var t Transfer
-	if err := decodeJSON(body, &t); err != nil {
-		return nil, err
-	}
-	if t.ID == "" {
-		return nil, errors.New("transfer in the response has no id")
-	}
-	return &t, nil
+	return decodeIdentified(body, func(t *Transfer) bool { return t.ID != "" }, "transfer in the response has no id")
 }
 
 // decodeFiatDepositInstructions decodes the answer of Create and Get Fiat
 // Deposit Instructions.
 func decodeFiatDepositInstructions(body []byte) (*FiatDepositInstructions, error) {
-	var f FiatDepositInstructions
-	if err := decodeJSON(body, &f); err != nil {
-		return nil, err
-	}
-	if f.ID == "" {
-		return nil, errors.New("fiat deposit instructions in the response have no id")
-	}
-	return &f, nil
+	return decodeIdentified(body, func(f *FiatDepositInstructions) bool { return f.ID != "" }, "fiat deposit instructions in the response have no id")
 }
 
 // decodeDepositAddress decodes the answer of Create Deposit Address.
 func decodeDepositAddress(body []byte) (*DepositAddress, error) {
-	var d DepositAddress
-	if err := decodeJSON(body, &d); err != nil {
-		return nil, err
-	}
-	if d.ID == nil || *d.ID == "" {
-		return nil, errors.New("deposit address in the response has no id")
-	}
-	return &d, nil
+	return decodeIdentified(body, func(d *DepositAddress) bool { return hasID(d.ID) }, "deposit address in the response has no id")
 }
 
 // decodeStablecoinConversion decodes the answer of Create, Get and Cancel
 // Stablecoin Conversion.
 func decodeStablecoinConversion(body []byte) (*StablecoinConversion, error) {
-	var s StablecoinConversion
-	if err := decodeJSON(body, &s); err != nil {
-		return nil, err
-	}
-	if s.ID == nil || *s.ID == "" {
-		return nil, errors.New("stablecoin conversion in the response has no id")
-	}
-	return &s, nil
+	return decodeIdentified(body, func(s *StablecoinConversion) bool { return hasID(s.ID) }, "stablecoin conversion in the response has no id")
 }
 
 // page is one page of a list answer.

@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -240,12 +239,5 @@ func (c *Client) DeleteFiatAccount(ctx context.Context, id string) error {
 // decodeFiatAccount decodes a fiat account answered by Create, Get or
 // Update Fiat Account.
 func decodeFiatAccount(body []byte) (*FiatAccount, error) {
-	var a FiatAccount
-	if err := decodeJSON(body, &a); err != nil {
-		return nil, err
-	}
-	if a.ID == nil || *a.ID == "" {
-		return nil, errors.New("fiat account in the response has no id")
-	}
-	return &a, nil
+	return decodeIdentified(body, func(a *FiatAccount) bool { return hasID(a.ID) }, "fiat account in the response has no id")
 }

@@ -206,7 +206,7 @@ func decodeRuleAnswer(body []byte) (*OrchestrationRule, error) {
 	if answer.Rule == nil {
 		return nil, errors.New("the response has no rule")
 	}
-	if answer.Rule.ID == nil || *answer.Rule.ID == "" {
+	if !hasID(answer.Rule.ID) {
 		return nil, errors.New("the rule in the response has no id")
 	}
 	return answer.Rule, nil

@@ -135,28 +135,11 @@ func (c *Client) DeactivateProfile(ctx context.Context, id string) error {
 // ExistingProfile returns the profile that a 409 answer of Create or
 // Update Profile reports as already holding the nickname (the problem's
 // meta.existing), when the answer carries one.
-func ExistingProfile(err error) (*Profile, bool) {
-	raw := existingOf(err)
-	if raw == nil {
-		return nil, false
-	}
-	p, derr := decodeProfile(raw)
-	if derr != nil {
-		return nil, false
-	}
-	return p, true
-}
+func ExistingProfile(err error) (*Profile, bool) { return existingDecoded(err, decodeProfile) }
 
 // decodeProfile decodes a profile: it needs an id.
 func decodeProfile(body []byte) (*Profile, error) {
-	var p Profile
-	if err := decodeJSON(body, &p); err != nil {
-		return nil, err
-	}
-	if p.ID == "" {
-		return nil, errors.New("profile in the response has no id")
-	}
-	return &p, nil
+	return decodeIdentified(body, func(p *Profile) bool { return p.ID != "" }, "profile in the response has no id")
 }
 
 // GetProfileBalances reads the balances of the profile id (List Profile

@@ -51,61 +51,41 @@ func existingOf(err error) json.RawMessage {
 	return ae.Existing
 }
 
-// ExistingTransfer returns the transfer that a 409 answer of Create Crypto
-// Withdrawal, Create Fiat Withdrawal or Create Internal Transfer (its debit
-// side) reports as already made with the request's ref_id.
-func ExistingTransfer(err error) (*Transfer, bool) {
+// existingDecoded is meta.existing of err, decoded by decode, when err is
+// a 409 answer that has one and it decodes.
+func existingDecoded[T any](err error, decode func([]byte) (*T, error)) (*T, bool) {
 	raw := existingOf(err)
 	if raw == nil {
 		return nil, false
 	}
-	t, derr := decodeTransfer(raw)
+	v, derr := decode(raw)
 	if derr != nil {
 		return nil, false
 	}
-	return t, true
+	return v, true
 }
+
+// ExistingTransfer returns the transfer that a 409 answer of Create Crypto
+// Withdrawal, Create Fiat Withdrawal or Create Internal Transfer (its debit
+// side) reports as already made with the request's ref_id.
+func ExistingTransfer(err error) (*Transfer, bool) { return existingDecoded(err, decodeTransfer) }
 
 // ExistingFiatDepositInstructions returns the instructions that a 409
 // answer of Create Fiat Deposit Instructions reports as already made with
 // the request's ref_id.
 func ExistingFiatDepositInstructions(err error) (*FiatDepositInstructions, bool) {
-	raw := existingOf(err)
-	if raw == nil {
-		return nil, false
-	}
-	f, derr := decodeFiatDepositInstructions(raw)
-	if derr != nil {
-		return nil, false
-	}
-	return f, true
+	return existingDecoded(err, decodeFiatDepositInstructions)
 }
 
 // ExistingDepositAddress returns the deposit address that a 409 answer of
 // Create Deposit Address reports as already made with the request's ref_id.
 func ExistingDepositAddress(err error) (*DepositAddress, bool) {
-	raw := existingOf(err)
-	if raw == nil {
-		return nil, false
-	}
-	d, derr := decodeDepositAddress(raw)
-	if derr != nil {
-		return nil, false
-	}
-	return d, true
+	return existingDecoded(err, decodeDepositAddress)
 }
 
 // ExistingStablecoinConversion returns the conversion that a 409 answer of
 // Create Stablecoin Conversion reports as already made with the request's
 // ref_id.
 func ExistingStablecoinConversion(err error) (*StablecoinConversion, bool) {
-	raw := existingOf(err)
-	if raw == nil {
-		return nil, false
-	}
-	s, derr := decodeStablecoinConversion(raw)
-	if derr != nil {
-		return nil, false
-	}
-	return s, true
+	return existingDecoded(err, decodeStablecoinConversion)
 }

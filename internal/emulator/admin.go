@@ -78,19 +78,64 @@ type adminRouter interface {
 	HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request))
 }
 
-func (s *Server) registerAdminRoutes(mux adminRouter) {
-	s.registerRuleAdmin(mux)
-	mux.HandleFunc("GET /admin/faults", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, s.Faults.Get())
-	})
-	mux.HandleFunc("PUT /admin/faults", func(w http.ResponseWriter, r *http.Request) {
-		c, ok := decodeValid(w, r, func(c *FaultConfig) *apiError { return validateFaultConfig(*c) })
+// handleSet registers an admin operation that decodes its body (checked
+// by validate, unless nil), hands it to set with the path's id (empty in a
+// path without one), and answers 204.
+func handleSet[B any](mux adminRouter, pattern string, validate func(*B) *apiError, set func(id string, body *B)) {
+	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		body, ok := decodeValid(w, r, validate)
 		if !ok {
 			return
 		}
-		s.Faults.Set(*c)
-		writeJSON(w, http.StatusOK, s.Faults.Get())
+		set(r.PathValue("id"), body)
+		w.WriteHeader(http.StatusNoContent)
 	})
+}
+
+// handleState registers the GET and PUT of one admin setting at path.
+// GET answers get(). PUT decodes its body (checked by validate, unless
+// nil) and hands it to put, then answers get(), or put's error.
+func handleState[B any](mux adminRouter, path string, get func() any, validate func(*B) *apiError, put func(*B) *apiError) {
+	mux.HandleFunc("GET "+path, func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, get())
+	})
+	mux.HandleFunc("PUT "+path, func(w http.ResponseWriter, r *http.Request) {
+		body, ok := decodeValid(w, r, validate)
+		if !ok {
+			return
+		}
+		if e := put(body); e != nil {
+			writeError(w, e)
+			return
+		}
+		writeJSON(w, http.StatusOK, get())
+	})
+}
+
+// handleStatus registers an admin operation that sets the status of the
+// object of the path's id to one of allowed and answers the object, or 404
+// with notFound's words when set does not find it.
+func handleStatus(mux adminRouter, pattern string, allowed []string, set func(id, status string) bool,
+	notFound func(id string) string, answer func(id string) any) {
+	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		body, ok := decodeValid(w, r, statusOneOf(allowed))
+		if !ok {
+			return
+		}
+		id := r.PathValue("id")
+		if !set(id, body.Status) {
+			writeError(w, errNotFound(notFound(id)))
+			return
+		}
+		writeJSON(w, http.StatusOK, answer(id))
+	})
+}
+
+func (s *Server) registerAdminRoutes(mux adminRouter) {
+	s.registerRuleAdmin(mux)
+	handleState(mux, "/admin/faults", func() any { return s.Faults.Get() },
+		func(c *FaultConfig) *apiError { return validateFaultConfig(*c) },
+		func(c *FaultConfig) *apiError { s.Faults.Set(*c); return nil })
 	mux.HandleFunc("POST /admin/clock/advance", func(w http.ResponseWriter, r *http.Request) {
 		d, ok := decodeSeconds(w, r)
 		if !ok {
@@ -99,45 +144,27 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		s.Advance(d)
 		writeJSON(w, http.StatusOK, map[string]string{"now": s.now().UTC().Format(time.RFC3339)})
 	})
-	mux.HandleFunc("GET /admin/rate-limits", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, s.RateLimitsState())
-	})
-	mux.HandleFunc("PUT /admin/rate-limits", func(w http.ResponseWriter, r *http.Request) {
-		body, ok := decodeValid[RateLimitsState](w, r, nil)
-		if !ok {
-			return
-		}
-		l, e := rateLimitsOf(*body)
-		if e != nil {
-			writeError(w, e)
-			return
-		}
-		s.SetRateLimits(l)
-		writeJSON(w, http.StatusOK, s.RateLimitsState())
-	})
+	handleState(mux, "/admin/rate-limits", func() any { return s.RateLimitsState() }, nil,
+		func(body *RateLimitsState) *apiError {
+			l, e := rateLimitsOf(*body)
+			if e == nil {
+				s.SetRateLimits(l)
+			}
+			return e
+		})
 	mux.HandleFunc("POST /admin/expire-tokens", func(w http.ResponseWriter, _ *http.Request) {
 		s.ExpireTokens()
 		w.WriteHeader(http.StatusNoContent)
 	})
-	mux.HandleFunc("POST /admin/objects/{id}/hide", func(w http.ResponseWriter, r *http.Request) {
-		body, ok := decodeValid[struct {
-			Hidden bool `json:"hidden"`
-		}](w, r, nil)
-		if !ok {
-			return
-		}
-		s.HideObject(r.PathValue("id"), body.Hidden)
-		w.WriteHeader(http.StatusNoContent)
+	handleSet(mux, "POST /admin/objects/{id}/hide", nil, func(id string, body *struct {
+		Hidden bool `json:"hidden"`
+	}) {
+		s.HideObject(id, body.Hidden)
 	})
-	mux.HandleFunc("POST /admin/objects/{id}/answer-as", func(w http.ResponseWriter, r *http.Request) {
-		body, ok := decodeValid[struct {
-			ID string `json:"id"`
-		}](w, r, nil)
-		if !ok {
-			return
-		}
-		s.AnswerAnotherObject(r.PathValue("id"), body.ID)
-		w.WriteHeader(http.StatusNoContent)
+	handleSet(mux, "POST /admin/objects/{id}/answer-as", nil, func(id string, body *struct {
+		ID string `json:"id"`
+	}) {
+		s.AnswerAnotherObject(id, body.ID)
 	})
 	mux.HandleFunc("POST /admin/instructions/{id}/deprecate", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
@@ -196,17 +223,9 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
-	mux.HandleFunc("GET /admin/balances", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, AdminBalances{Balances: s.Balances()})
-	})
-	mux.HandleFunc("PUT /admin/balances", func(w http.ResponseWriter, r *http.Request) {
-		b, ok := decodeValid(w, r, func(b *Balance) *apiError { return validateBalance(*b) })
-		if !ok {
-			return
-		}
-		s.SetBalance(b.ProfileID, b.Asset, b.Available)
-		writeJSON(w, http.StatusOK, AdminBalances{Balances: s.Balances()})
-	})
+	handleState(mux, "/admin/balances", func() any { return AdminBalances{Balances: s.Balances()} },
+		func(b *Balance) *apiError { return validateBalance(*b) },
+		func(b *Balance) *apiError { s.SetBalance(b.ProfileID, b.Asset, b.Available); return nil })
 	mux.HandleFunc("POST /admin/conversions/{id}/settle", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
 		if _, e := s.settleConversion(id); e != nil {
@@ -216,32 +235,15 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		c, _ := s.data.conversion(id)
 		writeJSON(w, http.StatusOK, c)
 	})
-	mux.HandleFunc("POST /admin/fiat-accounts/{id}/status", func(w http.ResponseWriter, r *http.Request) {
-		body, ok := decodeValid(w, r, statusOneOf(fiatAccountStatuses))
-		if !ok {
-			return
-		}
-		id := r.PathValue("id")
-		if !s.SetFiatAccountStatus(id, body.Status) {
-			writeError(w, errNotFound("fiat account "+id+" not found among the accounts made through the API"))
-			return
-		}
-		a, _ := s.data.accountAnswer(id, false)
-		writeJSON(w, http.StatusOK, a)
-	})
-	mux.HandleFunc("POST /admin/crypto-destination-addresses/{id}/status", func(w http.ResponseWriter, r *http.Request) {
-		body, ok := decodeValid(w, r, statusOneOf(DestinationAddressStatuses))
-		if !ok {
-			return
-		}
-		id := r.PathValue("id")
-		if !s.SetCryptoDestinationAddressStatus(id, body.Status) {
-			writeError(w, errNotFound("crypto destination address "+id+" not found"))
-			return
-		}
-		a, _ := s.data.cryptoDestinationAddress(id)
-		writeJSON(w, http.StatusOK, a)
-	})
+	handleStatus(mux, "POST /admin/fiat-accounts/{id}/status", fiatAccountStatuses, s.SetFiatAccountStatus,
+		func(id string) string {
+			return "fiat account " + id + " not found among the accounts made through the API"
+		},
+		func(id string) any { a, _ := s.data.accountAnswer(id, false); return a })
+	handleStatus(mux, "POST /admin/crypto-destination-addresses/{id}/status", DestinationAddressStatuses,
+		s.SetCryptoDestinationAddressStatus,
+		func(id string) string { return "crypto destination address " + id + " not found" },
+		func(id string) any { a, _ := s.data.cryptoDestinationAddress(id); return a })
 	mux.HandleFunc("GET /admin/counters", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, s.Counters.Snapshot())
 	})
@@ -249,60 +251,34 @@ func (s *Server) registerAdminRoutes(mux adminRouter) {
 		s.Counters.Reset()
 		w.WriteHeader(http.StatusNoContent)
 	})
-	mux.HandleFunc("GET /admin/fees", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, s.WithdrawalFees())
-	})
-	mux.HandleFunc("PUT /admin/fees", func(w http.ResponseWriter, r *http.Request) {
-		t, ok := decodeValid[FeesTable](w, r, nil)
-		if !ok {
-			return
-		}
-		if e := s.setFees(*t); e != nil {
-			writeError(w, e)
-			return
-		}
-		writeJSON(w, http.StatusOK, s.WithdrawalFees())
-	})
+	handleState(mux, "/admin/fees", func() any { return s.WithdrawalFees() }, nil,
+		func(t *FeesTable) *apiError { return s.setFees(*t) })
 	mux.HandleFunc("POST /admin/fees/reset", func(w http.ResponseWriter, _ *http.Request) {
 		s.ResetWithdrawalFees()
 		writeJSON(w, http.StatusOK, s.WithdrawalFees())
 	})
-	mux.HandleFunc("GET /admin/limits", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, AdminLimits{Limits: s.TransferLimits("")})
-	})
-	mux.HandleFunc("PUT /admin/limits", func(w http.ResponseWriter, r *http.Request) {
-		body, ok := decodeValid(w, r, func(body *AdminLimits) *apiError {
+	handleState(mux, "/admin/limits", func() any { return AdminLimits{Limits: s.TransferLimits("")} },
+		func(body *AdminLimits) *apiError {
 			for i, l := range body.Limits {
 				if e := validateLimit(i, l); e != nil {
 					return e
 				}
 			}
 			return nil
-		})
-		if !ok {
-			return
-		}
-		_ = s.SetTransferLimits(body.Limits)
-		writeJSON(w, http.StatusOK, AdminLimits{Limits: s.TransferLimits("")})
-	})
+		},
+		func(body *AdminLimits) *apiError { _ = s.SetTransferLimits(body.Limits); return nil })
 	mux.HandleFunc("GET /admin/fee-quotes", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"quotes": s.FeeQuotes()})
 	})
-	mux.HandleFunc("POST /admin/fee-quotes/expire-next", func(w http.ResponseWriter, r *http.Request) {
-		body, ok := decodeValid(w, r, func(body *struct {
-			Count int `json:"count"`
-		}) *apiError {
-			if body.Count < 0 {
-				return errInvalid("count", "must not be negative")
-			}
-			return nil
-		})
-		if !ok {
-			return
+	type expireNext struct {
+		Count int `json:"count"`
+	}
+	handleSet(mux, "POST /admin/fee-quotes/expire-next", func(body *expireNext) *apiError {
+		if body.Count < 0 {
+			return errInvalid("count", "must not be negative")
 		}
-		s.ExpireNextFeeQuotes(body.Count)
-		w.WriteHeader(http.StatusNoContent)
-	})
+		return nil
+	}, func(_ string, body *expireNext) { s.ExpireNextFeeQuotes(body.Count) })
 	mux.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errNotFound("no such admin operation: "+r.Method+" "+r.URL.Path))
 	})

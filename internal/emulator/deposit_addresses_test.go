@@ -55,20 +55,9 @@ func TestCreateDepositAddress(t *testing.T) {
 	// address made first; nothing is made.
 	for _, network := range []string{"ETHEREUM", "SOLANA"} {
 		again := e.post(depositAddressesPath, map[string]any{"profile_id": "p-1", "crypto_network": network, "ref_id": "da-1"})
-		e.wantStatus(again, http.StatusConflict)
-		if ct := again.header.Get("Content-Type"); ct != "application/problem+json" {
-			t.Errorf("Content-Type %q", ct)
-		}
-		var p struct {
-			Problem
-			Meta struct {
-				Existing DepositAddress `json:"existing"`
-			} `json:"meta"`
-		}
-		again.decode(t, &p)
-		if p.Title != "Already Exists" || !strings.HasSuffix(p.Type, "/already-exists") ||
-			p.Detail != "deposit address already exists with ref_id 'da-1'" ||
-			p.Meta.Existing.ID != d.ID || p.Meta.Existing.Address != d.Address || !p.Meta.Existing.CreatedAt.Equal(d.CreatedAt) {
+		p, existing := alreadyExists[DepositAddress](t, e, again)
+		if p.Detail != "deposit address already exists with ref_id 'da-1'" ||
+			existing.ID != d.ID || existing.Address != d.Address || !existing.CreatedAt.Equal(d.CreatedAt) {
 			t.Errorf("replay answer %s", again.body)
 		}
 	}

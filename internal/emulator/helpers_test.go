@@ -198,3 +198,20 @@ func (r response) isProblem() bool {
 	}
 	return false
 }
+
+// alreadyExists checks that r is the 409 problem answered for a ref_id
+// taken before, and returns the problem and the object it names
+// (meta.existing).
+func alreadyExists[T any](t *testing.T, e *env, r response) (Problem, T) {
+	t.Helper()
+	e.wantStatus(r, http.StatusConflict)
+	if ct := r.header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Errorf("Content-Type %q, want application/problem+json", ct)
+	}
+	var existing T
+	p := problemOf(t, r, &existing)
+	if p.Status != http.StatusConflict || p.Title != "Already Exists" || !strings.HasSuffix(p.Type, "/already-exists") {
+		t.Errorf("problem %+v", p)
+	}
+	return p, existing
+}

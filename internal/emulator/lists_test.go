@@ -42,6 +42,37 @@ func expected[T any](items []T, desc bool, match func(*T) bool, id func(*T) stri
 	return out
 }
 
+// listCase is a query of a list and the items it answers: those match
+// takes, newest first when desc.
+type listCase[T any] struct {
+	name  string
+	q     url.Values
+	desc  bool
+	match func(*T) bool
+}
+
+// checkList lists path with each case's query, at each page size of
+// limits, and checks the items answered, in order, and the number of pages.
+func checkList[T any](t *testing.T, e *env, path string, data []T, id func(*T) string, limits []int, cases []listCase[T]) {
+	t.Helper()
+	for _, c := range cases {
+		for _, limit := range limits {
+			t.Run(c.name+"/"+strconv.Itoa(limit), func(t *testing.T) {
+				q := cloneValues(c.q)
+				q.Set("limit", strconv.Itoa(limit))
+				got, pages := listAll[T](e, path, q)
+				want := expected(data, c.desc, c.match, id)
+				if !slices.Equal(ids(got, id), want) {
+					t.Fatalf("got %d items, want %d (%v)", len(got), len(want), c.q)
+				}
+				if wantPages := max(1, (len(want)+limit-1)/limit); pages != wantPages {
+					t.Errorf("pages %d, want %d", pages, wantPages)
+				}
+			})
+		}
+	}
+}
+
 func TestListFiatAccounts(t *testing.T) {
 	e := newEnv(t, Options{Seed: 7, FiatAccounts: 523})
 	data := e.s.FiatAccounts()
@@ -64,12 +95,7 @@ func TestListFiatAccounts(t *testing.T) {
 		return *a.RefID
 	}
 	refs := []string{ref(&data[10]), ref(&data[20]), "no-such-ref"}
-	cases := []struct {
-		name  string
-		q     url.Values
-		desc  bool
-		match func(*FiatAccount) bool
-	}{
+	checkList(t, e, fiatAccountsPath, data, faID, []int{1, 7, 100, 1000}, []listCase[FiatAccount]{
 		{"default", url.Values{}, true, func(a *FiatAccount) bool { return !a.Deleted }},
 		{"asc", url.Values{"order": {"ASC"}, "order_by": {"CREATED_AT"}}, false, func(a *FiatAccount) bool { return !a.Deleted }},
 		{"include deleted", url.Values{"include_deleted": {"true"}}, true, func(*FiatAccount) bool { return true }},
@@ -85,23 +111,7 @@ func TestListFiatAccounts(t *testing.T) {
 		{"created_at.gt+lt", url.Values{"created_at.gt": {data[100].CreatedAt.Format(time.RFC3339)}, "created_at.lt": {midS}}, true, func(a *FiatAccount) bool {
 			return !a.Deleted && a.CreatedAt.After(data[100].CreatedAt) && a.CreatedAt.Before(mid)
 		}},
-	}
-	for _, c := range cases {
-		for _, limit := range []int{1, 7, 100, 1000} {
-			t.Run(c.name+"/"+strconv.Itoa(limit), func(t *testing.T) {
-				q := cloneValues(c.q)
-				q.Set("limit", strconv.Itoa(limit))
-				got, pages := listAll[FiatAccount](e, fiatAccountsPath, q)
-				want := expected(data, c.desc, c.match, faID)
-				if !slices.Equal(ids(got, faID), want) {
-					t.Fatalf("got %d items, want %d (%v)", len(got), len(want), c.q)
-				}
-				if wantPages := max(1, (len(want)+limit-1)/limit); pages != wantPages {
-					t.Errorf("pages %d, want %d", pages, wantPages)
-				}
-			})
-		}
-	}
+	})
 	if n := len(expected(data, false, func(a *FiatAccount) bool { return a.CreatedAt.Equal(mid) }, faID)); n != 1 {
 		t.Fatalf("created_at not unique: %d", n)
 	}
@@ -167,12 +177,7 @@ func TestListDepositAddresses(t *testing.T) {
 		}
 		return *p
 	}
-	cases := []struct {
-		name  string
-		q     url.Values
-		desc  bool
-		match func(*DepositAddress) bool
-	}{
+	checkList(t, e, depositAddressesPath, data, daID, []int{3, 50, 1000}, []listCase[DepositAddress]{
 		{"all", url.Values{}, true, func(*DepositAddress) bool { return true }},
 		{"asc", url.Values{"order": {"ASC"}}, false, func(*DepositAddress) bool { return true }},
 		{"profile_ids", url.Values{"profile_ids": {d0.ProfileID}}, true, func(d *DepositAddress) bool { return d.ProfileID == d0.ProfileID }},
@@ -189,20 +194,7 @@ func TestListDepositAddresses(t *testing.T) {
 			return (d.CryptoNetwork == "ETHEREUM" || d.CryptoNetwork == "BASE") && d.ProfileID == d0.ProfileID && !d.CreatedAt.Before(mid)
 		}},
 		{"none", url.Values{"networks": {"INK"}, "ids": {d0.ID}}, true, func(d *DepositAddress) bool { return d.CryptoNetwork == "INK" && d.ID == d0.ID }},
-	}
-	for _, c := range cases {
-		for _, limit := range []int{3, 50, 1000} {
-			t.Run(c.name+"/"+strconv.Itoa(limit), func(t *testing.T) {
-				q := cloneValues(c.q)
-				q.Set("limit", strconv.Itoa(limit))
-				got, _ := listAll[DepositAddress](e, depositAddressesPath, q)
-				want := expected(data, c.desc, c.match, daID)
-				if !slices.Equal(ids(got, daID), want) {
-					t.Fatalf("got %d items, want %d", len(got), len(want))
-				}
-			})
-		}
-	}
+	})
 }
 
 func TestListRewardClaims(t *testing.T) {
@@ -217,41 +209,27 @@ func TestListRewardClaims(t *testing.T) {
 	if len(statuses) != 4 {
 		t.Fatalf("statuses %v", statuses)
 	}
-	cases := []struct {
-		name  string
-		q     url.Values
-		match func(*RewardClaim) bool
-	}{
-		{"all", url.Values{}, func(*RewardClaim) bool { return true }},
-		{"payout group", url.Values{"payout_group_id": {c0.PayoutGroupID}}, func(c *RewardClaim) bool { return c.PayoutGroupID == c0.PayoutGroupID }},
-		{"statuses", url.Values{"statuses": {"CONFIRMED", "FAILED"}}, func(c *RewardClaim) bool {
+	cases := []listCase[RewardClaim]{
+		{"all", url.Values{}, true, func(*RewardClaim) bool { return true }},
+		{"payout group", url.Values{"payout_group_id": {c0.PayoutGroupID}}, true, func(c *RewardClaim) bool { return c.PayoutGroupID == c0.PayoutGroupID }},
+		{"statuses", url.Values{"statuses": {"CONFIRMED", "FAILED"}}, true, func(c *RewardClaim) bool {
 			return c.OnchainStatus == "CONFIRMED" || c.OnchainStatus == "FAILED"
 		}},
-		{"chain", url.Values{"chain": {"solana"}}, func(c *RewardClaim) bool { return c.Blockchain == "solana" }},
-		{"jurisdiction", url.Values{"jurisdiction": {"EU"}}, func(c *RewardClaim) bool { return c.Jurisdiction == "EU" }},
-		{"time range inclusive", url.Values{"start_time": {start.Format(time.RFC3339)}, "end_time": {end.Format(time.RFC3339)}}, func(c *RewardClaim) bool {
+		{"chain", url.Values{"chain": {"solana"}}, true, func(c *RewardClaim) bool { return c.Blockchain == "solana" }},
+		{"jurisdiction", url.Values{"jurisdiction": {"EU"}}, true, func(c *RewardClaim) bool { return c.Jurisdiction == "EU" }},
+		{"time range inclusive", url.Values{"start_time": {start.Format(time.RFC3339)}, "end_time": {end.Format(time.RFC3339)}}, true, func(c *RewardClaim) bool {
 			return !c.CreatedAt.Before(start) && !c.CreatedAt.After(end)
 		}},
-		{"combined", url.Values{"chain": {"ethereum"}, "onchain_statuses": {"PENDING"}, "jurisdiction": {"US"}}, func(c *RewardClaim) bool {
+		{"combined", url.Values{"chain": {"ethereum"}, "onchain_statuses": {"PENDING"}, "jurisdiction": {"US"}}, true, func(c *RewardClaim) bool {
 			return c.Blockchain == "ethereum" && c.OnchainStatus == "PENDING" && c.Jurisdiction == "US"
 		}},
 	}
 	for _, c := range cases {
-		for _, limit := range []int{4, 1000} {
-			t.Run(c.name+"/"+strconv.Itoa(limit), func(t *testing.T) {
-				q := cloneValues(c.q)
-				q.Set("limit", strconv.Itoa(limit))
-				got, _ := listAll[RewardClaim](e, claimsPath, q)
-				want := expected(data, true, c.match, rcID)
-				if len(want) == 0 {
-					t.Fatal("case matches nothing")
-				}
-				if !slices.Equal(ids(got, rcID), want) {
-					t.Fatalf("got %d items, want %d", len(got), len(want))
-				}
-			})
+		if len(expected(data, true, c.match, rcID)) == 0 {
+			t.Fatalf("case %s matches nothing", c.name)
 		}
 	}
+	checkList(t, e, claimsPath, data, rcID, []int{4, 1000}, cases)
 	// Inclusive bounds: a range of exactly one creation time finds it.
 	got, _ := listAll[RewardClaim](e, claimsPath, url.Values{"start_time": {start.Format(time.RFC3339)}, "end_time": {start.Format(time.RFC3339)}})
 	if len(got) != 1 || got[0].ID != data[100].ID {

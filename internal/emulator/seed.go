@@ -36,6 +36,15 @@ func newGen(seed int64, stream uint64) *gen {
 	return &gen{r: rand.New(rand.NewPCG(uint64(seed), stream))}
 }
 
+// uuids is n UUIDs, drawn one after the other.
+func (g *gen) uuids(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = g.uuid()
+	}
+	return out
+}
+
 func (g *gen) uuid() string {
 	var u uuid.UUID
 	binary.BigEndian.PutUint64(u[:8], g.r.Uint64())
@@ -189,10 +198,7 @@ func (g *gen) address() *Address {
 // seedFiatAccounts generates n fiat accounts in creation order.
 func seedFiatAccounts(seed int64, n int) []FiatAccount {
 	g := newGen(seed, streamFiatAccounts)
-	identities := make([]string, 8)
-	for i := range identities {
-		identities[i] = g.uuid()
-	}
+	identities := g.uuids(8)
 	out := make([]FiatAccount, n)
 	for i := range out {
 		a := &out[i]
@@ -267,18 +273,9 @@ var fixedAddress = &Address{Country: "US", Address1: "1 Example Way", City: "Spr
 // seedDepositAddresses generates n deposit addresses in creation order.
 func seedDepositAddresses(seed int64, n int, customerID string) []DepositAddress {
 	g := newGen(seed, streamDepositAddresses)
-	profiles := make([]string, 4)
-	for i := range profiles {
-		profiles[i] = g.uuid()
-	}
-	identities := make([]string, 6)
-	for i := range identities {
-		identities[i] = g.uuid()
-	}
-	accounts := make([]string, 6)
-	for i := range accounts {
-		accounts[i] = g.uuid()
-	}
+	profiles := g.uuids(4)
+	identities := g.uuids(6)
+	accounts := g.uuids(6)
 	networks := []string{"BITCOIN", "ETHEREUM", "SOLANA", "BASE", "POLYGON_POS", "ARBITRUM_ONE", "LITECOIN", "STELLAR"}
 	evm := []string{"ETHEREUM", "BASE", "POLYGON_POS", "ARBITRUM_ONE", "INK", "XLAYER"}
 	out := make([]DepositAddress, n)
@@ -330,14 +327,8 @@ var (
 // seedRewardClaims generates n reward claims in creation order.
 func seedRewardClaims(seed int64, n int) []RewardClaim {
 	g := newGen(seed, streamRewardClaims)
-	groups := make([]string, 5)
-	for i := range groups {
-		groups[i] = g.uuid()
-	}
-	schedules := make([]string, 3)
-	for i := range schedules {
-		schedules[i] = g.uuid()
-	}
+	groups := g.uuids(5)
+	schedules := g.uuids(3)
 	out := make([]RewardClaim, n)
 	for i := range out {
 		c := &out[i]

@@ -2,6 +2,10 @@ package emulator
 
 import (
 	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -16,6 +20,39 @@ func StartTest(tb testing.TB, opts Options) *Server {
 	}
 	tb.Cleanup(s.Close)
 	return s
+}
+
+// TokenForTest obtains a token for scope from s's token endpoint, as a
+// client does: with the default client, or with the client id and secret
+// of cred.
+func (s *Server) TokenForTest(tb testing.TB, scope string, cred ...string) string {
+	tb.Helper()
+	id, secret := DefaultClientID, DefaultClientSecret
+	if len(cred) == 2 {
+		id, secret = cred[0], cred[1]
+	}
+	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {scope}}
+	req, err := http.NewRequestWithContext(tb.Context(), http.MethodPost, s.AuthURL()+"/oauth2/token", strings.NewReader(form.Encode()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := hc.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		tb.Fatalf("token endpoint answered %d", resp.StatusCode)
+	}
+	var body struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || body.AccessToken == "" {
+		tb.Fatalf("token response: %v", err)
+	}
+	return body.AccessToken
 }
 
 // LogBuffer is a log destination (Options.Log, or a command's stdout and

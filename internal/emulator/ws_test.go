@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"net/url"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
@@ -28,38 +26,6 @@ func startWS(t *testing.T, opts Options) *Server {
 	}
 	t.Cleanup(s.Close)
 	return s
-}
-
-// testToken obtains a token for scope from the emulator's token endpoint
-// with the default client (or clientID/secret when given).
-func testToken(t *testing.T, s *Server, scope string, cred ...string) string {
-	t.Helper()
-	id, secret := DefaultClientID, DefaultClientSecret
-	if len(cred) == 2 {
-		id, secret = cred[0], cred[1]
-	}
-	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {scope}}
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.AuthURL()+"/oauth2/token", strings.NewReader(form.Encode()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
-	resp, err := hc.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var body struct {
-		AccessToken string `json:"access_token"`
-	}
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("token endpoint answered %d", resp.StatusCode)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || body.AccessToken == "" {
-		t.Fatalf("token response: %v", err)
-	}
-	return body.AccessToken
 }
 
 // dialWS opens a stream connection with token and returns the handshake
@@ -84,7 +50,7 @@ func dialWS(t *testing.T, s *Server, token string) (*websocket.Conn, int, error)
 
 func mustDial(t *testing.T, s *Server) *websocket.Conn {
 	t.Helper()
-	c, _, err := dialWS(t, s, testToken(t, s, StreamScope))
+	c, _, err := dialWS(t, s, s.TokenForTest(t, StreamScope))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,9 +146,9 @@ func TestWSHandshakeAuth(t *testing.T) {
 		DefaultClientID: {Secret: DefaultClientSecret},
 		"narrow":        {Secret: "narrow-secret", Scopes: []string{"rewards:read_claims"}},
 	}})
-	good := testToken(t, s, StreamScope)
-	narrow := testToken(t, s, "rewards:read_claims", "narrow", "narrow-secret")
-	otherScope := testToken(t, s, "transfer:read_fiat_account")
+	good := s.TokenForTest(t, StreamScope)
+	narrow := s.TokenForTest(t, "rewards:read_claims", "narrow", "narrow-secret")
+	otherScope := s.TokenForTest(t, "transfer:read_fiat_account")
 
 	cases := []struct {
 		name   string
@@ -571,7 +537,7 @@ func TestWSCloseLeavesNoGoroutines(t *testing.T) {
 	if err := s.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
-	tok := testToken(t, s, StreamScope)
+	tok := s.TokenForTest(t, StreamScope)
 	var conns []*websocket.Conn
 	for range 3 {
 		c, _, err := dialWS(t, s, tok)

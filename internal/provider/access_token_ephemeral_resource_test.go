@@ -369,14 +369,7 @@ func TestAccessTokenEphemeralResource_open(t *testing.T) {
 		t.Fatal(err)
 	}
 	cwaFailOnError(t, "OpenEphemeralResource", resp.Diagnostics)
-	v, err := resp.Result.Unmarshal(typ)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var attrs map[string]tftypes.Value
-	if err := v.As(&attrs); err != nil {
-		t.Fatal(err)
-	}
+	attrs := objectAttrs(t, resp.Result, typ)
 	var tok, typeName, expires string
 	for name, dst := range map[string]*string{"access_token": &tok, "token_type": &typeName, "expires_at": &expires} {
 		if err := attrs[name].As(dst); err != nil {

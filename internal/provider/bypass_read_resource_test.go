@@ -28,14 +28,7 @@ func (pp planPair) readServed(t *testing.T) int64 {
 func (pp planPair) sameRead(t *testing.T, typ tftypes.Type, req *tfprotov6.ReadResourceRequest) (bool, *tfprotov6.ReadResourceResponse) {
 	t.Helper()
 	before := pp.readServed(t)
-	ours, err := pp.ours.srv.ReadResource(t.Context(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	theirs, err := pp.framework.srv.ReadResource(t.Context(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ours, theirs := askBoth(t, pp, req, tfprotov6.ProviderServer.ReadResource)
 	decode := func(dv *tfprotov6.DynamicValue) tftypes.Value { return decodedValue(t, typ, dv) }
 	if (ours.NewState == nil) != (theirs.NewState == nil) {
 		t.Errorf("new state: ours %v, framework %v", ours.NewState, theirs.NewState)
@@ -77,97 +70,83 @@ func (pp planPair) sameRead(t *testing.T, typ tftypes.Type, req *tfprotov6.ReadR
 // outcome is unknown (no id) and private data of the framework's own
 // (left to the framework).
 func TestEquivalenceReadResource(t *testing.T) {
-	t.Setenv("TF_LOG_SDK", "off")
-	t.Setenv("TF_LOG_PROVIDER_PLATFORM", "off")
-	emu := startCore(t, emulator.Options{Seed: 1})
-	creator := newPlanPair(t, emu).ours
-	for _, typeName := range mapKeys(unchangedPlanArguments) {
-		t.Run(typeName, func(t *testing.T) {
-			typ := creator.schema.ResourceSchemas[typeName].ValueType()
-			cfgValue := tfValueOf(t, typ, unchangedPlanArguments[typeName])
-			var set map[string]tftypes.Value
-			if err := cfgValue.As(&set); err != nil {
+	eachCreatedObject(t, func(t *testing.T, emu *emulator.Server, typeName string, typ tftypes.Type, _, state tftypes.Value) {
+		pp := newPlanPair(t, emu)
+		req := &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: protoDynamic(t, typ, state)}
+		served, first := pp.sameRead(t, typ, req)
+		if !served || hasErrorDiagnostic(first.Diagnostics) || first.NewIdentity == nil {
+			t.Fatalf("the first read: served %t, diagnostics %s, identity %v", served, diagText(first.Diagnostics), first.NewIdentity)
+		}
+		// Again, with what the first read answered.
+		again := &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: first.NewState,
+			CurrentIdentity: first.NewIdentity, Private: first.Private}
+		if served, _ := pp.sameRead(t, typ, again); !served {
+			t.Error("the second read went through the framework")
+		}
+		// Private data of the provider's own.
+		withPrivate := *again
+		withPrivate.Private = []byte(`{"mine":"eyJhIjoxfQ=="}`)
+		if served, _ := pp.sameRead(t, typ, &withPrivate); !served {
+			t.Error("the read with private data went through the framework")
+		}
+		prior, err := first.NewState.Unmarshal(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A time in state written otherwise than the service's
+		// answer, the same instant: the state keeps its own
+		// (semantic equality).
+		var attrs map[string]tftypes.Value
+		if err := prior.As(&attrs); err != nil {
+			t.Fatal(err)
+		}
+		if created, ok := attrs["created_at"]; ok && !created.IsNull() {
+			var at string
+			if err := created.As(&at); err != nil {
 				t.Fatal(err)
 			}
-			state, diags := creator.create(t, typeName, set)
-			failOnErrorDiags(t, "create", diags)
-			pp := newPlanPair(t, emu)
-			req := &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: protoDynamic(t, typ, state)}
-			served, first := pp.sameRead(t, typ, req)
-			if !served || hasErrorDiagnostic(first.Diagnostics) || first.NewIdentity == nil {
-				t.Fatalf("the first read: served %t, diagnostics %s, identity %v", served, diagText(first.Diagnostics), first.NewIdentity)
+			written := strings.TrimSuffix(at, "Z") + "+00:00"
+			if written == at+"+00:00" {
+				t.Fatalf("created_at %q is not in UTC", at)
 			}
-			// Again, with what the first read answered.
-			again := &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: first.NewState,
-				CurrentIdentity: first.NewIdentity, Private: first.Private}
-			if served, _ := pp.sameRead(t, typ, again); !served {
-				t.Error("the second read went through the framework")
-			}
-			// Private data of the provider's own.
-			withPrivate := *again
-			withPrivate.Private = []byte(`{"mine":"eyJhIjoxfQ=="}`)
-			if served, _ := pp.sameRead(t, typ, &withPrivate); !served {
-				t.Error("the read with private data went through the framework")
-			}
-			prior, err := first.NewState.Unmarshal(typ)
+			otherTime := *again
+			otherTime.CurrentState = protoDynamic(t, typ, withAttribute(t, prior, "created_at", tfStr(written)))
+			served, resp := pp.sameRead(t, typ, &otherTime)
+			kept, err := resp.NewState.Unmarshal(typ)
 			if err != nil {
 				t.Fatal(err)
 			}
-			// A time in state written otherwise than the service's
-			// answer, the same instant: the state keeps its own
-			// (semantic equality).
-			var attrs map[string]tftypes.Value
-			if err := prior.As(&attrs); err != nil {
+			var keptAttrs map[string]tftypes.Value
+			if err := kept.As(&keptAttrs); err != nil {
 				t.Fatal(err)
 			}
-			if created, ok := attrs["created_at"]; ok && !created.IsNull() {
-				var at string
-				if err := created.As(&at); err != nil {
-					t.Fatal(err)
-				}
-				written := strings.TrimSuffix(at, "Z") + "+00:00"
-				if written == at+"+00:00" {
-					t.Fatalf("created_at %q is not in UTC", at)
-				}
-				otherTime := *again
-				otherTime.CurrentState = protoDynamic(t, typ, withAttribute(t, prior, "created_at", tfStr(written)))
-				served, resp := pp.sameRead(t, typ, &otherTime)
-				kept, err := resp.NewState.Unmarshal(typ)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var keptAttrs map[string]tftypes.Value
-				if err := kept.As(&keptAttrs); err != nil {
-					t.Fatal(err)
-				}
-				if !served || !keptAttrs["created_at"].Equal(tfStr(written)) {
-					t.Errorf("a time written otherwise: served %t, created_at %s", served, keptAttrs["created_at"])
-				}
+			if !served || !keptAttrs["created_at"].Equal(tfStr(written)) {
+				t.Errorf("a time written otherwise: served %t, created_at %s", served, keptAttrs["created_at"])
 			}
-			// Another identity than the state's.
-			idType := identityOf(t, pp.ours, typeName, first.NewIdentity).Type()
-			other := protoDynamic(t, idType, tfValueOf(t, idType, map[string]any{"id": "another"}))
-			otherID := *again
-			otherID.CurrentIdentity = &tfprotov6.ResourceIdentityData{IdentityData: other}
-			if served, resp := pp.sameRead(t, typ, &otherID); !served || !hasErrorDiagnostic(resp.Diagnostics) {
-				t.Errorf("another identity: served %t, diagnostics %s", served, diagText(resp.Diagnostics))
-			}
-			// An object the service does not know.
-			gone := &tfprotov6.ReadResourceRequest{TypeName: typeName,
-				CurrentState: protoDynamic(t, typ, withAttribute(t, prior, "id", tfStr("00000000-0000-4000-8000-000000000000")))}
-			if served, _ := pp.sameRead(t, typ, gone); !served {
-				t.Error("the read of an unknown object went through the framework")
-			}
-			// A create whose outcome is unknown.
-			noID := &tfprotov6.ReadResourceRequest{TypeName: typeName,
-				CurrentState: protoDynamic(t, typ, withAttribute(t, prior, "id", tftypes.NewValue(tftypes.String, nil)))}
-			pp.sameRead(t, typ, noID)
-			// The framework's own private data: the framework reads.
-			imported := *again
-			imported.Private = []byte(`{".import_before_read":"dHJ1ZQ=="}`)
-			if served, _ := pp.sameRead(t, typ, &imported); served {
-				t.Error("a read with the framework's private data was answered without the framework")
-			}
-		})
-	}
+		}
+		// Another identity than the state's.
+		idType := identityOf(t, pp.ours, typeName, first.NewIdentity).Type()
+		other := protoDynamic(t, idType, tfValueOf(t, idType, map[string]any{"id": "another"}))
+		otherID := *again
+		otherID.CurrentIdentity = &tfprotov6.ResourceIdentityData{IdentityData: other}
+		if served, resp := pp.sameRead(t, typ, &otherID); !served || !hasErrorDiagnostic(resp.Diagnostics) {
+			t.Errorf("another identity: served %t, diagnostics %s", served, diagText(resp.Diagnostics))
+		}
+		// An object the service does not know.
+		gone := &tfprotov6.ReadResourceRequest{TypeName: typeName,
+			CurrentState: protoDynamic(t, typ, withAttribute(t, prior, "id", tfStr("00000000-0000-4000-8000-000000000000")))}
+		if served, _ := pp.sameRead(t, typ, gone); !served {
+			t.Error("the read of an unknown object went through the framework")
+		}
+		// A create whose outcome is unknown.
+		noID := &tfprotov6.ReadResourceRequest{TypeName: typeName,
+			CurrentState: protoDynamic(t, typ, withAttribute(t, prior, "id", tftypes.NewValue(tftypes.String, nil)))}
+		pp.sameRead(t, typ, noID)
+		// The framework's own private data: the framework reads.
+		imported := *again
+		imported.Private = []byte(`{".import_before_read":"dHJ1ZQ=="}`)
+		if served, _ := pp.sameRead(t, typ, &imported); served {
+			t.Error("a read with the framework's private data was answered without the framework")
+		}
+	})
 }

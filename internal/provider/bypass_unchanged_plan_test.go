@@ -158,6 +158,22 @@ func decodedValue(t *testing.T, typ tftypes.Type, dv *tfprotov6.DynamicValue) tf
 	return v
 }
 
+// askBoth sends req through call to the provider's server and to the
+// framework's, and returns their answers; an error fails the test.
+func askBoth[Req, Resp any](t *testing.T, pp planPair, req Req,
+	call func(tfprotov6.ProviderServer, context.Context, Req) (Resp, error)) (ours, theirs Resp) {
+	t.Helper()
+	ours, err := call(pp.ours.srv, t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err = call(pp.framework.srv, t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ours, theirs
+}
+
 // samePlan plans req through both servers and fails unless the answers
 // are the same: planned state, private data, identity, replacement paths
 // and diagnostics. It returns whether the provider's server answered
@@ -165,14 +181,7 @@ func decodedValue(t *testing.T, typ tftypes.Type, dv *tfprotov6.DynamicValue) tf
 func (pp planPair) samePlan(t *testing.T, typ tftypes.Type, req *tfprotov6.PlanResourceChangeRequest) (bool, *tfprotov6.PlanResourceChangeResponse) {
 	t.Helper()
 	before := pp.served(t)
-	ours, err := pp.ours.srv.PlanResourceChange(t.Context(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	theirs, err := pp.framework.srv.PlanResourceChange(t.Context(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ours, theirs := askBoth(t, pp, req, tfprotov6.ProviderServer.PlanResourceChange)
 	decode := func(dv *tfprotov6.DynamicValue) tftypes.Value { return decodedValue(t, typ, dv) }
 	if o, f := decode(ours.PlannedState), decode(theirs.PlannedState); !o.Equal(f) {
 		t.Errorf("planned state:\n ours %s\n framework %s", o, f)
@@ -239,14 +248,10 @@ func withAttribute(t *testing.T, v tftypes.Value, name string, a tftypes.Value) 
 	return tftypes.NewValue(v.Type(), m)
 }
 
-// TestEquivalenceUnchangedPlan plans objects in state through the
-// provider's server, which answers the plan of an unchanged object itself
-// when its resource has nothing to say, and through the framework alone:
-// the answers are the same, whether Terraform sends an identity or not,
-// for unchanged objects (answered by the server), a changed one,
-// deprecated instructions and an unchanged withdrawal whose ref_id a new
-// one of the plan took first (left to the framework).
-func TestEquivalenceUnchangedPlan(t *testing.T) {
+// eachCreatedObject runs check, for each resource type, on an object of
+// unchangedPlanArguments created in an emulator: its type, the value of
+// its arguments and its state.
+func eachCreatedObject(t *testing.T, check func(t *testing.T, emu *emulator.Server, typeName string, typ tftypes.Type, cfgValue, state tftypes.Value)) {
 	t.Setenv("TF_LOG_SDK", "off")
 	t.Setenv("TF_LOG_PROVIDER_PLATFORM", "off")
 	emu := startCore(t, emulator.Options{Seed: 1})
@@ -261,67 +266,80 @@ func TestEquivalenceUnchangedPlan(t *testing.T) {
 			}
 			state, diags := creator.create(t, typeName, set)
 			failOnErrorDiags(t, "create", diags)
-			cfg := protoDynamic(t, typ, cfgValue)
-			pp := newPlanPair(t, emu)
-			read, err := pp.framework.srv.ReadResource(t.Context(), &tfprotov6.ReadResourceRequest{
-				TypeName: typeName, CurrentState: protoDynamic(t, typ, state),
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			failOnErrorDiags(t, "read", read.Diagnostics)
-			unchanged := func(st *tfprotov6.DynamicValue, identity *tfprotov6.ResourceIdentityData) *tfprotov6.PlanResourceChangeRequest {
-				return &tfprotov6.PlanResourceChangeRequest{
-					TypeName: typeName, PriorState: st, ProposedNewState: st, Config: cfg,
-					PriorPrivate: read.Private, PriorIdentity: identity,
-				}
-			}
-			for _, identity := range []*tfprotov6.ResourceIdentityData{nil, read.NewIdentity} {
-				if served, _ := pp.samePlan(t, typ, unchanged(read.NewState, identity)); !served {
-					t.Errorf("the unchanged object (identity sent: %t) was planned by the framework", identity != nil)
-				}
-				// Terraform plans each object once per process: the
-				// claims of ref_ids start again.
-				pp = newPlanPair(t, emu)
-			}
-			// A change goes through the framework.
-			prior, err := read.NewState.Unmarshal(typ)
-			if err != nil {
-				t.Fatal(err)
-			}
-			changedAttr, changedValue := "metadata", tfValueOf(t, tftypes.Map{ElementType: tftypes.String}, map[string]any{"changed": "yes"})
-			if typeName == "platform_orchestration_rule" || typeName == "platform_profile" {
-				// A rule and a profile have no metadata.
-				changedAttr, changedValue = "nickname", tfStr("changed")
-			}
-			changed := protoDynamic(t, typ, withAttribute(t, prior, changedAttr, changedValue))
-			req := unchanged(read.NewState, read.NewIdentity)
-			req.ProposedNewState = changed
-			if served, _ := pp.samePlan(t, typ, req); served {
-				t.Error("a changed object was planned without the framework")
-			}
-			switch typeName {
-			case "platform_fiat_deposit_instructions":
-				deprecated := protoDynamic(t, typ, withAttribute(t, prior, "status", tfStr("DEPRECATED")))
-				served, resp := pp.samePlan(t, typ, unchanged(deprecated, read.NewIdentity))
-				if served || len(resp.RequiresReplace) != 1 {
-					t.Errorf("deprecated instructions: served %t, requires replace %v", served, resp.RequiresReplace)
-				}
-			case "platform_crypto_withdrawal", "platform_deposit_address":
-				// The first plan claims the ref_id; the same object
-				// planned again in the same process is refused, by the
-				// framework, with the same error.
-				pp = newPlanPair(t, emu)
-				if served, _ := pp.samePlan(t, typ, unchanged(read.NewState, read.NewIdentity)); !served {
-					t.Error("the unchanged object was planned by the framework")
-				}
-				served, resp := pp.samePlan(t, typ, unchanged(read.NewState, read.NewIdentity))
-				if served || !hasErrorDiagnostic(resp.Diagnostics) {
-					t.Errorf("a second claim of the ref_id: served %t, diagnostics %s", served, diagText(resp.Diagnostics))
-				}
-			}
+			check(t, emu, typeName, typ, cfgValue, state)
 		})
 	}
+}
+
+// TestEquivalenceUnchangedPlan plans objects in state through the
+// provider's server, which answers the plan of an unchanged object itself
+// when its resource has nothing to say, and through the framework alone:
+// the answers are the same, whether Terraform sends an identity or not,
+// for unchanged objects (answered by the server), a changed one,
+// deprecated instructions and an unchanged withdrawal whose ref_id a new
+// one of the plan took first (left to the framework).
+func TestEquivalenceUnchangedPlan(t *testing.T) {
+	eachCreatedObject(t, func(t *testing.T, emu *emulator.Server, typeName string, typ tftypes.Type, cfgValue, state tftypes.Value) {
+		cfg := protoDynamic(t, typ, cfgValue)
+		pp := newPlanPair(t, emu)
+		read, err := pp.framework.srv.ReadResource(t.Context(), &tfprotov6.ReadResourceRequest{
+			TypeName: typeName, CurrentState: protoDynamic(t, typ, state),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		failOnErrorDiags(t, "read", read.Diagnostics)
+		unchanged := func(st *tfprotov6.DynamicValue, identity *tfprotov6.ResourceIdentityData) *tfprotov6.PlanResourceChangeRequest {
+			return &tfprotov6.PlanResourceChangeRequest{
+				TypeName: typeName, PriorState: st, ProposedNewState: st, Config: cfg,
+				PriorPrivate: read.Private, PriorIdentity: identity,
+			}
+		}
+		for _, identity := range []*tfprotov6.ResourceIdentityData{nil, read.NewIdentity} {
+			if served, _ := pp.samePlan(t, typ, unchanged(read.NewState, identity)); !served {
+				t.Errorf("the unchanged object (identity sent: %t) was planned by the framework", identity != nil)
+			}
+			// Terraform plans each object once per process: the
+			// claims of ref_ids start again.
+			pp = newPlanPair(t, emu)
+		}
+		// A change goes through the framework.
+		prior, err := read.NewState.Unmarshal(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changedAttr, changedValue := "metadata", tfValueOf(t, tftypes.Map{ElementType: tftypes.String}, map[string]any{"changed": "yes"})
+		if typeName == "platform_orchestration_rule" || typeName == "platform_profile" {
+			// A rule and a profile have no metadata.
+			changedAttr, changedValue = "nickname", tfStr("changed")
+		}
+		changed := protoDynamic(t, typ, withAttribute(t, prior, changedAttr, changedValue))
+		req := unchanged(read.NewState, read.NewIdentity)
+		req.ProposedNewState = changed
+		if served, _ := pp.samePlan(t, typ, req); served {
+			t.Error("a changed object was planned without the framework")
+		}
+		switch typeName {
+		case "platform_fiat_deposit_instructions":
+			deprecated := protoDynamic(t, typ, withAttribute(t, prior, "status", tfStr("DEPRECATED")))
+			served, resp := pp.samePlan(t, typ, unchanged(deprecated, read.NewIdentity))
+			if served || len(resp.RequiresReplace) != 1 {
+				t.Errorf("deprecated instructions: served %t, requires replace %v", served, resp.RequiresReplace)
+			}
+		case "platform_crypto_withdrawal", "platform_deposit_address":
+			// The first plan claims the ref_id; the same object
+			// planned again in the same process is refused, by the
+			// framework, with the same error.
+			pp = newPlanPair(t, emu)
+			if served, _ := pp.samePlan(t, typ, unchanged(read.NewState, read.NewIdentity)); !served {
+				t.Error("the unchanged object was planned by the framework")
+			}
+			served, resp := pp.samePlan(t, typ, unchanged(read.NewState, read.NewIdentity))
+			if served || !hasErrorDiagnostic(resp.Diagnostics) {
+				t.Errorf("a second claim of the ref_id: served %t, diagnostics %s", served, diagText(resp.Diagnostics))
+			}
+		}
+	})
 }
 
 // harmlessPlanModifiers are the kinds of plan modifier the server's plans

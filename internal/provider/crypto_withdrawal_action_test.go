@@ -248,6 +248,14 @@ func (h *actionHarness) invoke(t *testing.T, args cwaArgs) invocation {
 	t.Helper()
 	cwaFailOnError(t, "ValidateActionConfig", h.validate(t, args))
 	cwaFailOnError(t, "PlanAction", h.plan(t, args))
+	return h.invokeOnly(t, args)
+}
+
+// invokeOnly invokes the action with args, without validating or planning
+// it first (as Terraform does after a plan that could not judge it), and
+// reads the whole event stream.
+func (h *actionHarness) invokeOnly(t *testing.T, args cwaArgs) invocation {
+	t.Helper()
 	stream, err := h.srv.InvokeAction(t.Context(), &tfprotov6.InvokeActionRequest{
 		ActionType: h.action, Config: h.config(t, args),
 	})

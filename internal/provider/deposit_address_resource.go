@@ -237,15 +237,7 @@ var depositAddressLists = listedBy(
 // with that ref_id counts, whatever the answer's filtering.
 func lookupDepositAddress(ctx context.Context, c *client.Client, refID string) (*client.DepositAddress, bool, error) {
 	q := client.ListDepositAddressesQuery{RefIDs: []string{refID}, MaxItems: 100}
-	for d, err := range c.DepositAddresses(ctx, q) {
-		if err != nil {
-			return nil, false, err
-		}
-		if deref(d.RefID) == refID {
-			return d, true, nil
-		}
-	}
-	return nil, false, nil
+	return listedByRefID(c.DepositAddresses(ctx, q), refID, func(d *client.DepositAddress) string { return deref(d.RefID) })
 }
 
 // readDepositAddress reads the address id through the list's ids filter:
@@ -253,22 +245,7 @@ func lookupDepositAddress(ctx context.Context, c *client.Client, refID string) (
 // the answer carries another address (the filter not applied).
 func readDepositAddress(ctx context.Context, c *client.Client, id string) (*client.DepositAddress, error) {
 	q := client.ListDepositAddressesQuery{IDs: []string{id}, MaxItems: 100}
-	var other *client.DepositAddress
-	for d, err := range c.DepositAddresses(ctx, q) {
-		if err != nil {
-			return nil, err
-		}
-		if deref(d.ID) == id {
-			return d, nil
-		}
-		if other == nil {
-			other = d
-		}
-	}
-	if other != nil {
-		return nil, errAnotherObject{deref(other.ID)}
-	}
-	return nil, fmt.Errorf("no deposit address with id %s is listed: %w", id, client.ErrNotFound)
+	return listedByID(c.DepositAddresses(ctx, q), id, "deposit address", func(d *client.DepositAddress) string { return deref(d.ID) })
 }
 
 // NewDepositAddressListResource is the platform_deposit_address list resource.

@@ -58,12 +58,7 @@ func TestAccDepositAddresses_filters(t *testing.T) {
 	newest := idsWhere(all, false, every)
 
 	// Whole items: the newest, and ones with and without each optional field.
-	byID := map[string]emulator.DepositAddress{}
-	for _, d := range all {
-		byID[d.ID] = d
-	}
-	var picks []int
-	for what, match := range map[string]func(d emulator.DepositAddress) bool{
+	whole := firstItemsWhole(t, all, newest, map[string]func(d emulator.DepositAddress) bool{
 		"first":             every[emulator.DepositAddress],
 		"no identity":       func(d emulator.DepositAddress) bool { return d.IdentityID == nil },
 		"no ref_id":         func(d emulator.DepositAddress) bool { return d.RefID == nil },
@@ -71,14 +66,7 @@ func TestAccDepositAddresses_filters(t *testing.T) {
 		"two metadata keys": func(d emulator.DepositAddress) bool { return len(d.Metadata) == 2 },
 		"no metadata":       func(d emulator.DepositAddress) bool { return len(d.Metadata) == 0 },
 		"an EVM network":    func(d emulator.DepositAddress) bool { return len(d.CompatibleCryptoNetworks) > 1 },
-	} {
-		i := slices.IndexFunc(newest, func(id string) bool { return match(byID[id]) })
-		if i < 0 {
-			t.Fatalf("the seeded data has no address with %s", what)
-		}
-		picks = append(picks, i)
-	}
-	whole := wholeItems(picks, func(i int) knownvalue.Check { return depositAddressKnown(byID[newest[i]]) })
+	}, depositAddressKnown)
 
 	// Filter values taken from the data.
 	profile, account := all[0].ProfileID, all[5].AccountID

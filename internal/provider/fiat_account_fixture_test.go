@@ -61,20 +61,9 @@ func init() {
 		upgrade: &upgradeFixture{
 			id: everyTypeAccountID,
 			earlier: func(t *testing.T, emu *emulator.Server) map[string]string {
-				s := func(v string) *string { return &v }
-				a, err := emulatorClient(t, emu).CreateFiatAccount(t.Context(), client.CreateFiatAccountRequest{
-					RefID: everyTypeAccountRef,
-					FiatAccountOwner: client.FiatAccountOwner{PersonDetails: &client.PersonDetails{
-						FirstName: s("Ada"), LastName: s("Lovelace"),
-					}},
-					FiatNetworkInstructions: client.FiatNetworkInstructions{Wire: &client.WireInstructions{
-						AccountNumber:           s("987654321012"),
-						FiatAccountOwnerAddress: &client.Address{Country: s("USA"), City: s("New York")},
-						RoutingDetails: &client.RoutingDetails{RoutingNumberType: s("ABA"), RoutingNumber: s("031302971"),
-							BankName: s("Customers Bank"), BankAddress: &client.Address{Country: s("USA")}},
-					}},
-					Metadata: map[string]string{"purpose": "core"},
-				}, nil)
+				req := adaWireAccount(everyTypeAccountRef, "Customers Bank")
+				req.Metadata = map[string]string{"purpose": "core"}
+				a, err := emulatorClient(t, emu).CreateFiatAccount(t.Context(), req, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -82,4 +71,22 @@ func init() {
 			},
 		},
 	})
+}
+
+// adaWireAccount is the request of a wire account of Ada Lovelace's at
+// bank, made with refID.
+func adaWireAccount(refID, bank string) client.CreateFiatAccountRequest {
+	s := func(v string) *string { return &v }
+	return client.CreateFiatAccountRequest{
+		RefID: refID,
+		FiatAccountOwner: client.FiatAccountOwner{PersonDetails: &client.PersonDetails{
+			FirstName: s("Ada"), LastName: s("Lovelace"),
+		}},
+		FiatNetworkInstructions: client.FiatNetworkInstructions{Wire: &client.WireInstructions{
+			AccountNumber:           s("987654321012"),
+			FiatAccountOwnerAddress: &client.Address{Country: s("USA"), City: s("New York")},
+			RoutingDetails: &client.RoutingDetails{RoutingNumberType: s("ABA"), RoutingNumber: s("031302971"),
+				BankName: s(bank), BankAddress: &client.Address{Country: s("USA")}},
+		}},
+	}
 }

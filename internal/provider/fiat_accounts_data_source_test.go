@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
@@ -129,41 +128,20 @@ func TestAccFiatAccounts_filters(t *testing.T) {
 
 	// Items whose nested objects are checked whole: the newest one, and ones
 	// with a null person, a null owner address and a null bank address.
-	byID := map[string]emulator.FiatAccount{}
-	for _, a := range accounts {
-		byID[a.ID] = a
-	}
-	wholeChecks := func(addr string, ids []string) []statecheck.StateCheck {
-		var checks []statecheck.StateCheck
-		want := map[string]func(a emulator.FiatAccount) bool{
-			"first":     every[emulator.FiatAccount],
-			"no person": func(a emulator.FiatAccount) bool { return a.FiatAccountOwner.PersonDetails == nil },
-			"metadata of three pairs": func(a emulator.FiatAccount) bool {
-				_, ok := a.Metadata["review_score"]
-				return ok
-			},
-			"empty address2": func(a emulator.FiatAccount) bool {
-				w := a.FiatNetworkInstructions.Wire
-				return w.FiatAccountOwnerAddress != nil && w.FiatAccountOwnerAddress.Address2 == ""
-			},
-			"no ref_id":     func(a emulator.FiatAccount) bool { return a.RefID == nil },
-			"no account_id": func(a emulator.FiatAccount) bool { return a.AccountID == nil },
-		}
-		for what, match := range want {
-			found := false
-			for i, id := range ids {
-				if match(byID[id]) {
-					checks = append(checks, statecheck.ExpectKnownValue(addr, itemsPath(i), fiatAccountKnown(t, byID[id])))
-					found = true
-					break
-				}
-			}
-			if !found {
-				t.Fatalf("the seeded data has no account with %s", what)
-			}
-		}
-		return checks
-	}
+	whole := firstItemsWhole(t, accounts, liveIDs, map[string]func(a emulator.FiatAccount) bool{
+		"first":     every[emulator.FiatAccount],
+		"no person": func(a emulator.FiatAccount) bool { return a.FiatAccountOwner.PersonDetails == nil },
+		"metadata of three pairs": func(a emulator.FiatAccount) bool {
+			_, ok := a.Metadata["review_score"]
+			return ok
+		},
+		"empty address2": func(a emulator.FiatAccount) bool {
+			w := a.FiatNetworkInstructions.Wire
+			return w.FiatAccountOwnerAddress != nil && w.FiatAccountOwnerAddress.Address2 == ""
+		},
+		"no ref_id":     func(a emulator.FiatAccount) bool { return a.RefID == nil },
+		"no account_id": func(a emulator.FiatAccount) bool { return a.AccountID == nil },
+	}, func(a emulator.FiatAccount) knownvalue.Check { return fiatAccountKnown(t, a) })
 
 	// Filter values taken from the data.
 	var someIDs []string // two live accounts and a deleted one
@@ -192,7 +170,7 @@ func TestAccFiatAccounts_filters(t *testing.T) {
 
 	testFilterCases(t, env, "platform_fiat_accounts", listFiatAccountsKey, []filterCase{
 		// No filter: every live account, newest first, whole items.
-		{args: "", want: liveIDs, requests: 1, extra: func(addr string) []statecheck.StateCheck { return wholeChecks(addr, liveIDs) }},
+		{args: "", want: liveIDs, requests: 1, extra: whole},
 		{args: "include_deleted = true\norder = \"ASC\"", want: allAsc, requests: 1},
 		{args: "include_deleted = false\norder = \"DESC\"", want: liveIDs, requests: 1},
 		{args: "ids = " + hclStrings(someIDs...), want: idsWhere(accounts, false, func(a emulator.FiatAccount) bool { return live(a) && inSet(someIDs)(a) }), requests: 1},

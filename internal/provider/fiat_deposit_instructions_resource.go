@@ -342,15 +342,8 @@ func instructionsSummary(f *client.FiatDepositInstructions) string {
 // with that ref_id counts, whatever the answer's filtering.
 func lookupInstructions(ctx context.Context, c *client.Client, refID string) (*client.FiatDepositInstructions, bool, error) {
 	q := client.ListFiatDepositInstructionsQuery{RefIDs: []string{refID}, MaxItems: 100}
-	for f, err := range c.FiatDepositInstructionsList(ctx, q) {
-		if err != nil {
-			return nil, false, err
-		}
-		if deref(f.RefID) == refID {
-			return f, true, nil
-		}
-	}
-	return nil, false, nil
+	return listedByRefID(c.FiatDepositInstructionsList(ctx, q), refID,
+		func(f *client.FiatDepositInstructions) string { return deref(f.RefID) })
 }
 
 // updateInstructions records configured values of arguments that the

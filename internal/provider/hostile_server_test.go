@@ -40,6 +40,18 @@ type hostileAPI struct {
 	posts     atomic.Int64
 }
 
+// hostileProvider starts a hostile API (tokenMode as startHostileAPI takes
+// it) and a provider configured against it with maxRetries retries.
+func hostileProvider(t *testing.T, tokenMode string, maxRetries int64) (*hostileAPI, *protoProvider) {
+	h := startHostileAPI(t, tokenMode)
+	p := newProtoProvider(t)
+	p.mustConfigure(t, providerArgs(h.srv.URL, map[string]tftypes.Value{
+		"client_secret": tfStr(hostileSecret),
+		"max_retries":   tfInt(maxRetries),
+	}))
+	return h, p
+}
+
 func startHostileAPI(t *testing.T, tokenMode string) *hostileAPI {
 	t.Helper()
 	h := &hostileAPI{token: "hostile-access-token-" + uuid.NewString(), tokenMode: tokenMode}
@@ -185,12 +197,7 @@ func checkHostileDiags(t *testing.T, h *hostileAPI, diags string, want string) {
 // TestHostileServer_getByID reads platform_fiat_deposit_instructions from
 // a server that answers each id with a different malformed answer.
 func TestHostileServer_getByID(t *testing.T) {
-	h := startHostileAPI(t, "")
-	p := newProtoProvider(t)
-	p.mustConfigure(t, providerArgs(h.srv.URL, map[string]tftypes.Value{
-		"client_secret": tfStr(hostileSecret),
-		"max_retries":   tfInt(1),
-	}))
+	h, p := hostileProvider(t, "", 1)
 	cases := map[string]string{
 		"truncated":      `truncated JSON`,
 		"wrong-types":    `field profile_id is number, expected a string`,
@@ -227,12 +234,7 @@ func TestHostileServer_getByID(t *testing.T) {
 // TestHostileServer_listPages pages platform_fiat_accounts through
 // malformed pages.
 func TestHostileServer_listPages(t *testing.T) {
-	h := startHostileAPI(t, "")
-	p := newProtoProvider(t)
-	p.mustConfigure(t, providerArgs(h.srv.URL, map[string]tftypes.Value{
-		"client_secret": tfStr(hostileSecret),
-		"max_retries":   tfInt(0),
-	}))
+	h, p := hostileProvider(t, "", 0)
 	cases := map[string]string{
 		"items-object": `field items is object, expected an array`,
 		"null-item":    `items\[1\] is null`,
@@ -269,12 +271,7 @@ func TestHostileServer_tokenEndpoint(t *testing.T) {
 	}
 	for mode, want := range cases {
 		t.Run(mode, func(t *testing.T) {
-			h := startHostileAPI(t, mode)
-			p := newProtoProvider(t)
-			p.mustConfigure(t, providerArgs(h.srv.URL, map[string]tftypes.Value{
-				"client_secret": tfStr(hostileSecret),
-				"max_retries":   tfInt(0),
-			}))
+			h, p := hostileProvider(t, mode, 0)
 			_, diags := p.readData(t, "platform_fiat_deposit_instructions", map[string]tftypes.Value{"id": tfStr("truncated")})
 			if !hasErrorDiagnostic(diags) {
 				t.Fatal("the read succeeded")

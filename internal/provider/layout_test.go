@@ -148,13 +148,7 @@ func TestSharedFilesReferToNoTypeFile(t *testing.T) {
 // The check finds a shared file's reference to a type file's name, and
 // none to a shared file's.
 func TestSharedFilesCheckFails(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, src string) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("package provider\n\n"+src), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, write := sourceWriter(t)
 	write("thing_resource.go", "var thingWords = 1\n\nfunc thingHelper() int { return 2 }\n")
 	write("values.go", "func helper() int { return 3 }\n")
 	write("money_core.go", "type core struct{ thingWords int }\n\nfunc use(c core) int { return thingHelper() + helper() + c.thingWords }\n\n"+
@@ -163,6 +157,19 @@ func TestSharedFilesCheckFails(t *testing.T) {
 	refs := upwardReferences(t, dir)
 	if len(refs) != 1 || refs[0] != (upwardReference{"money_core.go", "thing_resource.go", "thingHelper"}) {
 		t.Errorf("references %+v, want money_core.go -> thing_resource.go: thingHelper only", refs)
+	}
+}
+
+// sourceWriter returns a new directory and a function that writes a file
+// of package provider into it: its name and its source after the package
+// clause.
+func sourceWriter(t *testing.T) (dir string, write func(name, src string)) {
+	dir = t.TempDir()
+	return dir, func(name, src string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("package provider\n\n"+src), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -233,13 +240,7 @@ func TestMoneyFilesNameNoType(t *testing.T) {
 // The check finds a money file's type-specific names, and nothing in a
 // generic one.
 func TestMoneyFilesCheckFails(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, src string) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("package provider\n\n"+src), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, write := sourceWriter(t)
 	write("transfer.go", "func transferHelper() int { return 1 }\n")
 	write("money_core.go", "func use() int { return transferHelper() }\n")
 	write("money_manifest.go", "const moneyKindThingMove = \"thing_move\"\n")

@@ -94,9 +94,15 @@ func (h *protoHarness) read(tb testing.TB, typeName string, set map[string]tftyp
 	tb.Helper()
 	resp := h.readRaw(tb, tb.Context(), typeName, set)
 	failOnDiags(tb, "ReadDataSource "+typeName, resp.Diagnostics)
-	v, err := resp.State.Unmarshal(h.configType(tb, typeName))
+	return objectAttrs(tb, resp.State, h.configType(tb, typeName))
+}
+
+// objectAttrs decodes dv, an object of type typ, into its attributes.
+func objectAttrs(tb testing.TB, dv *tfprotov6.DynamicValue, typ tftypes.Type) map[string]tftypes.Value {
+	tb.Helper()
+	v, err := dv.Unmarshal(typ)
 	if err != nil {
-		tb.Fatalf("state of %s does not match its schema: %v", typeName, err)
+		tb.Fatalf("the value does not match its type: %v", err)
 	}
 	var attrs map[string]tftypes.Value
 	if err := v.As(&attrs); err != nil {

@@ -345,15 +345,7 @@ func TestListFiltersEmptyArrayThroughProtocol(t *testing.T) {
 			t.Fatal(err)
 		}
 		cwaFailOnError(t, "ReadDataSource", r.Diagnostics)
-		state, err := r.State.Unmarshal(dsType)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var attrs map[string]tftypes.Value
-		if err := state.As(&attrs); err != nil {
-			t.Fatal(err)
-		}
-		return attrs, nil
+		return objectAttrs(t, r.State, dsType), nil
 	}
 	t.Run("platform_transfers, ref_ids = [] and with values", func(t *testing.T) {
 		for _, c := range []struct {

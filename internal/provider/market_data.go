@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -244,6 +245,78 @@ type streamRead struct {
 	// what names the awaited message in diagnostics, for example
 	// "top-of-book message".
 	what string
+}
+
+// marketDataSource is what the market-data data sources share: their
+// type name and the provider's configured data.
+type marketDataSource struct {
+	typeName string
+	data     *providerData
+}
+
+func (d *marketDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = d.typeName
+}
+
+func (d *marketDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
+}
+
+// bookModel is the state the market-data data sources share: the market
+// read, its levels and its best prices.
+type bookModel struct {
+	ID           types.String         `tfsdk:"id"`
+	Market       types.String         `tfsdk:"market"`
+	Timeout      timetypes.GoDuration `tfsdk:"timeout"`
+	Timestamp    types.String         `tfsdk:"timestamp"`
+	Bids         types.List           `tfsdk:"bids"`
+	Asks         types.List           `tfsdk:"asks"`
+	BestBidPrice types.String         `tfsdk:"best_bid_price"`
+	BestAskPrice types.String         `tfsdk:"best_ask_price"`
+}
+
+// bookRead is one read of a market's book by a market-data data source:
+// the channel's message, a T, with its levels sorted best first.
+type bookRead[T stream.Message] struct {
+	dataSource string
+	channel    string
+	// what names the message in diagnostics, with its article, for example
+	// "a top-of-book message".
+	article, what string
+	levels        func(T) (bids, asks []stream.Level)
+}
+
+// read reads the market's book within timeout through the provider's
+// data, after checking that the provider is configured with a ws_url. Any
+// failure is a diagnostic, and ok is false.
+func (b bookRead[T]) read(ctx context.Context, data *providerData, market types.String, timeout timetypes.GoDuration,
+	diags *diag.Diagnostics) (msg T, bids, asks []pricedLevel, ok bool) {
+	if data == nil {
+		notConfigured(diags)
+		return msg, nil, nil, false
+	}
+	d := streamTimeout(timeout, diags)
+	if diags.HasError() || !requireWSURL(data, b.dataSource, diags) {
+		return msg, nil, nil, false
+	}
+	r := streamRead{dataSource: b.dataSource, channel: b.channel, market: market.ValueString(), timeout: d, what: b.what}
+	m, err := r.run(ctx, data)
+	if err != nil {
+		diags.AddError(r.diagnose(err))
+		return msg, nil, nil, false
+	}
+	if msg, ok = m.(T); !ok {
+		diags.AddError("Unexpected stream message",
+			fmt.Sprintf("Expected %s %s, got %T. This is a bug in the provider; please report it.", b.article, b.what, m))
+		return msg, nil, nil, false
+	}
+	bidLevels, askLevels := b.levels(msg)
+	if bids, asks, err = sortedBook(bidLevels, askLevels); err != nil {
+		diags.AddError("Invalid "+b.what,
+			fmt.Sprintf("The stream sent %s %s for market %q that cannot be used: %s.", b.article, b.what, r.market, err))
+		return msg, nil, nil, false
+	}
+	return msg, bids, asks, true
 }
 
 // streamReadError is a failed stream read.

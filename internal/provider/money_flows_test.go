@@ -214,17 +214,7 @@ func TestMoneyFlowActions_guarded(t *testing.T) {
 			}
 			// Invoked as Terraform does after a plan that could not judge
 			// it: refused at send.
-			stream, err := h.srv.InvokeAction(t.Context(), &tfprotov6.InvokeActionRequest{
-				ActionType: typ, Config: h.config(t, actions[typ])})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var sent []*tfprotov6.Diagnostic
-			for ev := range stream.Events {
-				if e, ok := ev.Type.(tfprotov6.CompletedInvokeActionEventType); ok {
-					sent = append(sent, e.Diagnostics...)
-				}
-			}
+			sent := h.invokeOnly(t, actions[typ]).diags
 			if !hasError(sent, "Withdrawal guard max_amount refuses this withdrawal at send") {
 				t.Errorf("the invocation is not refused at send: %v", diagTexts(sent))
 			}

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"sync"
 	"sync/atomic"
@@ -124,6 +125,44 @@ func firstByKey[T any](objs iter.Seq2[T, error], keys []string, key func(T) stri
 		}
 	}
 	return out, nil
+}
+
+// listedByRefID finds in objs the object made with refID: only an object
+// with that ref_id counts, whatever the list's filtering.
+func listedByRefID[T any](objs iter.Seq2[T, error], refID string, refIDOf func(T) string) (T, bool, error) {
+	var none T
+	for obj, err := range objs {
+		if err != nil {
+			return none, false, err
+		}
+		if refIDOf(obj) == refID {
+			return obj, true, nil
+		}
+	}
+	return none, false, nil
+}
+
+// listedByID reads the object id, a noun, from objs, a list filtered by
+// ids: client.ErrNotFound when it lists none, errAnotherObject when it
+// lists another object (the filter not applied).
+func listedByID[T any](objs iter.Seq2[T, error], id, noun string, idOf func(T) string) (T, error) {
+	var none, other T
+	listed := false
+	for obj, err := range objs {
+		if err != nil {
+			return none, err
+		}
+		if idOf(obj) == id {
+			return obj, nil
+		}
+		if !listed {
+			other, listed = obj, true
+		}
+	}
+	if listed {
+		return none, errAnotherObject{idOf(other)}
+	}
+	return none, fmt.Errorf("no %s with id %s is listed: %w", noun, id, client.ErrNotFound)
 }
 
 // gathered is what a gatherer answers for one key.

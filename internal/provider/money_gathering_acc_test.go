@@ -15,7 +15,11 @@ import (
 
 // payrollOf is a configuration of n crypto withdrawals, each with a
 // ref_id derived from its arguments.
-func payrollOf(n int) string {
+func payrollOf(n int) string { return payrollTo(n, payoutAddress, "e") }
+
+// payrollTo is a configuration of n crypto withdrawals to address, the
+// metadata of each naming its employee, employee-<index>.
+func payrollTo(n int, address, employee string) string {
 	return fmt.Sprintf(`
 resource "platform_crypto_withdrawal" "pay" {
   count               = %d
@@ -24,9 +28,9 @@ resource "platform_crypto_withdrawal" "pay" {
   asset               = "BTC"
   crypto_network      = "BITCOIN"
   amount              = "0.0001"
-  metadata            = { employee = "e-${count.index}" }
+  metadata            = { employee = "%s-${count.index}" }
 }
-`, n, payoutAddress)
+`, n, address, employee)
 }
 
 // requestsSince is the requests of each "METHOD /path" counter since

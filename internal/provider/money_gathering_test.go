@@ -848,19 +848,7 @@ func TestListedByFollowPages(t *testing.T) {
 		listed("fiat accounts", client.PathFiatAccounts, fiatAccountLists,
 			func(a *client.FiatAccount) string { return deref(a.ID) },
 			func(ctx context.Context, c *client.Client, refID string) (*client.FiatAccount, error) {
-				s := func(v string) *string { return &v }
-				return c.CreateFiatAccount(ctx, client.CreateFiatAccountRequest{
-					RefID: refID,
-					FiatAccountOwner: client.FiatAccountOwner{PersonDetails: &client.PersonDetails{
-						FirstName: s("Ada"), LastName: s("Lovelace"),
-					}},
-					FiatNetworkInstructions: client.FiatNetworkInstructions{Wire: &client.WireInstructions{
-						AccountNumber:           s("987654321012"),
-						FiatAccountOwnerAddress: &client.Address{Country: s("USA"), City: s("New York")},
-						RoutingDetails: &client.RoutingDetails{RoutingNumberType: s("ABA"), RoutingNumber: s("031302971"),
-							BankName: s("Bank " + refID), BankAddress: &client.Address{Country: s("USA")}},
-					}},
-				}, nil)
+				return c.CreateFiatAccount(ctx, adaWireAccount(refID, "Bank "+refID), nil)
 			}).withRefIDsOnly(),
 		listed("profiles", client.PathProfiles, profileLists,
 			func(p *client.Profile) string { return p.ID },

@@ -646,15 +646,8 @@ var orchestrationRuleLists = listedBy(
 // lookupOrchestrationRule finds the rule made with refID; only a rule with
 // that ref_id counts. The reference's list has no ref_id filter.
 func lookupOrchestrationRule(ctx context.Context, c *client.Client, refID string) (*client.OrchestrationRule, bool, error) {
-	for r, err := range c.OrchestrationRules(ctx, client.ListOrchestrationRulesQuery{}) {
-		if err != nil {
-			return nil, false, err
-		}
-		if deref(r.RefID) == refID {
-			return r, true, nil
-		}
-	}
-	return nil, false, nil
+	return listedByRefID(c.OrchestrationRules(ctx, client.ListOrchestrationRulesQuery{}), refID,
+		func(r *client.OrchestrationRule) string { return deref(r.RefID) })
 }
 
 // readOrchestrationRule reads the rule id through the list's ids filter:
@@ -662,20 +655,5 @@ func lookupOrchestrationRule(ctx context.Context, c *client.Client, refID string
 // answer carries another rule (the filter not applied).
 func readOrchestrationRule(ctx context.Context, c *client.Client, id string) (*client.OrchestrationRule, error) {
 	q := client.ListOrchestrationRulesQuery{IDs: []string{id}, MaxItems: 100}
-	var other *client.OrchestrationRule
-	for r, err := range c.OrchestrationRules(ctx, q) {
-		if err != nil {
-			return nil, err
-		}
-		if deref(r.ID) == id {
-			return r, nil
-		}
-		if other == nil {
-			other = r
-		}
-	}
-	if other != nil {
-		return nil, errAnotherObject{deref(other.ID)}
-	}
-	return nil, fmt.Errorf("no orchestration rule with id %s is listed: %w", id, client.ErrNotFound)
+	return listedByID(c.OrchestrationRules(ctx, q), id, "orchestration rule", func(r *client.OrchestrationRule) string { return deref(r.ID) })
 }

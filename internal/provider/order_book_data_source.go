@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -25,34 +24,29 @@ const (
 
 var _ datasource.DataSourceWithConfigure = (*orderBookDataSource)(nil)
 
+// orderBookRead reads the order book of a market.
+var orderBookRead = bookRead[*stream.MarketData]{
+	dataSource: "platform_order_book", channel: stream.ChannelMarketData, article: "an", what: orderBookWhat,
+	levels: func(m *stream.MarketData) (bids, asks []stream.Level) { return m.Bids, m.Asks },
+}
+
 // NewOrderBookDataSource is the platform_order_book data source.
 func NewOrderBookDataSource() datasource.DataSource {
-	return &orderBookDataSource{}
+	return &orderBookDataSource{marketDataSource{typeName: orderBookRead.dataSource}}
 }
 
 // orderBookDataSource takes the initial snapshot of a market's order book
 // from the stream channel market_data.
 type orderBookDataSource struct {
-	data *providerData
+	marketDataSource
 }
 
 // orderBookModel is the state of platform_order_book.
 type orderBookModel struct {
-	ID           types.String         `tfsdk:"id"`
-	Market       types.String         `tfsdk:"market"`
-	Depth        types.Int64          `tfsdk:"depth"`
-	Timeout      timetypes.GoDuration `tfsdk:"timeout"`
-	Timestamp    types.String         `tfsdk:"timestamp"`
-	Bids         types.List           `tfsdk:"bids"`
-	Asks         types.List           `tfsdk:"asks"`
-	BestBidPrice types.String         `tfsdk:"best_bid_price"`
-	BestAskPrice types.String         `tfsdk:"best_ask_price"`
-	Spread       types.String         `tfsdk:"spread"`
-	MidPrice     types.String         `tfsdk:"mid_price"`
-}
-
-func (d *orderBookDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_order_book"
+	bookModel
+	Depth    types.Int64  `tfsdk:"depth"`
+	Spread   types.String `tfsdk:"spread"`
+	MidPrice types.String `tfsdk:"mid_price"`
 }
 
 func (d *orderBookDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -94,52 +88,19 @@ func (d *orderBookDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	}
 }
 
-func (d *orderBookDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
 func (d *orderBookDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m orderBookModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if d.data == nil {
-		notConfigured(&resp.Diagnostics)
+	book, bids, asks, ok := orderBookRead.read(ctx, d.data, m.Market, m.Timeout, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	const typeName = "platform_order_book"
-	timeout := streamTimeout(m.Timeout, &resp.Diagnostics)
 	depth := defaultOrderBookDepth
 	if !m.Depth.IsNull() && !m.Depth.IsUnknown() {
 		depth = int(m.Depth.ValueInt64())
-	}
-	if resp.Diagnostics.HasError() || !requireWSURL(d.data, typeName, &resp.Diagnostics) {
-		return
-	}
-	r := streamRead{
-		dataSource: typeName,
-		channel:    stream.ChannelMarketData,
-		market:     m.Market.ValueString(),
-		timeout:    timeout,
-		what:       orderBookWhat,
-	}
-	msg, err := r.run(ctx, d.data)
-	if err != nil {
-		resp.Diagnostics.AddError(r.diagnose(err))
-		return
-	}
-	book, ok := msg.(*stream.MarketData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected stream message",
-			fmt.Sprintf("Expected an order book snapshot, got %T. This is a bug in the provider; please report it.", msg))
-		return
-	}
-	bids, asks, err := sortedBook(book.Bids, book.Asks)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid order book snapshot",
-			fmt.Sprintf("The stream sent an order book snapshot for market %q that cannot be used: %s.", r.market, err))
-		return
 	}
 	bestBid, bestAsk := firstLevel(bids), firstLevel(asks)
 	stats := statsOf(bestBid, bestAsk)

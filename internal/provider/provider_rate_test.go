@@ -398,17 +398,7 @@ func TestAccRateStore_twoHostsOneBudget(t *testing.T) {
 	for i := range hosts {
 		hosts[i] = newCLIWorkdirFor(t, bin)
 		hosts[i].write(emulatorProviderBlock(emu, fmt.Sprintf("  rate_budget    = 0.25\n  rate_state_dir = %q\n  rate_store     = %q\n",
-			t.TempDir(), srv.URL(storePassword))), fmt.Sprintf(`
-resource "platform_crypto_withdrawal" "pay" {
-  count               = %d
-  profile_id          = "prof-1"
-  destination_address = %q
-  asset               = "BTC"
-  crypto_network      = "BITCOIN"
-  amount              = "0.0001"
-  metadata            = { employee = "host-%d-e-${count.index}" }
-}
-`, n, validBTCAddress("rate-store-payee"), i))
+			t.TempDir(), srv.URL(storePassword))), payrollTo(n, validBTCAddress("rate-store-payee"), fmt.Sprintf("host-%d-e", i)))
 	}
 	start := time.Now()
 	results := make([]cliResult, len(hosts))

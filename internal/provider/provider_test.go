@@ -111,6 +111,12 @@ func emulatorProviderBlock(emu *emulator.Server, extra string) string {
 // emulatorProviderBlockFor is a provider block for emu with the given
 // client credentials (see emulator.Options.Clients) and extra arguments.
 func emulatorProviderBlockFor(emu *emulator.Server, clientID, clientSecret, extra string) string {
+	return providerBlockAt(clientID, clientSecret, emu.BaseURL(), emu.AuthURL(), emu.WSURL(), extra)
+}
+
+// providerBlockAt is a provider block with the given client credentials,
+// URLs and extra arguments (HCL lines).
+func providerBlockAt(clientID, clientSecret, baseURL, authURL, wsURL, extra string) string {
 	return fmt.Sprintf(`provider "platform" {
   client_id     = %q
   client_secret = %q
@@ -118,7 +124,7 @@ func emulatorProviderBlockFor(emu *emulator.Server, clientID, clientSecret, extr
   auth_url      = %q
   ws_url        = %q
 %s}
-`, clientID, clientSecret, emu.BaseURL(), emu.AuthURL(), emu.WSURL(), extra)
+`, clientID, clientSecret, baseURL, authURL, wsURL, extra)
 }
 
 // emulatorClient is a client of emu's default client, for tests that make
@@ -334,7 +340,7 @@ func idsWhere[T any](all []T, asc bool, keep func(T) bool) []string {
 	ids := []string{}
 	for _, it := range all {
 		if keep(it) {
-			ids = append(ids, reflect.ValueOf(it).FieldByName("ID").String())
+			ids = append(ids, itemID(it))
 		}
 	}
 	if !asc {
@@ -342,6 +348,9 @@ func idsWhere[T any](all []T, asc bool, keep func(T) bool) []string {
 	}
 	return ids
 }
+
+// itemID is the ID field of an item.
+func itemID[T any](it T) string { return reflect.ValueOf(it).FieldByName("ID").String() }
 
 // every keeps every item (idsWhere).
 func every[T any](T) bool { return true }
@@ -356,6 +365,28 @@ func wholeItems(indexes []int, known func(i int) knownvalue.Check) func(addr str
 		}
 		return checks
 	}
+}
+
+// firstItemsWhole returns checks that, for each of matches, the first of
+// the items with ids (in the list's order) that it takes is whole as known
+// says. The items are those of all; each of matches must take one, or the
+// test fails, naming it.
+func firstItemsWhole[T any](t *testing.T, all []T, ids []string, matches map[string]func(T) bool,
+	known func(T) knownvalue.Check) func(addr string) []statecheck.StateCheck {
+	t.Helper()
+	byID := map[string]T{}
+	for _, it := range all {
+		byID[itemID(it)] = it
+	}
+	var picks []int
+	for what, match := range matches {
+		i := slices.IndexFunc(ids, func(id string) bool { return match(byID[id]) })
+		if i < 0 {
+			t.Fatalf("the seeded data has no item with %s", what)
+		}
+		picks = append(picks, i)
+	}
+	return wholeItems(picks, func(i int) knownvalue.Check { return known(byID[ids[i]]) })
 }
 
 // expectIDs checks that the data source addr has exactly the items with

@@ -315,14 +315,7 @@ func startFrontedEmulator(tb testing.TB, opts emulator.Options, front func(w htt
 // providerBlock is an HCL provider block for the fronted emulator.
 func (f *frontedEmulator) providerBlock(extra string) string {
 	u := f.srv.URL
-	return fmt.Sprintf(`provider "platform" {
-  client_id     = %q
-  client_secret = %q
-  base_url      = %q
-  auth_url      = %q
-  ws_url        = %q
-%s}
-`, emulator.DefaultClientID, emulator.DefaultClientSecret, u+"/v2", u, "ws"+strings.TrimPrefix(u, "http")+"/ws", extra)
+	return providerBlockAt(emulator.DefaultClientID, emulator.DefaultClientSecret, u+"/v2", u, "ws"+strings.TrimPrefix(u, "http")+"/ws", extra)
 }
 
 // peekRefID returns the ref_id of a JSON request body and leaves the body

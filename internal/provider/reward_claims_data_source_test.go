@@ -46,22 +46,14 @@ func TestAccRewardClaims_filters(t *testing.T) {
 	all := emu.RewardClaims()
 	newest := idsWhere(all, false, every)
 
-	byID := map[string]emulator.RewardClaim{}
-	for _, c := range all {
-		byID[c.ID] = c
+	// The newest claim of each status, and one with several addresses.
+	matches := map[string]func(emulator.RewardClaim) bool{
+		"several addresses": func(c emulator.RewardClaim) bool { return len(c.Addresses) > 1 },
 	}
-	var picks []int
 	for _, status := range []string{"PENDING", "SUBMITTED", "CONFIRMED", "FAILED"} {
-		i := slices.IndexFunc(newest, func(id string) bool { return byID[id].OnchainStatus == status })
-		if i < 0 {
-			t.Fatalf("the seeded data has no %s claim", status)
-		}
-		picks = append(picks, i)
+		matches["status "+status] = func(c emulator.RewardClaim) bool { return c.OnchainStatus == status }
 	}
-	if i := slices.IndexFunc(newest, func(id string) bool { return len(byID[id].Addresses) > 1 }); i >= 0 {
-		picks = append(picks, i)
-	}
-	whole := wholeItems(picks, func(i int) knownvalue.Check { return rewardClaimKnown(byID[newest[i]]) })
+	whole := firstItemsWhole(t, all, newest, matches, rewardClaimKnown)
 
 	group, chain, jurisdiction, asset := all[0].PayoutGroupID, all[3].Blockchain, all[7].Jurisdiction, all[5].AssetType
 	statuses := []string{"CONFIRMED", "FAILED"}

@@ -81,18 +81,6 @@ func (s *secretScan) jsonCheck(what string, v any, mustHave ...string) error {
 	return nil
 }
 
-type statecheckFunc func(ctx context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse)
-
-func (f statecheckFunc) CheckState(ctx context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	f(ctx, req, resp)
-}
-
-type plancheckFunc func(ctx context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse)
-
-func (f plancheckFunc) CheckPlan(ctx context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	f(ctx, req, resp)
-}
-
 // scanFiles looks for secrets in every file under dir, and inside zip
 // archives (saved plans) in every entry.
 func (s *secretScan) scanFiles(t *testing.T, dir string) (scanned int) {
@@ -272,13 +260,13 @@ resource "platform_crypto_withdrawal" "forbidden" {
 				PreConfig: useSecret(secret),
 				Config:    good + resources + reads,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheckFunc(func(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+					planFunc(func(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
 						addTokens()
 						resp.Error = scan.jsonCheck("plan JSON", req.Plan, "platform_crypto_withdrawal", "secrets test")
 					}),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheckFunc(func(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+					stateFunc(func(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
 						if n := addTokens(); n < 5 {
 							resp.Error = fmt.Errorf("the emulator issued %d tokens, want at least 5 (one per scope)", n)
 							return

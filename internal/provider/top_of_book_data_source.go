@@ -2,9 +2,7 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -17,33 +15,28 @@ var _ datasource.DataSourceWithConfigure = (*topOfBookDataSource)(nil)
 
 // NewTopOfBookDataSource is the platform_top_of_book data source.
 func NewTopOfBookDataSource() datasource.DataSource {
-	return &topOfBookDataSource{}
+	return &topOfBookDataSource{marketDataSource{typeName: topOfBookRead.dataSource}}
 }
 
 // topOfBookDataSource takes one top-of-book snapshot of a market from the
 // stream channel market_data.top_of_book.
 type topOfBookDataSource struct {
-	data *providerData
+	marketDataSource
 }
 
 // topOfBookModel is the state of platform_top_of_book.
 type topOfBookModel struct {
-	ID            types.String         `tfsdk:"id"`
-	Market        types.String         `tfsdk:"market"`
-	Timeout       timetypes.GoDuration `tfsdk:"timeout"`
-	Timestamp     types.String         `tfsdk:"timestamp"`
-	Bids          types.List           `tfsdk:"bids"`
-	Asks          types.List           `tfsdk:"asks"`
-	BestBidPrice  types.String         `tfsdk:"best_bid_price"`
-	BestBidAmount types.String         `tfsdk:"best_bid_amount"`
-	BestAskPrice  types.String         `tfsdk:"best_ask_price"`
-	BestAskAmount types.String         `tfsdk:"best_ask_amount"`
+	bookModel
+	BestBidAmount types.String `tfsdk:"best_bid_amount"`
+	BestAskAmount types.String `tfsdk:"best_ask_amount"`
 }
 
 const topOfBookWhat = "top-of-book message"
 
-func (d *topOfBookDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_top_of_book"
+// topOfBookRead reads the latest top-of-book message of a market.
+var topOfBookRead = bookRead[*stream.TopOfBook]{
+	dataSource: "platform_top_of_book", channel: stream.ChannelTopOfBook, article: "a", what: topOfBookWhat,
+	levels: func(m *stream.TopOfBook) (bids, asks []stream.Level) { return m.Bids, m.Asks },
 }
 
 func (d *topOfBookDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -74,47 +67,14 @@ func (d *topOfBookDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	}
 }
 
-func (d *topOfBookDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
-}
-
 func (d *topOfBookDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m topOfBookModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if d.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	const typeName = "platform_top_of_book"
-	timeout := streamTimeout(m.Timeout, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() || !requireWSURL(d.data, typeName, &resp.Diagnostics) {
-		return
-	}
-	r := streamRead{
-		dataSource: typeName,
-		channel:    stream.ChannelTopOfBook,
-		market:     m.Market.ValueString(),
-		timeout:    timeout,
-		what:       topOfBookWhat,
-	}
-	msg, err := r.run(ctx, d.data)
-	if err != nil {
-		resp.Diagnostics.AddError(r.diagnose(err))
-		return
-	}
-	tob, ok := msg.(*stream.TopOfBook)
+	tob, bids, asks, ok := topOfBookRead.read(ctx, d.data, m.Market, m.Timeout, &resp.Diagnostics)
 	if !ok {
-		resp.Diagnostics.AddError("Unexpected stream message",
-			fmt.Sprintf("Expected a top-of-book message, got %T. This is a bug in the provider; please report it.", msg))
-		return
-	}
-	bids, asks, err := sortedBook(tob.Bids, tob.Asks)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid top-of-book message",
-			fmt.Sprintf("The stream sent a top-of-book message for market %q that cannot be used: %s.", r.market, err))
 		return
 	}
 	m.fromLevels(ctx, bids, asks, &resp.Diagnostics)

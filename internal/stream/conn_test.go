@@ -60,7 +60,7 @@ func TestHandshakeErrors(t *testing.T) {
 		emulator.DefaultClientID: {Secret: emulator.DefaultClientSecret},
 		"narrow":                 {Secret: "narrow-secret", Scopes: []string{"rewards:read_claims", "transfer:read_fiat_account"}},
 	}})
-	narrow := fetchToken(t, e.s, "rewards:read_claims transfer:read_fiat_account", "narrow", "narrow-secret")
+	narrow := e.s.TokenForTest(t, "rewards:read_claims transfer:read_fiat_account", "narrow", "narrow-secret")
 
 	_, err := Dial(t.Context(), e.s.WSURL(), narrow, Options{})
 	var he *HandshakeError
@@ -453,7 +453,7 @@ func TestServerCloseEndsConnection(t *testing.T) {
 	if err := s.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
-	tok := fetchToken(t, s, Scope)
+	tok := s.TokenForTest(t, Scope)
 	c := dialURL(t, s.WSURL(), tok, Options{})
 	if _, err := c.Subscribe(t.Context(), Channel{Type: ChannelHeartbeat}); err != nil {
 		t.Fatal(err)

@@ -2,10 +2,8 @@ package stream
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -18,38 +16,6 @@ import (
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-// fetchToken asks the emulator's token endpoint for scope, with the default
-// client unless id and secret are given.
-func fetchToken(tb testing.TB, s *emulator.Server, scope string, cred ...string) string {
-	tb.Helper()
-	id, secret := emulator.DefaultClientID, emulator.DefaultClientSecret
-	if len(cred) == 2 {
-		id, secret = cred[0], cred[1]
-	}
-	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {scope}}
-	req, err := http.NewRequestWithContext(tb.Context(), http.MethodPost, s.AuthURL()+"/oauth2/token", strings.NewReader(form.Encode()))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
-	resp, err := hc.Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		tb.Fatalf("token endpoint answered %d", resp.StatusCode)
-	}
-	var body struct {
-		AccessToken string `json:"access_token"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || body.AccessToken == "" {
-		tb.Fatalf("token response: %v", err)
-	}
-	return body.AccessToken
-}
 
 // testEnv is an emulator with a stream token.
 type testEnv struct {
@@ -65,7 +31,7 @@ func newEnv(tb testing.TB, opts emulator.Options) *testEnv {
 		opts.SubscriptionInterval = -1
 	}
 	s := emulator.StartTest(tb, opts)
-	return &testEnv{s: s, token: fetchToken(tb, s, Scope)}
+	return &testEnv{s: s, token: s.TokenForTest(tb, Scope)}
 }
 
 func (e *testEnv) dial(tb testing.TB, opts Options) *Conn {

@@ -21,7 +21,7 @@ func newTestHub(t *testing.T, s *emulator.Server, opts HubOptions) (*Hub, *int) 
 		mu.Lock()
 		tokens++
 		mu.Unlock()
-		return fetchToken(t, s, Scope), nil
+		return s.TokenForTest(t, Scope), nil
 	}, opts)
 	t.Cleanup(h.Close)
 	return h, &tokens

@@ -236,6 +236,13 @@ func fiatAccountSchema() schema.Schema {
 		}
 		return []validator.Object{exactlyOneOfSiblings(others...)}
 	}
+	// oneField is a network whose instructions are a single required value.
+	oneField := func(network, desc, field string, value schema.StringAttribute) schema.SingleNestedAttribute {
+		return schema.SingleNestedAttribute{
+			MarkdownDescription: desc, Optional: true, Validators: otherNetworks(network),
+			Attributes: map[string]schema.Attribute{field: value},
+		}
+	}
 	attrs := map[string]schema.Attribute{
 		"ref_id": schema.StringAttribute{
 			MarkdownDescription: "Client id of the create. When unset, the provider derives it from the other " +
@@ -300,30 +307,14 @@ func fiatAccountSchema() schema.Schema {
 						},
 					},
 				},
-				"cbit": schema.SingleNestedAttribute{
-					MarkdownDescription: "A CBIT account.", Optional: true, Validators: otherNetworks("cbit"),
-					Attributes: map[string]schema.Attribute{
-						"wallet_address": faRequired("Wallet address of the CBIT account.", false),
-					},
-				},
-				"dbs_act": schema.SingleNestedAttribute{
-					MarkdownDescription: "A DBS account.", Optional: true, Validators: otherNetworks("dbs_act"),
-					Attributes: map[string]schema.Attribute{
-						"account_number": faRequired("Account number."+faSensitiveNote, true),
-					},
-				},
-				"cubix": schema.SingleNestedAttribute{
-					MarkdownDescription: "A CUBIX account.", Optional: true, Validators: otherNetworks("cubix"),
-					Attributes: map[string]schema.Attribute{
-						"account_id": faRequired("CUBIX account id (UUID)."+faSensitiveNote, true),
-					},
-				},
-				"scb": schema.SingleNestedAttribute{
-					MarkdownDescription: "A Standard Chartered account.", Optional: true, Validators: otherNetworks("scb"),
-					Attributes: map[string]schema.Attribute{
-						"account_number": faRequired("Account number."+faSensitiveNote, true),
-					},
-				},
+				"cbit": oneField("cbit", "A CBIT account.",
+					"wallet_address", faRequired("Wallet address of the CBIT account.", false)),
+				"dbs_act": oneField("dbs_act", "A DBS account.",
+					"account_number", faRequired("Account number."+faSensitiveNote, true)),
+				"cubix": oneField("cubix", "A CUBIX account.",
+					"account_id", faRequired("CUBIX account id (UUID)."+faSensitiveNote, true)),
+				"scb": oneField("scb", "A Standard Chartered account.",
+					"account_number", faRequired("Account number."+faSensitiveNote, true)),
 				"rtp": schema.SingleNestedAttribute{
 					MarkdownDescription: "A bank account reached by RTP.", Optional: true, Validators: otherNetworks("rtp"),
 					Attributes: map[string]schema.Attribute{

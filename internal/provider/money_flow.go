@@ -465,9 +465,8 @@ func (f *flow[A, O, R]) declare() moneyType[A, *O, R] {
 // record of what sends nothing (inPlace), or else a replacement, which
 // moves the money again, said in full.
 func (f *flow[A, O, R]) planChange(ctx context.Context, _ *moneyRun, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[A]) {
-	plan, diags := getShaped[A](ctx, req.Plan)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	plan, ok := readShaped[A](ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if next, ok := f.inPlace(ctx, req, plan, state); ok {

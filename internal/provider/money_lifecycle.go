@@ -346,9 +346,7 @@ func (r *moneyCoreResource[A, T, R]) ModifyPlan(ctx context.Context, req resourc
 			if r.run == nil {
 				return
 			}
-			state, diags := getShaped[A](ctx, req.State)
-			resp.Diagnostics.Append(diags...)
-			if !resp.Diagnostics.HasError() {
+			if state, ok := readShaped[A](ctx, req.State, &resp.Diagnostics); ok {
 				plan(ctx, r.run, state, &resp.Diagnostics)
 			}
 		} else if w := r.t.say.destroy; w != nil {
@@ -409,9 +407,8 @@ func (r *moneyCoreResource[A, T, R]) planUnchanged(ctx context.Context, run *mon
 // planChange plans an object in state whose configuration changed
 // (changed), or that the resource has something to say about.
 func (r *moneyCoreResource[A, T, R]) planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, changed bool) {
-	state, diags := getShaped[A](ctx, req.State)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	state, ok := readShaped[A](ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if changed && refuseUnreadReplacement(r.t.objects.words, id(state), r.t.plan.unread(state.args), &resp.Diagnostics) {
@@ -451,9 +448,8 @@ func (r *moneyCoreResource[A, T, R]) planNew(ctx context.Context, req resource.M
 		r.planNewByKey(ctx, req, resp)
 		return
 	}
-	config, diags := getShaped[A](ctx, req.Config)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	config, ok := readShaped[A](ctx, req.Config, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	a := config.args
@@ -505,11 +501,9 @@ func (r *moneyCoreResource[A, T, R]) Create(ctx context.Context, req resource.Cr
 		r.createByKey(ctx, req, resp)
 		return
 	}
-	plan, diags := getShaped[A](ctx, req.Plan)
-	resp.Diagnostics.Append(diags...)
-	config, diags := getShaped[A](ctx, req.Config)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	plan, _ := readShaped[A](ctx, req.Plan, &resp.Diagnostics)
+	config, ok := readShaped[A](ctx, req.Config, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	a := plan.args
@@ -635,9 +629,8 @@ func clearUnknownArguments[A any](ctx context.Context, a *A, diags *diag.Diagnos
 func (r *moneyCoreResource[A, T, R]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	t := r.t
 	w := t.objects.words
-	state, diags := getShaped[A](ctx, req.State)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	state, ok := readShaped[A](ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	setIdentity(ctx, resp.Identity, id(state), &resp.Diagnostics)
@@ -806,11 +799,9 @@ func (r *moneyCoreResource[A, T, R]) event(ctx context.Context, o refreshOutcome
 // Update applies an in-place change (the resource's update), or records
 // the plan: every other change is a replacement.
 func (r *moneyCoreResource[A, T, R]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	plan, diags := getShaped[A](ctx, req.Plan)
-	resp.Diagnostics.Append(diags...)
-	state, diags := getShaped[A](ctx, req.State)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	plan, _ := readShaped[A](ctx, req.Plan, &resp.Diagnostics)
+	state, ok := readShaped[A](ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	next := plan
@@ -832,9 +823,8 @@ func (r *moneyCoreResource[A, T, R]) Update(ctx context.Context, req resource.Up
 func (r *moneyCoreResource[A, T, R]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	t := r.t
 	w := t.objects.words
-	state, diags := getShaped[A](ctx, req.State)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	state, ok := readShaped[A](ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if id(state).IsNull() && t.key != nil {

@@ -258,9 +258,8 @@ func planOrchestrationRuleChange(ctx context.Context, run *moneyRun, req resourc
 // the old one are no longer routed. A change of wait_for_active alone is
 // recorded in place and says nothing.
 func warnRuleReplacement(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state shapedState[orchestrationRuleArgs]) {
-	plan, diags := getShaped[orchestrationRuleArgs](ctx, req.Plan)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	plan, ok := readShaped[orchestrationRuleArgs](ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	p, s := plan.args, state.args

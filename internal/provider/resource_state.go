@@ -72,6 +72,14 @@ func getShaped[A any](ctx context.Context, src getter) (shapedState[A], diag.Dia
 	return s, diags
 }
 
+// readShaped is getShaped appending its diagnostics to diags; ok is false
+// when diags then hold an error.
+func readShaped[A any](ctx context.Context, src getter, diags *diag.Diagnostics) (s shapedState[A], ok bool) {
+	s, d := getShaped[A](ctx, src)
+	diags.Append(d...)
+	return s, !diags.HasError()
+}
+
 // argsByFramework reads the arguments A from obj by the framework's
 // reflection.
 func argsByFramework[A any](ctx context.Context, obj types.Object, diags diag.Diagnostics) (A, diag.Diagnostics) {

@@ -38,80 +38,40 @@ var CLITests = map[string][]string{
 		"TestAccSaidOnce_pinnedScopesLack",                     // plan refused once per scope the pinned list lacks
 		"TestAccGuideSnippets_brokenRecipeFails",               // init from a mirror, recipes that fail as copied
 	},
-	"resource platform_crypto_withdrawal": {
+	"resource platform_crypto_withdrawal": moneyCoreTests(
 		"TestAccMoneyCore_upgradeEveryType",
-		"TestAccRefreshPolicy",
-		"TestAccExactlyOnce_killedMidApply",
-		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
 		"TestAccExactlyOnce_upgradeConfirmedWithdrawal",
 		"TestAccExactlyOnce_upgradeUnconfirmedWithdrawal",
 		"TestAccCryptoWithdrawal_importByIdentity",
-		"TestAccIntent_importNeverSends",
-		"TestAccMoneyCore",
 		"TestAccMoneyCore_upgradeFromPreviousRelease",
-	},
-	"resource platform_fiat_deposit_instructions": {
+	),
+	"resource platform_fiat_deposit_instructions": moneyCoreTests(
 		"TestAccMoneyCore_upgradeEveryType",
-		"TestAccRefreshPolicy",
-		"TestAccExactlyOnce_killedMidApply",
-		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-		"TestAccIntent_importNeverSends",
-		"TestAccMoneyCore",
 		"TestAccMoneyCore_upgradeFromPreviousRelease",
-	},
-	"resource platform_deposit_address": {
+	),
+	"resource platform_deposit_address": moneyCoreTests(
 		"TestAccMoneyCore_upgradeEveryType",
-		"TestAccRefreshPolicy",
-		"TestAccExactlyOnce_killedMidApply",
-		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-		"TestAccIntent_importNeverSends",
-		"TestAccMoneyCore",
 		"TestAccDepositAddress_cli",
-	},
-	"resource platform_fiat_account": {
+	),
+	"resource platform_fiat_account": moneyCoreTests(
 		"TestAccMoneyCore_upgradeEveryType",
-		"TestAccRefreshPolicy",
-		"TestAccExactlyOnce_killedMidApply",
-		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-		"TestAccIntent_importNeverSends",
-		"TestAccMoneyCore",
 		"TestAccFiatAccount_importAndErrors",
-	},
-	"resource platform_fiat_withdrawal": {
-		"TestAccRefreshPolicy",
-		"TestAccExactlyOnce_killedMidApply",
-		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-		"TestAccIntent_importNeverSends",
-		"TestAccMoneyCore",
+	),
+	"resource platform_fiat_withdrawal": moneyCoreTests(
 		"TestAccMoneyFlows",
 		"TestAccFiatWithdrawal_accountApproval",
 		"TestAccFiatWithdrawal_summaryNamesAccount",
-	},
-	"resource platform_internal_transfer": {
-		"TestAccRefreshPolicy",
-		"TestAccExactlyOnce_killedMidApply",
-		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-		"TestAccIntent_importNeverSends",
-		"TestAccMoneyCore",
+	),
+	"resource platform_internal_transfer": moneyCoreTests(
 		"TestAccMoneyFlows",
-	},
-	"resource platform_stablecoin_conversion": {
-		"TestAccRefreshPolicy",
-		"TestAccExactlyOnce_killedMidApply",
-		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-		"TestAccIntent_importNeverSends",
-		"TestAccMoneyCore",
+	),
+	"resource platform_stablecoin_conversion": moneyCoreTests(
 		"TestAccMoneyFlows",
-	},
-	"resource platform_orchestration_rule": {
-		"TestAccRefreshPolicy",
-		"TestAccExactlyOnce_killedMidApply",
-		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
-		"TestAccIntent_importNeverSends",
-		"TestAccMoneyCore",
+	),
+	"resource platform_orchestration_rule": moneyCoreTests(
 		"TestAccOrchestrationRule_lifecycle",
 		"TestAccOrchestrationRule_guards",
-	},
+	),
 	"resource platform_crypto_destination_address": {
 		"TestAccCryptoDestinationAddress_lifecycle",
 		"TestAccCryptoDestinationAddress_upgrade",
@@ -136,6 +96,18 @@ var CLITests = map[string][]string{
 	"action platform_internal_transfer":            {"TestAccMoneyFlowActions"},
 	"action platform_stablecoin_conversion":        {"TestAccMoneyFlowActions"},
 	"action platform_stablecoin_conversion_cancel": {"TestAccMoneyFlowActions"},
+}
+
+// moneyCoreTests are a money type's tests of the CLI matrix: those that
+// every resource on the money core keyed by a ref_id shares, then own.
+func moneyCoreTests(own ...string) []string {
+	return append([]string{
+		"TestAccRefreshPolicy",
+		"TestAccExactlyOnce_killedMidApply",
+		"TestAccExactlyOnce_savedPlanAfterUnknownOutcome",
+		"TestAccIntent_importNeverSends",
+		"TestAccMoneyCore",
+	}, own...)
 }
 
 // CLITestNames are the tests of CLITests, sorted, each once.

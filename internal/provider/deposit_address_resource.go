@@ -220,18 +220,8 @@ var depositAddressLists = listedBy(
 	func(ctx context.Context, c *client.Client, ids, refIDs []string) iter.Seq2[*client.DepositAddress, error] {
 		return c.DepositAddresses(ctx, client.ListDepositAddressesQuery{IDs: ids, RefIDs: refIDs})
 	},
-	func(d *client.DepositAddress) string {
-		if d == nil {
-			return ""
-		}
-		return deref(d.ID)
-	},
-	func(d *client.DepositAddress) string {
-		if d == nil {
-			return ""
-		}
-		return deref(d.RefID)
-	})
+	func(d *client.DepositAddress) string { return deref(d.ID) },
+	func(d *client.DepositAddress) string { return deref(d.RefID) })
 
 // lookupDepositAddress finds the address made with refID; only an address
 // with that ref_id counts, whatever the answer's filtering.

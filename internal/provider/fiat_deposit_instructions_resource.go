@@ -320,18 +320,8 @@ var instructionsLists = listedBy(
 	func(ctx context.Context, c *client.Client, ids, refIDs []string) iter.Seq2[*client.FiatDepositInstructions, error] {
 		return c.FiatDepositInstructionsList(ctx, client.ListFiatDepositInstructionsQuery{IDs: ids, RefIDs: refIDs})
 	},
-	func(f *client.FiatDepositInstructions) string {
-		if f == nil {
-			return ""
-		}
-		return f.ID
-	},
-	func(f *client.FiatDepositInstructions) string {
-		if f == nil {
-			return ""
-		}
-		return deref(f.RefID)
-	})
+	func(f *client.FiatDepositInstructions) string { return f.ID },
+	func(f *client.FiatDepositInstructions) string { return deref(f.RefID) })
 
 // instructionsSummary describes a set of instructions in a few words.
 func instructionsSummary(f *client.FiatDepositInstructions) string {

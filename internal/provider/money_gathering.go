@@ -88,18 +88,26 @@ type filteredList[T any] func(ctx context.Context, c *client.Client, ids, refIDs
 // ref_ids filters the reference documents (at most maxGathered values
 // each): by ref_ids, the first object listed under each asked ref_id, as
 // the lookup of one takes it; by ids, the object listed with each asked
-// id. id and refID read an object's keys ("" for an object without one,
-// or nil); refID is nil for a list that takes ids only, and then only the
-// reads by id are gathered.
-func listedBy[T any](list filteredList[T], id, refID func(T) string) *objectLists[T] {
-	l := &objectLists[T]{
-		byIDs: func(ctx context.Context, c *client.Client, ids []string) (map[string]T, error) {
-			return firstByKey(list(ctx, c, ids, nil), ids, id)
+// id. id and refID read an object's keys ("" for an object without one;
+// a nil object, which a list may answer, has none); refID is nil for a list
+// that takes ids only, and then only the reads by id are gathered.
+func listedBy[E any](list filteredList[*E], id, refID func(*E) string) *objectLists[*E] {
+	keyOf := func(key func(*E) string) func(*E) string {
+		return func(obj *E) string {
+			if obj == nil {
+				return ""
+			}
+			return key(obj)
+		}
+	}
+	l := &objectLists[*E]{
+		byIDs: func(ctx context.Context, c *client.Client, ids []string) (map[string]*E, error) {
+			return firstByKey(list(ctx, c, ids, nil), ids, keyOf(id))
 		},
 	}
 	if refID != nil {
-		l.byRefIDs = func(ctx context.Context, c *client.Client, refIDs []string) (map[string]T, error) {
-			return firstByKey(list(ctx, c, nil, refIDs), refIDs, refID)
+		l.byRefIDs = func(ctx context.Context, c *client.Client, refIDs []string) (map[string]*E, error) {
+			return firstByKey(list(ctx, c, nil, refIDs), refIDs, keyOf(refID))
 		}
 	}
 	return l

@@ -629,18 +629,8 @@ var orchestrationRuleLists = listedBy(
 	func(ctx context.Context, c *client.Client, ids, _ []string) iter.Seq2[*client.OrchestrationRule, error] {
 		return c.OrchestrationRules(ctx, client.ListOrchestrationRulesQuery{IDs: ids})
 	},
-	func(r *client.OrchestrationRule) string {
-		if r == nil {
-			return ""
-		}
-		return deref(r.ID)
-	},
-	func(r *client.OrchestrationRule) string {
-		if r == nil {
-			return ""
-		}
-		return deref(r.RefID)
-	})
+	func(r *client.OrchestrationRule) string { return deref(r.ID) },
+	func(r *client.OrchestrationRule) string { return deref(r.RefID) })
 
 // lookupOrchestrationRule finds the rule made with refID; only a rule with
 // that ref_id counts. The reference's list has no ref_id filter.

@@ -108,13 +108,8 @@ func (r *accessTokenEphemeralResource) Configure(_ context.Context, req ephemera
 }
 
 func (r *accessTokenEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
-	if r.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	var m accessTokenModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := configuredArgs[accessTokenModel](ctx, r.data != nil, req.Config, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	var scopes []string

@@ -157,13 +157,8 @@ func guardInvocation(ctx context.Context, run *moneyRun, m movement, refID types
 
 func (a *moneyAction[A, O, R]) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	w := a.f.objects.words
-	if a.run == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	var args A
-	resp.Diagnostics.Append(req.Config.Get(ctx, &args)...)
-	if resp.Diagnostics.HasError() {
+	args, ok := configuredArgs[A](ctx, a.run != nil, req.Config, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	refID := knownString(*a.t.plan.refID(&args))

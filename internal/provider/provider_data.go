@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/platform/terraform-provider-platform/internal/client"
@@ -58,6 +59,18 @@ func configuredData(raw any, diags *diag.Diagnostics) *providerData {
 func notConfigured(diags *diag.Diagnostics) {
 	diags.AddError("Provider not configured",
 		"The platform provider has not been configured. Check the provider block and its environment variables.")
+}
+
+// configuredArgs reads config into an M once the provider is configured
+// (configured): ok is false, with diags saying why, when it is not or when
+// config cannot be read.
+func configuredArgs[M any](ctx context.Context, configured bool, config tfsdk.Config, diags *diag.Diagnostics) (m M, ok bool) {
+	if !configured {
+		notConfigured(diags)
+		return m, false
+	}
+	diags.Append(config.Get(ctx, &m)...)
+	return m, !diags.HasError()
 }
 
 // providerData is what resources and data sources receive from Configure:

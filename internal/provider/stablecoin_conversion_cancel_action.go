@@ -59,13 +59,8 @@ func (a *stablecoinConversionCancelAction) Configure(_ context.Context, req acti
 }
 
 func (a *stablecoinConversionCancelAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
-	if a.data == nil {
-		notConfigured(&resp.Diagnostics)
-		return
-	}
-	var args stablecoinConversionCancelArgs
-	resp.Diagnostics.Append(req.Config.Get(ctx, &args)...)
-	if resp.Diagnostics.HasError() {
+	args, ok := configuredArgs[stablecoinConversionCancelArgs](ctx, a.data != nil, req.Config, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := args.ID.ValueString()

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/platform/terraform-provider-platform/internal/tfmsgpack"
 )
@@ -183,6 +184,19 @@ func stringField[T any](name, description string, get func(*T) *string) field[T]
 		func(w *tfmsgpack.Writer, v *T) { w.StrPtr(get(v)) })
 }
 
+// customString is a computed attribute of the string type typ (a custom
+// type such as timetypes.RFC3339Type) written by write and valued by value.
+func customString[T any](name, description string, typ basetypes.StringTypable, value func(*T) attr.Value, write func(*tfmsgpack.Writer, *T)) field[T] {
+	return field[T]{
+		name:  name,
+		dattr: dschema.StringAttribute{Computed: true, MarkdownDescription: description, CustomType: typ},
+		rattr: rschema.StringAttribute{Computed: true, MarkdownDescription: description, CustomType: typ},
+		typ:   typ,
+		value: func(v *T, _ *diag.Diagnostics) attr.Value { return value(v) },
+		write: write,
+	}
+}
+
 // boolField is a boolean, null when get returns nil.
 func boolField[T any](name, description string, get func(*T) *bool) field[T] {
 	return field[T]{
@@ -198,23 +212,15 @@ func boolField[T any](name, description string, get func(*T) *bool) field[T] {
 // timeField is a time, an RFC 3339 string (timetypes.RFC3339) that keeps
 // its offset and fractional seconds.
 func timeField[T any](name, description string, get func(*T) *time.Time) field[T] {
-	description += " (RFC 3339)."
-	return field[T]{
-		name: name,
-		dattr: dschema.StringAttribute{Computed: true, MarkdownDescription: description,
-			CustomType: timetypes.RFC3339Type{}},
-		rattr: rschema.StringAttribute{Computed: true, MarkdownDescription: description,
-			CustomType: timetypes.RFC3339Type{}},
-		typ: timetypes.RFC3339Type{},
-		value: func(v *T, _ *diag.Diagnostics) attr.Value {
+	return customString(name, description+" (RFC 3339).", timetypes.RFC3339Type{},
+		func(v *T) attr.Value {
 			t := get(v)
 			if t == nil {
 				return timetypes.NewRFC3339Null()
 			}
 			return timetypes.NewRFC3339ValueMust(stateTime(*t))
 		},
-		write: func(w *tfmsgpack.Writer, v *T) { w.TimePtr(get(v)) },
-	}
+		func(w *tfmsgpack.Writer, v *T) { w.TimePtr(get(v)) })
 }
 
 // jsonField is a free-form JSON object of the API, as a JSON string (read
@@ -233,16 +239,9 @@ func jsonFieldDescribed[T any](name, description string, get func(*T) json.RawMe
 		s := string(b)
 		return &s
 	}
-	return field[T]{
-		name: name,
-		dattr: dschema.StringAttribute{Computed: true, MarkdownDescription: description,
-			CustomType: jsontypes.NormalizedType{}},
-		rattr: rschema.StringAttribute{Computed: true, MarkdownDescription: description,
-			CustomType: jsontypes.NormalizedType{}},
-		typ:   jsontypes.NormalizedType{},
-		value: func(v *T, _ *diag.Diagnostics) attr.Value { return jsonValue(get(v)) },
-		write: func(w *tfmsgpack.Writer, v *T) { w.StrPtr(raw(v)) },
-	}
+	return customString(name, description, jsontypes.NormalizedType{},
+		func(v *T) attr.Value { return jsonValue(get(v)) },
+		func(w *tfmsgpack.Writer, v *T) { w.StrPtr(raw(v)) })
 }
 
 // requiredString is a string field the API always sends; empty is null.

@@ -100,23 +100,25 @@ func (b *bench) figurePayroll(ctx context.Context, p payrollOptions) error {
 	if err != nil {
 		return err
 	}
-	progress("figure 8: terraform plan of %d new withdrawals", n)
-	emu.Counters.Reset()
-	if _, err := b.tf.run(ctx, dir, false, nil, "plan", "-input=false", "-no-color", payrollParallelism, "-out=payroll.tfplan"); err != nil {
-		return err
+	// step runs one terraform command in dir on counters reset, and fails
+	// on any breach of the limits during it.
+	step := func(what, command string, args ...string) (*tfRun, error) {
+		emu.Counters.Reset()
+		run, err := b.tf.run(ctx, dir, false, nil, append([]string{command, "-input=false", "-no-color", payrollParallelism}, args...)...)
+		if err != nil {
+			return nil, err
+		}
+		return run, breaches(what)
 	}
-	if err := breaches("plan"); err != nil {
+	progress("figure 8: terraform plan of %d new withdrawals", n)
+	if _, err := step("plan", "plan", "-out=payroll.tfplan"); err != nil {
 		return err
 	}
 	planNew := emu.Counters.Snapshot()
 
 	progress("figure 8: terraform apply of the saved plan (floor %s)", fmtDur(floor))
-	emu.Counters.Reset()
-	apply, err := b.tf.run(ctx, dir, false, nil, "apply", "-input=false", "-no-color", payrollParallelism, "payroll.tfplan")
+	apply, err := step("apply", "apply", "payroll.tfplan")
 	if err != nil {
-		return err
-	}
-	if err := breaches("apply"); err != nil {
 		return err
 	}
 	posts := emu.Counters.Requests("POST /v2/transfer/crypto-withdrawals")
@@ -126,11 +128,7 @@ func (b *bench) figurePayroll(ctx context.Context, p payrollOptions) error {
 	sent := sentOver(emu.Transfers())
 
 	progress("figure 8: terraform plan of %d withdrawals in state", n)
-	emu.Counters.Reset()
-	if _, err := b.tf.run(ctx, dir, false, nil, "plan", "-input=false", "-no-color", payrollParallelism, "-detailed-exitcode"); err != nil {
-		return err
-	}
-	if err := breaches("plan in state"); err != nil {
+	if _, err := step("plan in state", "plan", "-detailed-exitcode"); err != nil {
 		return err
 	}
 	planState := emu.Counters.Snapshot()

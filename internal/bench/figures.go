@@ -62,6 +62,18 @@ func (b *bench) add(r row) {
 	progress("  %s | %s | %s | %s", r.what, r.value, r.baseline, r.ratio)
 }
 
+// skippedWithoutTerraform adds the rows whats of figure fig as skipped
+// when there is no Terraform to run, and reports whether it did.
+func (b *bench) skippedWithoutTerraform(fig string, whats ...string) bool {
+	if b.tf != nil {
+		return false
+	}
+	for _, what := range whats {
+		b.add(row{fig, what, "skipped: " + b.tfMissing, "", "", ""})
+	}
+	return true
+}
+
 func (b *bench) note(format string, args ...any) {
 	b.notes = append(b.notes, fmt.Sprintf(format, args...))
 }
@@ -285,8 +297,7 @@ output "n" {
 
 // figureManyResources is figure 2.
 func (b *bench) figureManyResources(ctx context.Context) error {
-	if b.tf == nil {
-		b.add(row{"2", "200 fiat deposit instructions", "skipped: " + b.tfMissing, "", "", ""})
+	if b.skippedWithoutTerraform("2", "200 fiat deposit instructions") {
 		return nil
 	}
 	emu, ep, err := startEmulator(emulator.Options{Seed: 1})
@@ -441,8 +452,7 @@ resource "platform_fiat_deposit_instructions" "bench" {
 
 // figureOverhead is figure 4.
 func (b *bench) figureOverhead(ctx context.Context) error {
-	if b.tf == nil {
-		b.add(row{"4", "terraform plan, empty configuration", "skipped: " + b.tfMissing, "", "", ""})
+	if b.skippedWithoutTerraform("4", "terraform plan, empty configuration") {
 		return nil
 	}
 	emu, ep, err := startEmulator(emulator.Options{Seed: 1})

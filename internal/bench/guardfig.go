@@ -18,8 +18,7 @@ const guardedWithdrawals = 100
 // emulator, against one of each.
 func (b *bench) figureGuards(ctx context.Context) error {
 	const what = "terraform plan, 100 guarded withdrawals: reads of the address book, limits and tickers"
-	if b.tf == nil {
-		b.add(row{"6", what, "skipped: " + b.tfMissing, "", "", ""})
+	if b.skippedWithoutTerraform("6", what) {
 		return nil
 	}
 	emu, ep, err := startEmulator(emulator.Options{Seed: 1, CryptoDestinationAddresses: 3 * guardedWithdrawals})

@@ -62,10 +62,7 @@ func (b *bench) figurePayroll(ctx context.Context, p payrollOptions) error {
 		fmt.Sprintf("payroll: plan of %d withdrawals in state (PENDING), requests per withdrawal", n),
 		fmt.Sprintf("payroll: two applies of %d at once on one host", n/2),
 	}
-	if b.tf == nil {
-		for _, w := range whats {
-			b.add(row{"8", w, "skipped: " + b.tfMissing, "", "", ""})
-		}
+	if b.skippedWithoutTerraform("8", whats...) {
 		return nil
 	}
 	limits := &emulator.RateLimits{Throttle: 30 * time.Second, Share: budget}

@@ -254,8 +254,7 @@ func (b *bench) plan(ctx context.Context, c *contender, n int) error {
 
 // figurePlans is figure 7.
 func (b *bench) figurePlans(ctx context.Context, types string, reps int) error {
-	if b.tf == nil {
-		b.add(row{"7", "terraform plan of resources in state against the floors", "skipped: " + b.tfMissing, "", "", ""})
+	if b.skippedWithoutTerraform("7", "terraform plan of resources in state against the floors") {
 		return nil
 	}
 	progress("figure 7: building the floor provider and the profiled provider")

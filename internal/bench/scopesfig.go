@@ -36,8 +36,7 @@ data "platform_reward_claims" "f" {}
 func (b *bench) figureScopes(ctx context.Context) error {
 	what := "plan of six data sources on six scopes: the second of two back to back at the default rate_budget, " +
 		fmt.Sprintf("median of %d", scopesRuns)
-	if b.tf == nil {
-		b.add(row{"9", what, "skipped: " + b.tfMissing, "", "", ""})
+	if b.skippedWithoutTerraform("9", what) {
 		return nil
 	}
 	emu, ep, err := startEmulator(emulator.Options{Seed: 1})

@@ -82,6 +82,11 @@ type readType struct {
 	// equality, by name.
 	semantic map[string]basetypes.StringTypable
 	ok       bool
+	// shape is the schema's type as the upgrade of a stored state walks
+	// it (upgrade_state.go), made on first use; nil when it holds a type
+	// left to the framework.
+	shapeOnce sync.Once
+	shape     *jsonShape
 }
 
 // load reads the schemas of t once and reports whether its reads can skip

@@ -72,6 +72,9 @@ type Server struct {
 	cancelsMu  sync.Mutex
 	cancels    map[*context.CancelFunc]struct{}
 	readServed atomic.Int64
+	// upgradeServed counts the upgrades the server answered
+	// (upgrade_state.go).
+	upgradeServed atomic.Int64
 }
 
 // ConfigureProvider configures the provider through the framework and

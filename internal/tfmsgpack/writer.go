@@ -289,6 +289,9 @@ func (w *Writer) AnyMap(m map[string]any) {
 	}
 }
 
+// Raw appends b, a whole value already in MessagePack.
+func (w *Writer) Raw(b []byte) { w.b = append(w.b, b...) }
+
 // value writes a configuration value of type typ, in the encoding of
 // terraform-plugin-go.
 func (w *Writer) Value(typ tftypes.Type, v tftypes.Value) error {

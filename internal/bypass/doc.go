@@ -162,12 +162,14 @@
 //
 // # 7. Exactly one of the siblings
 //
-// In siblings.go: ExactlyOneOfSiblings.
+// In siblings.go: ExactlyOneOfSiblings, ExactlyOneOfRoot.
 //
 //   - Replaces: objectvalidator.ExactlyOneOf of relative paths to the
 //     siblings of the validated attribute (the fiat account's owner and
 //     networks): the same check, description and diagnostics, from the
-//     parent object read once.
+//     parent object read once; and stringvalidator.ExactlyOneOf of
+//     attributes at the root (a withdrawal's amount and total), from each
+//     attribute read at its path.
 //   - Why: ExactlyOneOf matches each expression against the whole
 //     configuration: the six networks of a fiat account walked it 30
 //     times per validation. BenchmarkExactlyOneOfSiblings validates a
@@ -175,9 +177,13 @@
 //     allocations and 0.54 MB, against 4.4 to 5.9 ms, 22,162 allocations
 //     and 2.4 MB by ExactlyOneOf; BenchmarkPlanInState of a fiat account
 //     without it allocates 50,307 times against 32,182 and takes 13.0 ms
-//     against 8.8 ms.
+//     against 8.8 ms. Matching a withdrawal's amount and total against its
+//     whole configuration was 40% of its ValidateResourceConfig in
+//     BenchmarkPlanInState.
 //   - Tests: TestEquivalenceExactlyOneOfSiblings (on the fiat account's
-//     schema: none, one, two and unknown siblings).
+//     schema: none, one, two and unknown siblings),
+//     TestEquivalenceExactlyOneOfRoot (on both withdrawals' amount and
+//     total: none, one, both and unknown).
 //   - Checked with: terraform-plugin-framework-validators v0.19.0,
 //     terraform-plugin-framework v1.19.0.
 //

@@ -6,6 +6,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/helpers/validatordiag"
 	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -65,6 +67,70 @@ func (v siblingsValidator) ValidateObject(ctx context.Context, req validator.Obj
 			return
 		}
 		if !s.IsNull() {
+			count++
+		}
+	}
+	expressions := req.PathExpression.MergeExpressions(v.exprs...)
+	switch {
+	case count == 0:
+		resp.Diagnostics.Append(validatordiag.InvalidAttributeCombinationDiagnostic(req.Path,
+			fmt.Sprintf("No attribute specified when one (and only one) of %s is required", expressions)))
+	case count > 1:
+		resp.Diagnostics.Append(validatordiag.InvalidAttributeCombinationDiagnostic(req.Path,
+			fmt.Sprintf("%d attributes specified when one (and only one) of %s is required", count, expressions)))
+	}
+}
+
+// ExactlyOneOfRoot is stringvalidator.ExactlyOneOf of the attributes names
+// at the root of the configuration (path.MatchRoot), the validated one
+// among them or not, with the same check, the same description and the
+// same diagnostics. It reads each attribute at its path, where
+// ExactlyOneOf matches each expression against the whole configuration:
+// a withdrawal's amount and total walked it twice per validation.
+func ExactlyOneOfRoot(names ...string) validator.String {
+	exprs := make([]path.Expression, len(names))
+	for i, n := range names {
+		exprs[i] = path.MatchRoot(n)
+	}
+	return rootValidator{names: names, exprs: exprs, described: stringvalidator.ExactlyOneOf(exprs...)}
+}
+
+type rootValidator struct {
+	names     []string
+	exprs     []path.Expression
+	described validator.String
+}
+
+func (v rootValidator) Description(ctx context.Context) string { return v.described.Description(ctx) }
+
+func (v rootValidator) MarkdownDescription(ctx context.Context) string {
+	return v.described.MarkdownDescription(ctx)
+}
+
+func (v rootValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsUnknown() {
+		return
+	}
+	count := 0
+	if !req.ConfigValue.IsNull() {
+		count++
+	}
+	for _, n := range v.names {
+		p := path.Root(n)
+		if p.Equal(req.Path) {
+			continue
+		}
+		var value attr.Value
+		diags := req.Config.GetAttribute(ctx, p, &value)
+		resp.Diagnostics.Append(diags...)
+		if diags.HasError() {
+			continue
+		}
+		// Validation waits until every attribute involved is known.
+		if value.IsUnknown() {
+			return
+		}
+		if !value.IsNull() {
 			count++
 		}
 	}

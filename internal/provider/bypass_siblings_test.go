@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -84,5 +85,51 @@ func TestEquivalenceExactlyOneOfSiblings(t *testing.T) {
 	}
 	if compared < 40 {
 		t.Fatalf("compared %d validations", compared)
+	}
+}
+
+// TestEquivalenceExactlyOneOfRoot: on the crypto and fiat withdrawals'
+// amount and total, bypass.ExactlyOneOfRoot says what
+// stringvalidator.ExactlyOneOf says, validating either attribute, for
+// none, one, both and unknown values.
+func TestEquivalenceExactlyOneOfRoot(t *testing.T) {
+	configs := map[string]map[string]any{
+		"amount": {"amount": "1"}, "total": {"total": "1"}, "both": {"amount": "1", "total": "2"}, "neither": {},
+		"unknown amount": {"amount": tfUnknown{}}, "unknown total": {"amount": "1", "total": tfUnknown{}},
+	}
+	exprs := []path.Expression{path.MatchRoot("amount"), path.MatchRoot("total")}
+	compared, errors := 0, 0
+	for _, r := range []resource.Resource{NewCryptoWithdrawalResource(), NewFiatWithdrawalResource()} {
+		var s resource.SchemaResponse
+		r.Schema(t.Context(), resource.SchemaRequest{}, &s)
+		typ := s.Schema.Type().TerraformType(t.Context())
+		for name, set := range configs {
+			config := tfsdk.Config{Raw: tfValueOf(t, typ, set), Schema: s.Schema}
+			for _, self := range []string{"amount", "total"} {
+				at := path.Root(self)
+				var value types.String
+				if d := config.GetAttribute(t.Context(), at, &value); d.HasError() {
+					t.Fatal(d)
+				}
+				req := validator.StringRequest{Path: at, PathExpression: at.Expression(), Config: config, ConfigValue: value}
+				var ours, theirs validator.StringResponse
+				bypass.ExactlyOneOfRoot("amount", "total").ValidateString(t.Context(), req, &ours)
+				stringvalidator.ExactlyOneOf(exprs...).ValidateString(t.Context(), req, &theirs)
+				if !ours.Diagnostics.Equal(theirs.Diagnostics) {
+					t.Errorf("%s, %s:\n ours %v\n framework %v", name, at, ours.Diagnostics, theirs.Diagnostics)
+				}
+				if ours.Diagnostics.HasError() {
+					errors++
+				}
+				compared++
+			}
+		}
+	}
+	if got, want := bypass.ExactlyOneOfRoot("amount", "total").MarkdownDescription(t.Context()),
+		stringvalidator.ExactlyOneOf(exprs...).MarkdownDescription(t.Context()); got != want {
+		t.Errorf("description %q, want %q", got, want)
+	}
+	if compared != 24 || errors < 8 {
+		t.Fatalf("compared %d validations, %d with errors", compared, errors)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/platform/terraform-provider-platform/internal/bypass"
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
@@ -119,7 +120,7 @@ var cryptoWithdrawalFlow = flow[cryptoWithdrawalArgs, client.Transfer, client.Cr
 				"(BTC 8, ETH 18, SOL 9, USDC 6, USD 2) is an error at plan. Exactly one of `amount` and `total` must be set; " +
 				"when `total` is set, `amount` is computed (total minus fee).",
 			validators: []validator.String{positiveAmountValidator(), amountPrecisionOf("asset"),
-				stringvalidator.ExactlyOneOf(path.MatchRoot("amount"), path.MatchRoot("total"))},
+				bypass.ExactlyOneOfRoot("amount", "total")},
 			arg: func(a *cryptoWithdrawalArgs) *types.String { return &a.Amount },
 			req: func(r *client.CryptoWithdrawalRequest) *string { return &r.Amount },
 			got: func(t *client.Transfer) *string { return &t.Amount }},

@@ -7,11 +7,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/platform/terraform-provider-platform/internal/bypass"
 	"github.com/platform/terraform-provider-platform/internal/client"
 )
 
@@ -81,7 +81,7 @@ var fiatWithdrawalFlow = flow[fiatWithdrawalArgs, client.Transfer, client.FiatWi
 			description: "Amount paid to the bank account, as a decimal string above zero, sent exactly as written. " +
 				"Exactly one of `amount` and `total` must be set; when `total` is set, `amount` is the service's answer.",
 			validators: []validator.String{positiveAmountValidator(), amountPrecisionOf("asset"),
-				stringvalidator.ExactlyOneOf(path.MatchRoot("amount"), path.MatchRoot("total"))},
+				bypass.ExactlyOneOfRoot("amount", "total")},
 			arg: func(a *fiatWithdrawalArgs) *types.String { return &a.Amount },
 			req: func(r *client.FiatWithdrawalRequest) *string { return &r.Amount },
 			got: func(t *client.Transfer) *string { return &t.Amount }},

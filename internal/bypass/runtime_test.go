@@ -50,3 +50,22 @@ func TestEquivalenceMemoryLimitForLists(t *testing.T) {
 		t.Errorf("memory limit %d, want %d", got, want)
 	}
 }
+
+// TestEquivalenceCollectLessOften checks that the provider process's
+// collector target is planGCPercent, unless GOGC sets one.
+func TestEquivalenceCollectLessOften(t *testing.T) {
+	before := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(before) })
+	for _, gogc := range []string{"", "150"} {
+		t.Setenv("GOGC", gogc)
+		debug.SetGCPercent(100)
+		collectLessOften()
+		want := planGCPercent
+		if gogc != "" {
+			want = 100
+		}
+		if got := debug.SetGCPercent(100); got != want {
+			t.Errorf("GOGC=%q: the collector's target %d, want %d", gogc, got, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -70,15 +71,7 @@ func (v siblingsValidator) ValidateObject(ctx context.Context, req validator.Obj
 			count++
 		}
 	}
-	expressions := req.PathExpression.MergeExpressions(v.exprs...)
-	switch {
-	case count == 0:
-		resp.Diagnostics.Append(validatordiag.InvalidAttributeCombinationDiagnostic(req.Path,
-			fmt.Sprintf("No attribute specified when one (and only one) of %s is required", expressions)))
-	case count > 1:
-		resp.Diagnostics.Append(validatordiag.InvalidAttributeCombinationDiagnostic(req.Path,
-			fmt.Sprintf("%d attributes specified when one (and only one) of %s is required", count, expressions)))
-	}
+	exactlyOne(req.Path, req.PathExpression.MergeExpressions(v.exprs...), count, &resp.Diagnostics)
 }
 
 // ExactlyOneOfRoot is stringvalidator.ExactlyOneOf of the attributes names
@@ -134,13 +127,18 @@ func (v rootValidator) ValidateString(ctx context.Context, req validator.StringR
 			count++
 		}
 	}
-	expressions := req.PathExpression.MergeExpressions(v.exprs...)
+	exactlyOne(req.Path, req.PathExpression.MergeExpressions(v.exprs...), count, &resp.Diagnostics)
+}
+
+// exactlyOne adds ExactlyOneOf's error at p when count, the attributes of
+// expressions that are set, is not one.
+func exactlyOne(p path.Path, expressions path.Expressions, count int, diags *diag.Diagnostics) {
 	switch {
 	case count == 0:
-		resp.Diagnostics.Append(validatordiag.InvalidAttributeCombinationDiagnostic(req.Path,
+		diags.Append(validatordiag.InvalidAttributeCombinationDiagnostic(p,
 			fmt.Sprintf("No attribute specified when one (and only one) of %s is required", expressions)))
 	case count > 1:
-		resp.Diagnostics.Append(validatordiag.InvalidAttributeCombinationDiagnostic(req.Path,
+		diags.Append(validatordiag.InvalidAttributeCombinationDiagnostic(p,
 			fmt.Sprintf("%d attributes specified when one (and only one) of %s is required", count, expressions)))
 	}
 }

@@ -190,28 +190,10 @@ func TestEquivalenceUpgradeResourceState(t *testing.T) {
 		}
 		served := 0
 		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var st struct {
-				Resources []struct {
-					Type      string `json:"type"`
-					Instances []struct {
-						Version    int64           `json:"schema_version"`
-						Attributes json.RawMessage `json:"attributes"`
-					} `json:"instances"`
-				} `json:"resources"`
-			}
-			if err := json.Unmarshal(b, &st); err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range st.Resources {
-				typ := pp.ours.schema.ResourceSchemas[r.Type].ValueType()
-				for _, in := range r.Instances {
-					if pp.sameUpgrade(t, r.Type, typ, in.Version, in.Attributes) {
-						served++
-					}
+			for _, in := range storedStates(t, f) {
+				typ := pp.ours.schema.ResourceSchemas[in.typ].ValueType()
+				if pp.sameUpgrade(t, in.typ, typ, in.version, in.attributes) {
+					served++
 				}
 			}
 		}
@@ -243,21 +225,6 @@ func maps2JSON(t *testing.T, attrs map[string]any, change func(map[string]any)) 
 // resource of testdata/upgrade/every_type.tfstate through the provider's
 // server and through the framework alone.
 func BenchmarkUpgradeResourceState(b *testing.B) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "upgrade", "every_type.tfstate"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var st struct {
-		Resources []struct {
-			Type      string `json:"type"`
-			Instances []struct {
-				Attributes json.RawMessage `json:"attributes"`
-			} `json:"instances"`
-		} `json:"resources"`
-	}
-	if err := json.Unmarshal(raw, &st); err != nil {
-		b.Fatal(err)
-	}
 	ours, err := NewProtocol6Server(newTestProvider())()
 	if err != nil {
 		b.Fatal(err)
@@ -266,13 +233,13 @@ func BenchmarkUpgradeResourceState(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, r := range st.Resources {
-		req := &tfprotov6.UpgradeResourceStateRequest{TypeName: r.Type, RawState: &tfprotov6.RawState{JSON: r.Instances[0].Attributes}}
+	for _, in := range storedStates(b, filepath.Join("testdata", "upgrade", "every_type.tfstate")) {
+		req := &tfprotov6.UpgradeResourceStateRequest{TypeName: in.typ, RawState: &tfprotov6.RawState{JSON: in.attributes}}
 		for _, s := range []struct {
 			name string
 			srv  tfprotov6.ProviderServer
 		}{{"server", ours}, {"framework", framework}} {
-			b.Run(strings.TrimPrefix(r.Type, "platform_")+"/"+s.name, func(b *testing.B) {
+			b.Run(strings.TrimPrefix(in.typ, "platform_")+"/"+s.name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					resp, err := s.srv.UpgradeResourceState(b.Context(), req)
@@ -283,4 +250,40 @@ func BenchmarkUpgradeResourceState(b *testing.B) {
 			})
 		}
 	}
+}
+
+// storedState is an object of a state file: its resource type, the
+// version of its schema and its attributes as stored.
+type storedState struct {
+	typ        string
+	version    int64
+	attributes json.RawMessage
+}
+
+// storedStates are the objects of the state file at path.
+func storedStates(tb testing.TB, file string) []storedState {
+	tb.Helper()
+	b, err := os.ReadFile(file) //nolint:gosec // A file of testdata.
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var st struct {
+		Resources []struct {
+			Type      string `json:"type"`
+			Instances []struct {
+				Version    int64           `json:"schema_version"`
+				Attributes json.RawMessage `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		tb.Fatal(err)
+	}
+	var out []storedState
+	for _, r := range st.Resources {
+		for _, in := range r.Instances {
+			out = append(out, storedState{typ: r.Type, version: in.Version, attributes: in.Attributes})
+		}
+	}
+	return out
 }

@@ -15,6 +15,8 @@
 # passed or failed, separated by tabs (.ci/run reads them). The exit status
 # is the pass's.
 set -euo pipefail
+# A pass that stops before its header says so, and where.
+trap 'echo "${ACC_TAG:-}== acceptance pass stopped at line $LINENO of scripts/accpass.sh (status $?)" >&2' ERR
 cd "$(dirname "$0")/.."
 
 cli=${1:?usage: accpass.sh CLI_PATH RUN WHAT PARALLEL}
@@ -33,7 +35,11 @@ host=registry.terraform.io
 case "$(basename "$cli")" in
 *tofu*) host=registry.opentofu.org ;;
 esac
-version=$(TF_CLI_CONFIG_FILE=/dev/null "$cli" version | head -1)
+# The first line of the version, read whole: under pipefail, head would
+# close the pipe while OpenTofu writes its second line, and the pass would
+# end there, without a word (SIGPIPE).
+version=$(TF_CLI_CONFIG_FILE=/dev/null "$cli" version)
+version=${version%%$'\n'*}
 
 seconds() {
 	case "$1" in

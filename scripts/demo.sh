@@ -86,7 +86,8 @@ fi
 
 cp examples/demo/*.tf "$demo/work/"
 cd "$demo/work"
-echo "== $("$tf" version | head -1): apply"
+tf_version=$("$tf" version)
+echo "== ${tf_version%%$'\n'*}: apply"
 # What happens is shown as it happens, not the whole plan (it is in the log,
 # printed on failure); a line says how long it has run when it is silent.
 # shellcheck disable=SC2016 # expanded by the inner bash

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"math/big"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -124,7 +126,7 @@ func shapeOf(typ tftypes.Type) *jsonShape {
 	case typ.Is(tftypes.Object{}):
 		attrs := typ.(tftypes.Object).AttributeTypes //nolint:forcetypeassert // Is above.
 		s := &jsonShape{kind: shapeObject}
-		for _, name := range slices.Sorted(mapKeys(attrs)) {
+		for _, name := range slices.Sorted(maps.Keys(attrs)) {
 			as := shapeOf(attrs[name])
 			if as == nil {
 				return nil
@@ -142,16 +144,6 @@ func collectionShape(kind shapeKind, elem tftypes.Type) *jsonShape {
 		return nil
 	}
 	return &jsonShape{kind: kind, elem: es}
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // errNotTranscoded says that the JSON holds what the transcoder leaves to
@@ -275,7 +267,7 @@ func (t *transcoder) str() (string, error) {
 // decodes from it.
 func (t *transcoder) number() error {
 	start := t.i
-	for t.i < len(t.js) && bytes.IndexByte([]byte("+-0123456789.eE"), t.js[t.i]) >= 0 {
+	for t.i < len(t.js) && strings.IndexByte("+-0123456789.eE", t.js[t.i]) >= 0 {
 		t.i++
 	}
 	tok := t.js[start:t.i]

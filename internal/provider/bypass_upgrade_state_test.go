@@ -3,6 +3,7 @@ package provider
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -63,19 +64,9 @@ func hasMap(typ tftypes.Type) bool {
 	case typ.Is(tftypes.Set{}):
 		return hasMap(typ.(tftypes.Set).ElementType)
 	case typ.Is(tftypes.Object{}):
-		return slices.ContainsFunc(slices.Collect(mapValuesOf(typ.(tftypes.Object).AttributeTypes)), hasMap)
+		return slices.ContainsFunc(slices.Collect(maps.Values(typ.(tftypes.Object).AttributeTypes)), hasMap)
 	}
 	return false
-}
-
-func mapValuesOf(m map[string]tftypes.Type) func(func(tftypes.Type) bool) {
-	return func(yield func(tftypes.Type) bool) {
-		for _, v := range m {
-			if !yield(v) {
-				return
-			}
-		}
-	}
 }
 
 // storedJSON is v as Terraform stores it in a state file: objects and maps

@@ -130,11 +130,9 @@ func fromAPIInto(_ context.Context, m *shapedState[cryptoDestinationAddressArgs]
 // nickname and bookmark the attempt sent and the service made it after
 // the attempt started (its created_at).
 var destinationKey = naturalKey[cryptoDestinationAddressArgs, *client.CryptoDestinationAddress, client.PutCryptoDestinationAddressRequest]{
-	of:   cryptoDestinationAddressArgs.tuple,
-	attr: path.Root("address"),
-	lookup: func(ctx context.Context, c *client.Client, a cryptoDestinationAddressArgs) (keyFound[*client.CryptoDestinationAddress], error) {
-		return lookupTuple(ctx, c, a)
-	},
+	of:     cryptoDestinationAddressArgs.tuple,
+	attr:   path.Root("address"),
+	lookup: lookupTuple,
 	refuses: func(a cryptoDestinationAddressArgs, atSend bool, diags *diag.Diagnostics) bool {
 		when := ""
 		if atSend {
@@ -658,12 +656,7 @@ var destinationLists = listedBy(
 	func(ctx context.Context, c *client.Client, ids, _ []string) iter.Seq2[*client.CryptoDestinationAddress, error] {
 		return c.CryptoDestinationAddresses(ctx, client.ListCryptoDestinationAddressesQuery{IDs: ids})
 	},
-	func(a *client.CryptoDestinationAddress) string {
-		if a == nil {
-			return ""
-		}
-		return a.ID
-	},
+	func(a *client.CryptoDestinationAddress) string { return a.ID },
 	nil)
 
 // readDestinationError is the diagnostic of a failed read of the book.

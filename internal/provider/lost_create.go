@@ -154,11 +154,10 @@ func (r *moneyCoreResource[A, T, R]) planNewByKey(ctx context.Context, req resou
 	if run == nil || !req.Config.Raw.IsFullyKnown() || run.pinnedScopeRefused(w.scope, w.resourceType, &resp.Diagnostics) {
 		return
 	}
-	config, diags := getShaped[A](ctx, req.Config)
-	resp.Diagnostics.Append(diags...)
+	config, ok := readShaped[A](ctx, req.Config, &resp.Diagnostics)
 	a := config.args
 	key := k.of(a)
-	if resp.Diagnostics.HasError() || key == "" || (k.refuses != nil && k.refuses(a, false, &resp.Diagnostics)) {
+	if !ok || key == "" || (k.refuses != nil && k.refuses(a, false, &resp.Diagnostics)) {
 		return
 	}
 	// The apply's destroy of the unconfirmed state receives the plan's
@@ -194,12 +193,15 @@ func (r *moneyCoreResource[A, T, R]) planNewByKey(ctx context.Context, req resou
 		resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
 	default:
 		// The apply records it only when it matches the configuration.
-		if body, err := t.create.request(ctx, a, ""); err == nil {
-			if d := t.create.differences(body, obj); len(d) > 0 {
-				text := k.say.differs(a, obj, k.say.recorded, f, d)
-				resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
-				return
-			}
+		d, err := r.configDifferences(ctx, a, obj)
+		switch {
+		case err != nil:
+			t.invalidRequest(err, &resp.Diagnostics)
+			return
+		case len(d) > 0:
+			text := k.say.differs(a, obj, k.say.recorded, f, d)
+			resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
+			return
 		}
 		text := k.say.foundAtPlan(a, obj, f)
 		resp.Diagnostics.AddWarning(text.summary, text.detail)
@@ -217,6 +219,17 @@ func (r *moneyCoreResource[A, T, R]) judgeLost(ctx context.Context, attempt lost
 	return f, attempt.missing(recorded, f), nil
 }
 
+// configDifferences lists how obj, found under the key, differs from the
+// create request of the arguments a; err is a request that cannot be made
+// of them.
+func (r *moneyCoreResource[A, T, R]) configDifferences(ctx context.Context, a A, obj T) ([]string, error) {
+	body, err := r.t.create.request(ctx, a, "")
+	if err != nil {
+		return nil, err
+	}
+	return r.t.create.differences(body, obj), nil
+}
+
 // createByKey creates an object of a natural key: it looks the key up
 // first, and records an object found under it only when this state
 // recorded a lost attempt to make it and the evidence shows that attempt
@@ -226,10 +239,9 @@ func (r *moneyCoreResource[A, T, R]) judgeLost(ctx context.Context, attempt lost
 func (r *moneyCoreResource[A, T, R]) createByKey(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	t, k, run := r.t, r.t.key, r.run
 	w := t.objects.words
-	plan, diags := getShaped[A](ctx, req.Plan)
 	defer forgetLostCreate(ctx, resp.Private, &resp.Diagnostics)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	plan, ok := readShaped[A](ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	a := plan.args
@@ -325,12 +337,12 @@ func (r *moneyCoreResource[A, T, R]) adoptLost(ctx context.Context, plan shapedS
 		resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
 		return
 	}
-	body, err := t.create.request(ctx, a, "")
-	if err != nil {
+	d, err := r.configDifferences(ctx, a, obj)
+	switch {
+	case err != nil:
 		t.invalidRequest(err, &resp.Diagnostics)
 		return
-	}
-	if d := t.create.differences(body, obj); len(d) > 0 {
+	case len(d) > 0:
 		text := k.say.differs(a, obj, why, f, d)
 		resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
 		return

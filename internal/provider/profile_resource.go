@@ -461,12 +461,7 @@ var profileLists = listedBy(
 	func(ctx context.Context, c *client.Client, ids, _ []string) iter.Seq2[*client.Profile, error] {
 		return c.Profiles(ctx, client.ListProfilesQuery{IDs: ids})
 	},
-	func(p *client.Profile) string {
-		if p == nil {
-			return ""
-		}
-		return p.ID
-	},
+	func(p *client.Profile) string { return p.ID },
 	nil)
 
 // renameProfile changes the nickname of the profile in place (the one

@@ -3,6 +3,7 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -96,6 +97,17 @@ var payoutWithdrawal = strings.Replace(eoWithdrawal, `"bc1qexampleaddress0000000
 // working directory's state.
 func stateOf(t *testing.T, w *cliWorkdir, addr string) map[string]any {
 	t.Helper()
+	st := statesOf(t, w)
+	if _, ok := st[addr]; !ok {
+		t.Fatalf("%s is not in the state, which holds %v", addr, slices.Sorted(maps.Keys(st)))
+	}
+	return st[addr]
+}
+
+// statesOf reads the attributes of every resource instance of the working
+// directory's state, by address, from one terraform show.
+func statesOf(t *testing.T, w *cliWorkdir) map[string]map[string]any {
+	t.Helper()
 	r := w.mustRun(0, "show", "-json")
 	var doc struct {
 		Values struct {
@@ -110,13 +122,11 @@ func stateOf(t *testing.T, w *cliWorkdir, addr string) map[string]any {
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
 		t.Fatalf("show -json: %v\n%s", err, r.stdout)
 	}
+	st := map[string]map[string]any{}
 	for _, res := range doc.Values.RootModule.Resources {
-		if res.Address == addr {
-			return res.Values
-		}
+		st[res.Address] = res.Values
 	}
-	t.Fatalf("%s is not in the state:\n%s", addr, r.stdout)
-	return nil
+	return st
 }
 
 // shownChange is a resource change of a plan, as terraform show -json

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
@@ -195,17 +194,12 @@ func TestAccFiatAccounts_paging(t *testing.T) {
 	env, emu := emulatorEnv(t, emulator.Options{FiatAccounts: 2500})
 	accounts := emu.FiatAccounts()
 	ids := idsWhere(accounts, false, every)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			filterCasesStep(env, "platform_fiat_accounts", listFiatAccountsKey, []filterCase{
-				{args: "include_deleted = true", want: ids, requests: 3},
-			}),
-			filterCasesStep(env, "platform_fiat_accounts", listFiatAccountsKey, []filterCase{
-				{args: "include_deleted = true\nmax_items = 1001", want: ids[:1001], requests: 2},
-				{args: "include_deleted = true\nmax_items = 10", want: ids[:10], requests: 1},
-			}),
-		},
+	testFilterCases(t, env, "platform_fiat_accounts", listFiatAccountsKey, []filterCase{
+		{args: "include_deleted = true", want: ids, requests: 3},
+	})
+	testFilterCases(t, env, "platform_fiat_accounts", listFiatAccountsKey, []filterCase{
+		{args: "include_deleted = true\nmax_items = 1001", want: ids[:1001], requests: 2},
+		{args: "include_deleted = true\nmax_items = 10", want: ids[:10], requests: 1},
 	})
 }
 

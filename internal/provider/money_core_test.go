@@ -438,10 +438,11 @@ func TestAccMoneyCore_upgradeFromPreviousRelease(t *testing.T) {
 		for _, res := range upgradeResources() {
 			checkObjects(t, emu, res, 1)
 		}
-		if st := stateOf(t, w, "platform_crypto_withdrawal.payout"); st["id"] != ids[upgradeWithdrawalID] || st["ref_id"] != upgradeWithdrawalRef {
+		all := statesOf(t, w)
+		if st := all["platform_crypto_withdrawal.payout"]; st["id"] != ids[upgradeWithdrawalID] || st["ref_id"] != upgradeWithdrawalRef {
 			t.Errorf("state holds withdrawal %v ref_id %v, want %s %s", st["id"], st["ref_id"], ids[upgradeWithdrawalID], upgradeWithdrawalRef)
 		}
-		if st := stateOf(t, w, "platform_fiat_deposit_instructions.test"); st["id"] != ids[upgradeInstructionsID] {
+		if st := all["platform_fiat_deposit_instructions.test"]; st["id"] != ids[upgradeInstructionsID] {
 			t.Errorf("state holds instructions %v, want %s", st["id"], ids[upgradeInstructionsID])
 		}
 	})

@@ -125,8 +125,9 @@ func TestAccCryptoWithdrawal_payrollInFewRequests(t *testing.T) {
 		})
 	}
 	completed := 0
+	st := statesOf(t, w)
 	for i := range n {
-		if stateOf(t, w, fmt.Sprintf("platform_crypto_withdrawal.pay[%d]", i))["status"] == client.TransferStatusCompleted {
+		if st[fmt.Sprintf("platform_crypto_withdrawal.pay[%d]", i)]["status"] == client.TransferStatusCompleted {
 			completed++
 		}
 	}

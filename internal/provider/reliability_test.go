@@ -847,8 +847,8 @@ func TestAccReliability_noSuchOperationKeepsState(t *testing.T) {
 	w := newCLIWorkdir(t)
 	w.write(fe.providerBlock(""), faBody+fdiConfig(""))
 	w.mustRun(0, "apply", "-auto-approve")
-	account := stateOf(t, w, "platform_fiat_account.test")["id"]
-	instructions := stateOf(t, w, "platform_fiat_deposit_instructions.test")["id"]
+	st := statesOf(t, w)
+	account, instructions := st["platform_fiat_account.test"]["id"], st["platform_fiat_deposit_instructions.test"]["id"]
 	addrs := []string{"platform_fiat_account.test", "platform_fiat_deposit_instructions.test"}
 	kept := func(what string) {
 		t.Helper()

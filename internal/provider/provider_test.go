@@ -185,6 +185,15 @@ func checkRequests(emu *emulator.Server, key string, want int, msg string) resou
 	}
 }
 
+// recordStateID stores the id of addr in the state into id.
+func recordStateID(addr string, id *string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		var err error
+		*id, err = stateAttr(s, addr, "id")
+		return err
+	}
+}
+
 // Helpers shared by the acceptance tests.
 
 // requireTFAcc skips a test whose own assertions follow resource.Test, which

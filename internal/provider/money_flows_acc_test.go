@@ -177,17 +177,8 @@ action %q "pay" {
     %s
   }
 }
-resource "terraform_data" "trigger" {
-  input      = "go"
-  depends_on = [terraform_data.amount]
-  lifecycle {
-    action_trigger {
-      events  = [after_create]
-      actions = [action.%s.pay]
-    }
-  }
-}
-`, amount, typ, row.action("terraform_data.amount.output"), extra, typ)
+`, amount, typ, row.action("terraform_data.amount.output"), extra) +
+				actionTrigger("trigger", "  input      = \"go\"\n  depends_on = [terraform_data.amount]\n", "action."+typ+".pay")
 		}
 		// Known only at apply, above max_amount: refused at send.
 		w.write(emulatorProviderBlock(emu, fmt.Sprintf("  withdrawal_guard {\n    max_amount = { %s = \"10\" }\n  }\n", row.asset)),

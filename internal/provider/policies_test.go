@@ -117,28 +117,9 @@ resource "platform_crypto_withdrawal" "sweep" {
 
 // policyAction is an action invocation of policyPlanConfig (Terraform
 // 1.14+).
-const policyAction = `
-action "platform_crypto_withdrawal" "bonus" {
-  config {
-    profile_id          = "prof-1"
-    destination_address = "` + policyAddressBonus + `"
-    asset               = "BTC"
-    crypto_network      = "BITCOIN"
-    amount              = "0.05"
-    ref_id              = "policy-bonus"
-  }
-}
-
-resource "terraform_data" "payday" {
-  input = "payday"
-  lifecycle {
-    action_trigger {
-      events  = [after_create]
-      actions = [action.platform_crypto_withdrawal.bonus]
-    }
-  }
-}
-`
+var policyAction = btcAction("bonus", policyAddressBonus, "BITCOIN", `"0.05"`,
+	`    ref_id              = "policy-bonus"`+"\n") + "\n" +
+	actionTrigger("payday", "  input = \"payday\"\n", "action.platform_crypto_withdrawal.bonus")
 
 // skipBelowTerraform skips t, saying why, when the Terraform of w is older
 // than least.

@@ -89,18 +89,8 @@ var unchangedPlanArguments = map[string]map[string]any{
 		"source":      map[string]any{"crypto": map[string]any{"network": "ETHEREUM"}},
 		"destination": map[string]any{"profile": map[string]any{"profile_id": "p2"}},
 	},
-	"platform_profile": {"nickname": "unchanged", "description": "unchanged"},
-	"platform_fiat_account": {
-		"fiat_account_owner": map[string]any{"person_details": map[string]any{"first_name": "Ada", "last_name": "Lovelace"}},
-		"fiat_network_instructions": map[string]any{"wire": map[string]any{
-			"account_number":             faSecret,
-			"fiat_account_owner_address": map[string]any{"country": "USA", "city": "New York"},
-			"routing_details": map[string]any{
-				"routing_number_type": "ABA", "routing_number": "031302971", "bank_name": "Customers Bank",
-				"bank_address": map[string]any{"country": "USA"},
-			},
-		}},
-	},
+	"platform_profile":      {"nickname": "unchanged", "description": "unchanged"},
+	"platform_fiat_account": fiatAccountWireArguments(faSecret),
 }
 
 // planPair plans through the provider's server and through a plain

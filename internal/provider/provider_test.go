@@ -240,11 +240,14 @@ func strOrNull(s string) knownvalue.Check {
 	return knownvalue.StringExact(s)
 }
 
-func ptrOrNull(p *string) knownvalue.Check {
+func ptrOrNull(p *string) knownvalue.Check { return knownOrNull(p, strOrNull) }
+
+// knownOrNull is null for a nil p, and known(*p) otherwise.
+func knownOrNull[T any](p *T, known func(T) knownvalue.Check) knownvalue.Check {
 	if p == nil {
 		return knownvalue.Null()
 	}
-	return strOrNull(*p)
+	return known(*p)
 }
 
 // testRejectedAtPlan plans the data source typeName with each of the
@@ -363,6 +366,16 @@ func itemID[T any](it T) string { return reflect.ValueOf(it).FieldByName("ID").S
 
 // every keeps every item (idsWhere).
 func every[T any](T) bool { return true }
+
+// seededItems starts an emulator seeded as opts says, for the tests of a
+// list data source, and returns its environment, the items list reads
+// from it, and their ids newest first.
+func seededItems[T any](t *testing.T, opts emulator.Options, list func(*emulator.Server) []T) (*accEnv, []T, []string) {
+	t.Helper()
+	env, emu := emulatorEnv(t, opts)
+	all := list(emu)
+	return env, all, idsWhere(all, false, every)
+}
 
 // wholeItems returns checks that the items at indexes of the data source
 // at addr are whole as known(index) says.

@@ -156,9 +156,16 @@ var transferFlow = &flowFixture{list: true, settle: func(emu *emulator.Server, i
 // objectsOf is moneyResource.list of the objects all, each as object
 // describes it.
 func objectsOf[T any](all []T, object func(T) moneyObject) []moneyObject {
+	return objectsWhere(all, every, object)
+}
+
+// objectsWhere is objectsOf of the objects of all that keep passes.
+func objectsWhere[T any](all []T, keep func(T) bool, object func(T) moneyObject) []moneyObject {
 	var out []moneyObject
 	for _, o := range all {
-		out = append(out, object(o))
+		if keep(o) {
+			out = append(out, object(o))
+		}
 	}
 	return out
 }

@@ -88,26 +88,21 @@ func asClientTransfer(t emulator.Transfer) *client.Transfer {
 // transferObjects are the transfers of the types at emu, as the provider
 // describes them.
 func transferObjects(emu *emulator.Server, types ...string) []moneyObject {
-	var out []moneyObject
-	for _, tr := range emu.TransfersOfType(types...) {
+	return objectsOf(emu.TransfersOfType(types...), func(tr emulator.Transfer) moneyObject {
 		ct := asClientTransfer(tr)
-		out = append(out, moneyObject{ID: ct.ID, RefID: deref(ct.RefID), Summary: transferSummary(ct)})
-	}
-	return out
+		return moneyObject{ID: ct.ID, RefID: deref(ct.RefID), Summary: transferSummary(ct)}
+	})
 }
 
 // conversionObjects are the conversions made at emu, as the provider
 // describes them.
 func conversionObjects(emu *emulator.Server) []moneyObject {
-	var out []moneyObject
-	for _, c := range emu.MadeStablecoinConversions() {
+	return objectsOf(emu.MadeStablecoinConversions(), func(c emulator.StablecoinConversion) moneyObject {
 		b, _ := json.Marshal(c)
 		var cc client.StablecoinConversion
 		_ = json.Unmarshal(b, &cc)
-		out = append(out, moneyObject{ID: deref(cc.ID), RefID: deref(cc.RefID),
-			Summary: stablecoinConversionObjects.describe(&cc)})
-	}
-	return out
+		return moneyObject{ID: deref(cc.ID), RefID: deref(cc.RefID), Summary: stablecoinConversionObjects.describe(&cc)}
+	})
 }
 
 // TestMoneyRowsPlanLookup: a row of moneyResources says the plan cannot

@@ -336,13 +336,8 @@ list "platform_profile" "ops" {
 // madeProfiles lists the NORMAL profiles of the emulator as the objects of
 // the exactly-once helpers.
 func madeProfiles(emu *emulator.Server) []moneyObject {
-	var out []moneyObject
-	for _, p := range emu.Profiles() {
-		if p.Type == emulator.ProfileTypeNormal {
-			out = append(out, moneyObject{ID: p.ID, Summary: p.Nickname})
-		}
-	}
-	return out
+	return objectsWhere(emu.Profiles(), func(p emulator.Profile) bool { return p.Type == emulator.ProfileTypeNormal },
+		func(p emulator.Profile) moneyObject { return moneyObject{ID: p.ID, Summary: p.Nickname} })
 }
 
 // startObserved starts an emulator whose exchanges are held against the

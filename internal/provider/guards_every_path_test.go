@@ -52,15 +52,22 @@ func btcWithdrawal(name, amount, provider string) string {
 // btcWithdrawalTo is a withdrawal name of amount BTC from prof-1 to
 // address, its first argument lines lines.
 func btcWithdrawalTo(name, lines, address, amount string) string {
+	return btcWithdrawalOf(name, lines, fmt.Sprintf("%q", address), fmt.Sprintf("%q", amount), "")
+}
+
+// btcWithdrawalOf is a withdrawal name of BTC from prof-1, its address and
+// amount HCL expressions, its first argument lines lines and its last
+// extra.
+func btcWithdrawalOf(name, lines, address, amount, extra string) string {
 	return fmt.Sprintf(`
 resource "platform_crypto_withdrawal" %q {
 %s  profile_id          = "prof-1"
-  destination_address = %q
+  destination_address = %s
   asset               = "BTC"
   crypto_network      = "BITCOIN"
-  amount              = %q
-}
-`, name, lines, address, amount)
+  amount              = %s
+%s}
+`, name, lines, address, amount, extra)
 }
 
 // floorAddress is the address of the withdrawal btcWithdrawal names name.

@@ -529,11 +529,7 @@ func TestAccProfile_replacement(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: env.config(profileConfig("Reserve", `  description = "Cold reserve"`+"\n")),
-				Check: func(s *terraform.State) error {
-					var err error
-					first, err = stateAttr(s, profileAddr, "id")
-					return err
-				},
+				Check:  recordStateID(profileAddr, &first),
 			},
 			{
 				PreConfig:   func() { sandboxDeposit(t, emu, first, "BTC", "0.1") },

@@ -218,6 +218,20 @@ func stateAttr(s *terraform.State, addr, attr string) (string, error) {
 	return v, nil
 }
 
+// stateAttrs reads flat attributes of a resource from the state, one
+// for each of attrs.
+func stateAttrs(s *terraform.State, addr string, attrs ...string) ([]string, error) {
+	out := make([]string, len(attrs))
+	for i, attr := range attrs {
+		v, err := stateAttr(s, addr, attr)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
 // errorRe matches the words of msg in a Terraform diagnostic, whatever the
 // line wrapping.
 func errorRe(msg string) *regexp.Regexp {

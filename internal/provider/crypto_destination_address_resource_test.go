@@ -85,7 +85,7 @@ func TestAccCryptoDestinationAddress_lifecycle(t *testing.T) {
 				},
 				Check: resource.ComposeTestCheckFunc(
 					checkRequests(emu, cdaPutKey, 1, "%d PUTs after the create, want 1"),
-					recordStateID(cdaAddr, &id),
+					captureID(cdaAddr, &id),
 					func(s *terraform.State) error {
 						a, ok := cdaAt(emu, id)
 						if !ok || a.Address != cdaAddress || a.PolicyExecutionID == "" ||

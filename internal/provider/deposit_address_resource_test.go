@@ -65,16 +65,7 @@ func checkAddressMatchesEmulator(emu *emulator.Server, addr string, n int) resou
 		for i, c := range d.CompatibleCryptoNetworks {
 			want[fmt.Sprintf("compatible_crypto_networks.%d", i)] = c
 		}
-		for attr, v := range want {
-			got, err := stateAttr(s, addr, attr)
-			if err != nil {
-				return err
-			}
-			if got != v {
-				return fmt.Errorf("%s.%s = %q, emulator has %q", addr, attr, got, v)
-			}
-		}
-		return nil
+		return stateHolds(s, addr, want)
 	}
 }
 

@@ -89,14 +89,8 @@ func checkInstructionsMatchEmulator(emu *emulator.Server, addr string, n int) re
 			if f.RefID != nil {
 				want["ref_id"] = *f.RefID
 			}
-			for attr, v := range want {
-				got, err := stateAttr(s, addr, attr)
-				if err != nil {
-					return err
-				}
-				if got != v {
-					return fmt.Errorf("%s.%s = %q, emulator has %q", addr, attr, got, v)
-				}
+			if err := stateHolds(s, addr, want); err != nil {
+				return err
 			}
 			// What the reference's answer does not carry (the seed's
 			// example does: TestAccSeedService) is null.

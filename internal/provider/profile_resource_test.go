@@ -145,7 +145,7 @@ func TestAccProfile_lifecycle(t *testing.T) {
 				},
 				Check: resource.ComposeTestCheckFunc(
 					checkRequests(emu, profilePostKey, 1, "%d POSTs after the create, want 1"),
-					recordStateID(profileAddr, &id),
+					captureID(profileAddr, &id),
 					func(s *terraform.State) error {
 						if p, ok := profileAt(emu, id); !ok || p.Nickname != "Treasury" {
 							return fmt.Errorf("the emulator holds %+v for %s", p, id)
@@ -529,7 +529,7 @@ func TestAccProfile_replacement(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: env.config(profileConfig("Reserve", `  description = "Cold reserve"`+"\n")),
-				Check:  recordStateID(profileAddr, &first),
+				Check:  captureID(profileAddr, &first),
 			},
 			{
 				PreConfig:   func() { sandboxDeposit(t, emu, first, "BTC", "0.1") },

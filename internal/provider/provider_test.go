@@ -185,15 +185,6 @@ func checkRequests(emu *emulator.Server, key string, want int, msg string) resou
 	}
 }
 
-// recordStateID stores the id of addr in the state into id.
-func recordStateID(addr string, id *string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		var err error
-		*id, err = stateAttr(s, addr, "id")
-		return err
-	}
-}
-
 // Helpers shared by the acceptance tests.
 
 // requireTFAcc skips a test whose own assertions follow resource.Test, which
@@ -230,6 +221,21 @@ func stateAttrs(s *terraform.State, addr string, attrs ...string) ([]string, err
 		out[i] = v
 	}
 	return out, nil
+}
+
+// stateHolds checks that each flat attribute of addr in the state is what
+// want says the emulator has.
+func stateHolds(s *terraform.State, addr string, want map[string]string) error {
+	for attr, v := range want {
+		got, err := stateAttr(s, addr, attr)
+		if err != nil {
+			return err
+		}
+		if got != v {
+			return fmt.Errorf("%s.%s = %q, emulator has %q", addr, attr, got, v)
+		}
+	}
+	return nil
 }
 
 // errorRe matches the words of msg in a Terraform diagnostic, whatever the

@@ -59,15 +59,8 @@ func btcWithdrawalTo(name, lines, address, amount string) string {
 // amount HCL expressions, its first argument lines lines and its last
 // extra.
 func btcWithdrawalOf(name, lines, address, amount, extra string) string {
-	return fmt.Sprintf(`
-resource "platform_crypto_withdrawal" %q {
-%s  profile_id          = "prof-1"
-  destination_address = %s
-  asset               = "BTC"
-  crypto_network      = "BITCOIN"
-  amount              = %s
-%s}
-`, name, lines, address, amount, extra)
+	return hclResource("platform_crypto_withdrawal", name, lines, []string{"profile_id", `"prof-1"`,
+		"destination_address", address, "asset", `"BTC"`, "crypto_network", `"BITCOIN"`, "amount", amount}, extra)
 }
 
 // floorAddress is the address of the withdrawal btcWithdrawal names name.

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -33,38 +34,56 @@ const (
 	scPostKey = "POST /v2/conversion/stablecoins"
 )
 
+// coreMetadata is the metadata argument line of the money-core bodies.
+const coreMetadata = "  metadata = { purpose = \"core\" }\n"
+
 // fwBody declares one fiat withdrawal to the test payee.
-const fwBody = `
-resource "platform_fiat_withdrawal" "payout" {
-  profile_id      = "prof-1"
-  fiat_account_id = "` + testPayeeAccount + `"
-  asset           = "USD"
-  amount          = "1250.5"
-  metadata = { purpose = "core" }
-}
-`
+var fwBody = usdFiatWithdrawal("payout", "", fmt.Sprintf("%q", testPayeeAccount), `"1250.5"`, coreMetadata)
 
 // itBody declares one internal transfer.
-const itBody = `
-resource "platform_internal_transfer" "sweep" {
-  from_profile_id = "prof-1"
-  to_profile_id   = "prof-2"
-  asset           = "USD"
-  amount          = "500"
-  metadata = { purpose = "core" }
-}
-`
+var itBody = usdInternalTransfer("sweep", "500", coreMetadata)
 
 // scBody declares one stablecoin conversion.
-const scBody = `
-resource "platform_stablecoin_conversion" "convert" {
-  profile_id   = "prof-1"
-  source_asset = "USD"
-  target_asset = "USDC"
-  amount       = "1000"
-  metadata = { purpose = "core" }
+var scBody = usdConversion("convert", "1000", coreMetadata)
+
+// hclResource is a resource block typ name: the argument lines lines, then
+// one argument a pair of args (its name and an HCL expression), aligned as
+// terraform fmt aligns them, then the argument lines extra.
+func hclResource(typ, name, lines string, args []string, extra string) string {
+	width := 0
+	for i := 0; i < len(args); i += 2 {
+		width = max(width, len(args[i]))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nresource %q %q {\n%s", typ, name, lines)
+	for i := 0; i < len(args); i += 2 {
+		fmt.Fprintf(&b, "  %-*s = %s\n", width, args[i], args[i+1])
+	}
+	b.WriteString(extra + "}\n")
+	return b.String()
 }
-`
+
+// usdFiatWithdrawal is a fiat withdrawal name of USD from prof-1, its fiat
+// account and amount HCL expressions, its first argument lines lines and
+// its last extra.
+func usdFiatWithdrawal(name, lines, account, amount, extra string) string {
+	return hclResource("platform_fiat_withdrawal", name, lines,
+		[]string{"profile_id", `"prof-1"`, "fiat_account_id", account, "asset", `"USD"`, "amount", amount}, extra)
+}
+
+// usdInternalTransfer is an internal transfer name of amount USD from
+// prof-1 to prof-2, with the argument lines extra last.
+func usdInternalTransfer(name, amount, extra string) string {
+	return hclResource("platform_internal_transfer", name, "", []string{"from_profile_id", `"prof-1"`,
+		"to_profile_id", `"prof-2"`, "asset", `"USD"`, "amount", fmt.Sprintf("%q", amount)}, extra)
+}
+
+// usdConversion is a stablecoin conversion name of amount USD to USDC in
+// prof-1, with the argument lines extra last.
+func usdConversion(name, amount, extra string) string {
+	return hclResource("platform_stablecoin_conversion", name, "", []string{"profile_id", `"prof-1"`,
+		"source_asset", `"USD"`, "target_asset", `"USDC"`, "amount", fmt.Sprintf("%q", amount)}, extra)
+}
 
 // startCore starts an emulator of the money-core suites: opts, and the
 // APPROVED fiat account testPayeeAccount.

@@ -156,42 +156,47 @@ func flowActionArgs() map[string]cwaArgs {
 // a ref_id generated for it, and one in all under a configured ref_id;
 // above max_amount it is refused at plan and at send, with nothing made.
 func TestMoneyFlowActions_invoke(t *testing.T) {
+	eachFlowAction(t, func(t *testing.T, typ string, res moneyResource, args cwaArgs, emu *emulator.Server) {
+		h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret, nil).
+			forAction(t, typ)
+
+		inv := h.invoke(t, args)
+		if errs := inv.errors(); len(errs) > 0 {
+			t.Fatalf("invocation failed: %v", errs)
+		}
+		objs := res.list(emu)
+		if len(objs) != 1 || objs[0].RefID != "gen-1" {
+			t.Fatalf("the emulator holds %+v, want one object with the generated ref_id gen-1", objs)
+		}
+		if len(inv.progress) != 2 || !strings.Contains(inv.progress[0], "ref_id gen-1 (generated for this invocation)") ||
+			!strings.Contains(inv.progress[1], objs[0].ID) {
+			t.Errorf("progress %q does not name the generated ref_id, then the object %s", inv.progress, objs[0].ID)
+		}
+		h.invoke(t, args)
+		if n := res.objects(emu); n != 2 {
+			t.Errorf("after a second invocation without ref_id the emulator holds %d objects, want 2", n)
+		}
+
+		withRef := maps.Clone(args)
+		withRef["ref_id"] = "payout-1"
+		for range 2 {
+			if errs := h.invoke(t, withRef).errors(); len(errs) > 0 {
+				t.Fatalf("invocation with a ref_id failed: %v", errs)
+			}
+		}
+		if n := res.objects(emu); n != 3 {
+			t.Errorf("after two invocations with one ref_id the emulator holds %d objects, want 3", n)
+		}
+	})
+}
+
+// eachFlowAction runs test in a subtest for each flow that has an action,
+// with its row, its action's arguments and an emulator of the money core.
+func eachFlowAction(t *testing.T, test func(t *testing.T, typ string, res moneyResource, args cwaArgs, emu *emulator.Server)) {
 	actions := flowActionArgs()
 	for _, typ := range mapKeys(actions) {
 		t.Run(strings.TrimPrefix(typ, "platform_"), func(t *testing.T) {
-			res := moneyRow(t, typ)
-			emu := startCore(t, emulator.Options{})
-			h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret, nil).
-				forAction(t, typ)
-			args := actions[typ]
-
-			inv := h.invoke(t, args)
-			if errs := inv.errors(); len(errs) > 0 {
-				t.Fatalf("invocation failed: %v", errs)
-			}
-			objs := res.list(emu)
-			if len(objs) != 1 || objs[0].RefID != "gen-1" {
-				t.Fatalf("the emulator holds %+v, want one object with the generated ref_id gen-1", objs)
-			}
-			if len(inv.progress) != 2 || !strings.Contains(inv.progress[0], "ref_id gen-1 (generated for this invocation)") ||
-				!strings.Contains(inv.progress[1], objs[0].ID) {
-				t.Errorf("progress %q does not name the generated ref_id, then the object %s", inv.progress, objs[0].ID)
-			}
-			h.invoke(t, args)
-			if n := res.objects(emu); n != 2 {
-				t.Errorf("after a second invocation without ref_id the emulator holds %d objects, want 2", n)
-			}
-
-			withRef := maps.Clone(args)
-			withRef["ref_id"] = "payout-1"
-			for range 2 {
-				if errs := h.invoke(t, withRef).errors(); len(errs) > 0 {
-					t.Fatalf("invocation with a ref_id failed: %v", errs)
-				}
-			}
-			if n := res.objects(emu); n != 3 {
-				t.Errorf("after two invocations with one ref_id the emulator holds %d objects, want 3", n)
-			}
+			test(t, typ, moneyRow(t, typ), actions[typ], startCore(t, emulator.Options{}))
 		})
 	}
 }
@@ -200,43 +205,38 @@ func TestMoneyFlowActions_invoke(t *testing.T) {
 // action is refused at plan, and at send when the plan could not judge it;
 // nothing is made.
 func TestMoneyFlowActions_guarded(t *testing.T) {
-	actions := flowActionArgs()
-	for _, typ := range mapKeys(actions) {
-		t.Run(strings.TrimPrefix(typ, "platform_"), func(t *testing.T) {
-			res := moneyRow(t, typ)
-			emu := startCore(t, emulator.Options{})
-			guard := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
-				"max_amount": tftypes.Map{ElementType: tftypes.String}, "max_run_total": tftypes.Map{ElementType: tftypes.String},
-				"check_service_limits": tftypes.Bool, "approved_destinations_only": tftypes.Bool,
-				"check_balances": tftypes.Bool, "max_daily_total": tftypes.Map{ElementType: tftypes.String},
-				"max_weekly_total": tftypes.Map{ElementType: tftypes.String},
-			}}
-			h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret,
-				map[string]tftypes.Value{withdrawalGuardBlock: tftypes.NewValue(guard, map[string]tftypes.Value{
-					"max_amount": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{
-						"USD": tftypes.NewValue(tftypes.String, "10"), "BTC": tftypes.NewValue(tftypes.String, "0.1")}),
-					"max_run_total":              tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
-					"max_daily_total":            tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
-					"max_weekly_total":           tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
-					"check_service_limits":       tftypes.NewValue(tftypes.Bool, nil),
-					"approved_destinations_only": tftypes.NewValue(tftypes.Bool, nil),
-					"check_balances":             tftypes.NewValue(tftypes.Bool, nil),
-				})}).forAction(t, typ)
-			diags := h.plan(t, actions[typ])
-			if !hasError(diags, "Withdrawal guard max_amount refuses this withdrawal") {
-				t.Errorf("the plan of the action is not refused by max_amount: %v", diagTexts(diags))
-			}
-			// Invoked as Terraform does after a plan that could not judge
-			// it: refused at send.
-			sent := h.invokeOnly(t, actions[typ]).diags
-			if !hasError(sent, "Withdrawal guard max_amount refuses this withdrawal at send") {
-				t.Errorf("the invocation is not refused at send: %v", diagTexts(sent))
-			}
-			if n := emu.Counters.Requests(res.post); n != 0 {
-				t.Errorf("%d creates, want none", n)
-			}
-		})
-	}
+	eachFlowAction(t, func(t *testing.T, typ string, res moneyResource, args cwaArgs, emu *emulator.Server) {
+		guard := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+			"max_amount": tftypes.Map{ElementType: tftypes.String}, "max_run_total": tftypes.Map{ElementType: tftypes.String},
+			"check_service_limits": tftypes.Bool, "approved_destinations_only": tftypes.Bool,
+			"check_balances": tftypes.Bool, "max_daily_total": tftypes.Map{ElementType: tftypes.String},
+			"max_weekly_total": tftypes.Map{ElementType: tftypes.String},
+		}}
+		h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret,
+			map[string]tftypes.Value{withdrawalGuardBlock: tftypes.NewValue(guard, map[string]tftypes.Value{
+				"max_amount": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{
+					"USD": tftypes.NewValue(tftypes.String, "10"), "BTC": tftypes.NewValue(tftypes.String, "0.1")}),
+				"max_run_total":              tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
+				"max_daily_total":            tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
+				"max_weekly_total":           tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
+				"check_service_limits":       tftypes.NewValue(tftypes.Bool, nil),
+				"approved_destinations_only": tftypes.NewValue(tftypes.Bool, nil),
+				"check_balances":             tftypes.NewValue(tftypes.Bool, nil),
+			})}).forAction(t, typ)
+		diags := h.plan(t, args)
+		if !hasError(diags, "Withdrawal guard max_amount refuses this withdrawal") {
+			t.Errorf("the plan of the action is not refused by max_amount: %v", diagTexts(diags))
+		}
+		// Invoked as Terraform does after a plan that could not judge
+		// it: refused at send.
+		sent := h.invokeOnly(t, args).diags
+		if !hasError(sent, "Withdrawal guard max_amount refuses this withdrawal at send") {
+			t.Errorf("the invocation is not refused at send: %v", diagTexts(sent))
+		}
+		if n := emu.Counters.Requests(res.post); n != 0 {
+			t.Errorf("%d creates, want none", n)
+		}
+	})
 }
 
 // hasError reports whether diags hold an error whose summary starts with

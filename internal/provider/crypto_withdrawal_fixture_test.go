@@ -74,13 +74,6 @@ func init() {
 			},
 		},
 		action: &actionFixture{
-			config: func(amount string) string {
-				return `profile_id = "prof-1"
-    destination_address = "` + payoutAddress + `"
-    asset = "BTC"
-    crypto_network = "BITCOIN"
-    amount = ` + amount
-			},
 			args: cwaArgs{"profile_id": "prof-1", "destination_address": payoutAddress,
 				"asset": "BTC", "crypto_network": "BITCOIN", "amount": "0.5", "metadata": map[string]string{"invoice": "42"}},
 		},

@@ -321,10 +321,7 @@ func TestAccCredentialsRejected_cliPaths(t *testing.T) {
 	}
 	if terraformVersion(t, w.tf).GreaterThanOrEqual(version.Must(version.NewVersion("1.14.0"))) {
 		w.write(block, "")
-		query := "list \"platform_crypto_withdrawal\" \"all\" {\n  provider = platform\n}\n"
-		if err := os.WriteFile(filepath.Join(w.dir, "find.tfquery.hcl"), []byte(query), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		writeQuery(t, w, listAll("platform_crypto_withdrawal"))
 		if out := flatOutput(w.mustRun(1, "query").output()); !strings.Contains(out, rejected) {
 			t.Errorf("terraform query does not say %q:\n%s", rejected, out)
 		}

@@ -2,8 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -265,18 +263,7 @@ func TestAccMoneyFlows_query(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.write(emulatorProviderBlock(emu, ""), "")
-	query := `
-list "platform_fiat_withdrawal" "all" {
-  provider = platform
-}
-
-list "platform_internal_transfer" "all" {
-  provider = platform
-}
-`
-	if err := os.WriteFile(filepath.Join(w.dir, "find.tfquery.hcl"), []byte(query), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeQuery(t, w, listAll("platform_fiat_withdrawal", "platform_internal_transfer"))
 	r := w.mustRun(0, "query")
 	for _, want := range []string{"ref_id queried-fw", "ref_id queried-it"} {
 		if !strings.Contains(r.output(), want) {

@@ -37,18 +37,13 @@ const (
 
 // cdaConfig is a destination address on ETHEREUM with extra arguments.
 func cdaConfig(address, extra string) string {
-	return fmt.Sprintf(`
-resource "platform_crypto_destination_address" "payee" {
-  crypto_network = "ETHEREUM"
-  address        = %q
-  travelrule_metadata = {
+	return hclResource("platform_crypto_destination_address", "payee", "",
+		[]string{"crypto_network", `"ETHEREUM"`, "address", fmt.Sprintf("%q", address)}, `  travelrule_metadata = {
     custodian_type = "VASP"
     vasp           = { custom_vasp_name = "Example Exchange", custom_vasp_website = "https://exchange.example" }
     beneficiary    = { person_details = { first_name = "Ada", last_name = "Lovelace", physical_address = { country = "GBR" } } }
   }
-%s
-}
-`, address, extra)
+`+extra+"\n")
 }
 
 // cdaAt is the entry of the emulator's book with id.

@@ -30,13 +30,8 @@ const (
 // daConfig is a platform_deposit_address "test" on network with the
 // given extra argument lines.
 func daConfig(network, extra string) string {
-	return fmt.Sprintf(`
-resource "platform_deposit_address" "test" {
-  profile_id     = "profile-1"
-  crypto_network = %q
-%s
-}
-`, network, extra)
+	return hclResource("platform_deposit_address", "test", "",
+		[]string{"profile_id", `"profile-1"`, "crypto_network", fmt.Sprintf("%q", network)}, extra+"\n")
 }
 
 // checkAddressMatchesEmulator checks that the state of addr is the

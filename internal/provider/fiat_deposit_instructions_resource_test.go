@@ -26,13 +26,8 @@ const (
 // fdiConfig is a platform_fiat_deposit_instructions "test" with the given
 // extra argument lines.
 func fdiConfig(extra string) string {
-	return fmt.Sprintf(`
-resource "platform_fiat_deposit_instructions" "test" {
-  profile_id   = "profile-1"
-  fiat_network = "WIRE"
-%s
-}
-`, extra)
+	return hclResource("platform_fiat_deposit_instructions", "test", "",
+		[]string{"profile_id", `"profile-1"`, "fiat_network", `"WIRE"`}, extra+"\n")
 }
 
 // fdiWire is a path under fiat_network_instructions.wire.

@@ -182,6 +182,26 @@ func tokensFor(emu *emulator.Server, scope string) statecheck.StateCheck {
 	})
 }
 
+// tokenUsedByPrecondition is an ephemeral platform_access_token "t" with
+// the scope transfer:read_deposit_address, and a terraform_data whose
+// precondition wants the token longer than least (error message msg), with
+// the lines extra last in its body.
+func tokenUsedByPrecondition(least int, msg, extra string) string {
+	return fmt.Sprintf(`
+ephemeral "platform_access_token" "t" {
+  scopes = ["transfer:read_deposit_address"]
+}
+
+resource "terraform_data" "uses_token" {
+  lifecycle {
+    precondition {
+      condition     = length(ephemeral.platform_access_token.t.access_token) > %d
+      error_message = %q
+    }
+  }%s}
+`, least, msg, extra)
+}
+
 func TestAccAccessTokenEphemeralResource(t *testing.T) {
 	t.Parallel()
 	const ttl = 30 * time.Minute
@@ -197,18 +217,7 @@ func TestAccAccessTokenEphemeralResource(t *testing.T) {
 				// Used without the echo provider, the token is in neither
 				// plan nor state. (This step comes first: afterwards the
 				// prior state of echo.token would hold a token.)
-				Config: env.config(`
-ephemeral "platform_access_token" "t" {
-  scopes = ["transfer:read_deposit_address"]
-}
-
-resource "terraform_data" "uses_token" {
-  lifecycle {
-    precondition {
-      condition     = length(ephemeral.platform_access_token.t.access_token) > 0
-      error_message = "empty token"
-    }
-  }
+				Config: env.config(tokenUsedByPrecondition(0, "empty token", `
   # As in the example: a provisioner receives the token.
   provisioner "local-exec" {
     command = "test -n \"$PLATFORM_TOKEN\""
@@ -216,8 +225,7 @@ resource "terraform_data" "uses_token" {
       PLATFORM_TOKEN = ephemeral.platform_access_token.t.access_token
     }
   }
-}
-`),
+`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{noTokenInPlan(emu)},
 				},

@@ -76,26 +76,8 @@ resource "platform_orchestration_rule" "route" {
 `, address)
 	}
 	action := func(address string) string {
-		return fmt.Sprintf(`
-action "platform_crypto_withdrawal" "payout" {
-  config {
-    profile_id          = "prof-1"
-    destination_address = %q
-    asset               = "BTC"
-    crypto_network      = "BITCOIN"
-    amount              = "0.1"
-  }
-}
-resource "terraform_data" "trigger" {
-  input = "go"
-  lifecycle {
-    action_trigger {
-      events  = [after_create]
-      actions = [action.platform_crypto_withdrawal.payout]
-    }
-  }
-}
-`, address)
+		return btcAction("payout", address, "BITCOIN", `"0.1"`, "") +
+			actionTrigger("trigger", "  input = \"go\"\n", "action.platform_crypto_withdrawal.payout")
 	}
 	// A refusal's error is headed by head, shows the source line line (or,
 	// when block is set, that line of the block: Terraform 1.11 shows the

@@ -89,18 +89,11 @@ func TestEquivalenceReadResource(t *testing.T) {
 		if served, _ := pp.sameRead(t, typ, &withPrivate); !served {
 			t.Error("the read with private data went through the framework")
 		}
-		prior, err := first.NewState.Unmarshal(typ)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prior := decodedValue(t, typ, first.NewState)
 		// A time in state written otherwise than the service's
 		// answer, the same instant: the state keeps its own
 		// (semantic equality).
-		var attrs map[string]tftypes.Value
-		if err := prior.As(&attrs); err != nil {
-			t.Fatal(err)
-		}
-		if created, ok := attrs["created_at"]; ok && !created.IsNull() {
+		if created, ok := objectAttributes(t, prior)["created_at"]; ok && !created.IsNull() {
 			var at string
 			if err := created.As(&at); err != nil {
 				t.Fatal(err)
@@ -112,14 +105,7 @@ func TestEquivalenceReadResource(t *testing.T) {
 			otherTime := *again
 			otherTime.CurrentState = protoDynamic(t, typ, withAttribute(t, prior, "created_at", tfStr(written)))
 			served, resp := pp.sameRead(t, typ, &otherTime)
-			kept, err := resp.NewState.Unmarshal(typ)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var keptAttrs map[string]tftypes.Value
-			if err := kept.As(&keptAttrs); err != nil {
-				t.Fatal(err)
-			}
+			keptAttrs := objectAttributes(t, decodedValue(t, typ, resp.NewState))
 			if !served || !keptAttrs["created_at"].Equal(tfStr(written)) {
 				t.Errorf("a time written otherwise: served %t, created_at %s", served, keptAttrs["created_at"])
 			}

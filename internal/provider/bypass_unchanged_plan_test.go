@@ -89,18 +89,8 @@ var unchangedPlanArguments = map[string]map[string]any{
 		"source":      map[string]any{"crypto": map[string]any{"network": "ETHEREUM"}},
 		"destination": map[string]any{"profile": map[string]any{"profile_id": "p2"}},
 	},
-	"platform_profile": {"nickname": "unchanged", "description": "unchanged"},
-	"platform_fiat_account": {
-		"fiat_account_owner": map[string]any{"person_details": map[string]any{"first_name": "Ada", "last_name": "Lovelace"}},
-		"fiat_network_instructions": map[string]any{"wire": map[string]any{
-			"account_number":             faSecret,
-			"fiat_account_owner_address": map[string]any{"country": "USA", "city": "New York"},
-			"routing_details": map[string]any{
-				"routing_number_type": "ABA", "routing_number": "031302971", "bank_name": "Customers Bank",
-				"bank_address": map[string]any{"country": "USA"},
-			},
-		}},
-	},
+	"platform_profile":      {"nickname": "unchanged", "description": "unchanged"},
+	"platform_fiat_account": fiatAccountWireArguments(faSecret),
 }
 
 // planPair plans through the provider's server and through a plain
@@ -240,12 +230,19 @@ func identityOf(t *testing.T, p *protoProvider, typeName string, id *tfprotov6.R
 // withAttribute is v (an object) with its attribute name set to a.
 func withAttribute(t *testing.T, v tftypes.Value, name string, a tftypes.Value) tftypes.Value {
 	t.Helper()
+	m := objectAttributes(t, v)
+	m[name] = a
+	return tftypes.NewValue(v.Type(), m)
+}
+
+// objectAttributes are the attributes of v, an object.
+func objectAttributes(t *testing.T, v tftypes.Value) map[string]tftypes.Value {
+	t.Helper()
 	var m map[string]tftypes.Value
 	if err := v.As(&m); err != nil {
 		t.Fatal(err)
 	}
-	m[name] = a
-	return tftypes.NewValue(v.Type(), m)
+	return m
 }
 
 // eachCreatedObject runs check, for each resource type, on an object of
@@ -304,10 +301,7 @@ func TestEquivalenceUnchangedPlan(t *testing.T) {
 			pp = newPlanPair(t, emu)
 		}
 		// A change goes through the framework.
-		prior, err := read.NewState.Unmarshal(typ)
-		if err != nil {
-			t.Fatal(err)
-		}
+		prior := decodedValue(t, typ, read.NewState)
 		changedAttr, changedValue := "metadata", tfValueOf(t, tftypes.Map{ElementType: tftypes.String}, map[string]any{"changed": "yes"})
 		if typeName == "platform_orchestration_rule" || typeName == "platform_profile" {
 			// A rule and a profile have no metadata.

@@ -19,23 +19,9 @@ import (
 // payroll is a payroll of three payouts from prof-1 in USD, one of each
 // money type that debits it: two fiat withdrawals of 100 and an internal
 // transfer of 100, each with its own ref_id.
-const payroll = `
-resource "platform_fiat_withdrawal" "salary" {
-  for_each        = { alice = "100", bob = "100" }
-  profile_id      = "prof-1"
-  fiat_account_id = "` + testPayeeAccount + `"
-  asset           = "USD"
-  amount          = each.value
-  ref_id          = "payroll-2026-11-${each.key}"
-}
-
-resource "platform_internal_transfer" "savings" {
-  from_profile_id = "prof-1"
-  to_profile_id   = "prof-2"
-  asset           = "USD"
-  amount          = "100"
-}
-`
+var payroll = usdFiatWithdrawal("salary", "  for_each        = { alice = \"100\", bob = \"100\" }\n",
+	fmt.Sprintf("%q", testPayeeAccount), "each.value", "  ref_id          = \"payroll-2026-11-${each.key}\"\n") +
+	usdInternalTransfer("savings", "100", "")
 
 // TestAccCheckBalances: with check_balances, a payroll above the profile's
 // balance is refused at plan, with the figures and without one request
@@ -291,23 +277,8 @@ func TestMoneyGuard_checkBalancesAssetListedTwice(t *testing.T) {
 
 // sharedRefBody is a fiat withdrawal and a stablecoin conversion of 600 USD
 // each from prof-1, with one ref_id.
-const sharedRefBody = `
-resource "platform_fiat_withdrawal" "payout" {
-  profile_id      = "prof-1"
-  fiat_account_id = "` + testPayeeAccount + `"
-  asset           = "USD"
-  amount          = "600"
-  ref_id          = "payroll-11"
-}
-
-resource "platform_stablecoin_conversion" "convert" {
-  profile_id   = "prof-1"
-  source_asset = "USD"
-  target_asset = "USDC"
-  amount       = "600"
-  ref_id       = "payroll-11"
-}
-`
+var sharedRefBody = usdFiatWithdrawal("payout", "", fmt.Sprintf("%q", testPayeeAccount), `"600"`,
+	"  ref_id          = \"payroll-11\"\n") + usdConversion("convert", "600", "  ref_id       = \"payroll-11\"\n")
 
 // TestAccGuards_kindsSharingRefID: through the CLI, a fiat withdrawal and
 // a conversion sharing one ref_id are two movements: refused at plan under

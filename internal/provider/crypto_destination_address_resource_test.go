@@ -37,28 +37,18 @@ const (
 
 // cdaConfig is a destination address on ETHEREUM with extra arguments.
 func cdaConfig(address, extra string) string {
-	return fmt.Sprintf(`
-resource "platform_crypto_destination_address" "payee" {
-  crypto_network = "ETHEREUM"
-  address        = %q
-  travelrule_metadata = {
+	return hclResource("platform_crypto_destination_address", "payee", "",
+		[]string{"crypto_network", `"ETHEREUM"`, "address", fmt.Sprintf("%q", address)}, `  travelrule_metadata = {
     custodian_type = "VASP"
     vasp           = { custom_vasp_name = "Example Exchange", custom_vasp_website = "https://exchange.example" }
     beneficiary    = { person_details = { first_name = "Ada", last_name = "Lovelace", physical_address = { country = "GBR" } } }
   }
-%s
-}
-`, address, extra)
+`+extra+"\n")
 }
 
 // cdaAt is the entry of the emulator's book with id.
 func cdaAt(emu *emulator.Server, id string) (emulator.CryptoDestinationAddress, bool) {
-	for _, a := range emu.CryptoDestinationAddresses() {
-		if a.ID == id {
-			return a, true
-		}
-	}
-	return emulator.CryptoDestinationAddress{}, false
+	return withID(emu.CryptoDestinationAddresses(), id, func(a emulator.CryptoDestinationAddress) string { return a.ID })
 }
 
 // TestAccCryptoDestinationAddress_lifecycle: a create looks the tuple up
@@ -67,9 +57,7 @@ func cdaAt(emu *emulator.Server, id string) (emulator.CryptoDestinationAddress, 
 // state; a new address replaces the entry, and destroy leaves both in
 // the book.
 func TestAccCryptoDestinationAddress_lifecycle(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{})
 	var id string
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -92,11 +80,8 @@ func TestAccCryptoDestinationAddress_lifecycle(t *testing.T) {
 				},
 				Check: resource.ComposeTestCheckFunc(
 					checkRequests(emu, cdaPutKey, 1, "%d PUTs after the create, want 1"),
+					captureID(cdaAddr, &id),
 					func(s *terraform.State) error {
-						var err error
-						if id, err = stateAttr(s, cdaAddr, "id"); err != nil {
-							return err
-						}
 						a, ok := cdaAt(emu, id)
 						if !ok || a.Address != cdaAddress || a.PolicyExecutionID == "" ||
 							s.RootModule().Resources[cdaAddr].Primary.Attributes["policy_execution_id"] != a.PolicyExecutionID {
@@ -170,16 +155,16 @@ func TestAccCryptoDestinationAddress_lifecycle(t *testing.T) {
 				Check: checkRequests(emu, cdaPutKey, 3, "%d PUTs after the replacement, want 3"),
 			},
 		},
-		CheckDestroy: func(*terraform.State) error {
-			// Destroy forgets: both entries stay in the book.
-			if n := len(emu.CryptoDestinationAddresses()); n != 2 {
-				return fmt.Errorf("the book holds %d addresses after destroy, want 2", n)
-			}
-			if n := emu.Counters.Requests(cdaPutKey); n != 3 {
-				return fmt.Errorf("%d PUTs in all, want 3", n)
-			}
-			return nil
-		},
+		CheckDestroy: resource.ComposeTestCheckFunc(
+			func(*terraform.State) error {
+				// Destroy forgets: both entries stay in the book.
+				if n := len(emu.CryptoDestinationAddresses()); n != 2 {
+					return fmt.Errorf("the book holds %d addresses after destroy, want 2", n)
+				}
+				return nil
+			},
+			checkRequests(emu, cdaPutKey, 3, "%d PUTs in all, want 3"),
+		),
 	})
 }
 
@@ -204,15 +189,8 @@ func TestAccCryptoDestinationAddress_alreadyInBook(t *testing.T) {
 	provider := emulatorProviderBlock(emu, "  max_retries = 0\n")
 	w.write(provider, cdaConfig(cdaAddress, ""))
 	// Refused at plan, before anyone approves it, and at apply alike.
-	for _, cmd := range [][]string{{"plan"}, {"apply", "-auto-approve"}} {
-		r := w.mustRun(1, cmd...)
-		for _, want := range []string{"Address already in the address book", made.ID, "status PENDING", "import {",
-			`id = "` + made.ID + `"`, "Nothing was sent"} {
-			if !strings.Contains(strings.Join(strings.Fields(r.output()), " "), strings.Join(strings.Fields(want), " ")) {
-				t.Errorf("%s output lacks %q:\n%s", cmd[0], want, r.output())
-			}
-		}
-	}
+	refusedAtPlanAndApply(t, w, "Address already in the address book", made.ID, "status PENDING", "import {",
+		`id = "`+made.ID+`"`, "Nothing was sent")
 	if n := emu.Counters.Requests(cdaPutKey); n != 0 {
 		t.Fatalf("%d PUTs, want none", n)
 	}
@@ -321,10 +299,9 @@ data "platform_crypto_destination_addresses" "one" {
 // query` (Terraform 1.14+).
 func TestAccCryptoDestinationAddress_query(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t, emulator.Options{CryptoDestinationAddresses: 30})
-	env.needEmulator(t)
+	env, emu := emulatorEnv(t, emulator.Options{CryptoDestinationAddresses: 30})
 	var eth []string
-	for _, a := range env.emu.CryptoDestinationAddresses() {
+	for _, a := range emu.CryptoDestinationAddresses() {
 		if a.CryptoNetwork == "ETHEREUM" {
 			eth = append(eth, a.ID)
 		}

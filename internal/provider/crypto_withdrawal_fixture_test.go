@@ -14,13 +14,11 @@ func init() {
 		core: moneyResource{
 			words: withdrawalWords, body: payoutWithdrawal, addr: "platform_crypto_withdrawal.payout",
 			list: func(emu *emulator.Server) []moneyObject {
-				var out []moneyObject
-				for _, tr := range emu.Transfers() {
-					out = append(out, moneyObject{ID: tr.ID, RefID: deref(tr.RefID), Summary: fmt.Sprintf(
+				return objectsOf(emu.Transfers(), func(tr emulator.Transfer) moneyObject {
+					return moneyObject{ID: tr.ID, RefID: deref(tr.RefID), Summary: fmt.Sprintf(
 						"%s %s on %s to %s from profile %s", tr.Amount, tr.Asset, deref(tr.CryptoNetwork),
-						deref(tr.DestinationAddress), tr.ProfileID)})
-				}
-				return out
+						deref(tr.DestinationAddress), tr.ProfileID)}
+				})
 			},
 			made: "An earlier crypto withdrawal has the same arguments",
 			post: cwPostKey,
@@ -76,13 +74,6 @@ func init() {
 			},
 		},
 		action: &actionFixture{
-			config: func(amount string) string {
-				return `profile_id = "prof-1"
-    destination_address = "` + payoutAddress + `"
-    asset = "BTC"
-    crypto_network = "BITCOIN"
-    amount = ` + amount
-			},
 			args: cwaArgs{"profile_id": "prof-1", "destination_address": payoutAddress,
 				"asset": "BTC", "crypto_network": "BITCOIN", "amount": "0.5", "metadata": map[string]string{"invoice": "42"}},
 		},

@@ -66,14 +66,11 @@ func checkTransfers(emu *emulator.Server, n int) resource.TestCheckFunc {
 			return fmt.Errorf("emulator holds %d transfers, want %d", len(ts), n)
 		}
 		last := ts[len(ts)-1]
-		id, err := stateAttr(s, cwAddr, "id")
+		attrs, err := stateAttrs(s, cwAddr, "id", "ref_id")
 		if err != nil {
 			return err
 		}
-		ref, err := stateAttr(s, cwAddr, "ref_id")
-		if err != nil {
-			return err
-		}
+		id, ref := attrs[0], attrs[1]
 		if last.ID != id {
 			return fmt.Errorf("state id %q, emulator's last transfer %q", id, last.ID)
 		}

@@ -30,13 +30,8 @@ const (
 // daConfig is a platform_deposit_address "test" on network with the
 // given extra argument lines.
 func daConfig(network, extra string) string {
-	return fmt.Sprintf(`
-resource "platform_deposit_address" "test" {
-  profile_id     = "profile-1"
-  crypto_network = %q
-%s
-}
-`, network, extra)
+	return hclResource("platform_deposit_address", "test", "",
+		[]string{"profile_id", `"profile-1"`, "crypto_network", fmt.Sprintf("%q", network)}, extra+"\n")
 }
 
 // checkAddressMatchesEmulator checks that the state of addr is the
@@ -65,16 +60,7 @@ func checkAddressMatchesEmulator(emu *emulator.Server, addr string, n int) resou
 		for i, c := range d.CompatibleCryptoNetworks {
 			want[fmt.Sprintf("compatible_crypto_networks.%d", i)] = c
 		}
-		for attr, v := range want {
-			got, err := stateAttr(s, addr, attr)
-			if err != nil {
-				return err
-			}
-			if got != v {
-				return fmt.Errorf("%s.%s = %q, emulator has %q", addr, attr, got, v)
-			}
-		}
-		return nil
+		return stateHolds(s, addr, want)
 	}
 }
 

@@ -53,9 +53,7 @@ func depositAddressKnown(d emulator.DepositAddress) knownvalue.Check {
 
 func TestAccDepositAddresses_filters(t *testing.T) {
 	t.Parallel()
-	env, emu := emulatorEnv(t, emulator.Options{DepositAddresses: 80})
-	all := emu.DepositAddresses()
-	newest := idsWhere(all, false, every)
+	env, all, newest := seededItems(t, emulator.Options{DepositAddresses: 80}, (*emulator.Server).DepositAddresses)
 
 	// Whole items: the newest, and ones with and without each optional field.
 	whole := firstItemsWhole(t, all, newest, map[string]func(d emulator.DepositAddress) bool{

@@ -14,17 +14,14 @@ func init() {
 		core: moneyResource{
 			words: fiatAccountWords, body: faBody, addr: "platform_fiat_account.test",
 			list: func(emu *emulator.Server) []moneyObject {
-				var out []moneyObject
-				for _, a := range emu.MadeFiatAccounts() {
-					if a.Deleted || a.ID == testPayeeAccount {
-						continue
-					}
+				return objectsWhere(emu.MadeFiatAccounts(), func(a emulator.FiatAccount) bool {
+					return !a.Deleted && a.ID != testPayeeAccount
+				}, func(a emulator.FiatAccount) moneyObject {
 					owner := a.FiatAccountOwner.PersonDetails
-					out = append(out, moneyObject{ID: a.ID, RefID: deref(a.RefID), Summary: fmt.Sprintf(
+					return moneyObject{ID: a.ID, RefID: deref(a.RefID), Summary: fmt.Sprintf(
 						"owner %s %s, wire, at %s, status %s", owner.FirstName, owner.LastName,
-						a.FiatNetworkInstructions.Wire.RoutingDetails.BankName, a.Status)})
-				}
-				return out
+						a.FiatNetworkInstructions.Wire.RoutingDetails.BankName, a.Status)}
+				})
 			},
 			made:            "An earlier fiat account has the same arguments",
 			post:            faPostKey,

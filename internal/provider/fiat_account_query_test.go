@@ -27,10 +27,7 @@ func TestAccFiatAccount_queryGeneratesValidConfig(t *testing.T) {
 	w.mustRun(0, "apply", "-auto-approve")
 	w.mustRun(0, "state", "rm", "platform_fiat_account.payroll")
 	w.write(emulatorProviderBlock(emu, ""), "")
-	query := "list \"platform_fiat_account\" \"all\" {\n  provider = platform\n}\n"
-	if err := os.WriteFile(filepath.Join(w.dir, "find.tfquery.hcl"), []byte(query), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeQuery(t, w, listAll("platform_fiat_account"))
 	w.mustRun(0, "query", "-generate-config-out=generated.tf")
 	gen, err := os.ReadFile(filepath.Join(w.dir, "generated.tf"))
 	if err != nil {

@@ -19,16 +19,15 @@ const listFiatAccountsKey = "GET /v2/transfer/fiat-accounts"
 // Expected values of fiat accounts, from the emulator's data.
 
 func addressKnown(a *emulator.Address) knownvalue.Check {
-	if a == nil {
-		return knownvalue.Null()
-	}
-	return knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"country":  strOrNull(a.Country),
-		"address1": strOrNull(a.Address1),
-		"address2": strOrNull(a.Address2),
-		"city":     strOrNull(a.City),
-		"province": strOrNull(a.Province),
-		"zip_code": strOrNull(a.ZipCode),
+	return knownOrNull(a, func(a emulator.Address) knownvalue.Check {
+		return knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"country":  strOrNull(a.Country),
+			"address1": strOrNull(a.Address1),
+			"address2": strOrNull(a.Address2),
+			"city":     strOrNull(a.City),
+			"province": strOrNull(a.Province),
+			"zip_code": strOrNull(a.ZipCode),
+		})
 	})
 }
 

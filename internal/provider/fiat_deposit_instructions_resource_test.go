@@ -26,13 +26,8 @@ const (
 // fdiConfig is a platform_fiat_deposit_instructions "test" with the given
 // extra argument lines.
 func fdiConfig(extra string) string {
-	return fmt.Sprintf(`
-resource "platform_fiat_deposit_instructions" "test" {
-  profile_id   = "profile-1"
-  fiat_network = "WIRE"
-%s
-}
-`, extra)
+	return hclResource("platform_fiat_deposit_instructions", "test", "",
+		[]string{"profile_id", `"profile-1"`, "fiat_network", `"WIRE"`}, extra+"\n")
 }
 
 // fdiWire is a path under fiat_network_instructions.wire.
@@ -89,14 +84,8 @@ func checkInstructionsMatchEmulator(emu *emulator.Server, addr string, n int) re
 			if f.RefID != nil {
 				want["ref_id"] = *f.RefID
 			}
-			for attr, v := range want {
-				got, err := stateAttr(s, addr, attr)
-				if err != nil {
-					return err
-				}
-				if got != v {
-					return fmt.Errorf("%s.%s = %q, emulator has %q", addr, attr, got, v)
-				}
+			if err := stateHolds(s, addr, want); err != nil {
+				return err
 			}
 			// What the reference's answer does not carry (the seed's
 			// example does: TestAccSeedService) is null.

@@ -40,12 +40,6 @@ func init() {
 		},
 		flow: transferFlow,
 		action: &actionFixture{
-			config: func(amount string) string {
-				return `profile_id = "prof-1"
-    fiat_account_id = "` + testPayeeAccount + `"
-    asset = "USD"
-    amount = ` + amount
-			},
 			args: cwaArgs{"profile_id": "prof-1", "fiat_account_id": testPayeeAccount, "asset": "USD",
 				"amount": "100", "metadata": map[string]string{"invoice": "42"}},
 		},

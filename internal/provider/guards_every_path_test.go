@@ -46,19 +46,56 @@ func btcWithdrawal(name, amount, provider string) string {
 	if provider != "" {
 		p = "  provider            = " + provider + "\n"
 	}
-	return fmt.Sprintf(`
-resource "platform_crypto_withdrawal" %q {
-%s  profile_id          = "prof-1"
-  destination_address = %q
-  asset               = "BTC"
-  crypto_network      = "BITCOIN"
-  amount              = %q
+	return btcWithdrawalTo(name, p, floorAddress(name), amount)
 }
-`, name, p, floorAddress(name), amount)
+
+// btcWithdrawalTo is a withdrawal name of amount BTC from prof-1 to
+// address, its first argument lines lines.
+func btcWithdrawalTo(name, lines, address, amount string) string {
+	return btcWithdrawalOf(name, lines, fmt.Sprintf("%q", address), fmt.Sprintf("%q", amount), "")
+}
+
+// btcWithdrawalOf is a withdrawal name of BTC from prof-1, its address and
+// amount HCL expressions, its first argument lines lines and its last
+// extra.
+func btcWithdrawalOf(name, lines, address, amount, extra string) string {
+	return hclResource("platform_crypto_withdrawal", name, lines, []string{"profile_id", `"prof-1"`,
+		"destination_address", address, "asset", `"BTC"`, "crypto_network", `"BITCOIN"`, "amount", amount}, extra)
 }
 
 // floorAddress is the address of the withdrawal btcWithdrawal names name.
 func floorAddress(name string) string { return validBTCAddress("bc1qfloor" + name) }
+
+// btcAction is the crypto withdrawal action name: amount (an HCL
+// expression) BTC from prof-1 to address on network, with the argument
+// lines extra last.
+func btcAction(name, address, network, amount, extra string) string {
+	return fmt.Sprintf(`
+action "platform_crypto_withdrawal" %q {
+  config {
+    profile_id          = "prof-1"
+    destination_address = %q
+    asset               = "BTC"
+    crypto_network      = %q
+    amount              = %s
+%s  }
+}
+`, name, address, network, amount, extra)
+}
+
+// actionTrigger is a terraform_data name, with the argument lines args,
+// whose creation invokes the action at address.
+func actionTrigger(name, args, address string) string {
+	return fmt.Sprintf(`resource "terraform_data" %q {
+%s  lifecycle {
+    action_trigger {
+      events  = [after_create]
+      actions = [%s]
+    }
+  }
+}
+`, name, args, address)
+}
 
 // The environment's guard is a floor: a root provider block with an empty
 // max_amount, an aliased one with a larger figure, and a module's own
@@ -146,30 +183,10 @@ func TestAccGuardAtSend_action(t *testing.T) {
 		t.Skip("actions need Terraform 1.14 or later")
 	}
 	action := func(destination, network, amount string) string {
-		return fmt.Sprintf(`
-resource "terraform_data" "amount" {
-  input = %q
-}
-action "platform_crypto_withdrawal" "payout" {
-  config {
-    profile_id          = "prof-1"
-    destination_address = %q
-    asset               = "BTC"
-    crypto_network      = %q
-    amount              = terraform_data.amount.output
-  }
-}
-resource "terraform_data" "trigger" {
-  input      = "go"
-  depends_on = [terraform_data.amount]
-  lifecycle {
-    action_trigger {
-      events  = [after_create]
-      actions = [action.platform_crypto_withdrawal.payout]
-    }
-  }
-}
-`, amount, destination, network)
+		return fmt.Sprintf("\nresource \"terraform_data\" \"amount\" {\n  input = %q\n}", amount) +
+			btcAction("payout", destination, network, "terraform_data.amount.output", "") +
+			actionTrigger("trigger", "  input      = \"go\"\n  depends_on = [terraform_data.amount]\n",
+				"action.platform_crypto_withdrawal.payout")
 	}
 
 	// An amount known only at apply: a warning at plan, refused at send.
@@ -304,28 +321,15 @@ func TestAccCredentialsRejected_cliPaths(t *testing.T) {
 	}
 	if terraformVersion(t, w.tf).GreaterThanOrEqual(version.Must(version.NewVersion("1.14.0"))) {
 		w.write(block, "")
-		query := "list \"platform_crypto_withdrawal\" \"all\" {\n  provider = platform\n}\n"
-		if err := os.WriteFile(filepath.Join(w.dir, "find.tfquery.hcl"), []byte(query), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		writeQuery(t, w, listAll("platform_crypto_withdrawal"))
 		if out := flatOutput(w.mustRun(1, "query").output()); !strings.Contains(out, rejected) {
 			t.Errorf("terraform query does not say %q:\n%s", rejected, out)
 		}
 		if err := os.Remove(filepath.Join(w.dir, "find.tfquery.hcl")); err != nil {
 			t.Fatal(err)
 		}
-		w.write(block, fmt.Sprintf(`
-action "platform_crypto_withdrawal" "payout" {
-  config {
-    profile_id          = "prof-1"
-    destination_address = %q
-    asset               = "BTC"
-    crypto_network      = "BITCOIN"
-    amount              = "0.1"
-    ref_id              = "rotated-action"
-  }
-}
-`, validBTCAddress("bc1qrotated")))
+		w.write(block, btcAction("payout", validBTCAddress("bc1qrotated"), "BITCOIN", `"0.1"`,
+			`    ref_id              = "rotated-action"`+"\n"))
 		if out := flatOutput(w.mustRun(1, "apply", "-auto-approve", "-invoke=action.platform_crypto_withdrawal.payout").output()); !strings.Contains(out, rejected) {
 			t.Errorf("the action's invocation does not say %q:\n%s", rejected, out)
 		}

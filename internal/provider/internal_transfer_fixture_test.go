@@ -36,12 +36,6 @@ func init() {
 		},
 		flow: transferFlow,
 		action: &actionFixture{
-			config: func(amount string) string {
-				return `from_profile_id = "prof-1"
-    to_profile_id = "prof-2"
-    asset = "USD"
-    amount = ` + amount
-			},
 			args: cwaArgs{"from_profile_id": "prof-1", "to_profile_id": "prof-2", "asset": "USD", "amount": "100"},
 		},
 		guard:     &guardFixture{asset: "USD", over: "100", balance: [2]string{"prof-1", "USD"}},

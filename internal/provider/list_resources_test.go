@@ -38,6 +38,24 @@ func queryWorkdir(t *testing.T) *cliWorkdir {
 	return w
 }
 
+// writeQuery writes query as the query file of w (find.tfquery.hcl).
+func writeQuery(t *testing.T, w *cliWorkdir, query string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(w.dir, "find.tfquery.hcl"), []byte(query), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// listAll is a query with a list block "all" of each of types, through the
+// default provider configuration.
+func listAll(types ...string) string {
+	var blocks []string
+	for _, typ := range types {
+		blocks = append(blocks, fmt.Sprintf("list %q \"all\" {\n  provider = platform\n}\n", typ))
+	}
+	return strings.Join(blocks, "\n")
+}
+
 func TestAccListResources_queryAndGenerateConfig(t *testing.T) {
 	t.Parallel()
 	emu := emulator.StartTest(t, emulator.Options{Transfers: 30})
@@ -53,21 +71,14 @@ func TestAccListResources_queryAndGenerateConfig(t *testing.T) {
 	}
 	made := postWithdrawal(t, emu, "queried")
 	w.write(emulatorProviderBlock(emu, ""), "")
-	query := `
-list "platform_fiat_deposit_instructions" "all" {
-  provider = platform
-}
-
+	writeQuery(t, w, listAll("platform_fiat_deposit_instructions")+`
 list "platform_crypto_withdrawal" "queried" {
   provider = platform
   config {
     ref_ids = ["queried"]
   }
 }
-`
-	if err := os.WriteFile(filepath.Join(w.dir, "find.tfquery.hcl"), []byte(query), 0o600); err != nil {
-		t.Fatal(err)
-	}
+`)
 	r := w.mustRun(0, "query")
 	for _, want := range []string{"memo_id", made, "ref_id queried"} {
 		if !strings.Contains(r.output(), want) {

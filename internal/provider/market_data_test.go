@@ -346,6 +346,19 @@ func stateDecimal(attrs map[string]any, name string) (decimal.Decimal, error) {
 	return d, nil
 }
 
+// stateDecimals reads decimal string attributes, one for each of names.
+func stateDecimals(attrs map[string]any, names ...string) ([]decimal.Decimal, error) {
+	out := make([]decimal.Decimal, len(names))
+	for i, name := range names {
+		d, err := stateDecimal(attrs, name)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
 // checkPriceRange checks lo < price < hi.
 func checkPriceRange(name string, price decimal.Decimal, lo, hi string) error {
 	if !price.GreaterThan(decimal.RequireFromString(lo)) || !price.LessThan(decimal.RequireFromString(hi)) {

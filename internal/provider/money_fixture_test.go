@@ -85,12 +85,21 @@ type flowFixture struct {
 
 // actionFixture is the action of a money type.
 type actionFixture struct {
-	// config declares the action's arguments with the core body's, and the
-	// amount given (HCL expression).
-	config func(amount string) string
 	// args are valid arguments of the action, as the protocol tests send
-	// them.
+	// them, with the core body's; config declares them.
 	args cwaArgs
+}
+
+// config declares the action's string arguments of args but its amount,
+// and the amount given (HCL expression).
+func (a *actionFixture) config(amount string) string {
+	var lines []string
+	for _, k := range mapKeys(a.args) {
+		if s, ok := a.args[k].(string); ok && k != "amount" {
+			lines = append(lines, fmt.Sprintf("%s = %q", k, s))
+		}
+	}
+	return strings.Join(append(lines, "amount = "+amount), "\n    ")
 }
 
 // guardFixture is what the guards need of a type's core body.
@@ -156,9 +165,16 @@ var transferFlow = &flowFixture{list: true, settle: func(emu *emulator.Server, i
 // objectsOf is moneyResource.list of the objects all, each as object
 // describes it.
 func objectsOf[T any](all []T, object func(T) moneyObject) []moneyObject {
+	return objectsWhere(all, every, object)
+}
+
+// objectsWhere is objectsOf of the objects of all that keep passes.
+func objectsWhere[T any](all []T, keep func(T) bool, object func(T) moneyObject) []moneyObject {
 	var out []moneyObject
 	for _, o := range all {
-		out = append(out, object(o))
+		if keep(o) {
+			out = append(out, object(o))
+		}
 	}
 	return out
 }

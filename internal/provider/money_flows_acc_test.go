@@ -2,8 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -177,17 +175,8 @@ action %q "pay" {
     %s
   }
 }
-resource "terraform_data" "trigger" {
-  input      = "go"
-  depends_on = [terraform_data.amount]
-  lifecycle {
-    action_trigger {
-      events  = [after_create]
-      actions = [action.%s.pay]
-    }
-  }
-}
-`, amount, typ, row.action("terraform_data.amount.output"), extra, typ)
+`, amount, typ, row.action("terraform_data.amount.output"), extra) +
+				actionTrigger("trigger", "  input      = \"go\"\n  depends_on = [terraform_data.amount]\n", "action."+typ+".pay")
 		}
 		// Known only at apply, above max_amount: refused at send.
 		w.write(emulatorProviderBlock(emu, fmt.Sprintf("  withdrawal_guard {\n    max_amount = { %s = \"10\" }\n  }\n", row.asset)),
@@ -274,18 +263,7 @@ func TestAccMoneyFlows_query(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.write(emulatorProviderBlock(emu, ""), "")
-	query := `
-list "platform_fiat_withdrawal" "all" {
-  provider = platform
-}
-
-list "platform_internal_transfer" "all" {
-  provider = platform
-}
-`
-	if err := os.WriteFile(filepath.Join(w.dir, "find.tfquery.hcl"), []byte(query), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeQuery(t, w, listAll("platform_fiat_withdrawal", "platform_internal_transfer"))
 	r := w.mustRun(0, "query")
 	for _, want := range []string{"ref_id queried-fw", "ref_id queried-it"} {
 		if !strings.Contains(r.output(), want) {

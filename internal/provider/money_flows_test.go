@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -33,38 +34,56 @@ const (
 	scPostKey = "POST /v2/conversion/stablecoins"
 )
 
+// coreMetadata is the metadata argument line of the money-core bodies.
+const coreMetadata = "  metadata = { purpose = \"core\" }\n"
+
 // fwBody declares one fiat withdrawal to the test payee.
-const fwBody = `
-resource "platform_fiat_withdrawal" "payout" {
-  profile_id      = "prof-1"
-  fiat_account_id = "` + testPayeeAccount + `"
-  asset           = "USD"
-  amount          = "1250.5"
-  metadata = { purpose = "core" }
-}
-`
+var fwBody = usdFiatWithdrawal("payout", "", fmt.Sprintf("%q", testPayeeAccount), `"1250.5"`, coreMetadata)
 
 // itBody declares one internal transfer.
-const itBody = `
-resource "platform_internal_transfer" "sweep" {
-  from_profile_id = "prof-1"
-  to_profile_id   = "prof-2"
-  asset           = "USD"
-  amount          = "500"
-  metadata = { purpose = "core" }
-}
-`
+var itBody = usdInternalTransfer("sweep", "500", coreMetadata)
 
 // scBody declares one stablecoin conversion.
-const scBody = `
-resource "platform_stablecoin_conversion" "convert" {
-  profile_id   = "prof-1"
-  source_asset = "USD"
-  target_asset = "USDC"
-  amount       = "1000"
-  metadata = { purpose = "core" }
+var scBody = usdConversion("convert", "1000", coreMetadata)
+
+// hclResource is a resource block typ name: the argument lines lines, then
+// one argument a pair of args (its name and an HCL expression), aligned as
+// terraform fmt aligns them, then the argument lines extra.
+func hclResource(typ, name, lines string, args []string, extra string) string {
+	width := 0
+	for i := 0; i < len(args); i += 2 {
+		width = max(width, len(args[i]))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nresource %q %q {\n%s", typ, name, lines)
+	for i := 0; i < len(args); i += 2 {
+		fmt.Fprintf(&b, "  %-*s = %s\n", width, args[i], args[i+1])
+	}
+	b.WriteString(extra + "}\n")
+	return b.String()
 }
-`
+
+// usdFiatWithdrawal is a fiat withdrawal name of USD from prof-1, its fiat
+// account and amount HCL expressions, its first argument lines lines and
+// its last extra.
+func usdFiatWithdrawal(name, lines, account, amount, extra string) string {
+	return hclResource("platform_fiat_withdrawal", name, lines,
+		[]string{"profile_id", `"prof-1"`, "fiat_account_id", account, "asset", `"USD"`, "amount", amount}, extra)
+}
+
+// usdInternalTransfer is an internal transfer name of amount USD from
+// prof-1 to prof-2, with the argument lines extra last.
+func usdInternalTransfer(name, amount, extra string) string {
+	return hclResource("platform_internal_transfer", name, "", []string{"from_profile_id", `"prof-1"`,
+		"to_profile_id", `"prof-2"`, "asset", `"USD"`, "amount", fmt.Sprintf("%q", amount)}, extra)
+}
+
+// usdConversion is a stablecoin conversion name of amount USD to USDC in
+// prof-1, with the argument lines extra last.
+func usdConversion(name, amount, extra string) string {
+	return hclResource("platform_stablecoin_conversion", name, "", []string{"profile_id", `"prof-1"`,
+		"source_asset", `"USD"`, "target_asset", `"USDC"`, "amount", fmt.Sprintf("%q", amount)}, extra)
+}
 
 // startCore starts an emulator of the money-core suites: opts, and the
 // APPROVED fiat account testPayeeAccount.
@@ -88,26 +107,21 @@ func asClientTransfer(t emulator.Transfer) *client.Transfer {
 // transferObjects are the transfers of the types at emu, as the provider
 // describes them.
 func transferObjects(emu *emulator.Server, types ...string) []moneyObject {
-	var out []moneyObject
-	for _, tr := range emu.TransfersOfType(types...) {
+	return objectsOf(emu.TransfersOfType(types...), func(tr emulator.Transfer) moneyObject {
 		ct := asClientTransfer(tr)
-		out = append(out, moneyObject{ID: ct.ID, RefID: deref(ct.RefID), Summary: transferSummary(ct)})
-	}
-	return out
+		return moneyObject{ID: ct.ID, RefID: deref(ct.RefID), Summary: transferSummary(ct)}
+	})
 }
 
 // conversionObjects are the conversions made at emu, as the provider
 // describes them.
 func conversionObjects(emu *emulator.Server) []moneyObject {
-	var out []moneyObject
-	for _, c := range emu.MadeStablecoinConversions() {
+	return objectsOf(emu.MadeStablecoinConversions(), func(c emulator.StablecoinConversion) moneyObject {
 		b, _ := json.Marshal(c)
 		var cc client.StablecoinConversion
 		_ = json.Unmarshal(b, &cc)
-		out = append(out, moneyObject{ID: deref(cc.ID), RefID: deref(cc.RefID),
-			Summary: stablecoinConversionObjects.describe(&cc)})
-	}
-	return out
+		return moneyObject{ID: deref(cc.ID), RefID: deref(cc.RefID), Summary: stablecoinConversionObjects.describe(&cc)}
+	})
 }
 
 // TestMoneyRowsPlanLookup: a row of moneyResources says the plan cannot
@@ -142,42 +156,47 @@ func flowActionArgs() map[string]cwaArgs {
 // a ref_id generated for it, and one in all under a configured ref_id;
 // above max_amount it is refused at plan and at send, with nothing made.
 func TestMoneyFlowActions_invoke(t *testing.T) {
+	eachFlowAction(t, func(t *testing.T, typ string, res moneyResource, args cwaArgs, emu *emulator.Server) {
+		h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret, nil).
+			forAction(t, typ)
+
+		inv := h.invoke(t, args)
+		if errs := inv.errors(); len(errs) > 0 {
+			t.Fatalf("invocation failed: %v", errs)
+		}
+		objs := res.list(emu)
+		if len(objs) != 1 || objs[0].RefID != "gen-1" {
+			t.Fatalf("the emulator holds %+v, want one object with the generated ref_id gen-1", objs)
+		}
+		if len(inv.progress) != 2 || !strings.Contains(inv.progress[0], "ref_id gen-1 (generated for this invocation)") ||
+			!strings.Contains(inv.progress[1], objs[0].ID) {
+			t.Errorf("progress %q does not name the generated ref_id, then the object %s", inv.progress, objs[0].ID)
+		}
+		h.invoke(t, args)
+		if n := res.objects(emu); n != 2 {
+			t.Errorf("after a second invocation without ref_id the emulator holds %d objects, want 2", n)
+		}
+
+		withRef := maps.Clone(args)
+		withRef["ref_id"] = "payout-1"
+		for range 2 {
+			if errs := h.invoke(t, withRef).errors(); len(errs) > 0 {
+				t.Fatalf("invocation with a ref_id failed: %v", errs)
+			}
+		}
+		if n := res.objects(emu); n != 3 {
+			t.Errorf("after two invocations with one ref_id the emulator holds %d objects, want 3", n)
+		}
+	})
+}
+
+// eachFlowAction runs test in a subtest for each flow that has an action,
+// with its row, its action's arguments and an emulator of the money core.
+func eachFlowAction(t *testing.T, test func(t *testing.T, typ string, res moneyResource, args cwaArgs, emu *emulator.Server)) {
 	actions := flowActionArgs()
 	for _, typ := range mapKeys(actions) {
 		t.Run(strings.TrimPrefix(typ, "platform_"), func(t *testing.T) {
-			res := moneyRow(t, typ)
-			emu := startCore(t, emulator.Options{})
-			h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret, nil).
-				forAction(t, typ)
-			args := actions[typ]
-
-			inv := h.invoke(t, args)
-			if errs := inv.errors(); len(errs) > 0 {
-				t.Fatalf("invocation failed: %v", errs)
-			}
-			objs := res.list(emu)
-			if len(objs) != 1 || objs[0].RefID != "gen-1" {
-				t.Fatalf("the emulator holds %+v, want one object with the generated ref_id gen-1", objs)
-			}
-			if len(inv.progress) != 2 || !strings.Contains(inv.progress[0], "ref_id gen-1 (generated for this invocation)") ||
-				!strings.Contains(inv.progress[1], objs[0].ID) {
-				t.Errorf("progress %q does not name the generated ref_id, then the object %s", inv.progress, objs[0].ID)
-			}
-			h.invoke(t, args)
-			if n := res.objects(emu); n != 2 {
-				t.Errorf("after a second invocation without ref_id the emulator holds %d objects, want 2", n)
-			}
-
-			withRef := maps.Clone(args)
-			withRef["ref_id"] = "payout-1"
-			for range 2 {
-				if errs := h.invoke(t, withRef).errors(); len(errs) > 0 {
-					t.Fatalf("invocation with a ref_id failed: %v", errs)
-				}
-			}
-			if n := res.objects(emu); n != 3 {
-				t.Errorf("after two invocations with one ref_id the emulator holds %d objects, want 3", n)
-			}
+			test(t, typ, moneyRow(t, typ), actions[typ], startCore(t, emulator.Options{}))
 		})
 	}
 }
@@ -186,43 +205,38 @@ func TestMoneyFlowActions_invoke(t *testing.T) {
 // action is refused at plan, and at send when the plan could not judge it;
 // nothing is made.
 func TestMoneyFlowActions_guarded(t *testing.T) {
-	actions := flowActionArgs()
-	for _, typ := range mapKeys(actions) {
-		t.Run(strings.TrimPrefix(typ, "platform_"), func(t *testing.T) {
-			res := moneyRow(t, typ)
-			emu := startCore(t, emulator.Options{})
-			guard := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
-				"max_amount": tftypes.Map{ElementType: tftypes.String}, "max_run_total": tftypes.Map{ElementType: tftypes.String},
-				"check_service_limits": tftypes.Bool, "approved_destinations_only": tftypes.Bool,
-				"check_balances": tftypes.Bool, "max_daily_total": tftypes.Map{ElementType: tftypes.String},
-				"max_weekly_total": tftypes.Map{ElementType: tftypes.String},
-			}}
-			h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret,
-				map[string]tftypes.Value{withdrawalGuardBlock: tftypes.NewValue(guard, map[string]tftypes.Value{
-					"max_amount": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{
-						"USD": tftypes.NewValue(tftypes.String, "10"), "BTC": tftypes.NewValue(tftypes.String, "0.1")}),
-					"max_run_total":              tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
-					"max_daily_total":            tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
-					"max_weekly_total":           tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
-					"check_service_limits":       tftypes.NewValue(tftypes.Bool, nil),
-					"approved_destinations_only": tftypes.NewValue(tftypes.Bool, nil),
-					"check_balances":             tftypes.NewValue(tftypes.Bool, nil),
-				})}).forAction(t, typ)
-			diags := h.plan(t, actions[typ])
-			if !hasError(diags, "Withdrawal guard max_amount refuses this withdrawal") {
-				t.Errorf("the plan of the action is not refused by max_amount: %v", diagTexts(diags))
-			}
-			// Invoked as Terraform does after a plan that could not judge
-			// it: refused at send.
-			sent := h.invokeOnly(t, actions[typ]).diags
-			if !hasError(sent, "Withdrawal guard max_amount refuses this withdrawal at send") {
-				t.Errorf("the invocation is not refused at send: %v", diagTexts(sent))
-			}
-			if n := emu.Counters.Requests(res.post); n != 0 {
-				t.Errorf("%d creates, want none", n)
-			}
-		})
-	}
+	eachFlowAction(t, func(t *testing.T, typ string, res moneyResource, args cwaArgs, emu *emulator.Server) {
+		guard := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+			"max_amount": tftypes.Map{ElementType: tftypes.String}, "max_run_total": tftypes.Map{ElementType: tftypes.String},
+			"check_service_limits": tftypes.Bool, "approved_destinations_only": tftypes.Bool,
+			"check_balances": tftypes.Bool, "max_daily_total": tftypes.Map{ElementType: tftypes.String},
+			"max_weekly_total": tftypes.Map{ElementType: tftypes.String},
+		}}
+		h := newActionHarness(t, emu, NewProtocol6Server, emulator.DefaultClientID, emulator.DefaultClientSecret,
+			map[string]tftypes.Value{withdrawalGuardBlock: tftypes.NewValue(guard, map[string]tftypes.Value{
+				"max_amount": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{
+					"USD": tftypes.NewValue(tftypes.String, "10"), "BTC": tftypes.NewValue(tftypes.String, "0.1")}),
+				"max_run_total":              tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
+				"max_daily_total":            tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
+				"max_weekly_total":           tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
+				"check_service_limits":       tftypes.NewValue(tftypes.Bool, nil),
+				"approved_destinations_only": tftypes.NewValue(tftypes.Bool, nil),
+				"check_balances":             tftypes.NewValue(tftypes.Bool, nil),
+			})}).forAction(t, typ)
+		diags := h.plan(t, args)
+		if !hasError(diags, "Withdrawal guard max_amount refuses this withdrawal") {
+			t.Errorf("the plan of the action is not refused by max_amount: %v", diagTexts(diags))
+		}
+		// Invoked as Terraform does after a plan that could not judge
+		// it: refused at send.
+		sent := h.invokeOnly(t, args).diags
+		if !hasError(sent, "Withdrawal guard max_amount refuses this withdrawal at send") {
+			t.Errorf("the invocation is not refused at send: %v", diagTexts(sent))
+		}
+		if n := emu.Counters.Requests(res.post); n != 0 {
+			t.Errorf("%d creates, want none", n)
+		}
+	})
 }
 
 // hasError reports whether diags hold an error whose summary starts with

@@ -34,31 +34,16 @@ terraform {
 }
 variable "amounts" { type = map(string) }
 locals {
-` + guardAddresses("module", "x", "y", "z") + `}
-resource "platform_crypto_withdrawal" "pay" {
-  for_each            = var.amounts
-  profile_id          = "prof-1"
-  destination_address = local.addresses[each.key]
-  asset               = "BTC"
-  crypto_network      = "BITCOIN"
-  amount              = each.value
-}
-`
+` + guardAddresses("module", "x", "y", "z") + "}" +
+	btcWithdrawalOf("pay", "  for_each            = var.amounts\n", "local.addresses[each.key]", "each.value", "")
 
 // guardBody is the root of the guard tests: withdrawals by for_each, and
 // the module with three more; 2 BTC in all, one of 0.5.
 var guardBody = `
 locals {
-` + guardAddresses("root", "a", "b") + `}
-resource "platform_crypto_withdrawal" "root" {
-  for_each            = { a = "0.3", b = "0.4" }
-  profile_id          = "prof-1"
-  destination_address = local.addresses[each.key]
-  asset               = "BTC"
-  crypto_network      = "BITCOIN"
-  amount              = each.value
-}
-module "payroll" {
+` + guardAddresses("root", "a", "b") + "}" +
+	btcWithdrawalOf("root", "  for_each            = { a = \"0.3\", b = \"0.4\" }\n", "local.addresses[each.key]", "each.value", "") +
+	`module "payroll" {
   source  = "./payroll"
   amounts = { x = "0.4", y = "0.4", z = "0.5" }
 }

@@ -13,14 +13,7 @@ import (
 // haltedPlan is a plan of every kind of money movement: fiat withdrawals
 // and an internal transfer (payroll), a crypto withdrawal, a stablecoin
 // conversion and an orchestration rule.
-var haltedPlan = payroll + engineWithdrawal("0.5") + `
-resource "platform_stablecoin_conversion" "convert" {
-  profile_id   = "prof-1"
-  source_asset = "USD"
-  target_asset = "USDC"
-  amount       = "25"
-}
-` + orConfig("")
+var haltedPlan = payroll + engineWithdrawal("0.5") + usdConversion("convert", "25", "") + orConfig("")
 
 // haltedAction is an action invocation, triggered by a terraform_data
 // (Terraform 1.14+).

@@ -25,16 +25,10 @@ const (
 // orConfig is a rule that converts USDC deposited on ETHEREUM to USDG and
 // sends it to orAddress, with extra arguments.
 func orConfig(extra string) string {
-	return fmt.Sprintf(`
-resource "platform_orchestration_rule" "route" {
-  profile_id        = "profile-1"
-  nickname          = "core"
-  source_asset      = "USDC"
-  destination_asset = "USDG"
-  source            = { crypto = { network = "ETHEREUM" } }
-  destination       = { crypto = { address = %q, network = "ETHEREUM" } }
-%s}
-`, orAddress, extra)
+	return hclResource("platform_orchestration_rule", "route", "", []string{"profile_id", `"profile-1"`,
+		"nickname", `"core"`, "source_asset", `"USDC"`, "destination_asset", `"USDG"`,
+		"source", `{ crypto = { network = "ETHEREUM" } }`,
+		"destination", fmt.Sprintf(`{ crypto = { address = %q, network = "ETHEREUM" } }`, orAddress)}, extra)
 }
 
 // orWrites counts the writes of rules the emulator received: creates and

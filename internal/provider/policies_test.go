@@ -59,34 +59,12 @@ locals {
     b = "` + policyAddressB + `"
   }
 }
-
-resource "platform_crypto_withdrawal" "payroll" {
-  for_each            = var.payees
-  profile_id          = "prof-1"
-  destination_address = local.payee_addresses[each.key]
-  asset               = "BTC"
-  crypto_network      = "BITCOIN"
-  amount              = each.value
-}
-
-resource "platform_crypto_withdrawal" "ops" {
-  provider            = platform.ops
-  profile_id          = "prof-1"
-  destination_address = "` + policyAddressOps + `"
-  asset               = "BTC"
-  crypto_network      = "BITCOIN"
-  amount              = ` + opsAmount + `
-}
-
-resource "platform_crypto_withdrawal" "adopted" {
-  profile_id          = "prof-1"
-  destination_address = "` + policyAddressAdopted + `"
-  asset               = "BTC"
-  crypto_network      = "BITCOIN"
-  amount              = "0.3"
-  ref_id              = "policy-already-sent"
-}
-
+`)
+	b.WriteString(btcWithdrawalOf("payroll", "  for_each            = var.payees\n", "local.payee_addresses[each.key]", "each.value", ""))
+	b.WriteString(btcWithdrawalOf("ops", "  provider            = platform.ops\n", fmt.Sprintf("%q", policyAddressOps), opsAmount, ""))
+	b.WriteString(btcWithdrawalOf("adopted", "", fmt.Sprintf("%q", policyAddressAdopted), `"0.3"`,
+		`  ref_id              = "policy-already-sent"`+"\n"))
+	b.WriteString(`
 module "treasury" {
   source = "./treasury"
 }
@@ -100,45 +78,18 @@ resource "terraform_data" "amount" {
 
 // policyModule is the module of policyPlanConfig: one withdrawal through
 // the root's default provider.
-const policyModule = `terraform {
+var policyModule = `terraform {
   required_providers {
     platform = { source = "platform/platform" }
   }
 }
-
-resource "platform_crypto_withdrawal" "sweep" {
-  profile_id          = "prof-1"
-  destination_address = "` + policyAddressTreasury + `"
-  asset               = "BTC"
-  crypto_network      = "BITCOIN"
-  amount              = "0.1"
-}
-`
+` + btcWithdrawalTo("sweep", "", policyAddressTreasury, "0.1")
 
 // policyAction is an action invocation of policyPlanConfig (Terraform
 // 1.14+).
-const policyAction = `
-action "platform_crypto_withdrawal" "bonus" {
-  config {
-    profile_id          = "prof-1"
-    destination_address = "` + policyAddressBonus + `"
-    asset               = "BTC"
-    crypto_network      = "BITCOIN"
-    amount              = "0.05"
-    ref_id              = "policy-bonus"
-  }
-}
-
-resource "terraform_data" "payday" {
-  input = "payday"
-  lifecycle {
-    action_trigger {
-      events  = [after_create]
-      actions = [action.platform_crypto_withdrawal.bonus]
-    }
-  }
-}
-`
+var policyAction = btcAction("bonus", policyAddressBonus, "BITCOIN", `"0.05"`,
+	`    ref_id              = "policy-bonus"`+"\n") + "\n" +
+	actionTrigger("payday", "  input = \"payday\"\n", "action.platform_crypto_withdrawal.bonus")
 
 // skipBelowTerraform skips t, saying why, when the Terraform of w is older
 // than least.

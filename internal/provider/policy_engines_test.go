@@ -207,42 +207,15 @@ type enginePlan struct {
 }
 
 func engineWithdrawal(amount string) string {
-	return fmt.Sprintf(`
-resource "platform_crypto_withdrawal" "payout" {
-  profile_id          = "prof-1"
-  destination_address = %q
-  asset               = "BTC"
-  crypto_network      = "BITCOIN"
-  amount              = %q
-}
-`, engineTreasury, amount)
+	return btcWithdrawalTo("payout", "", engineTreasury, amount)
 }
 
 // engineRecords is an action of amount BTC without a ref_id, triggered
 // after_create by a terraform_data for each of records.
 func engineRecords(amount string, records ...string) string {
-	return fmt.Sprintf(`
-action "platform_crypto_withdrawal" "bonus" {
-  config {
-    profile_id          = "prof-1"
-    destination_address = %q
-    asset               = "BTC"
-    crypto_network      = "BITCOIN"
-    amount              = %q
-  }
-}
-
-resource "terraform_data" "records" {
-  for_each = toset(%s)
-  input    = each.key
-  lifecycle {
-    action_trigger {
-      events  = [after_create]
-      actions = [action.platform_crypto_withdrawal.bonus]
-    }
-  }
-}
-`, enginePayee, amount, mustJSONString(records))
+	return btcAction("bonus", enginePayee, "BITCOIN", fmt.Sprintf("%q", amount), "") + "\n" +
+		actionTrigger("records", fmt.Sprintf("  for_each = toset(%s)\n  input    = each.key\n", mustJSONString(records)),
+			"action.platform_crypto_withdrawal.bonus")
 }
 
 func mustJSONString(v any) string {

@@ -42,12 +42,18 @@ resource "platform_profile" "treasury" {
 
 // profileAt is the profile id of the emulator.
 func profileAt(emu *emulator.Server, id string) (emulator.Profile, bool) {
-	for _, p := range emu.Profiles() {
-		if p.ID == id {
-			return p, true
+	return withID(emu.Profiles(), id, func(p emulator.Profile) string { return p.ID })
+}
+
+// withID is the first of items whose id (idOf) is id.
+func withID[T any](items []T, id string, idOf func(T) string) (T, bool) {
+	for _, x := range items {
+		if idOf(x) == id {
+			return x, true
 		}
 	}
-	return emulator.Profile{}, false
+	var none T
+	return none, false
 }
 
 // profilesNamed counts the profiles of the emulator whose nickname is
@@ -120,9 +126,7 @@ func doJSON(t *testing.T, req *http.Request, v any) {
 // state; a destroy of a funded profile is refused at plan; destroy sends
 // one deactivate.
 func TestAccProfile_lifecycle(t *testing.T) {
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	emu := env.emu
+	env, emu := emulatorEnv(t, emulator.Options{})
 	var id string
 	deactivateKey := func() string { return "PUT /v2/profiles/" + id + "/deactivate" }
 	resource.ParallelTest(t, resource.TestCase{
@@ -141,11 +145,8 @@ func TestAccProfile_lifecycle(t *testing.T) {
 				},
 				Check: resource.ComposeTestCheckFunc(
 					checkRequests(emu, profilePostKey, 1, "%d POSTs after the create, want 1"),
+					captureID(profileAddr, &id),
 					func(s *terraform.State) error {
-						var err error
-						if id, err = stateAttr(s, profileAddr, "id"); err != nil {
-							return err
-						}
 						if p, ok := profileAt(emu, id); !ok || p.Nickname != "Treasury" {
 							return fmt.Errorf("the emulator holds %+v for %s", p, id)
 						}
@@ -204,15 +205,15 @@ func TestAccProfile_lifecycle(t *testing.T) {
 				}},
 			},
 		},
-		CheckDestroy: func(*terraform.State) error {
-			if n := emu.Counters.Requests(deactivateKey()); n != 1 || !emu.ProfileDeactivated(id) {
-				return fmt.Errorf("%d deactivations, deactivated %t; want 1 and true", n, emu.ProfileDeactivated(id))
-			}
-			if n := emu.Counters.Requests(profilePostKey); n != 1 {
-				return fmt.Errorf("%d POSTs in all, want 1", n)
-			}
-			return nil
-		},
+		CheckDestroy: resource.ComposeTestCheckFunc(
+			func(*terraform.State) error {
+				if n := emu.Counters.Requests(deactivateKey()); n != 1 || !emu.ProfileDeactivated(id) {
+					return fmt.Errorf("%d deactivations, deactivated %t; want 1 and true", n, emu.ProfileDeactivated(id))
+				}
+				return nil
+			},
+			checkRequests(emu, profilePostKey, 1, "%d POSTs in all, want 1"),
+		),
 	})
 }
 
@@ -236,15 +237,8 @@ func TestAccProfile_lostAnswer(t *testing.T) {
 	emu.Counters.Reset()
 	provider := emulatorProviderBlock(emu, "  max_retries = 0\n")
 	w.write(provider, profileConfig("payroll", ""))
-	for _, cmd := range [][]string{{"plan"}, {"apply", "-auto-approve"}} {
-		r := w.mustRun(1, cmd...)
-		for _, want := range []string{"Nickname already used by profile " + other.ID, "import {",
-			`id = "` + other.ID + `"`, "Nothing was sent"} {
-			if !strings.Contains(spaced(r.output()), spaced(want)) {
-				t.Errorf("%s output lacks %q:\n%s", cmd[0], want, r.output())
-			}
-		}
-	}
+	refusedAtPlanAndApply(t, w, "Nickname already used by profile "+other.ID, "import {",
+		`id = "`+other.ID+`"`, "Nothing was sent")
 	if n := emu.Counters.Requests(profilePostKey); n != 0 {
 		t.Fatalf("%d POSTs, want none", n)
 	}
@@ -307,9 +301,8 @@ func TestAccProfile_lostAnswer(t *testing.T) {
 // (Terraform 1.14+).
 func TestAccProfile_query(t *testing.T) {
 	t.Parallel()
-	env := newAccEnv(t, emulator.Options{})
-	env.needEmulator(t)
-	c := emulatorClient(t, env.emu)
+	env, emu := emulatorEnv(t, emulator.Options{})
+	c := emulatorClient(t, emu)
 	var ids []string
 	for _, n := range []string{"Ops North", "Ops South", "Payroll"} {
 		p, err := c.CreateProfile(t.Context(), client.CreateProfileRequest{Nickname: n}, nil)
@@ -343,13 +336,49 @@ list "platform_profile" "ops" {
 // madeProfiles lists the NORMAL profiles of the emulator as the objects of
 // the exactly-once helpers.
 func madeProfiles(emu *emulator.Server) []moneyObject {
-	var out []moneyObject
-	for _, p := range emu.Profiles() {
-		if p.Type == emulator.ProfileTypeNormal {
-			out = append(out, moneyObject{ID: p.ID, Summary: p.Nickname})
+	return objectsWhere(emu.Profiles(), func(p emulator.Profile) bool { return p.Type == emulator.ProfileTypeNormal },
+		func(p emulator.Profile) moneyObject { return moneyObject{ID: p.ID, Summary: p.Nickname} })
+}
+
+// startObserved starts an emulator whose exchanges are held against the
+// published reference and, with observe, handed to observe with the
+// emulator.
+func startObserved(t *testing.T, observe func(*emulator.Server, emulator.Exchange)) *emulator.Server {
+	t.Helper()
+	var emu *emulator.Server
+	opts := emulator.Options{}
+	if observe != nil {
+		opts.Observe = func(ex emulator.Exchange) { observe(emu, ex) }
+	}
+	checkContract(t, &opts)
+	emu = emulator.StartTest(t, opts)
+	return emu
+}
+
+// failLookupAfterLostCreate is an observer that, once a profile create is
+// answered 500 (its answer lost), fails the next request (the lookup
+// after it) with a 503.
+func failLookupAfterLostCreate() func(*emulator.Server, emulator.Exchange) {
+	var failed atomic.Bool
+	return func(emu *emulator.Server, ex emulator.Exchange) {
+		if ex.Method == http.MethodPost && ex.URL.Path == "/v2/profiles" && ex.Status == http.StatusInternalServerError && failed.CompareAndSwap(false, true) {
+			emu.Faults.ServerErrors(1, http.StatusServiceUnavailable)
 		}
 	}
-	return out
+}
+
+// refusedAtPlanAndApply runs plan, then apply, in w: each must fail, and
+// its output (whitespace folded) hold every one of want.
+func refusedAtPlanAndApply(t *testing.T, w *cliWorkdir, want ...string) {
+	t.Helper()
+	for _, cmd := range [][]string{{"plan"}, {"apply", "-auto-approve"}} {
+		r := w.mustRun(1, cmd...)
+		for _, s := range want {
+			if !strings.Contains(spaced(r.output()), spaced(s)) {
+				t.Errorf("%s output lacks %q:\n%s", cmd[0], s, r.output())
+			}
+		}
+	}
 }
 
 // TestAccProfile_exactlyOnce: a create without a ref_id is made once
@@ -363,13 +392,7 @@ func TestAccProfile_exactlyOnce(t *testing.T) {
 	t.Parallel()
 	requireTFAcc(t)
 	start := func(t *testing.T, extra string, observe func(*emulator.Server, emulator.Exchange)) (*emulator.Server, *cliWorkdir) {
-		var emu *emulator.Server
-		opts := emulator.Options{}
-		if observe != nil {
-			opts.Observe = func(ex emulator.Exchange) { observe(emu, ex) }
-		}
-		checkContract(t, &opts)
-		emu = emulator.StartTest(t, opts)
+		emu := startObserved(t, observe)
 		w := newCLIWorkdir(t)
 		w.write(emulatorProviderBlock(emu, extra), profileConfig("Treasury", ""))
 		return emu, w
@@ -391,13 +414,8 @@ func TestAccProfile_exactlyOnce(t *testing.T) {
 
 	t.Run("unconfirmed", func(t *testing.T) {
 		t.Parallel()
-		var failed atomic.Bool
-		emu, w := start(t, "  max_retries = 0\n", func(emu *emulator.Server, ex emulator.Exchange) {
-			// The lookup after the lost answer fails too.
-			if ex.Method == http.MethodPost && ex.URL.Path == "/v2/profiles" && ex.Status == http.StatusInternalServerError && failed.CompareAndSwap(false, true) {
-				emu.Faults.ServerErrors(1, http.StatusServiceUnavailable)
-			}
-		})
+		// The lookup after the lost answer fails too.
+		emu, w := start(t, "  max_retries = 0\n", failLookupAfterLostCreate())
 		emu.Faults.AcceptThenFail(1)
 		r := w.mustRun(1, "apply", "-auto-approve")
 		mustContain(t, "apply", r.output(), "Outcome of profile create unknown", "The state records the attempt")
@@ -511,11 +529,7 @@ func TestAccProfile_replacement(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: env.config(profileConfig("Reserve", `  description = "Cold reserve"`+"\n")),
-				Check: func(s *terraform.State) error {
-					var err error
-					first, err = stateAttr(s, profileAddr, "id")
-					return err
-				},
+				Check:  captureID(profileAddr, &first),
 			},
 			{
 				PreConfig:   func() { sandboxDeposit(t, emu, first, "BTC", "0.1") },
@@ -557,13 +571,7 @@ func TestAccProfile_lostAnswerAdoptsOnlyItsOwn(t *testing.T) {
 	requireTFAcc(t)
 	cfg := profileConfig("Treasury", "  description = \"Treasury desk\"\n")
 	start := func(t *testing.T, observe func(*emulator.Server, emulator.Exchange)) (*emulator.Server, *client.Client, *cliWorkdir) {
-		var emu *emulator.Server
-		opts := emulator.Options{}
-		if observe != nil {
-			opts.Observe = func(ex emulator.Exchange) { observe(emu, ex) }
-		}
-		checkContract(t, &opts)
-		emu = emulator.StartTest(t, opts)
+		emu := startObserved(t, observe)
 		w := newCLIWorkdir(t)
 		w.write(emulatorProviderBlock(emu, "  max_retries = 0\n"), cfg)
 		return emu, emulatorClient(t, emu), w
@@ -638,13 +646,8 @@ func TestAccProfile_lostAnswerAdoptsOnlyItsOwn(t *testing.T) {
 
 	t.Run("its own", func(t *testing.T) {
 		t.Parallel()
-		var failed atomic.Bool
-		emu, _, w := start(t, func(emu *emulator.Server, ex emulator.Exchange) {
-			// The lookup after the lost answer fails too.
-			if ex.Method == http.MethodPost && ex.URL.Path == "/v2/profiles" && ex.Status == http.StatusInternalServerError && failed.CompareAndSwap(false, true) {
-				emu.Faults.ServerErrors(1, http.StatusServiceUnavailable)
-			}
-		})
+		// The lookup after the lost answer fails too.
+		emu, _, w := start(t, failLookupAfterLostCreate())
 		emu.Faults.AcceptThenFail(1)
 		r := w.mustRun(1, "apply", "-auto-approve")
 		mustContain(t, "apply", r.output(), "Outcome of profile create unknown")

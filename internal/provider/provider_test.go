@@ -211,6 +211,35 @@ func stateAttr(s *terraform.State, addr, attr string) (string, error) {
 	return v, nil
 }
 
+// stateAttrs reads flat attributes of a resource from the state, one
+// for each of attrs.
+func stateAttrs(s *terraform.State, addr string, attrs ...string) ([]string, error) {
+	out := make([]string, len(attrs))
+	for i, attr := range attrs {
+		v, err := stateAttr(s, addr, attr)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// stateHolds checks that each flat attribute of addr in the state is what
+// want says the emulator has.
+func stateHolds(s *terraform.State, addr string, want map[string]string) error {
+	for attr, v := range want {
+		got, err := stateAttr(s, addr, attr)
+		if err != nil {
+			return err
+		}
+		if got != v {
+			return fmt.Errorf("%s.%s = %q, emulator has %q", addr, attr, got, v)
+		}
+	}
+	return nil
+}
+
 // errorRe matches the words of msg in a Terraform diagnostic, whatever the
 // line wrapping.
 func errorRe(msg string) *regexp.Regexp {
@@ -233,11 +262,14 @@ func strOrNull(s string) knownvalue.Check {
 	return knownvalue.StringExact(s)
 }
 
-func ptrOrNull(p *string) knownvalue.Check {
+func ptrOrNull(p *string) knownvalue.Check { return knownOrNull(p, strOrNull) }
+
+// knownOrNull is null for a nil p, and known(*p) otherwise.
+func knownOrNull[T any](p *T, known func(T) knownvalue.Check) knownvalue.Check {
 	if p == nil {
 		return knownvalue.Null()
 	}
-	return strOrNull(*p)
+	return known(*p)
 }
 
 // testRejectedAtPlan plans the data source typeName with each of the
@@ -360,6 +392,16 @@ func itemID[T any](it T) string { return reflect.ValueOf(it).FieldByName("ID").S
 
 // every keeps every item (idsWhere).
 func every[T any](T) bool { return true }
+
+// seededItems starts an emulator seeded as opts says, for the tests of a
+// list data source, and returns its environment, the items list reads
+// from it, and their ids newest first.
+func seededItems[T any](t *testing.T, opts emulator.Options, list func(*emulator.Server) []T) (*accEnv, []T, []string) {
+	t.Helper()
+	env, emu := emulatorEnv(t, opts)
+	all := list(emu)
+	return env, all, idsWhere(all, false, every)
+}
 
 // wholeItems returns checks that the items at indexes of the data source
 // at addr are whole as known(index) says.

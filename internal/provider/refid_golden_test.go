@@ -75,8 +75,16 @@ func refIDRows() map[string]refIDRow {
 }
 
 // fiatAccountGoldenArguments are the arguments of a wire account of Ada
-// Lovelace with the account number number.
+// Lovelace with the account number number, and metadata.
 func fiatAccountGoldenArguments(number string) map[string]any {
+	a := fiatAccountWireArguments(number)
+	a["metadata"] = map[string]any{"purpose": "core"}
+	return a
+}
+
+// fiatAccountWireArguments are the arguments of a wire account of Ada
+// Lovelace with the account number number.
+func fiatAccountWireArguments(number string) map[string]any {
 	return map[string]any{
 		"fiat_account_owner": map[string]any{"person_details": map[string]any{"first_name": "Ada", "last_name": "Lovelace"}},
 		"fiat_network_instructions": map[string]any{"wire": map[string]any{
@@ -87,7 +95,6 @@ func fiatAccountGoldenArguments(number string) map[string]any {
 				"bank_address": map[string]any{"country": "USA"},
 			},
 		}},
-		"metadata": map[string]any{"purpose": "core"},
 	}
 }
 

@@ -590,14 +590,11 @@ resource "platform_crypto_withdrawal" "w" {
 		}
 		for i := range n {
 			addr := fmt.Sprintf("platform_crypto_withdrawal.w.%d", i)
-			ref, err := stateAttr(s, addr, "ref_id")
+			attrs, err := stateAttrs(s, addr, "ref_id", "id")
 			if err != nil {
 				return err
 			}
-			id, err := stateAttr(s, addr, "id")
-			if err != nil {
-				return err
-			}
+			ref, id := attrs[0], attrs[1]
 			if byRef[ref] != id {
 				return fmt.Errorf("%s: state id %s, the emulator's transfer with ref_id %s is %q", addr, id, ref, byRef[ref])
 			}

@@ -14,10 +14,7 @@ import (
 const listRewardClaimsKey = "GET /v2/rewards/claims"
 
 func timePtrKnown(t *time.Time) knownvalue.Check {
-	if t == nil {
-		return knownvalue.Null()
-	}
-	return knownvalue.StringExact(rfc3339(*t))
+	return knownOrNull(t, func(t time.Time) knownvalue.Check { return knownvalue.StringExact(rfc3339(t)) })
 }
 
 func rewardClaimKnown(c emulator.RewardClaim) knownvalue.Check {
@@ -42,9 +39,7 @@ func rewardClaimKnown(c emulator.RewardClaim) knownvalue.Check {
 
 func TestAccRewardClaims_filters(t *testing.T) {
 	t.Parallel()
-	env, emu := emulatorEnv(t, emulator.Options{RewardClaims: 80})
-	all := emu.RewardClaims()
-	newest := idsWhere(all, false, every)
+	env, all, newest := seededItems(t, emulator.Options{RewardClaims: 80}, (*emulator.Server).RewardClaims)
 
 	// The newest claim of each status, and one with several addresses.
 	matches := map[string]func(emulator.RewardClaim) bool{

@@ -201,20 +201,7 @@ data "platform_top_of_book" "btc" {
   market = "BTCUSD"
 }
 
-# A token handed to the configuration, used by a precondition.
-ephemeral "platform_access_token" "t" {
-  scopes = ["transfer:read_deposit_address"]
-}
-
-resource "terraform_data" "uses_token" {
-  lifecycle {
-    precondition {
-      condition     = length(ephemeral.platform_access_token.t.access_token) > 20
-      error_message = "no access token"
-    }
-  }
-}
-
+# A token handed to the configuration, used by a precondition.` + tokenUsedByPrecondition(20, "no access token", "\n") + `
 data "platform_fiat_deposit_instructions" "f" {
   id = platform_fiat_deposit_instructions.f.id
 }

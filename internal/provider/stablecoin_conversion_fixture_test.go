@@ -38,12 +38,6 @@ func init() {
 			},
 		},
 		action: &actionFixture{
-			config: func(amount string) string {
-				return `profile_id = "prof-1"
-    source_asset = "USD"
-    target_asset = "USDC"
-    amount = ` + amount
-			},
 			args: cwaArgs{"profile_id": "prof-1", "source_asset": "USD", "target_asset": "USDC", "amount": "100"},
 		},
 		guard:     &guardFixture{asset: "USD", over: "999.99", balance: [2]string{"prof-1", "USD"}},

@@ -30,24 +30,13 @@ func checkTopOfBook(addr string, emu bool, lo, hi string) statecheck.StateCheck 
 		if len(bids) == 0 || len(asks) == 0 {
 			return fmt.Errorf("want at least one bid and one ask, got %d and %d", len(bids), len(asks))
 		}
-		bid, err := stateDecimal(attrs, "best_bid_price")
+		best, err := stateDecimals(attrs, "best_bid_price", "best_ask_price", "best_bid_amount", "best_ask_amount")
 		if err != nil {
 			return err
 		}
-		ask, err := stateDecimal(attrs, "best_ask_price")
-		if err != nil {
-			return err
-		}
+		bid, ask, bidAmt, askAmt := best[0], best[1], best[2], best[3]
 		if !bid.Equal(bids[0].price) || !ask.Equal(asks[0].price) {
 			return fmt.Errorf("best bid/ask %s/%s differ from the first levels %s/%s", bid, ask, bids[0].price, asks[0].price)
-		}
-		bidAmt, err := stateDecimal(attrs, "best_bid_amount")
-		if err != nil {
-			return err
-		}
-		askAmt, err := stateDecimal(attrs, "best_ask_amount")
-		if err != nil {
-			return err
 		}
 		if !bidAmt.Equal(bids[0].amount) || !askAmt.Equal(asks[0].amount) {
 			return fmt.Errorf("best amounts %s/%s differ from the first levels", bidAmt, askAmt)

@@ -30,6 +30,26 @@ var (
 	errProviderBinary   error
 )
 
+// EnvRotateTypes, set to 1, makes a matrix of money types and scenarios
+// of a CLI-dependent test run as many pairs as its longer side, not every
+// pair: every type and every scenario once (inMatrix). make test sets it
+// for the passes of the CLIs other than the whole suite's, which runs
+// every pair.
+const EnvRotateTypes = "PLATFORM_ACC_ROTATE_TYPES"
+
+// inMatrix reports whether the pair of type k of types and scenario j of
+// scenarios runs: always, unless EnvRotateTypes is 1; then the pairs are
+// those of 0, 1, ... up to the longer side, each taken modulo both sides.
+func inMatrix(k, types, j, scenarios int) bool {
+	if os.Getenv(EnvRotateTypes) != "1" {
+		return true
+	}
+	if types >= scenarios {
+		return j == k%scenarios
+	}
+	return k == j%types
+}
+
 // EnvTestProviderDir names a folder holding terraform-provider-platform
 // built as providerBinary builds it (rateScale=1000): the make targets
 // build it once for every acceptance pass (acc-build), and the runs use it
@@ -184,5 +204,35 @@ func forEachReplayAnswer(t *testing.T, f func(t *testing.T, replay emulator.Repl
 			t.Parallel()
 			f(t, replay)
 		})
+	}
+}
+
+// TestInMatrixCoversEverySide checks that, rotated, a matrix runs as many
+// pairs as its longer side and meets every type and every scenario, and
+// that otherwise it runs every pair.
+func TestInMatrixCoversEverySide(t *testing.T) {
+	for _, rotate := range []string{"", "1"} {
+		t.Setenv(EnvRotateTypes, rotate)
+		for _, size := range [][2]int{{8, 9}, {8, 3}, {3, 8}, {5, 5}, {1, 4}, {4, 1}} {
+			types, scenarios := size[0], size[1]
+			pairs := 0
+			seenType, seenScenario := map[int]bool{}, map[int]bool{}
+			for k := range types {
+				for j := range scenarios {
+					if inMatrix(k, types, j, scenarios) {
+						pairs++
+						seenType[k], seenScenario[j] = true, true
+					}
+				}
+			}
+			want := types * scenarios
+			if rotate == "1" {
+				want = max(types, scenarios)
+			}
+			if pairs != want || len(seenType) != types || len(seenScenario) != scenarios {
+				t.Errorf("rotate %q, %d types and %d scenarios: %d pairs meeting %d types and %d scenarios, want %d pairs meeting all",
+					rotate, types, scenarios, pairs, len(seenType), len(seenScenario), want)
+			}
+		}
 	}
 }

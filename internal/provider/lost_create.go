@@ -193,14 +193,7 @@ func (r *moneyCoreResource[A, T, R]) planNewByKey(ctx context.Context, req resou
 		resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
 	default:
 		// The apply records it only when it matches the configuration.
-		d, err := r.configDifferences(ctx, a, obj)
-		switch {
-		case err != nil:
-			t.invalidRequest(err, &resp.Diagnostics)
-			return
-		case len(d) > 0:
-			text := k.say.differs(a, obj, k.say.recorded, f, d)
-			resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
+		if r.differsFromConfig(ctx, a, obj, k.say.recorded, f, &resp.Diagnostics) {
 			return
 		}
 		text := k.say.foundAtPlan(a, obj, f)
@@ -219,15 +212,23 @@ func (r *moneyCoreResource[A, T, R]) judgeLost(ctx context.Context, attempt lost
 	return f, attempt.missing(recorded, f), nil
 }
 
-// configDifferences lists how obj, found under the key, differs from the
-// create request of the arguments a; err is a request that cannot be made
-// of them.
-func (r *moneyCoreResource[A, T, R]) configDifferences(ctx context.Context, a A, obj T) ([]string, error) {
-	body, err := r.t.create.request(ctx, a, "")
+// differsFromConfig refuses obj, found under the key (why says how, f
+// what the evidence read), when it differs from the create request of the
+// arguments a, or when no request can be made of them, and reports
+// whether it refused.
+func (r *moneyCoreResource[A, T, R]) differsFromConfig(ctx context.Context, a A, obj T, why string, f foundObject, diags *diag.Diagnostics) bool {
+	t, k := r.t, r.t.key
+	body, err := t.create.request(ctx, a, "")
 	if err != nil {
-		return nil, err
+		t.invalidRequest(err, diags)
+		return true
 	}
-	return r.t.create.differences(body, obj), nil
+	if d := t.create.differences(body, obj); len(d) > 0 {
+		text := k.say.differs(a, obj, why, f, d)
+		diags.AddAttributeError(k.attr, text.summary, text.detail)
+		return true
+	}
+	return false
 }
 
 // createByKey creates an object of a natural key: it looks the key up
@@ -324,7 +325,7 @@ func (r *moneyCoreResource[A, T, R]) createByKey(ctx context.Context, req resour
 // otherwise it refuses, naming it (why says how it was found, sent what
 // was sent).
 func (r *moneyCoreResource[A, T, R]) adoptLost(ctx context.Context, plan shapedState[A], attempt lostCreate, recorded bool, obj T, why, sent string, resp *resource.CreateResponse) {
-	t, k := r.t, r.t.key
+	k := r.t.key
 	a := plan.args
 	f, missing, err := r.judgeLost(ctx, attempt, recorded, obj)
 	switch {
@@ -337,14 +338,7 @@ func (r *moneyCoreResource[A, T, R]) adoptLost(ctx context.Context, plan shapedS
 		resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
 		return
 	}
-	d, err := r.configDifferences(ctx, a, obj)
-	switch {
-	case err != nil:
-		t.invalidRequest(err, &resp.Diagnostics)
-		return
-	case len(d) > 0:
-		text := k.say.differs(a, obj, why, f, d)
-		resp.Diagnostics.AddAttributeError(k.attr, text.summary, text.detail)
+	if r.differsFromConfig(ctx, a, obj, why, f, &resp.Diagnostics) {
 		return
 	}
 	text := k.say.adopted(a, obj, why, f)

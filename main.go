@@ -34,7 +34,7 @@ func main() {
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
 	}
-	err = tf6server.Serve("registry.terraform.io/platform/platform",
+	err = bypass.Serve("registry.terraform.io/platform/platform",
 		func() tfprotov6.ProviderServer { return server }, opts...)
 	if err != nil {
 		log.Fatal(err)

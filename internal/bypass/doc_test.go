@@ -17,7 +17,7 @@ var tableLabels = []string{"Replaces:", "Why:", "Tests:", "Checked with:"}
 
 // libraries are the modules whose behaviour the bypasses replace: the
 // table says with which version of each it was last checked.
-var libraries = []string{"terraform-plugin-framework", "terraform-plugin-go", "google.golang.org/grpc", "google.golang.org/protobuf"}
+var libraries = []string{"terraform-plugin-framework", "terraform-plugin-go", "google.golang.org/grpc", "google.golang.org/protobuf", "go-plugin"}
 
 // equivalenceDirs are the packages whose TestEquivalence* tests the table
 // names (make bypass-check runs them).

@@ -14,7 +14,6 @@ import (
 	"runtime/pprof"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/platform/terraform-provider-platform/internal/bypass"
 	"github.com/platform/terraform-provider-platform/internal/provider"
@@ -44,7 +43,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err) //nolint:gocritic // Nothing to flush yet.
 	}
-	err = tf6server.Serve("registry.terraform.io/platform/platform",
+	err = bypass.Serve("registry.terraform.io/platform/platform",
 		func() tfprotov6.ProviderServer { return labelled{server} })
 	if err != nil {
 		log.Print(err)

@@ -69,6 +69,34 @@ func (c *plainClient) get(ctx context.Context, pathQuery string, v any) error {
 	return c.do(req, v)
 }
 
+// putDestinationAddress puts the first-party address on network into the
+// address book (PUT /transfer/crypto-destination-address) and returns the
+// entry answered.
+func (c *plainClient) putDestinationAddress(ctx context.Context, network, address string) (plainDestinationAddress, error) {
+	body, err := json.Marshal(map[string]string{"crypto_network": network, "address": address})
+	if err != nil {
+		return plainDestinationAddress{}, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, c.ep.BaseURL+"/transfer/crypto-destination-address", bytes.NewReader(body))
+	if err != nil {
+		return plainDestinationAddress{}, err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	req.Header.Set("Content-Type", "application/json")
+	var out struct {
+		Address plainDestinationAddress `json:"address"`
+	}
+	err = c.do(req, &out)
+	return out.Address, err
+}
+
+// plainDestinationAddress is an entry of the address book.
+type plainDestinationAddress struct {
+	ID            string `json:"id"`
+	Address       string `json:"address"`
+	CryptoNetwork string `json:"crypto_network"`
+}
+
 // Wire types of the baseline, written from the spec.
 type (
 	plainAddress struct {

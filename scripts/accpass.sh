@@ -32,9 +32,6 @@ what=${3:?usage: accpass.sh CLI_PATH RUN WHAT PARALLEL}
 parallel=${4:?usage: accpass.sh CLI_PATH RUN WHAT PARALLEL}
 timeout=${ACC_TIMEOUT:-60m}
 procs=${ACC_GOMAXPROCS-1}
-# ACC_NICE, when set, is the niceness of the pass (make test gives the
-# passes beside the whole suite a lower priority).
-nice=(nice -n "${ACC_NICE:-0}")
 bin=${ACC_TEST_BINARY:?ACC_TEST_BINARY: the acceptance test binary (make acc-build)}
 [ -x "$bin" ] || { echo "ACC_TEST_BINARY=$bin: not an executable (make acc-build builds it)" >&2; exit 2; }
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
@@ -70,7 +67,7 @@ rc=0
 	TF_ACC=1 TF_CLI_CONFIG_FILE=/dev/null CHECKPOINT_DISABLE=1 \
 		TF_ACC_TERRAFORM_PATH="$cli" TF_ACC_PROVIDER_HOST="$host" PROGRESS_QUIET="${PROGRESS_QUIET:-9}" \
 		../../scripts/progress.sh run "acceptance pass, $what" \
-		"${nice[@]}" "$bin" -test.count=1 -test.run "$run" -test.parallel "$parallel" -test.timeout "$timeout"
+		"$bin" -test.count=1 -test.run "$run" -test.parallel "$parallel" -test.timeout "$timeout"
 ) 2>&1 | sed -u "s|^|$tag|" || rc=$?
 took=$(($(date +%s) - start))
 if [ "$rc" -eq 0 ]; then

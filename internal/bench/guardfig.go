@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"strings"
-
-	"github.com/btcsuite/btcd/btcutil/bech32"
 
 	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
@@ -46,11 +43,7 @@ func (b *bench) figureGuards(ctx context.Context) error {
 	defer pc.close()
 	var book []string
 	for i := range guardedWithdrawals {
-		address, err := segwitAddress(fmt.Sprintf("bench-guard-%d", i))
-		if err != nil {
-			return err
-		}
-		a, err := pc.putDestinationAddress(ctx, "BITCOIN", address)
+		a, err := pc.putDestinationAddress(ctx, "BITCOIN", emulator.SegwitAddress(fmt.Sprintf("bench-guard-%d", i)))
 		if err != nil {
 			return err
 		}
@@ -111,15 +104,4 @@ resource "platform_crypto_withdrawal" "bench" {
 		books, limits, tickers, c.APIRequests), "3 (one of each)", ratio(float64(guardReads), 3),
 		"at most 5: " + met(guardReads <= 5)})
 	return nil
-}
-
-// segwitAddress is a valid segwit address on BITCOIN (bech32, witness
-// version 0) whose program is the first 20 bytes of the SHA-256 of seed.
-func segwitAddress(seed string) (string, error) {
-	sum := sha256.Sum256([]byte(seed))
-	program, err := bech32.ConvertBits(sum[:20], 8, 5, true)
-	if err != nil {
-		return "", err
-	}
-	return bech32.Encode("bc", append([]byte{0}, program...))
 }

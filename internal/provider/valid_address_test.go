@@ -5,25 +5,13 @@ import (
 	"encoding/hex"
 	"testing"
 
-	"github.com/btcsuite/btcd/btcutil/bech32"
+	"github.com/platform/terraform-provider-platform/internal/emulator"
 )
 
-// validBTCAddress is a valid segwit address on BITCOIN (bech32, witness
-// version 0) made from seed: its 20-byte program is the first 20 bytes of
-// the SHA-256 of seed, so each seed names one address, always the same,
+// validBTCAddress is a valid segwit address on BITCOIN made from seed
+// (emulator.SegwitAddress): each seed names one address, always the same,
 // distinct from that of every other seed.
-func validBTCAddress(seed string) string {
-	sum := sha256.Sum256([]byte(seed))
-	program, err := bech32.ConvertBits(sum[:20], 8, 5, true)
-	if err != nil {
-		panic(err)
-	}
-	address, err := bech32.Encode("bc", append([]byte{0}, program...))
-	if err != nil {
-		panic(err)
-	}
-	return address
-}
+func validBTCAddress(seed string) string { return emulator.SegwitAddress(seed) }
 
 // validEVMAddress is a valid address on an EVM network, in its EIP-55
 // mixed-case form, made from seed: the last 20 bytes of the SHA-256 of

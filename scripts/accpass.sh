@@ -14,13 +14,6 @@
 # line to when it ends: WHAT, its seconds, its timeout in seconds and
 # passed or failed, separated by tabs (.ci/run reads them). The exit status
 # is the pass's.
-#
-# The pass runs with GOMAXPROCS=ACC_GOMAXPROCS (1 unless set; empty for
-# Go's default): the test process, and Terraform or OpenTofu and the
-# provider processes they start, which inherit it. Each command is short
-# and the passes keep every core busy: on one thread a Go process spends
-# about a fifth less CPU on starting, scheduling and collecting (the
-# OpenTofu pass alone, on 2 cores: 251 CPU-seconds against 320).
 set -euo pipefail
 # A pass that stops before its header says so, and where.
 trap 'echo "${ACC_TAG:-}== acceptance pass stopped at line $LINENO of scripts/accpass.sh (status $?)" >&2' ERR
@@ -31,7 +24,6 @@ run=${2:?usage: accpass.sh CLI_PATH RUN WHAT PARALLEL}
 what=${3:?usage: accpass.sh CLI_PATH RUN WHAT PARALLEL}
 parallel=${4:?usage: accpass.sh CLI_PATH RUN WHAT PARALLEL}
 timeout=${ACC_TIMEOUT:-60m}
-procs=${ACC_GOMAXPROCS-1}
 bin=${ACC_TEST_BINARY:?ACC_TEST_BINARY: the acceptance test binary (make acc-build)}
 [ -x "$bin" ] || { echo "ACC_TEST_BINARY=$bin: not an executable (make acc-build builds it)" >&2; exit 2; }
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
@@ -58,12 +50,11 @@ seconds() {
 	esac
 }
 
-echo "${tag}== acceptance tests, $what, with $version, $parallel at a time${procs:+, GOMAXPROCS=$procs} (started $(date -u +%H:%M:%SZ), timeout $timeout)"
+echo "${tag}== acceptance tests, $what, with $version, $parallel at a time (started $(date -u +%H:%M:%SZ), timeout $timeout)"
 start=$(date +%s)
 rc=0
 (
 	cd internal/provider
-	if [ -n "$procs" ]; then export GOMAXPROCS="$procs"; fi
 	TF_ACC=1 TF_CLI_CONFIG_FILE=/dev/null CHECKPOINT_DISABLE=1 \
 		TF_ACC_TERRAFORM_PATH="$cli" TF_ACC_PROVIDER_HOST="$host" PROGRESS_QUIET="${PROGRESS_QUIET:-9}" \
 		../../scripts/progress.sh run "acceptance pass, $what" \
